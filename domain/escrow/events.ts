@@ -1,0 +1,95 @@
+import { z } from 'zod';
+import { email, isoTime, money, side, txid, uuid } from '../shared/schemas.ts';
+
+/** Facts about one escrow, stored on the stream `escrow:{escrow_id}`. */
+
+export const evidenceRef = z.object({
+  evidence_id: uuid,
+  filename: z.string().max(255),
+  content_type: z.string().max(100),
+  size_bytes: money,
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+});
+export type EvidenceRef = z.infer<typeof evidenceRef>;
+
+export const escrowCreated = z.object({
+  escrow_id: uuid,
+  created_by: uuid,
+  creator_side: side,
+  buyer_email: email,
+  seller_email: email,
+  product_service: z.string().min(1).max(200),
+  description: z.string().min(1).max(5000),
+  amount_cents: money,
+  /** Fee in basis points in force at creation (150 = 1.5%). */
+  fee_bps: money,
+  fee_cents: money,
+  total_cents: money,
+  /** BTC/USD rate in cents in force at creation. */
+  rate_cents: money,
+  amount_sats: money,
+  deadline_days: z.number().int().min(1).max(90),
+  payment_due_at: isoTime,
+});
+
+export const paymentAddressAssigned = z.object({
+  address_id: uuid,
+  address: z.string(),
+  /** 'buyer' when the buyer asked (Make Payment or at creation), 'admin' when an admin assigned it. */
+  assigned_via: z.enum(['buyer', 'admin']),
+});
+export const paymentMarked = z.object({ notes: z.string().max(5000), evidence: z.array(evidenceRef).max(10) });
+export const paymentRejected = z.object({ notes: z.string().max(5000) });
+export const paymentVerified = z.object({ notes: z.string().max(5000), txid: txid.nullable() });
+export const receiptConfirmed = z.object({});
+export const payoutAddressSet = z.object({ side, address: z.string() });
+/** Payout figures make satoshi conservation checkable from the log: seller + buyer + fee = amount_sats. */
+export const escrowReleased = z.object({
+  notes: z.string().max(5000),
+  txid: txid.nullable(),
+  seller_sats: money,
+  fee_sats: money,
+});
+export const escrowRefunded = z.object({
+  notes: z.string().max(5000),
+  txid: txid.nullable(),
+  buyer_sats: money,
+  fee_sats: money,
+});
+export const disputeOpened = z.object({ dispute_id: uuid, reason: z.string().min(1).max(5000), opened_by_side: side });
+export const disputeResolved = z.object({
+  dispute_id: uuid,
+  outcome: z.string().min(1).max(5000),
+  resolution: z.enum(['release', 'refund', 'split']).nullable(),
+  seller_percent: z.number().int().min(1).max(99).nullable(),
+  seller_sats: money,
+  buyer_sats: money,
+  fee_sats: money,
+  txid: txid.nullable(),
+});
+export const escrowCancelled = z.object({ reason: z.string().max(1000) });
+export const escrowExpired = z.object({});
+export const escrowFrozen = z.object({ reason: z.string().min(1).max(1000) });
+export const escrowUnfrozen = z.object({ reason: z.string().max(1000) });
+
+export const escrowEventSchemas = {
+  EscrowCreated: escrowCreated,
+  PaymentAddressAssigned: paymentAddressAssigned,
+  PaymentMarked: paymentMarked,
+  PaymentRejected: paymentRejected,
+  PaymentVerified: paymentVerified,
+  ReceiptConfirmed: receiptConfirmed,
+  PayoutAddressSet: payoutAddressSet,
+  EscrowReleased: escrowReleased,
+  EscrowRefunded: escrowRefunded,
+  DisputeOpened: disputeOpened,
+  DisputeResolved: disputeResolved,
+  EscrowCancelled: escrowCancelled,
+  EscrowExpired: escrowExpired,
+  EscrowFrozen: escrowFrozen,
+  EscrowUnfrozen: escrowUnfrozen,
+} as const;
+
+type Schemas = typeof escrowEventSchemas;
+export type EscrowEventType = keyof Schemas;
+export type EscrowEvent = { [K in EscrowEventType]: { type: K; data: z.infer<Schemas[K]> } }[EscrowEventType];
