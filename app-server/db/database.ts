@@ -1,0 +1,71 @@
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { PGlite, types as pgliteTypes } from '@electric-sql/pglite';
+import { Kysely, PostgresDialect } from 'kysely';
+import { PGliteDialect } from 'kysely-pglite-dialect';
+import pg from 'pg';
+import type { Database } from './schema.ts';
+import { parseInt8 } from './int8.ts';
+
+export type Backend = 'postgres' | 'pglite';
+
+export interface DatabaseHandle {
+  db: Kysely<Database>;
+  backend: Backend;
+  /** Where the data lives: the PGlite directory, or the PostgreSQL URL without its password. */
+  location: string;
+  close: () => Promise<void>;
+}
+
+export interface DatabaseOptions {
+  /** `postgres://…` for PostgreSQL; absent for embedded PGlite. */
+  databaseUrl?: string | undefined;
+  /** PGlite data directory; `memory://` keeps it in memory (tests). */
+  dataDir?: string;
+  poolSize?: number;
+}
+
+const INT8_OID = 20;
+
+/** The one place that opens a database: PostgreSQL when a URL is given, PGlite otherwise. */
+export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
+  if (options.databaseUrl) return openPostgres(options.databaseUrl, options.poolSize ?? 10);
+  return openPglite(options.dataDir ?? './data');
+}
+
+function openPostgres(url: string, poolSize: number): DatabaseHandle {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: poolSize,
+    connectionTimeoutMillis: 5_000,
+    types: {
+      getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+        oid === INT8_OID ? parseInt8 : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+    },
+  });
+  // An idle client losing its server (database restart) must not crash the process; the pool replaces it.
+  pool.on('error', () => {});
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return { db, backend: 'postgres', location: redactUrl(url), close: () => db.destroy() };
+}
+
+async function openPglite(dataDir: string): Promise<DatabaseHandle> {
+  const inMemory = dataDir.startsWith('memory://');
+  const location = inMemory ? dataDir : resolve(dataDir, 'pglite');
+  if (!inMemory) mkdirSync(location, { recursive: true });
+  const client = await PGlite.create(inMemory ? undefined : location, {
+    parsers: { [pgliteTypes.INT8]: (value: string) => parseInt8(value) },
+  });
+  const db = new Kysely<Database>({ dialect: new PGliteDialect(client) });
+  return { db, backend: 'pglite', location, close: () => db.destroy() };
+}
+
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return 'postgres://(unparseable url)';
+  }
+}

@@ -1,0 +1,44 @@
+import type { ColumnType, Generated } from 'kysely';
+import type { ReadModelTables } from '../../projections/tables.ts';
+
+/** Tables of the event store and the application's own bookkeeping (never a read model). */
+export interface EventStoreTables {
+  streams: { stream_id: string; stream_type: string; version: number };
+  events: {
+    position: number;
+    transaction_id: Generated<string>;
+    event_id: string;
+    stream_id: string;
+    stream_type: string;
+    stream_version: number;
+    type: string;
+    schema_version: number;
+    data: ColumnType<unknown, string, string>;
+    metadata: ColumnType<unknown, string, string>;
+    occurred_at: ColumnType<Date, string, string>;
+    prev_hash: string;
+    hash: string;
+  };
+  chain_head: { id: number; position: number; hash: string };
+  mail_outbox: {
+    id: Generated<number>;
+    to_address: string;
+    subject: string;
+    body: string;
+    created_at: Generated<Date>;
+    attempts: Generated<number>;
+    next_attempt_at: ColumnType<Date, string | undefined, string>;
+    sent_at: ColumnType<Date | null, string | null | undefined, string | null>;
+    last_error: string | null;
+  };
+  idempotency_keys: {
+    key: string;
+    actor: string;
+    request_hash: string;
+    status: number | null;
+    response_body: string | null;
+    created_at: Generated<Date>;
+  };
+}
+
+export interface Database extends EventStoreTables, ReadModelTables {}

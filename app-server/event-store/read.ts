@@ -1,0 +1,118 @@
+import type { Kysely } from 'kysely';
+import type { ChainEnvelope } from '../../domain/chain.ts';
+import type { DomainEvent } from '../../domain/events.ts';
+import type { EventMetadata, StoredEvent } from '../../domain/stored-event.ts';
+import type { Database } from '../db/schema.ts';
+
+type EventRow = Database['events'] extends infer T ? { [K in keyof T]: unknown } : never;
+
+/** Turns a row of `events` into a StoredEvent, whichever driver read it. */
+export function toStoredEvent(row: Omit<EventRow, 'transaction_id'>): StoredEvent {
+  const occurred = row.occurred_at instanceof Date ? row.occurred_at.toISOString() : String(row.occurred_at);
+  return {
+    position: Number(row.position),
+    event_id: String(row.event_id),
+    stream_id: String(row.stream_id),
+    stream_type: String(row.stream_type),
+    stream_version: Number(row.stream_version),
+    type: row.type as DomainEvent['type'],
+    schema_version: Number(row.schema_version),
+    data: row.data as DomainEvent['data'],
+    metadata: row.metadata as EventMetadata,
+    occurred_at: occurred,
+    prev_hash: String(row.prev_hash),
+    hash: String(row.hash),
+  } as StoredEvent;
+}
+
+export function envelopeOf(event: StoredEvent): ChainEnvelope {
+  return {
+    position: event.position,
+    event_id: event.event_id,
+    stream_id: event.stream_id,
+    stream_type: event.stream_type,
+    stream_version: event.stream_version,
+    type: event.type,
+    schema_version: event.schema_version,
+    data: event.data,
+    metadata: event.metadata,
+    occurred_at: event.occurred_at,
+  };
+}
+
+const eventColumns = [
+  'position',
+  'event_id',
+  'stream_id',
+  'stream_type',
+  'stream_version',
+  'type',
+  'schema_version',
+  'data',
+  'metadata',
+  'occurred_at',
+  'prev_hash',
+  'hash',
+] as const;
+
+/** The events of one stream in version order, and the stream's version (0 when it does not exist). */
+export async function readStream(
+  db: Kysely<Database>,
+  streamId: string,
+): Promise<{ version: number; events: StoredEvent[] }> {
+  const rows = await db
+    .selectFrom('events')
+    .select(eventColumns)
+    .where('stream_id', '=', streamId)
+    .orderBy('stream_version')
+    .execute();
+  const events = rows.map(toStoredEvent);
+  return { version: events.at(-1)?.stream_version ?? 0, events };
+}
+
+export interface ReadLogOptions {
+  /** Exclusive lower bound. */
+  after?: number;
+  /** Inclusive upper bound. */
+  upTo?: number;
+  limit?: number;
+  streamId?: string;
+  streamType?: string;
+  types?: readonly string[];
+}
+
+/**
+ * One page of the log in position order. Positions are handed out under the chain lock, in commit order, so a
+ * reader that continues from the last position it saw never skips an event that committed late.
+ */
+export async function readLog(db: Kysely<Database>, options: ReadLogOptions = {}): Promise<StoredEvent[]> {
+  let query = db
+    .selectFrom('events')
+    .select(eventColumns)
+    .where('position', '>', options.after ?? 0)
+    .orderBy('position')
+    .limit(options.limit ?? 1_000);
+  if (options.upTo !== undefined) query = query.where('position', '<=', options.upTo);
+  if (options.streamId) query = query.where('stream_id', '=', options.streamId);
+  if (options.streamType) query = query.where('stream_type', '=', options.streamType);
+  if (options.types?.length) query = query.where('type', 'in', options.types as string[]);
+  return (await query.execute()).map(toStoredEvent);
+}
+
+/** Every event from `after` on, page by page with constant memory. */
+export async function* walkLog(
+  db: Kysely<Database>,
+  options: Omit<ReadLogOptions, 'limit'> & { pageSize?: number } = {},
+): AsyncGenerator<StoredEvent[]> {
+  let after = options.after ?? 0;
+  for (;;) {
+    const page = await readLog(db, { ...options, after, limit: options.pageSize ?? 2_000 });
+    if (page.length === 0) return;
+    yield page;
+    after = page.at(-1)!.position;
+  }
+}
+
+export async function chainHead(db: Kysely<Database>): Promise<{ position: number; hash: string }> {
+  return db.selectFrom('chain_head').select(['position', 'hash']).where('id', '=', 1).executeTakeFirstOrThrow();
+}

@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { type ChainEnvelope, ChainVerifier, canonicalJson, chainHash, GENESIS_HASH } from './chain.ts';
+
+const envelope = (position: number, data: unknown = { n: position }): ChainEnvelope => ({
+  position,
+  event_id: `00000000-0000-4000-8000-${String(position).padStart(12, '0')}`,
+  stream_id: 'settings:pricing',
+  stream_type: 'settings',
+  stream_version: position,
+  type: 'BtcRateSet',
+  schema_version: 1,
+  data,
+  metadata: { actor: 'system', request_id: 'r' },
+  occurred_at: '2026-01-01T00:00:00.000Z',
+});
+
+function chainOf(count: number) {
+  const rows: { env: ChainEnvelope; prev: string; hash: string }[] = [];
+  let prev = GENESIS_HASH;
+  for (let i = 1; i <= count; i++) {
+    const env = envelope(i);
+    const hash = chainHash(prev, env);
+    rows.push({ env, prev, hash });
+    prev = hash;
+  }
+  return rows;
+}
+
+describe('canonical JSON (RFC 8785)', () => {
+  it('sorts keys at every depth, so a reordered jsonb object hashes the same', () => {
+    expect(canonicalJson({ b: 1, a: { d: [1, 2], c: 'x' } })).toBe('{"a":{"c":"x","d":[1,2]},"b":1}');
+    expect(canonicalJson({ z: 1, a: 2 })).toBe(canonicalJson({ a: 2, z: 1 }));
+  });
+
+  it('writes numbers in their shortest round-trip form', () => {
+    expect(canonicalJson({ rating: 4.5, sats: 203000, zero: -0 })).toBe('{"rating":4.5,"sats":203000,"zero":0}');
+  });
+});
+
+describe('ChainVerifier', () => {
+  it('accepts an intact chain and ends on its last hash', () => {
+    const rows = chainOf(5);
+    const verifier = new ChainVerifier();
+    for (const r of rows) expect(verifier.check(r.env, r.prev, r.hash)).toBeNull();
+    expect(verifier.head).toEqual({ position: 5, hash: rows[4]!.hash });
+  });
+
+  it('names a changed event', () => {
+    const rows = chainOf(4);
+    rows[2]!.env = { ...rows[2]!.env, data: { n: 999 } };
+    const verifier = new ChainVerifier();
+    const breaks = rows.map((r) => verifier.check(r.env, r.prev, r.hash)).filter(Boolean);
+    expect(breaks[0]).toMatchObject({ position: 3, reason: expect.stringContaining('changed') });
+  });
+
+  it('names the event after a removed one', () => {
+    const rows = chainOf(4);
+    rows.splice(1, 1);
+    const verifier = new ChainVerifier();
+    const found = rows.map((r) => verifier.check(r.env, r.prev, r.hash)).find(Boolean);
+    expect(found).toMatchObject({ position: 3, reason: expect.stringContaining('removed') });
+  });
+
+  it('detects two events swapped even when their positions are rewritten to look continuous', () => {
+    const rows = chainOf(4);
+    const [a, b] = [rows[1]!, rows[2]!];
+    rows[1] = { ...b, env: { ...b.env, position: 2 } };
+    rows[2] = { ...a, env: { ...a.env, position: 3 } };
+    const verifier = new ChainVerifier();
+    const found = rows.map((r) => verifier.check(r.env, r.prev, r.hash)).find(Boolean);
+    expect(found?.position).toBe(2);
+  });
+});

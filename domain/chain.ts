@@ -1,0 +1,76 @@
+import { createHash } from 'node:crypto';
+import canonicalize from 'canonicalize';
+
+/** The hash before the first event. */
+export const GENESIS_HASH = '0'.repeat(64);
+
+/** Exactly the fields replay and audit depend on; each event's hash covers them and the hash before it. */
+export interface ChainEnvelope {
+  position: number;
+  event_id: string;
+  stream_id: string;
+  stream_type: string;
+  stream_version: number;
+  type: string;
+  schema_version: number;
+  data: unknown;
+  metadata: unknown;
+  /** ISO-8601 in UTC with milliseconds, as `Date.prototype.toISOString` writes it. */
+  occurred_at: string;
+}
+
+/** RFC 8785 canonical JSON: the database may reorder jsonb keys; this form never changes. */
+export function canonicalJson(value: unknown): string {
+  const text = canonicalize(value);
+  if (text === undefined) throw new TypeError('Value has no JSON form');
+  return text;
+}
+
+/** SHA-256 (hex) over the previous hash and the canonical envelope. */
+export function chainHash(prevHash: string, envelope: ChainEnvelope): string {
+  return createHash('sha256').update(prevHash).update('\n').update(canonicalJson(envelope)).digest('hex');
+}
+
+export type ChainBreak = { position: number; reason: string };
+
+/**
+ * Walks envelopes in order and reports the first break: a changed event (hash mismatch), a removed or reordered
+ * one (position gap, or prev_hash not the hash before it). Feed it batch by batch; it keeps only the last hash.
+ */
+export class ChainVerifier {
+  private lastHash = GENESIS_HASH;
+  private lastPosition = 0;
+  count = 0;
+
+  constructor(start?: { position: number; hash: string }) {
+    if (start) {
+      this.lastHash = start.hash;
+      this.lastPosition = start.position;
+    }
+  }
+
+  get head(): { position: number; hash: string } {
+    return { position: this.lastPosition, hash: this.lastHash };
+  }
+
+  /** Returns the break at this event, or null when it links correctly. */
+  check(envelope: ChainEnvelope, prevHash: string, hash: string): ChainBreak | null {
+    const { position } = envelope;
+    if (position !== this.lastPosition + 1) {
+      return {
+        position,
+        reason: `expected position ${this.lastPosition + 1} after ${this.lastPosition}, found ${position} (an event was removed or reordered)`,
+      };
+    }
+    if (prevHash !== this.lastHash) {
+      return { position, reason: 'prev_hash does not match the hash of the event before it' };
+    }
+    if (chainHash(prevHash, envelope) !== hash) {
+      return { position, reason: 'hash does not match the event content (the event was changed)' };
+    }
+    this.lastHash = hash;
+    this.lastPosition = position;
+    this.count++;
+    return null;
+  }
+}

@@ -1,0 +1,7 @@
+import type { Migration } from 'kysely';
+import * as eventStore from './0001_event_store.ts';
+
+/** Every migration in order. Names never change once released. */
+export const migrations: Record<string, Migration> = {
+  '0001_event_store': eventStore,
+};

@@ -1,0 +1,63 @@
+import type { Row, RowStore, TableSpec } from './projection.ts';
+
+const keyOf = (values: readonly unknown[]) => (values.length === 1 ? String(values[0]) : JSON.stringify(values));
+
+/**
+ * Rows in memory, for replay and offline verification. Append-only tables are handed to `onAppend` in batches
+ * instead of being kept, so memory stays bounded by the mutable read models.
+ */
+export class MemoryRowStore implements RowStore {
+  readonly tables = new Map<string, Map<string, Row>>();
+  private readonly specs: Map<string, TableSpec>;
+  private readonly pending = new Map<string, Row[]>();
+
+  constructor(
+    specs: readonly TableSpec[],
+    private readonly onAppend?: (table: string, rows: Row[]) => Promise<void>,
+    private readonly appendBatch = 2_000,
+  ) {
+    this.specs = new Map(specs.map((s) => [s.name, s]));
+    for (const spec of specs) this.tables.set(spec.name, new Map());
+  }
+
+  private spec(table: string): TableSpec {
+    const spec = this.specs.get(table);
+    if (!spec) throw new Error(`Projection table ${table} is not declared`);
+    return spec;
+  }
+
+  async get(table: string, key: readonly (string | number)[]): Promise<Row | undefined> {
+    return this.tables.get(table)?.get(keyOf(key));
+  }
+
+  async put(table: string, row: Row): Promise<void> {
+    const spec = this.spec(table);
+    if (spec.appendOnly && this.onAppend) {
+      const rows = this.pending.get(table) ?? [];
+      rows.push(row);
+      this.pending.set(table, rows);
+      if (rows.length >= this.appendBatch) await this.flushTable(table);
+      return;
+    }
+    this.tables.get(table)!.set(
+      keyOf(spec.key.map((c) => row[c] as string | number)),
+      row,
+    );
+  }
+
+  async delete(table: string, key: readonly (string | number)[]): Promise<void> {
+    this.tables.get(table)?.delete(keyOf(key));
+  }
+
+  private async flushTable(table: string): Promise<void> {
+    const rows = this.pending.get(table);
+    if (!rows || rows.length === 0 || !this.onAppend) return;
+    this.pending.set(table, []);
+    await this.onAppend(table, rows);
+  }
+
+  /** Hands over every buffered append-only row. */
+  async flush(): Promise<void> {
+    for (const table of this.pending.keys()) await this.flushTable(table);
+  }
+}
