@@ -33,7 +33,9 @@ describe('canonical JSON (RFC 8785)', () => {
   });
 
   it('writes numbers in their shortest round-trip form', () => {
-    expect(canonicalJson({ rating: 4.5, sats: 203000, zero: -0 })).toBe('{"rating":4.5,"sats":203000,"zero":0}');
+    expect(canonicalJson({ rating: 4.5, sats: 203000, zero: -0 })).toBe(
+      '{"rating":4.5,"sats":203000,"zero":0}',
+    );
   });
 });
 

@@ -1,4 +1,5 @@
-import { type Kysely, sql } from 'kysely';
+import { sql } from 'kysely';
+import type { DynamicDb } from './dynamic-db.ts';
 import type { Row, RowStore, TableSpec } from './projection.ts';
 
 /** Normalises what the driver returns into the row shape reducers use (times as ISO strings). */
@@ -15,7 +16,7 @@ export class DbRowStore implements RowStore {
   private readonly specs: Map<string, TableSpec>;
 
   constructor(
-    private readonly db: Kysely<any>,
+    private readonly db: DynamicDb,
     specs: readonly TableSpec[],
   ) {
     this.specs = new Map(specs.map((s) => [s.name, s]));

@@ -1,6 +1,7 @@
 import type { Row, RowStore, TableSpec } from './projection.ts';
 
-const keyOf = (values: readonly unknown[]) => (values.length === 1 ? String(values[0]) : JSON.stringify(values));
+const keyOf = (values: readonly unknown[]) =>
+  values.length === 1 ? String(values[0]) : JSON.stringify(values);
 
 /**
  * Rows in memory, for replay and offline verification. Append-only tables are handed to `onAppend` in batches
@@ -39,10 +40,7 @@ export class MemoryRowStore implements RowStore {
       if (rows.length >= this.appendBatch) await this.flushTable(table);
       return;
     }
-    this.tables.get(table)!.set(
-      keyOf(spec.key.map((c) => row[c] as string | number)),
-      row,
-    );
+    this.tables.get(table)!.set(keyOf(spec.key.map((c) => row[c] as string | number)), row);
   }
 
   async delete(table: string, key: readonly (string | number)[]): Promise<void> {

@@ -4,8 +4,8 @@ import { PGlite, types as pgliteTypes } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
-import type { Database } from './schema.ts';
 import { parseInt8 } from './int8.ts';
+import type { Database } from './schema.ts';
 
 export type Backend = 'postgres' | 'pglite';
 

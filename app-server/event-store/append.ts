@@ -41,7 +41,10 @@ export function createEventStore(db: Kysely<Database>, projections: readonly Pro
     async append(appends, metadata, options = {}) {
       if (appends.length === 0 || appends.every((a) => a.events.length === 0)) return [];
       const occurredAt = options.now ?? new Date().toISOString();
-      const validated = appends.map((a) => ({ ...a, events: a.events.map((e) => parseEvent(e.type, e.data)) }));
+      const validated = appends.map((a) => ({
+        ...a,
+        events: a.events.map((e) => parseEvent(e.type, e.data)),
+      }));
 
       return db.transaction().execute(async (trx) => {
         const head = await trx
@@ -112,7 +115,10 @@ export function createEventStore(db: Kysely<Database>, projections: readonly Pro
 
 async function advanceStream(trx: Transaction<Database>, a: StreamAppend): Promise<void> {
   const newVersion = a.expectedVersion + a.events.length;
-  const changed = () => conflict(`${a.streamType} ${a.streamId.split(':')[1]} was changed by another request; reload and try again`);
+  const changed = () =>
+    conflict(
+      `${a.streamType} ${a.streamId.split(':')[1]} was changed by another request; reload and try again`,
+    );
   if (a.expectedVersion === 0) {
     try {
       await trx

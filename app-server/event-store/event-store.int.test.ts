@@ -20,7 +20,9 @@ const newAddress = (id = randomUUID()): StreamAppend => ({
   streamId: `address:${id}`,
   streamType: 'address',
   expectedVersion: 0,
-  events: [{ type: 'AddressAdded', data: { address_id: id, address: `bc1q${id.slice(0, 8)}`, network: 'mainnet' } }],
+  events: [
+    { type: 'AddressAdded', data: { address_id: id, address: `bc1q${id.slice(0, 8)}`, network: 'mainnet' } },
+  ],
 });
 
 let t: TestDatabase;
@@ -70,7 +72,9 @@ describe('event store', () => {
     await store.append([settings(0, rate(1))], meta);
     const before = await chainHead(t.db);
     // The address stream is new and fine; the settings stream is stale: neither may be written.
-    await expect(store.append([newAddress(), settings(0, rate(2))], meta)).rejects.toBeInstanceOf(DomainError);
+    await expect(store.append([newAddress(), settings(0, rate(2))], meta)).rejects.toBeInstanceOf(
+      DomainError,
+    );
     expect(await chainHead(t.db)).toEqual(before);
     expect(await readLog(t.db)).toHaveLength(1);
     const streams = await t.db.selectFrom('streams').select('stream_id').execute();
@@ -153,7 +157,9 @@ describe('verifyChain on a tampered table', () => {
 
   it('detects two reordered events', async () => {
     await sql`UPDATE events SET position = -position WHERE position IN (2, 3)`.execute(t.db);
-    await sql`UPDATE events SET position = CASE position WHEN -2 THEN 3 ELSE 2 END WHERE position < 0`.execute(t.db);
+    await sql`UPDATE events SET position = CASE position WHEN -2 THEN 3 ELSE 2 END WHERE position < 0`.execute(
+      t.db,
+    );
     expect(await verifyChain(t.db)).toMatchObject({ ok: false, firstBreak: { position: 2 } });
   });
 

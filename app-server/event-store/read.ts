@@ -114,5 +114,9 @@ export async function* walkLog(
 }
 
 export async function chainHead(db: Kysely<Database>): Promise<{ position: number; hash: string }> {
-  return db.selectFrom('chain_head').select(['position', 'hash']).where('id', '=', 1).executeTakeFirstOrThrow();
+  return db
+    .selectFrom('chain_head')
+    .select(['position', 'hash'])
+    .where('id', '=', 1)
+    .executeTakeFirstOrThrow();
 }

@@ -19,7 +19,9 @@ export interface TestDatabase extends DatabaseHandle {
 
 async function resetTables(handle: DatabaseHandle): Promise<void> {
   const tables = await sql<{ tablename: string }>`
-    SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename NOT LIKE 'kysely_%'`.execute(handle.db);
+    SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename NOT LIKE 'kysely_%'`.execute(
+    handle.db,
+  );
   const names = tables.rows.map((r) => `"${r.tablename}"`).join(', ');
   await sql.raw(`TRUNCATE ${names} RESTART IDENTITY`).execute(handle.db);
   await handle.db.insertInto('chain_head').values({ id: 1, position: 0, hash: GENESIS_HASH }).execute();

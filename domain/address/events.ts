@@ -16,4 +16,6 @@ export const addressEventSchemas = {
 
 type Schemas = typeof addressEventSchemas;
 export type AddressEventType = keyof Schemas;
-export type AddressEvent = { [K in AddressEventType]: { type: K; data: z.infer<Schemas[K]> } }[AddressEventType];
+export type AddressEvent = {
+  [K in AddressEventType]: { type: K; data: z.infer<Schemas[K]> };
+}[AddressEventType];

@@ -38,7 +38,10 @@ export const paymentAddressAssigned = z.object({
   /** 'buyer' when the buyer asked (Make Payment or at creation), 'admin' when an admin assigned it. */
   assigned_via: z.enum(['buyer', 'admin']),
 });
-export const paymentMarked = z.object({ notes: z.string().max(5000), evidence: z.array(evidenceRef).max(10) });
+export const paymentMarked = z.object({
+  notes: z.string().max(5000),
+  evidence: z.array(evidenceRef).max(10),
+});
 export const paymentRejected = z.object({ notes: z.string().max(5000) });
 export const paymentVerified = z.object({ notes: z.string().max(5000), txid: txid.nullable() });
 export const receiptConfirmed = z.object({});
@@ -56,7 +59,11 @@ export const escrowRefunded = z.object({
   buyer_sats: money,
   fee_sats: money,
 });
-export const disputeOpened = z.object({ dispute_id: uuid, reason: z.string().min(1).max(5000), opened_by_side: side });
+export const disputeOpened = z.object({
+  dispute_id: uuid,
+  reason: z.string().min(1).max(5000),
+  opened_by_side: side,
+});
 export const disputeResolved = z.object({
   dispute_id: uuid,
   outcome: z.string().min(1).max(5000),

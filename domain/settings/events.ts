@@ -11,4 +11,6 @@ export const settingsEventSchemas = {
 
 type Schemas = typeof settingsEventSchemas;
 export type SettingsEventType = keyof Schemas;
-export type SettingsEvent = { [K in SettingsEventType]: { type: K; data: z.infer<Schemas[K]> } }[SettingsEventType];
+export type SettingsEvent = {
+  [K in SettingsEventType]: { type: K; data: z.infer<Schemas[K]> };
+}[SettingsEventType];

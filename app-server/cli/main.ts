@@ -1,0 +1,76 @@
+import { parseArgs } from 'node:util';
+import { ConfigError, loadConfig } from '../config.ts';
+import { openDatabase } from '../db/database.ts';
+import { migrateToLatest } from '../db/migrate.ts';
+import { verifyChain } from '../event-store/verify-chain.ts';
+import { formatReplayReport, replayProjections } from '../replay.ts';
+
+const usage = `Usage: npm run cli -- <command>
+
+Commands:
+  migrate        apply pending database migrations
+  replay         rebuild every read model from the event log and compare with the live tables
+  verify-chain   recompute every event hash and check the chain links
+
+The database is the one the server uses: DATABASE_URL, else PGlite under DATA_DIR.`;
+
+type Command = (args: string[]) => Promise<number>;
+
+async function withDatabase<T>(
+  work: (db: Awaited<ReturnType<typeof openDatabase>>) => Promise<T>,
+): Promise<T> {
+  const config = loadConfig();
+  const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
+  try {
+    await migrateToLatest(database.db);
+    return await work(database);
+  } finally {
+    await database.close();
+  }
+}
+
+const commands: Record<string, Command> = {
+  migrate: () =>
+    withDatabase(async (database) => {
+      console.log(`database: ${database.backend} ${database.location}`);
+      console.log('migrations: up to date');
+      return 0;
+    }),
+  replay: () =>
+    withDatabase(async (database) => {
+      const report = await replayProjections(database.db);
+      console.log(formatReplayReport(report));
+      return report.match ? 0 : 1;
+    }),
+  'verify-chain': () =>
+    withDatabase(async (database) => {
+      const report = await verifyChain(database.db);
+      console.log(`events: ${report.events}`);
+      console.log(`head: ${report.head.position}:${report.head.hash}`);
+      if (report.firstBreak)
+        console.log(`BROKEN at position ${report.firstBreak.position}: ${report.firstBreak.reason}`);
+      else console.log('chain: ok');
+      return report.ok ? 0 : 1;
+    }),
+};
+
+async function main(): Promise<number> {
+  const { positionals } = parseArgs({ allowPositionals: true, strict: false });
+  const [name, ...rest] = positionals;
+  const command = name ? commands[name] : undefined;
+  if (!command) {
+    console.error(name ? `Unknown command: ${name}\n\n${usage}` : usage);
+    return 2;
+  }
+  return command(rest);
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(
+      error instanceof ConfigError ? error.message : `Failed: ${(error as Error).message ?? error}`,
+    );
+    process.exit(1);
+  },
+);

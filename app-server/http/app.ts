@@ -1,0 +1,61 @@
+import { OpenAPIHono } from '@hono/zod-openapi';
+import { bodyLimit } from 'hono/body-limit';
+import { invalidInput, notFound } from '../../domain/shared/errors.ts';
+import type { AppDeps, AppEnv } from './env.ts';
+import { describeZodError, toHttpError } from './errors.ts';
+import { idempotency } from './middleware/idempotency.ts';
+import { requestContext } from './middleware/request-context.ts';
+import { securityHeaders } from './middleware/security-headers.ts';
+import { healthRoutes } from './routes/health.ts';
+import { staticApp } from './static-app.ts';
+
+export interface AppOptions {
+  /** The built web app to serve at `/`; omitted in API-only tests. */
+  webDist?: string;
+  /** Largest accepted request body in bytes. */
+  maxBodyBytes?: number;
+}
+
+/** The whole HTTP surface: API under /api, the web app everywhere else. */
+export function createApp(deps: AppDeps, options: AppOptions = {}) {
+  const app = new OpenAPIHono<AppEnv>({
+    defaultHook: (result) => {
+      if (!result.success) throw invalidInput(describeZodError(result.error));
+    },
+  });
+
+  app.use('*', requestContext({ logger: deps.logger }));
+  app.use('*', securityHeaders());
+  app.use(
+    '/api/*',
+    bodyLimit({
+      maxSize: options.maxBodyBytes ?? 11 * 1024 * 1024,
+      onError: (c) => c.json({ detail: 'Request body is too large' }, 413),
+    }),
+  );
+  app.use('/api/*', idempotency({ db: deps.database.db }));
+
+  app.route('/api', healthRoutes(deps));
+
+  app.doc31('/api/openapi.json', {
+    openapi: '3.1.0',
+    info: { title: 'Bitcoin escrow API', version: '0.1.0' },
+  });
+  app.all('/api/*', () => {
+    throw notFound('No such API route');
+  });
+  if (options.webDist) app.route('/', staticApp(options.webDist));
+
+  app.onError((error, c) => {
+    const mapped = toHttpError(error);
+    if (mapped.unexpected) {
+      deps.logger.error({ request_id: c.get('requestId'), err: error }, 'request failed');
+    }
+    for (const [name, value] of Object.entries(mapped.headers)) c.header(name, value);
+    return c.json({ detail: mapped.detail }, mapped.status as 400);
+  });
+  app.notFound((c) => c.json({ detail: 'Not found' }, 404));
+  return app;
+}
+
+export type App = ReturnType<typeof createApp>;

@@ -1,0 +1,74 @@
+import type { ZodError } from 'zod';
+import { DomainError, type ErrorCode } from '../../domain/shared/errors.ts';
+
+const statusByCode: Record<ErrorCode, number> = {
+  invalid_input: 422,
+  unauthenticated: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  transition_not_allowed: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  rate_limited: 429,
+  not_ready: 503,
+};
+
+export interface HttpError {
+  status: number;
+  detail: string;
+  headers: Record<string, string>;
+  /** True when the cause is ours (a bug or an outage), to be logged with its stack. */
+  unexpected: boolean;
+}
+
+const DATABASE_DOWN = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  '57P01',
+  '57P03',
+  '08006',
+  '08001',
+  '08003',
+]);
+
+/** The one mapping from anything thrown to an HTTP status and a `detail`. No stack ever leaves the server. */
+export function toHttpError(error: unknown): HttpError {
+  if (error instanceof DomainError) {
+    return {
+      status: statusByCode[error.code],
+      detail: error.detail,
+      headers: { ...error.headers },
+      unexpected: false,
+    };
+  }
+  const code = (error as { code?: string } | null)?.code;
+  if (code && DATABASE_DOWN.has(code)) {
+    return {
+      status: 503,
+      detail: 'The database is unavailable; please try again shortly',
+      headers: { 'Retry-After': '5' },
+      unexpected: true,
+    };
+  }
+  if (code === '40001' || code === '40P01') {
+    return {
+      status: 409,
+      detail: 'A concurrent change got there first; please retry',
+      headers: {},
+      unexpected: false,
+    };
+  }
+  const status = (error as { status?: number } | null)?.status;
+  if (status === 413) return { status, detail: 'Request body is too large', headers: {}, unexpected: false };
+  return { status: 500, detail: 'Internal error; it has been logged', headers: {}, unexpected: true };
+}
+
+/** A detail for a refused request body, naming the field. */
+export function describeZodError(error: ZodError): string {
+  const issue = error.issues[0];
+  if (!issue) return 'Invalid input';
+  const field = issue.path.length ? issue.path.join('.') : 'body';
+  return `${field}: ${issue.message}`;
+}

@@ -1,0 +1,59 @@
+import { fileURLToPath } from 'node:url';
+import { serve } from '@hono/node-server';
+import { ConfigError, loadConfig } from './config.ts';
+import { createApp } from './http/app.ts';
+import { createLogger } from './logger.ts';
+import { openRuntime } from './runtime.ts';
+import { buildWeb, webBuildIsStale } from './web-build.ts';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+async function main(): Promise<void> {
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const logger = createLogger(config.LOG_LEVEL);
+
+  if (webBuildIsStale(root)) {
+    logger.info('Building the web app (web/dist is missing or older than its sources)');
+    buildWeb(root);
+  }
+
+  const deps = await openRuntime(config, logger);
+  const app = createApp(deps, { webDist: `${root}web/dist` });
+  const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, (info) => {
+    logger.info({ port: info.port, host: config.HOST }, `Listening on http://${config.HOST}:${info.port}`);
+  });
+
+  let stopping = false;
+  const shutdown = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'Shutting down: finishing in-flight requests');
+    const force = setTimeout(() => {
+      logger.warn('Grace period over; closing remaining connections');
+      (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
+    }, config.SHUTDOWN_GRACE_MS);
+    force.unref();
+    server.close(async () => {
+      await deps.database.close();
+      logger.info('Database closed; bye');
+      process.exit(0);
+    });
+    (server as unknown as { closeIdleConnections?: () => void }).closeIdleConnections?.();
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+}
+
+main().catch((error: unknown) => {
+  console.error(`Failed to start: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});

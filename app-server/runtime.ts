@@ -1,0 +1,27 @@
+import { projections } from '../projections/registry.ts';
+import type { Config } from './config.ts';
+import { type DatabaseHandle, openDatabase } from './db/database.ts';
+import { migrateToLatest } from './db/migrate.ts';
+import { createEventStore } from './event-store/append.ts';
+import type { AppDeps } from './http/env.ts';
+import type { Logger } from './logger.ts';
+
+/** Opens the configured database, applies migrations and wires the event store with every projection. */
+export async function openRuntime(config: Config, logger: Logger): Promise<AppDeps> {
+  const database: DatabaseHandle = await openDatabase({
+    databaseUrl: config.DATABASE_URL,
+    dataDir: config.DATA_DIR,
+    poolSize: config.DB_POOL_SIZE,
+  });
+  if (database.backend === 'pglite') {
+    logger.info(
+      { backend: 'pglite', path: database.location },
+      `Using embedded PostgreSQL (PGlite) at ${database.location}`,
+    );
+  } else {
+    logger.info({ backend: 'postgres', url: database.location }, `Using PostgreSQL at ${database.location}`);
+  }
+  const applied = await migrateToLatest(database.db);
+  if (applied.length) logger.info({ migrations: applied }, `Applied ${applied.length} migration(s)`);
+  return { config, database, store: createEventStore(database.db, projections), logger };
+}

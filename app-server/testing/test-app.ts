@@ -1,0 +1,26 @@
+import { projections } from '../../projections/registry.ts';
+import { loadConfig } from '../config.ts';
+import { createEventStore } from '../event-store/append.ts';
+import { createApp } from '../http/app.ts';
+import type { AppDeps } from '../http/env.ts';
+import { createLogger } from '../logger.ts';
+import { openTestDatabase, type TestDatabase } from './test-database.ts';
+
+export interface TestApp {
+  app: ReturnType<typeof createApp>;
+  deps: AppDeps;
+  database: TestDatabase;
+  close: () => Promise<void>;
+}
+
+/** The real app on a fresh test database, called through `app.request()`: no port, no network. */
+export async function openTestApp(env: NodeJS.ProcessEnv = {}): Promise<TestApp> {
+  const database = await openTestDatabase();
+  const deps: AppDeps = {
+    config: loadConfig(env),
+    database,
+    store: createEventStore(database.db, projections),
+    logger: createLogger('silent'),
+  };
+  return { app: createApp(deps), deps, database, close: database.dispose };
+}
