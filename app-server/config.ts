@@ -19,11 +19,20 @@ export const configSchema = z.object({
   BITCOIN_NETWORK: z.enum(['mainnet', 'testnet', 'signet', 'regtest']).default('mainnet'),
   SUPPORT_EMAIL: z.email().default('support@example.com'),
   SUPPORT_HOURS: z.string().min(1).default('Mon-Fri 9:00 AM-6:00 PM GMT'),
+  SMTP_URL: optionalUrl.refine((v) => v === undefined || /^smtps?:\/\//.test(v), {
+    message: 'must start with smtp:// or smtps://',
+  }),
+  MAIL_OUTBOX: optionalUrl,
+  MAIL_FROM: z.email().optional(),
   DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(120_000).default(10_000),
 });
 
 export type Config = z.infer<typeof configSchema>;
+
+/** Where mail goes without SMTP: MAIL_OUTBOX, else DATA_DIR/mail-outbox.jsonl. */
+export const mailOutboxPath = (config: Config) =>
+  config.MAIL_OUTBOX ?? `${config.DATA_DIR}/mail-outbox.jsonl`;
 
 export class ConfigError extends Error {}
 

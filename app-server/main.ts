@@ -2,7 +2,10 @@ import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
 import { ConfigError, loadConfig } from './config.ts';
 import { createApp } from './http/app.ts';
+import { startPeriodic } from './jobs/periodic.ts';
 import { createLogger } from './logger.ts';
+import { deliverDueMail } from './mail/sender.ts';
+import { mailTransportFor } from './mail/transport-for.ts';
 import { openRuntime } from './runtime.ts';
 import { buildWeb, webBuildIsStale } from './web-build.ts';
 
@@ -28,6 +31,11 @@ async function main(): Promise<void> {
 
   const deps = await openRuntime(config, logger);
   const app = createApp(deps, { webDist: `${root}web/dist` });
+  const transport = mailTransportFor(config);
+  logger.info({ mail: transport.describe }, `Mail goes to ${transport.describe}`);
+  const jobs = [
+    startPeriodic('mail', 2_000, () => deliverDueMail(deps.database.db, transport, logger), logger),
+  ];
   const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, (info) => {
     logger.info({ port: info.port, host: config.HOST }, `Listening on http://${config.HOST}:${info.port}`);
   });
@@ -43,6 +51,7 @@ async function main(): Promise<void> {
     }, config.SHUTDOWN_GRACE_MS);
     force.unref();
     server.close(async () => {
+      await Promise.all(jobs.map((job) => job.stop()));
       await deps.database.close();
       logger.info('Database closed; bye');
       process.exit(0);

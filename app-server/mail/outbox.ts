@@ -1,0 +1,20 @@
+import type { Transaction } from 'kysely';
+import type { Database } from '../db/schema.ts';
+
+export interface OutgoingMail {
+  to: string;
+  subject: string;
+  text: string;
+}
+
+/**
+ * Queues mail inside the caller's transaction, so a mail exists exactly when the events that caused it were
+ * committed. Nothing is sent here: the sender loop delivers it later, with retries.
+ */
+export async function enqueueMail(trx: Transaction<Database>, mails: readonly OutgoingMail[]): Promise<void> {
+  if (mails.length === 0) return;
+  await trx
+    .insertInto('mail_outbox')
+    .values(mails.map((m) => ({ to_address: m.to, subject: m.subject, body: m.text })))
+    .execute();
+}

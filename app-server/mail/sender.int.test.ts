@@ -1,0 +1,87 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createLogger } from '../logger.ts';
+import { openTestDatabase, type TestDatabase } from '../testing/test-database.ts';
+import { enqueueMail } from './outbox.ts';
+import { deliverDueMail } from './sender.ts';
+import { fileTransport, type MailTransport } from './transports.ts';
+
+let t: TestDatabase;
+const logger = createLogger('silent');
+beforeAll(async () => {
+  t = await openTestDatabase();
+});
+beforeEach(async () => t.reset());
+afterAll(async () => t.dispose());
+
+const queue = (...subjects: string[]) =>
+  t.db.transaction().execute((trx) =>
+    enqueueMail(
+      trx,
+      subjects.map((subject) => ({ to: 'a@example.com', subject, text: `Body of ${subject}` })),
+    ),
+  );
+
+describe('mail outbox', () => {
+  it('delivers queued mail as JSON lines, once', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'outbox-')), 'mail-outbox.jsonl');
+    await queue('Welcome', 'Verify your e-mail');
+    expect(await deliverDueMail(t.db, fileTransport(path), logger)).toEqual({ sent: 2, failed: 0 });
+    expect(await deliverDueMail(t.db, fileTransport(path), logger)).toEqual({ sent: 0, failed: 0 });
+    const lines = readFileSync(path, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(lines.map((l) => l.subject)).toEqual(['Welcome', 'Verify your e-mail']);
+    expect(lines[0]).toEqual({
+      to: 'a@example.com',
+      subject: 'Welcome',
+      text: 'Body of Welcome',
+      sent_at: expect.any(String),
+    });
+  });
+
+  it('keeps a mail that failed and retries it after a backoff', async () => {
+    await queue('Funded');
+    let fail = true;
+    const delivered: string[] = [];
+    const flaky: MailTransport = {
+      describe: 'flaky',
+      async send(mail) {
+        if (fail) throw new Error('SMTP 421 try later');
+        delivered.push(mail.subject);
+      },
+    };
+    const start = new Date();
+    expect(await deliverDueMail(t.db, flaky, logger, { now: () => start })).toEqual({ sent: 0, failed: 1 });
+    fail = false;
+    // Not due yet: the first retry waits a minute.
+    expect(await deliverDueMail(t.db, flaky, logger, { now: () => start })).toEqual({ sent: 0, failed: 0 });
+    const later = new Date(start.getTime() + 61_000);
+    expect(await deliverDueMail(t.db, flaky, logger, { now: () => later })).toEqual({ sent: 1, failed: 0 });
+    expect(delivered).toEqual(['Funded']);
+    const row = await t.db.selectFrom('mail_outbox').selectAll().executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ attempts: 2, last_error: 'SMTP 421 try later' });
+  });
+
+  it('never sends one mail twice when two senders run at once', async () => {
+    await queue(...Array.from({ length: 20 }, (_, i) => `Mail ${i}`));
+    const seen: string[] = [];
+    const slow: MailTransport = {
+      describe: 'slow',
+      async send(mail) {
+        seen.push(mail.subject);
+        await new Promise((r) => setTimeout(r, 2));
+      },
+    };
+    const [a, b] = await Promise.all([
+      deliverDueMail(t.db, slow, logger),
+      deliverDueMail(t.db, slow, logger),
+    ]);
+    expect(a.sent + b.sent).toBe(20);
+    expect(new Set(seen).size).toBe(20);
+    expect(seen).toHaveLength(20);
+  });
+});

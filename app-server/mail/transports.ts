@@ -1,0 +1,35 @@
+import { appendFile, mkdir } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import nodemailer from 'nodemailer';
+import type { OutgoingMail } from './outbox.ts';
+
+/** Delivers one mail or throws; the sender retries later. */
+export interface MailTransport {
+  describe: string;
+  send(mail: OutgoingMail, sentAt: string): Promise<void>;
+}
+
+/** Without SMTP: one JSON line per mail, `{"to","subject","text","sent_at"}`, appended to a file. */
+export function fileTransport(path: string): MailTransport {
+  let ready: Promise<unknown> | undefined;
+  return {
+    describe: `file ${path}`,
+    async send(mail, sentAt) {
+      ready ??= mkdir(dirname(path), { recursive: true });
+      await ready;
+      const line = JSON.stringify({ to: mail.to, subject: mail.subject, text: mail.text, sent_at: sentAt });
+      await appendFile(path, `${line}\n`, 'utf8');
+    },
+  };
+}
+
+/** Real e-mail through the SMTP server at `url` (smtp:// or smtps://, credentials in the URL). */
+export function smtpTransport(url: string, from: string): MailTransport {
+  const transporter = nodemailer.createTransport(url);
+  return {
+    describe: `smtp ${new URL(url).host}`,
+    async send(mail) {
+      await transporter.sendMail({ from, to: mail.to, subject: mail.subject, text: mail.text });
+    },
+  };
+}
