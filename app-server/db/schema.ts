@@ -1,5 +1,6 @@
 import type { ColumnType, Generated } from 'kysely';
 import type { ReadModelTables } from '../../projections/tables.ts';
+import type { AccountsTables } from './accounts-schema.ts';
 
 /** Tables of the event store and the application's own bookkeeping (never a read model). */
 export interface EventStoreTables {
@@ -41,4 +42,4 @@ export interface EventStoreTables {
   };
 }
 
-export interface Database extends EventStoreTables, ReadModelTables {}
+export interface Database extends EventStoreTables, ReadModelTables, AccountsTables {}

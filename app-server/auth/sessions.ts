@@ -1,0 +1,56 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
+import { hashToken, newSecretToken } from './tokens.ts';
+
+export const SESSION_DAYS = 7;
+
+/** Opens a session and returns its token; only the token's hash is kept. */
+export async function openSession(db: Kysely<Database>, userId: string, now = new Date()): Promise<string> {
+  const token = newSecretToken();
+  await db
+    .insertInto('sessions')
+    .values({
+      token_hash: hashToken(token),
+      user_id: userId,
+      created_at: now.toISOString(),
+      expires_at: new Date(now.getTime() + SESSION_DAYS * 86_400_000).toISOString(),
+    })
+    .execute();
+  return token;
+}
+
+/** The user id behind a live (unexpired, unrevoked) token, or undefined. */
+export async function sessionUser(db: Kysely<Database>, token: string, now = new Date()): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('sessions')
+    .select('user_id')
+    .where('token_hash', '=', hashToken(token))
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+  return row?.user_id;
+}
+
+export async function revokeSession(db: Kysely<Database>, token: string, now = new Date()): Promise<void> {
+  await db
+    .updateTable('sessions')
+    .set({ revoked_at: now.toISOString() })
+    .where('token_hash', '=', hashToken(token))
+    .where('revoked_at', 'is', null)
+    .execute();
+}
+
+/** Revokes every session of a user (suspension, deletion, password reset), or all but one (password change). */
+export async function revokeUserSessions(
+  db: Kysely<Database>,
+  userId: string,
+  options: { except?: string; now?: Date } = {},
+): Promise<void> {
+  let query = db
+    .updateTable('sessions')
+    .set({ revoked_at: (options.now ?? new Date()).toISOString() })
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null);
+  if (options.except) query = query.where('token_hash', '!=', hashToken(options.except));
+  await query.execute();
+}

@@ -1,0 +1,341 @@
+import { payout, quote } from '../money.ts';
+import type { DecideContext } from '../shared/context.ts';
+import { DomainError, forbidden, invalidInput, transitionNotAllowed } from '../shared/errors.ts';
+import type { EscrowEvent, EvidenceRef } from './events.ts';
+import type { EscrowMachineEvent } from './machine.ts';
+import type { EscrowState } from './state.ts';
+
+/** Who is asking, as the application worked it out from the session and the escrow's parties. */
+export type EscrowActor = 'buyer' | 'seller' | 'admin' | 'system';
+
+type Txid = string | null;
+export type EscrowCommand = { by: EscrowActor } & (
+  | {
+      type: 'create';
+      escrow_id: string;
+      created_by: string;
+      creator_side: 'buyer' | 'seller';
+      creator_email: string;
+      counterparty_email: string;
+      product_service: string;
+      description: string;
+      amount_cents: number;
+      deadline_days: number;
+      pricing: { rate_cents: number; fee_bps: number };
+    }
+  | { type: 'assignAddress'; address_id: string; address: string }
+  | { type: 'markPaid'; notes: string; evidence: EvidenceRef[] }
+  | { type: 'rejectPayment'; notes: string }
+  | { type: 'verifyPayment'; notes: string; txid: Txid }
+  | { type: 'confirmReceipt' }
+  | { type: 'setPayoutAddress'; address: string }
+  | { type: 'release'; notes: string; txid: Txid }
+  | { type: 'refund'; notes: string; txid: Txid }
+  | { type: 'openDispute'; dispute_id: string; reason: string }
+  | {
+      type: 'resolveDispute';
+      outcome: string;
+      resolution: 'release' | 'refund' | 'split' | null;
+      seller_percent: number | null;
+      txid: Txid;
+    }
+  | { type: 'cancel' }
+  | { type: 'expire' }
+  | { type: 'freeze'; reason: string }
+  | { type: 'unfreeze'; reason: string }
+);
+
+const verbs: Record<EscrowCommand['type'], string> = {
+  create: 'create',
+  assignAddress: 'assign an address to',
+  markPaid: 'mark as paid',
+  rejectPayment: 'reject the payment of',
+  verifyPayment: 'verify the payment of',
+  confirmReceipt: 'confirm receipt of',
+  setPayoutAddress: 'set a payout address on',
+  release: 'release',
+  refund: 'refund',
+  openDispute: 'open a dispute on',
+  resolveDispute: 'resolve a dispute on',
+  cancel: 'cancel',
+  expire: 'expire',
+  freeze: 'freeze',
+  unfreeze: 'unfreeze',
+};
+
+function only(command: EscrowCommand, ...allowed: EscrowActor[]) {
+  if (!allowed.includes(command.by)) {
+    const who = allowed.length === 1 ? `the ${allowed[0]}` : allowed.map((a) => `the ${a}`).join(' or ');
+    throw forbidden(`Only ${who} can ${verbs[command.type]} this escrow`);
+  }
+}
+
+/** The machine is the last word: the event is emitted only if the lifecycle allows it now. */
+function allowed<E extends EscrowEvent>(
+  state: EscrowState,
+  command: EscrowCommand,
+  event: E,
+  ctx: DecideContext,
+): E[] {
+  if (!state.snapshot.can({ ...event, at: ctx.now } as EscrowMachineEvent)) {
+    const status = state.status === 'draft' ? 'not created yet' : state.status;
+    throw transitionNotAllowed(`Cannot ${verbs[command.type]} an escrow that is ${status}`);
+  }
+  return [event];
+}
+
+const trimmed = (value: string, field: string, max = 5000) => {
+  const text = value.trim();
+  if (!text) throw invalidInput(`${field} is required`);
+  if (text.length > max) throw invalidInput(`${field} must be at most ${max} characters`);
+  return text;
+};
+
+function create(command: Extract<EscrowCommand, { type: 'create' }>, state: EscrowState, ctx: DecideContext) {
+  if (state.status !== 'draft') throw new DomainError('conflict', 'This escrow already exists');
+  const creator = command.creator_email.trim().toLowerCase();
+  const counterparty = command.counterparty_email.trim().toLowerCase();
+  if (creator === counterparty) throw invalidInput('The counterparty e-mail must differ from your own');
+  if (!Number.isInteger(command.deadline_days) || command.deadline_days < 1 || command.deadline_days > 90) {
+    throw invalidInput('deadline_days must be a whole number from 1 to 90');
+  }
+  if (!Number.isSafeInteger(command.amount_cents) || command.amount_cents <= 0) {
+    throw invalidInput('amount_usd must be more than 0');
+  }
+  const figures = quote({ amount_cents: command.amount_cents, ...command.pricing });
+  const due = new Date(Date.parse(ctx.now) + command.deadline_days * 86_400_000).toISOString();
+  return allowed(
+    state,
+    command,
+    {
+      type: 'EscrowCreated',
+      data: {
+        escrow_id: command.escrow_id,
+        created_by: command.created_by,
+        creator_side: command.creator_side,
+        buyer_email: command.creator_side === 'buyer' ? creator : counterparty,
+        seller_email: command.creator_side === 'seller' ? creator : counterparty,
+        product_service: trimmed(command.product_service, 'product_service', 200),
+        description: trimmed(command.description, 'description'),
+        amount_cents: command.amount_cents,
+        fee_bps: command.pricing.fee_bps,
+        fee_cents: figures.fee_cents,
+        total_cents: figures.total_cents,
+        rate_cents: command.pricing.rate_cents,
+        amount_sats: figures.amount_sats,
+        deadline_days: command.deadline_days,
+        payment_due_at: due,
+      },
+    } as const,
+    ctx,
+  );
+}
+
+function resolveDispute(
+  command: Extract<EscrowCommand, { type: 'resolveDispute' }>,
+  state: EscrowState,
+  ctx: DecideContext,
+) {
+  only(command, 'admin');
+  const { context } = state;
+  if (state.status !== 'disputed' || !context.dispute_id) {
+    throw transitionNotAllowed(`Cannot resolve a dispute on an escrow that is ${state.status}`);
+  }
+  const { resolution } = command;
+  if (resolution && context.status_before_dispute !== 'funded') {
+    throw transitionNotAllowed(
+      'No payment was verified before this dispute, so no money can be released or refunded',
+    );
+  }
+  if (
+    resolution === 'split' &&
+    (command.seller_percent === null || command.seller_percent < 1 || command.seller_percent > 99)
+  ) {
+    throw invalidInput('seller_percent must be a whole number from 1 to 99 for a split');
+  }
+  if ((resolution === 'release' || resolution === 'split') && !context.payout_address) {
+    throw transitionNotAllowed('The seller has not set a payout address yet');
+  }
+  if ((resolution === 'refund' || resolution === 'split') && !context.refund_address) {
+    throw transitionNotAllowed('The buyer has not set a refund address yet');
+  }
+  const money = resolution
+    ? payout(resolution, context, resolution === 'split' ? (command.seller_percent ?? 0) : 100)
+    : { seller_sats: 0, buyer_sats: 0, fee_sats: 0 };
+  return allowed(
+    state,
+    command,
+    {
+      type: 'DisputeResolved',
+      data: {
+        dispute_id: context.dispute_id,
+        outcome: trimmed(command.outcome, 'outcome'),
+        resolution,
+        seller_percent: resolution === 'split' ? command.seller_percent : null,
+        ...money,
+        txid: resolution ? command.txid : null,
+      },
+    } as const,
+    ctx,
+  );
+}
+
+/** Turns a command into the escrow's new events, or refuses it with a DomainError. Pure. */
+export function decideEscrow(command: EscrowCommand, state: EscrowState, ctx: DecideContext): EscrowEvent[] {
+  const { context } = state;
+  switch (command.type) {
+    case 'create':
+      return create(command, state, ctx);
+    case 'assignAddress':
+      only(command, 'buyer', 'admin');
+      if (state.status === 'pending_payment' && context.address_id) {
+        throw new DomainError('conflict', 'This escrow already has a payment address');
+      }
+      return allowed(
+        state,
+        command,
+        {
+          type: 'PaymentAddressAssigned',
+          data: {
+            address_id: command.address_id,
+            address: command.address,
+            assigned_via: command.by === 'admin' ? 'admin' : 'buyer',
+          },
+        } as const,
+        ctx,
+      );
+    case 'markPaid':
+      only(command, 'buyer');
+      if (state.status === 'pending_payment' && !context.address_id) {
+        throw transitionNotAllowed('No payment address is assigned yet; request one first');
+      }
+      return allowed(
+        state,
+        command,
+        { type: 'PaymentMarked', data: { notes: command.notes.trim(), evidence: command.evidence } } as const,
+        ctx,
+      );
+    case 'rejectPayment':
+      only(command, 'admin');
+      return allowed(
+        state,
+        command,
+        { type: 'PaymentRejected', data: { notes: command.notes.trim() } } as const,
+        ctx,
+      );
+    case 'verifyPayment':
+      only(command, 'admin');
+      return allowed(
+        state,
+        command,
+        { type: 'PaymentVerified', data: { notes: command.notes.trim(), txid: command.txid } } as const,
+        ctx,
+      );
+    case 'confirmReceipt':
+      only(command, 'buyer');
+      return allowed(state, command, { type: 'ReceiptConfirmed', data: {} } as const, ctx);
+    case 'setPayoutAddress':
+      only(command, 'buyer', 'seller');
+      return allowed(
+        state,
+        command,
+        {
+          type: 'PayoutAddressSet',
+          data: { side: command.by as 'buyer' | 'seller', address: command.address },
+        } as const,
+        ctx,
+      );
+    case 'release':
+      only(command, 'admin');
+      if (state.status === 'funded' && !context.payout_address)
+        throw transitionNotAllowed('The seller has not set a payout address yet');
+      return allowed(
+        state,
+        command,
+        {
+          type: 'EscrowReleased',
+          data: {
+            notes: command.notes.trim(),
+            txid: command.txid,
+            ...pick(payout('release', context), 'seller_sats', 'fee_sats'),
+          },
+        } as const,
+        ctx,
+      );
+    case 'refund':
+      only(command, 'admin');
+      if (state.status === 'funded' && !context.refund_address)
+        throw transitionNotAllowed('The buyer has not set a refund address yet');
+      return allowed(
+        state,
+        command,
+        {
+          type: 'EscrowRefunded',
+          data: {
+            notes: command.notes.trim(),
+            txid: command.txid,
+            ...pick(payout('refund', context), 'buyer_sats', 'fee_sats'),
+          },
+        } as const,
+        ctx,
+      );
+    case 'openDispute':
+      only(command, 'buyer', 'seller');
+      return allowed(
+        state,
+        command,
+        {
+          type: 'DisputeOpened',
+          data: {
+            dispute_id: command.dispute_id,
+            reason: trimmed(command.reason, 'reason'),
+            opened_by_side: command.by as 'buyer' | 'seller',
+          },
+        } as const,
+        ctx,
+      );
+    case 'resolveDispute':
+      return resolveDispute(command, state, ctx);
+    case 'cancel':
+      if (command.by !== context.creator_side) throw forbidden('Only the creator can cancel this escrow');
+      if (state.status === 'pending_payment' && context.payment_marked_at) {
+        throw transitionNotAllowed('The buyer has marked this escrow as paid; it can no longer be cancelled');
+      }
+      return allowed(
+        state,
+        command,
+        { type: 'EscrowCancelled', data: { reason: 'Cancelled by the creator' } } as const,
+        ctx,
+      );
+    case 'expire':
+      only(command, 'system');
+      if (!context.payment_due_at || Date.parse(ctx.now) <= Date.parse(context.payment_due_at)) {
+        throw transitionNotAllowed('The payment deadline has not passed');
+      }
+      return allowed(state, command, { type: 'EscrowExpired', data: {} } as const, ctx);
+    case 'freeze':
+      only(command, 'admin');
+      return allowed(
+        state,
+        command,
+        { type: 'EscrowFrozen', data: { reason: trimmed(command.reason, 'reason', 1000) } } as const,
+        ctx,
+      );
+    case 'unfreeze':
+      only(command, 'admin');
+      return allowed(
+        state,
+        command,
+        { type: 'EscrowUnfrozen', data: { reason: command.reason.trim() } } as const,
+        ctx,
+      );
+    default: {
+      const unknown: never = command;
+      throw new Error(`Unknown escrow command ${(unknown as { type: string }).type}`);
+    }
+  }
+}
+
+function pick<T extends object, K extends keyof T>(value: T, ...keys: K[]): Pick<T, K> {
+  return Object.fromEntries(keys.map((k) => [k, value[k]])) as Pick<T, K>;
+}

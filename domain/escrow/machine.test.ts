@@ -1,0 +1,107 @@
+import { describe, expect, it } from 'vitest';
+import type { EscrowEvent } from './events.ts';
+import type { EscrowMachineEvent } from './machine.ts';
+import { type EscrowStatus, foldEscrow } from './state.ts';
+import { histories, sample } from './test-fixtures.ts';
+
+const allTypes = Object.keys(sample) as EscrowEvent['type'][];
+const at = (e: EscrowEvent) => ({ ...e, at: '2026-01-02T00:00:00.000Z' }) as EscrowMachineEvent;
+const fold = (events: readonly EscrowEvent[]) => foldEscrow(events.map((e) => ({ ...e, occurred_at: '2026-01-01T00:00:00.000Z' })));
+
+/** Every situation, its status, and exactly the events the lifecycle allows there. */
+const table: [keyof typeof histories, EscrowStatus, EscrowEvent['type'][]][] = [
+  ['draft', 'draft', ['EscrowCreated']],
+  ['pendingFresh', 'pending_payment', ['PaymentAddressAssigned', 'PayoutAddressSet', 'DisputeOpened', 'EscrowCancelled', 'EscrowExpired', 'EscrowFrozen']],
+  ['pendingMarked', 'pending_payment', ['PaymentRejected', 'PaymentVerified', 'PayoutAddressSet', 'DisputeOpened', 'EscrowFrozen']],
+  ['funded', 'funded', ['ReceiptConfirmed', 'PayoutAddressSet', 'EscrowReleased', 'EscrowRefunded', 'DisputeOpened', 'EscrowFrozen']],
+  ['disputedFromFunded', 'disputed', ['PayoutAddressSet', 'DisputeResolved', 'EscrowFrozen']],
+  ['disputedFromPending', 'disputed', ['PayoutAddressSet', 'DisputeResolved', 'EscrowFrozen']],
+  ['frozen', 'frozen', ['EscrowUnfrozen']],
+  ['released', 'released', []],
+  ['refunded', 'refunded', []],
+  ['cancelled', 'cancelled', []],
+];
+
+describe('escrow machine: every status x every event', () => {
+  for (const [history, status, allowedTypes] of table) {
+    const state = fold(histories[history]);
+    it(`${history} is ${status}`, () => expect(state.status).toBe(status));
+    for (const type of allTypes) {
+      const expected = allowedTypes.includes(type);
+      it(`${history}: ${type} is ${expected ? 'allowed' : 'refused'}`, () => {
+        expect(state.snapshot.can(at(sample[type] as EscrowEvent))).toBe(expected);
+      });
+    }
+  }
+});
+
+describe('escrow machine: guards inside a status', () => {
+  it('refuses a second payment address and a payment mark without an address', () => {
+    const withAddress = fold([sample.EscrowCreated, sample.PaymentAddressAssigned]);
+    expect(withAddress.snapshot.can(at(sample.PaymentAddressAssigned))).toBe(false);
+    expect(fold([sample.EscrowCreated]).snapshot.can(at(sample.PaymentMarked))).toBe(false);
+  });
+
+  it('allows marking again after a rejection, and clears the mark', () => {
+    const rejected = fold([...histories.pendingMarked, sample.PaymentRejected]);
+    expect(rejected.context.payment_marked_at).toBeNull();
+    expect(rejected.snapshot.can(at(sample.PaymentMarked))).toBe(true);
+  });
+
+  it('refuses release without a payout address and refund without a refund address', () => {
+    const bare = fold([sample.EscrowCreated, sample.PaymentAddressAssigned, sample.PaymentMarked, sample.PaymentVerified]);
+    expect(bare.status).toBe('funded');
+    expect(bare.snapshot.can(at(sample.EscrowReleased))).toBe(false);
+    expect(bare.snapshot.can(at(sample.EscrowRefunded))).toBe(false);
+  });
+
+  it('confirms receipt once', () => {
+    const confirmed = fold([...histories.funded, sample.ReceiptConfirmed]);
+    expect(confirmed.snapshot.can(at(sample.ReceiptConfirmed))).toBe(false);
+  });
+
+  it('resolves a dispute with money only when it was opened while funded', () => {
+    const resolution = (r: 'release' | 'refund' | 'split') =>
+      at({ ...sample.DisputeResolved, data: { ...sample.DisputeResolved.data, resolution: r, seller_percent: r === 'split' ? 50 : null } });
+    const fromFunded = fold(histories.disputedFromFunded);
+    const fromPending = fold(histories.disputedFromPending);
+    for (const r of ['release', 'refund', 'split'] as const) {
+      expect(fromFunded.snapshot.can(resolution(r))).toBe(true);
+      expect(fromPending.snapshot.can(resolution(r))).toBe(false);
+    }
+  });
+});
+
+describe('escrow machine: where events lead', () => {
+  const resolved = (resolution: 'release' | 'refund' | 'split' | null) => ({
+    ...sample.DisputeResolved,
+    data: { ...sample.DisputeResolved.data, resolution, seller_percent: resolution === 'split' ? 40 : null },
+  });
+
+  it.each([
+    [histories.disputedFromPending, null, 'pending_payment'],
+    [histories.disputedFromFunded, null, 'funded'],
+    [histories.disputedFromFunded, 'release', 'released'],
+    [histories.disputedFromFunded, 'split', 'released'],
+    [histories.disputedFromFunded, 'refund', 'refunded'],
+  ] as const)('a dispute resolved with %#: %s leads to %s', (history, resolution, status) => {
+    expect(fold([...history, resolved(resolution)]).status).toBe(status);
+  });
+
+  it.each([
+    ['pendingFresh', 'pending_payment'],
+    ['funded', 'funded'],
+    ['disputedFromFunded', 'disputed'],
+  ] as const)('unfreezing returns %s to %s', (history, status) => {
+    const frozen = fold([...histories[history], sample.EscrowFrozen]);
+    expect(frozen.status).toBe('frozen');
+    const back = fold([...histories[history], sample.EscrowFrozen, sample.EscrowUnfrozen]);
+    expect(back.status).toBe(status);
+    // Guards still see the context from before the freeze.
+    expect(back.context).toEqual(fold(histories[history]).context);
+  });
+
+  it('refuses to fold a stored event the rules do not allow (a corrupt stream)', () => {
+    expect(() => fold([sample.EscrowCreated, sample.EscrowReleased])).toThrow(/not allowed while pending_payment/);
+  });
+});

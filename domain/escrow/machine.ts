@@ -1,0 +1,178 @@
+import { assign, setup } from 'xstate';
+import type { EscrowEvent } from './events.ts';
+
+/** Bumped whenever a rule changes; recorded in each event's metadata so old streams replay against their rules. */
+export const ESCROW_MACHINE_VERSION = 1;
+
+/** Machine events are the stored events, plus the time they happened. */
+export type EscrowMachineEvent = EscrowEvent & { at: string };
+
+export interface EscrowContext {
+  escrow_id: string | null;
+  created_by: string | null;
+  creator_side: 'buyer' | 'seller' | null;
+  amount_sats: number;
+  fee_cents: number;
+  total_cents: number;
+  payment_due_at: string | null;
+  address_id: string | null;
+  address: string | null;
+  payment_marked_at: string | null;
+  buyer_confirmed_at: string | null;
+  payout_address: string | null;
+  refund_address: string | null;
+  dispute_id: string | null;
+  status_before_dispute: 'pending_payment' | 'funded' | null;
+}
+
+const initialContext: EscrowContext = {
+  escrow_id: null,
+  created_by: null,
+  creator_side: null,
+  amount_sats: 0,
+  fee_cents: 0,
+  total_cents: 0,
+  payment_due_at: null,
+  address_id: null,
+  address: null,
+  payment_marked_at: null,
+  buyer_confirmed_at: null,
+  payout_address: null,
+  refund_address: null,
+  dispute_id: null,
+  status_before_dispute: null,
+};
+
+type Of<T extends EscrowMachineEvent['type']> = Extract<EscrowMachineEvent, { type: T }>;
+const resolutionIs =
+  (resolution: 'release' | 'refund' | 'split' | null, before: 'pending_payment' | 'funded') =>
+  ({ context, event }: { context: EscrowContext; event: EscrowMachineEvent }) =>
+    (event as Of<'DisputeResolved'>).data.resolution === resolution &&
+    context.status_before_dispute === before;
+
+/**
+ * The escrow lifecycle (contract section 3). Used purely: state is rebuilt by folding stored events through
+ * `transition`, and a command's event is appended only when `snapshot.can(event)` holds.
+ */
+export const escrowMachine = setup({
+  types: { context: {} as EscrowContext, events: {} as EscrowMachineEvent },
+  guards: {
+    hasNoAddress: ({ context }) => context.address_id === null,
+    canMark: ({ context }) => context.address_id !== null && context.payment_marked_at === null,
+    isMarked: ({ context }) => context.payment_marked_at !== null,
+    isUnmarked: ({ context }) => context.payment_marked_at === null,
+    notConfirmed: ({ context }) => context.buyer_confirmed_at === null,
+    hasPayoutAddress: ({ context }) => context.payout_address !== null,
+    hasRefundAddress: ({ context }) => context.refund_address !== null,
+    backToPending: resolutionIs(null, 'pending_payment'),
+    backToFunded: resolutionIs(null, 'funded'),
+    resolvedRelease: ({ context, event }) =>
+      resolutionIs('release', 'funded')({ context, event }) && context.payout_address !== null,
+    resolvedSplit: ({ context, event }) =>
+      resolutionIs('split', 'funded')({ context, event }) &&
+      context.payout_address !== null &&
+      context.refund_address !== null,
+    resolvedRefund: ({ context, event }) =>
+      resolutionIs('refund', 'funded')({ context, event }) && context.refund_address !== null,
+  },
+  actions: {
+    setPayoutAddress: assign(({ event }) => {
+      const { side, address } = (event as Of<'PayoutAddressSet'>).data;
+      return side === 'seller' ? { payout_address: address } : { refund_address: address };
+    }),
+    clearDispute: assign({ dispute_id: null, status_before_dispute: null }),
+  },
+}).createMachine({
+  id: 'escrow',
+  initial: 'draft',
+  context: initialContext,
+  states: {
+    draft: {
+      on: {
+        EscrowCreated: {
+          target: 'active',
+          actions: assign(({ event }) => {
+            const d = event.data;
+            return {
+              escrow_id: d.escrow_id,
+              created_by: d.created_by,
+              creator_side: d.creator_side,
+              amount_sats: d.amount_sats,
+              fee_cents: d.fee_cents,
+              total_cents: d.total_cents,
+              payment_due_at: d.payment_due_at,
+            };
+          }),
+        },
+      },
+    },
+    active: {
+      initial: 'pending_payment',
+      on: { EscrowFrozen: 'frozen' },
+      states: {
+        history: { type: 'history', history: 'shallow' },
+        pending_payment: {
+          on: {
+            PaymentAddressAssigned: {
+              guard: 'hasNoAddress',
+              actions: assign(({ event }) => ({
+                address_id: event.data.address_id,
+                address: event.data.address,
+              })),
+            },
+            PaymentMarked: {
+              guard: 'canMark',
+              actions: assign(({ event }) => ({ payment_marked_at: event.at })),
+            },
+            PaymentRejected: { guard: 'isMarked', actions: assign({ payment_marked_at: null }) },
+            PaymentVerified: { guard: 'isMarked', target: 'funded' },
+            PayoutAddressSet: { actions: 'setPayoutAddress' },
+            DisputeOpened: {
+              target: 'disputed',
+              actions: assign(({ event }) => ({
+                dispute_id: event.data.dispute_id,
+                status_before_dispute: 'pending_payment' as const,
+              })),
+            },
+            EscrowCancelled: { guard: 'isUnmarked', target: '#escrow.cancelled' },
+            EscrowExpired: { guard: 'isUnmarked', target: '#escrow.cancelled' },
+          },
+        },
+        funded: {
+          on: {
+            ReceiptConfirmed: {
+              guard: 'notConfirmed',
+              actions: assign(({ event }) => ({ buyer_confirmed_at: event.at })),
+            },
+            PayoutAddressSet: { actions: 'setPayoutAddress' },
+            EscrowReleased: { guard: 'hasPayoutAddress', target: '#escrow.released' },
+            EscrowRefunded: { guard: 'hasRefundAddress', target: '#escrow.refunded' },
+            DisputeOpened: {
+              target: 'disputed',
+              actions: assign(({ event }) => ({
+                dispute_id: event.data.dispute_id,
+                status_before_dispute: 'funded' as const,
+              })),
+            },
+          },
+        },
+        disputed: {
+          on: {
+            PayoutAddressSet: { actions: 'setPayoutAddress' },
+            DisputeResolved: [
+              { guard: 'backToPending', target: 'pending_payment', actions: 'clearDispute' },
+              { guard: 'backToFunded', target: 'funded', actions: 'clearDispute' },
+              { guard: 'resolvedRelease', target: '#escrow.released' },
+              { guard: 'resolvedSplit', target: '#escrow.released' },
+              { guard: 'resolvedRefund', target: '#escrow.refunded' },
+            ],
+          },
+        },
+      },
+    },
+    frozen: { on: { EscrowUnfrozen: 'active.history' } },
+    released: { type: 'final' },
+    refunded: { type: 'final' },
+    cancelled: { type: 'final' },
+  },
+});

@@ -1,0 +1,76 @@
+import type { EscrowEvent } from './events.ts';
+
+/** Well-formed events for tests: one of each type, with ids and figures that fit together. */
+export const ESCROW_ID = '11111111-1111-4111-8111-111111111111';
+export const CREATOR_ID = '22222222-2222-4222-8222-222222222222';
+export const ADDRESS_ID = '33333333-3333-4333-8333-333333333333';
+export const DISPUTE_ID = '44444444-4444-4444-8444-444444444444';
+export const TXID = 'a'.repeat(64);
+
+export const sample = {
+  EscrowCreated: {
+    type: 'EscrowCreated',
+    data: {
+      escrow_id: ESCROW_ID,
+      created_by: CREATOR_ID,
+      creator_side: 'buyer',
+      buyer_email: 'buyer@example.com',
+      seller_email: 'seller@example.com',
+      product_service: 'Laptop',
+      description: 'A used laptop',
+      amount_cents: 100_000,
+      fee_bps: 150,
+      fee_cents: 1_500,
+      total_cents: 101_500,
+      rate_cents: 5_000_000,
+      amount_sats: 2_030_000,
+      deadline_days: 7,
+      payment_due_at: '2026-01-08T00:00:00.000Z',
+    },
+  },
+  PaymentAddressAssigned: {
+    type: 'PaymentAddressAssigned',
+    data: { address_id: ADDRESS_ID, address: 'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4', assigned_via: 'buyer' },
+  },
+  PaymentMarked: { type: 'PaymentMarked', data: { notes: 'sent', evidence: [] } },
+  PaymentRejected: { type: 'PaymentRejected', data: { notes: 'not found on chain' } },
+  PaymentVerified: { type: 'PaymentVerified', data: { notes: 'seen', txid: TXID } },
+  ReceiptConfirmed: { type: 'ReceiptConfirmed', data: {} },
+  PayoutAddressSet: { type: 'PayoutAddressSet', data: { side: 'seller', address: 'bc1qpayout' } },
+  EscrowReleased: { type: 'EscrowReleased', data: { notes: '', txid: TXID, seller_sats: 2_000_000, fee_sats: 30_000 } },
+  EscrowRefunded: { type: 'EscrowRefunded', data: { notes: '', txid: TXID, buyer_sats: 2_030_000, fee_sats: 0 } },
+  DisputeOpened: { type: 'DisputeOpened', data: { dispute_id: DISPUTE_ID, reason: 'not delivered', opened_by_side: 'buyer' } },
+  DisputeResolved: {
+    type: 'DisputeResolved',
+    data: { dispute_id: DISPUTE_ID, outcome: 'talked it through', resolution: null, seller_percent: null, seller_sats: 0, buyer_sats: 0, fee_sats: 0, txid: null },
+  },
+  EscrowCancelled: { type: 'EscrowCancelled', data: { reason: 'changed my mind' } },
+  EscrowExpired: { type: 'EscrowExpired', data: {} },
+  EscrowFrozen: { type: 'EscrowFrozen', data: { reason: 'investigation' } },
+  EscrowUnfrozen: { type: 'EscrowUnfrozen', data: { reason: 'cleared' } },
+} satisfies { [K in EscrowEvent['type']]: Extract<EscrowEvent, { type: K }> };
+
+export const sellerPayout: EscrowEvent = sample.PayoutAddressSet as EscrowEvent;
+export const buyerRefund: EscrowEvent = { type: 'PayoutAddressSet', data: { side: 'buyer', address: 'bc1qrefund' } };
+
+/** Histories that lead to each situation. */
+export const histories = {
+  draft: [],
+  pendingFresh: [sample.EscrowCreated],
+  pendingMarked: [sample.EscrowCreated, sample.PaymentAddressAssigned, sample.PaymentMarked],
+  funded: [sample.EscrowCreated, sample.PaymentAddressAssigned, sample.PaymentMarked, sample.PaymentVerified, sellerPayout, buyerRefund],
+  disputedFromFunded: [
+    sample.EscrowCreated,
+    sample.PaymentAddressAssigned,
+    sample.PaymentMarked,
+    sample.PaymentVerified,
+    sellerPayout,
+    buyerRefund,
+    sample.DisputeOpened,
+  ],
+  disputedFromPending: [sample.EscrowCreated, sample.DisputeOpened],
+  frozen: [sample.EscrowCreated, sample.EscrowFrozen],
+  released: [sample.EscrowCreated, sample.PaymentAddressAssigned, sample.PaymentMarked, sample.PaymentVerified, sellerPayout, sample.EscrowReleased],
+  refunded: [sample.EscrowCreated, sample.PaymentAddressAssigned, sample.PaymentMarked, sample.PaymentVerified, buyerRefund, sample.EscrowRefunded],
+  cancelled: [sample.EscrowCreated, sample.EscrowCancelled],
+} satisfies Record<string, EscrowEvent[]>;
