@@ -5,8 +5,8 @@
  * Without BENCH_DATABASE_URL it runs on an in-memory PGlite.
  */
 import { randomUUID } from 'node:crypto';
-import { projections } from '../projections/registry.ts';
 import { createEventStore } from '../app-server/event-store/append.ts';
+import { projections } from '../projections/registry.ts';
 import { withBenchDatabase } from './bench-database.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -23,17 +23,32 @@ await withBenchDatabase(async (handle) => {
         while (performance.now() < deadline) {
           const events =
             version === 0
-              ? [{ type: 'AddressAdded' as const, data: { address_id: id, address: `bc1q${id}`, network: 'mainnet' } }]
-              : [{ type: version % 2 ? ('AddressAssigned' as const) : ('AddressFreed' as const), data: { escrow_id: id } }];
-          await store.append([{ streamId: `address:${id}`, streamType: 'address', expectedVersion: version, events }], {
-            actor: 'system',
-            request_id: 'bench',
-          });
+              ? [
+                  {
+                    type: 'AddressAdded' as const,
+                    data: { address_id: id, address: `bc1q${id}`, network: 'mainnet' },
+                  },
+                ]
+              : [
+                  {
+                    type: version % 2 ? ('AddressAssigned' as const) : ('AddressFreed' as const),
+                    data: { escrow_id: id },
+                  },
+                ];
+          await store.append(
+            [{ streamId: `address:${id}`, streamType: 'address', expectedVersion: version, events }],
+            {
+              actor: 'system',
+              request_id: 'bench',
+            },
+          );
           version += 1;
           appended += 1;
         }
       }),
     );
-    console.log(`${handle.backend}: ${writers} writer(s): ${Math.round(appended / SECONDS)} appends/s (${appended} in ${SECONDS}s)`);
+    console.log(
+      `${handle.backend}: ${writers} writer(s): ${Math.round(appended / SECONDS)} appends/s (${appended} in ${SECONDS}s)`,
+    );
   }
 });

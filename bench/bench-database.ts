@@ -7,7 +7,10 @@ import { migrateToLatest } from '../app-server/db/migrate.ts';
  * A fresh, migrated database for one benchmark run: a new database on BENCH_DATABASE_URL's server (dropped at the
  * end), or an in-memory PGlite when it is unset.
  */
-export async function withBenchDatabase<T>(work: (handle: DatabaseHandle) => Promise<T>, backend = process.env.BENCH_DATABASE_URL): Promise<T> {
+export async function withBenchDatabase<T>(
+  work: (handle: DatabaseHandle) => Promise<T>,
+  backend = process.env.BENCH_DATABASE_URL,
+): Promise<T> {
   if (!backend) {
     const handle = await openDatabase({ dataDir: 'memory://' });
     await migrateToLatest(handle.db);

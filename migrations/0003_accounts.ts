@@ -70,7 +70,15 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  for (const table of ['security_log', 'rate_limit_counters', 'recovery_codes', 'totp_secrets', 'email_tokens', 'sessions', 'credentials']) {
+  for (const table of [
+    'security_log',
+    'rate_limit_counters',
+    'recovery_codes',
+    'totp_secrets',
+    'email_tokens',
+    'sessions',
+    'credentials',
+  ]) {
     await db.schema.dropTable(table).ifExists().execute();
   }
 }

@@ -14,7 +14,9 @@ function derive(password: string, salt: Buffer, params: ScryptParams): Promise<B
   const N = 2 ** params.log2N;
   const options: ScryptOptions = { N, r: params.r, p: params.p, maxmem: 256 * N * params.r + 1024 * 1024 };
   return new Promise((resolve, reject) => {
-    scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, options, (error, key) => (error ? reject(error) : resolve(key)));
+    scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, options, (error, key) =>
+      error ? reject(error) : resolve(key),
+    );
   });
 }
 
@@ -22,7 +24,14 @@ function derive(password: string, salt: Buffer, params: ScryptParams): Promise<B
 export async function hashPassword(password: string, params: ScryptParams = OWASP_SCRYPT): Promise<string> {
   const salt = randomBytes(16);
   const key = await derive(password, salt, params);
-  return ['scrypt', params.log2N, params.r, params.p, salt.toString('base64url'), key.toString('base64url')].join('$');
+  return [
+    'scrypt',
+    params.log2N,
+    params.r,
+    params.p,
+    salt.toString('base64url'),
+    key.toString('base64url'),
+  ].join('$');
 }
 
 /** Constant-time check of a password against a stored hash. A malformed hash never matches. */

@@ -20,7 +20,11 @@ export async function openSession(db: Kysely<Database>, userId: string, now = ne
 }
 
 /** The user id behind a live (unexpired, unrevoked) token, or undefined. */
-export async function sessionUser(db: Kysely<Database>, token: string, now = new Date()): Promise<string | undefined> {
+export async function sessionUser(
+  db: Kysely<Database>,
+  token: string,
+  now = new Date(),
+): Promise<string | undefined> {
   const row = await db
     .selectFrom('sessions')
     .select('user_id')

@@ -6,8 +6,20 @@ type OptionalTime = ColumnType<Date | null, string | null | undefined, string | 
 /** Secrets and security bookkeeping (migration 0003): never events, never exported. */
 export interface AccountsTables {
   credentials: { user_id: string; password_hash: string; must_change: Generated<boolean>; updated_at: Time };
-  sessions: { token_hash: string; user_id: string; created_at: Time; expires_at: Time; revoked_at: OptionalTime };
-  email_tokens: { token_hash: string; user_id: string; email: string; expires_at: Time; used_at: OptionalTime };
+  sessions: {
+    token_hash: string;
+    user_id: string;
+    created_at: Time;
+    expires_at: Time;
+    revoked_at: OptionalTime;
+  };
+  email_tokens: {
+    token_hash: string;
+    user_id: string;
+    email: string;
+    expires_at: Time;
+    used_at: OptionalTime;
+  };
   totp_secrets: {
     user_id: string;
     secret_encrypted: string;

@@ -6,14 +6,41 @@ import { histories, sample } from './test-fixtures.ts';
 
 const allTypes = Object.keys(sample) as EscrowEvent['type'][];
 const at = (e: EscrowEvent) => ({ ...e, at: '2026-01-02T00:00:00.000Z' }) as EscrowMachineEvent;
-const fold = (events: readonly EscrowEvent[]) => foldEscrow(events.map((e) => ({ ...e, occurred_at: '2026-01-01T00:00:00.000Z' })));
+const fold = (events: readonly EscrowEvent[]) =>
+  foldEscrow(events.map((e) => ({ ...e, occurred_at: '2026-01-01T00:00:00.000Z' })));
 
 /** Every situation, its status, and exactly the events the lifecycle allows there. */
 const table: [keyof typeof histories, EscrowStatus, EscrowEvent['type'][]][] = [
   ['draft', 'draft', ['EscrowCreated']],
-  ['pendingFresh', 'pending_payment', ['PaymentAddressAssigned', 'PayoutAddressSet', 'DisputeOpened', 'EscrowCancelled', 'EscrowExpired', 'EscrowFrozen']],
-  ['pendingMarked', 'pending_payment', ['PaymentRejected', 'PaymentVerified', 'PayoutAddressSet', 'DisputeOpened', 'EscrowFrozen']],
-  ['funded', 'funded', ['ReceiptConfirmed', 'PayoutAddressSet', 'EscrowReleased', 'EscrowRefunded', 'DisputeOpened', 'EscrowFrozen']],
+  [
+    'pendingFresh',
+    'pending_payment',
+    [
+      'PaymentAddressAssigned',
+      'PayoutAddressSet',
+      'DisputeOpened',
+      'EscrowCancelled',
+      'EscrowExpired',
+      'EscrowFrozen',
+    ],
+  ],
+  [
+    'pendingMarked',
+    'pending_payment',
+    ['PaymentRejected', 'PaymentVerified', 'PayoutAddressSet', 'DisputeOpened', 'EscrowFrozen'],
+  ],
+  [
+    'funded',
+    'funded',
+    [
+      'ReceiptConfirmed',
+      'PayoutAddressSet',
+      'EscrowReleased',
+      'EscrowRefunded',
+      'DisputeOpened',
+      'EscrowFrozen',
+    ],
+  ],
   ['disputedFromFunded', 'disputed', ['PayoutAddressSet', 'DisputeResolved', 'EscrowFrozen']],
   ['disputedFromPending', 'disputed', ['PayoutAddressSet', 'DisputeResolved', 'EscrowFrozen']],
   ['frozen', 'frozen', ['EscrowUnfrozen']],
@@ -49,7 +76,12 @@ describe('escrow machine: guards inside a status', () => {
   });
 
   it('refuses release without a payout address and refund without a refund address', () => {
-    const bare = fold([sample.EscrowCreated, sample.PaymentAddressAssigned, sample.PaymentMarked, sample.PaymentVerified]);
+    const bare = fold([
+      sample.EscrowCreated,
+      sample.PaymentAddressAssigned,
+      sample.PaymentMarked,
+      sample.PaymentVerified,
+    ]);
     expect(bare.status).toBe('funded');
     expect(bare.snapshot.can(at(sample.EscrowReleased))).toBe(false);
     expect(bare.snapshot.can(at(sample.EscrowRefunded))).toBe(false);
@@ -62,7 +94,10 @@ describe('escrow machine: guards inside a status', () => {
 
   it('resolves a dispute with money only when it was opened while funded', () => {
     const resolution = (r: 'release' | 'refund' | 'split') =>
-      at({ ...sample.DisputeResolved, data: { ...sample.DisputeResolved.data, resolution: r, seller_percent: r === 'split' ? 50 : null } });
+      at({
+        ...sample.DisputeResolved,
+        data: { ...sample.DisputeResolved.data, resolution: r, seller_percent: r === 'split' ? 50 : null },
+      });
     const fromFunded = fold(histories.disputedFromFunded);
     const fromPending = fold(histories.disputedFromPending);
     for (const r of ['release', 'refund', 'split'] as const) {
@@ -102,6 +137,8 @@ describe('escrow machine: where events lead', () => {
   });
 
   it('refuses to fold a stored event the rules do not allow (a corrupt stream)', () => {
-    expect(() => fold([sample.EscrowCreated, sample.EscrowReleased])).toThrow(/not allowed while pending_payment/);
+    expect(() => fold([sample.EscrowCreated, sample.EscrowReleased])).toThrow(
+      /not allowed while pending_payment/,
+    );
   });
 });

@@ -30,19 +30,41 @@ export const sample = {
   },
   PaymentAddressAssigned: {
     type: 'PaymentAddressAssigned',
-    data: { address_id: ADDRESS_ID, address: 'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4', assigned_via: 'buyer' },
+    data: {
+      address_id: ADDRESS_ID,
+      address: 'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4',
+      assigned_via: 'buyer',
+    },
   },
   PaymentMarked: { type: 'PaymentMarked', data: { notes: 'sent', evidence: [] } },
   PaymentRejected: { type: 'PaymentRejected', data: { notes: 'not found on chain' } },
   PaymentVerified: { type: 'PaymentVerified', data: { notes: 'seen', txid: TXID } },
   ReceiptConfirmed: { type: 'ReceiptConfirmed', data: {} },
   PayoutAddressSet: { type: 'PayoutAddressSet', data: { side: 'seller', address: 'bc1qpayout' } },
-  EscrowReleased: { type: 'EscrowReleased', data: { notes: '', txid: TXID, seller_sats: 2_000_000, fee_sats: 30_000 } },
-  EscrowRefunded: { type: 'EscrowRefunded', data: { notes: '', txid: TXID, buyer_sats: 2_030_000, fee_sats: 0 } },
-  DisputeOpened: { type: 'DisputeOpened', data: { dispute_id: DISPUTE_ID, reason: 'not delivered', opened_by_side: 'buyer' } },
+  EscrowReleased: {
+    type: 'EscrowReleased',
+    data: { notes: '', txid: TXID, seller_sats: 2_000_000, fee_sats: 30_000 },
+  },
+  EscrowRefunded: {
+    type: 'EscrowRefunded',
+    data: { notes: '', txid: TXID, buyer_sats: 2_030_000, fee_sats: 0 },
+  },
+  DisputeOpened: {
+    type: 'DisputeOpened',
+    data: { dispute_id: DISPUTE_ID, reason: 'not delivered', opened_by_side: 'buyer' },
+  },
   DisputeResolved: {
     type: 'DisputeResolved',
-    data: { dispute_id: DISPUTE_ID, outcome: 'talked it through', resolution: null, seller_percent: null, seller_sats: 0, buyer_sats: 0, fee_sats: 0, txid: null },
+    data: {
+      dispute_id: DISPUTE_ID,
+      outcome: 'talked it through',
+      resolution: null,
+      seller_percent: null,
+      seller_sats: 0,
+      buyer_sats: 0,
+      fee_sats: 0,
+      txid: null,
+    },
   },
   EscrowCancelled: { type: 'EscrowCancelled', data: { reason: 'changed my mind' } },
   EscrowExpired: { type: 'EscrowExpired', data: {} },
@@ -51,14 +73,24 @@ export const sample = {
 } satisfies { [K in EscrowEvent['type']]: Extract<EscrowEvent, { type: K }> };
 
 export const sellerPayout: EscrowEvent = sample.PayoutAddressSet as EscrowEvent;
-export const buyerRefund: EscrowEvent = { type: 'PayoutAddressSet', data: { side: 'buyer', address: 'bc1qrefund' } };
+export const buyerRefund: EscrowEvent = {
+  type: 'PayoutAddressSet',
+  data: { side: 'buyer', address: 'bc1qrefund' },
+};
 
 /** Histories that lead to each situation. */
 export const histories = {
   draft: [],
   pendingFresh: [sample.EscrowCreated],
   pendingMarked: [sample.EscrowCreated, sample.PaymentAddressAssigned, sample.PaymentMarked],
-  funded: [sample.EscrowCreated, sample.PaymentAddressAssigned, sample.PaymentMarked, sample.PaymentVerified, sellerPayout, buyerRefund],
+  funded: [
+    sample.EscrowCreated,
+    sample.PaymentAddressAssigned,
+    sample.PaymentMarked,
+    sample.PaymentVerified,
+    sellerPayout,
+    buyerRefund,
+  ],
   disputedFromFunded: [
     sample.EscrowCreated,
     sample.PaymentAddressAssigned,
@@ -70,7 +102,21 @@ export const histories = {
   ],
   disputedFromPending: [sample.EscrowCreated, sample.DisputeOpened],
   frozen: [sample.EscrowCreated, sample.EscrowFrozen],
-  released: [sample.EscrowCreated, sample.PaymentAddressAssigned, sample.PaymentMarked, sample.PaymentVerified, sellerPayout, sample.EscrowReleased],
-  refunded: [sample.EscrowCreated, sample.PaymentAddressAssigned, sample.PaymentMarked, sample.PaymentVerified, buyerRefund, sample.EscrowRefunded],
+  released: [
+    sample.EscrowCreated,
+    sample.PaymentAddressAssigned,
+    sample.PaymentMarked,
+    sample.PaymentVerified,
+    sellerPayout,
+    sample.EscrowReleased,
+  ],
+  refunded: [
+    sample.EscrowCreated,
+    sample.PaymentAddressAssigned,
+    sample.PaymentMarked,
+    sample.PaymentVerified,
+    buyerRefund,
+    sample.EscrowRefunded,
+  ],
   cancelled: [sample.EscrowCreated, sample.EscrowCancelled],
 } satisfies Record<string, EscrowEvent[]>;

@@ -1,0 +1,97 @@
+import type { DomainEvent } from '../../domain/events.ts';
+import { formatCents, formatSats } from '../../domain/money.ts';
+
+const short = (id: string) => id.slice(0, 8);
+
+/** One line a person reads in the audit log, built from the event's own data. */
+export function summarise(event: DomainEvent, objectId: string): string {
+  const escrow = `escrow ${short(objectId)}`;
+  switch (event.type) {
+    case 'EscrowCreated':
+      return `created ${escrow} for ${formatCents(event.data.total_cents)} USD (${formatSats(event.data.amount_sats)} BTC)`;
+    case 'PaymentAddressAssigned':
+      return `assigned address ${event.data.address} to ${escrow}`;
+    case 'PaymentMarked':
+      return `marked ${escrow} as paid (${event.data.evidence.length} file(s))`;
+    case 'PaymentRejected':
+      return `rejected the payment of ${escrow}`;
+    case 'PaymentVerified':
+      return `verified the payment of ${escrow}${event.data.txid ? ` (tx ${short(event.data.txid)})` : ''}`;
+    case 'ReceiptConfirmed':
+      return `confirmed receipt on ${escrow}`;
+    case 'PayoutAddressSet':
+      return `set the ${event.data.side === 'seller' ? 'payout' : 'refund'} address of ${escrow}`;
+    case 'EscrowReleased':
+      return `released ${escrow} (${formatSats(event.data.seller_sats)} BTC to the seller)`;
+    case 'EscrowRefunded':
+      return `refunded ${escrow} (${formatSats(event.data.buyer_sats)} BTC to the buyer)`;
+    case 'DisputeOpened':
+      return `opened a dispute on ${escrow} as the ${event.data.opened_by_side}`;
+    case 'DisputeResolved':
+      return `resolved the dispute on ${escrow}${event.data.resolution ? ` (${event.data.resolution}${event.data.seller_percent ? ` ${event.data.seller_percent}% to the seller` : ''})` : ' without moving money'}`;
+    case 'EscrowCancelled':
+      return `cancelled ${escrow}`;
+    case 'EscrowExpired':
+      return `expired ${escrow} (payment deadline passed)`;
+    case 'EscrowFrozen':
+      return `froze ${escrow}: ${event.data.reason}`;
+    case 'EscrowUnfrozen':
+      return `unfroze ${escrow}`;
+    case 'AddressAdded':
+      return `added address ${event.data.address} to the pool`;
+    case 'AddressChanged':
+      return `changed pool address to ${event.data.address}`;
+    case 'AddressRemoved':
+      return `removed address ${short(objectId)} from the pool`;
+    case 'AddressAssigned':
+      return `address ${short(objectId)} taken by escrow ${short(event.data.escrow_id)}`;
+    case 'AddressFreed':
+      return `address ${short(objectId)} back in the pool`;
+    case 'AddressUsed':
+      return `address ${short(objectId)} used by escrow ${short(event.data.escrow_id)}`;
+    case 'UserRegistered':
+      return `registered ${event.data.username} as ${event.data.role}`;
+    case 'EmailVerified':
+      return `verified the e-mail of user ${short(objectId)}`;
+    case 'RoleSwitched':
+      return `switched role of user ${short(objectId)} from ${event.data.from} to ${event.data.to}`;
+    case 'TwoFactorEnabled':
+      return `enabled 2FA for user ${short(objectId)}`;
+    case 'TwoFactorDisabled':
+      return `disabled 2FA for user ${short(objectId)}`;
+    case 'UserSuspended':
+      return `suspended user ${short(objectId)}: ${event.data.reason}`;
+    case 'UserUnsuspended':
+      return `unsuspended user ${short(objectId)}`;
+    case 'UserUpdated':
+      return `updated ${Object.keys(event.data).join(', ') || 'nothing'} of user ${short(objectId)}`;
+    case 'UserDeleted':
+      return `deleted user ${short(objectId)}`;
+    case 'PasswordReset':
+      return `reset the password of user ${short(objectId)}`;
+    case 'PasswordChanged':
+      return `changed the password of user ${short(objectId)}`;
+    case 'UserSignedIn':
+      return `user ${short(objectId)} signed in`;
+    case 'ReviewSubmitted':
+      return `submitted review ${short(objectId)} (${event.data.rating.toFixed(1)} stars)`;
+    case 'ReviewApproved':
+      return `approved review ${short(objectId)}`;
+    case 'ReviewEdited':
+      return `edited and approved review ${short(objectId)}`;
+    case 'ReviewRejected':
+      return `rejected review ${short(objectId)}: ${event.data.reason}`;
+    case 'ReviewReopened':
+      return `reopened review ${short(objectId)}`;
+    case 'ReviewDeleted':
+      return `deleted review ${short(objectId)}`;
+    case 'BtcRateSet':
+      return `set the BTC/USD rate to ${formatCents(event.data.rate_cents)}`;
+    case 'FeeSet':
+      return `set the fee to ${(event.data.fee_bps / 100).toFixed(2)}%`;
+    default: {
+      const unknown: never = event;
+      return (unknown as DomainEvent).type;
+    }
+  }
+}

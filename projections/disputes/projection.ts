@@ -1,0 +1,41 @@
+import { defineProjection } from '../projection.ts';
+import { idOfStream } from '../stream-ids.ts';
+
+const TABLE = 'disputes';
+
+/** Every dispute an escrow has had, open or resolved, with its outcome. */
+export const disputesProjection = defineProjection({
+  name: 'disputes',
+  tables: [{ name: TABLE, key: ['id'] }],
+  handles: ['DisputeOpened', 'DisputeResolved'],
+  async apply(store, event) {
+    if (event.type === 'DisputeOpened') {
+      await store.put(TABLE, {
+        id: event.data.dispute_id,
+        escrow_id: idOfStream(event.stream_id),
+        reason: event.data.reason,
+        opened_by_side: event.data.opened_by_side,
+        opened_by: event.metadata.actor,
+        opened_at: event.occurred_at,
+        status: 'open',
+        outcome: null,
+        resolution: null,
+        seller_percent: null,
+        resolved_by: null,
+        resolved_at: null,
+      });
+    } else if (event.type === 'DisputeResolved') {
+      const row = await store.get(TABLE, [event.data.dispute_id]);
+      if (!row) throw new Error(`disputes projection: unknown dispute ${event.data.dispute_id}`);
+      await store.put(TABLE, {
+        ...row,
+        status: 'resolved',
+        outcome: event.data.outcome,
+        resolution: event.data.resolution,
+        seller_percent: event.data.seller_percent,
+        resolved_by: event.metadata.actor,
+        resolved_at: event.occurred_at,
+      });
+    }
+  },
+});

@@ -1,0 +1,143 @@
+import type { StoredEvent } from '../../domain/stored-event.ts';
+import { defineProjection, type Row } from '../projection.ts';
+import { idOfStream } from '../stream-ids.ts';
+
+const TABLE = 'escrows';
+
+/** Changes to the escrow row for each event; null where the event is only recorded elsewhere. */
+function changesFor(event: StoredEvent, row: Row): Row {
+  const at = event.occurred_at;
+  switch (event.type) {
+    case 'PaymentAddressAssigned':
+      return { assigned_address_id: event.data.address_id, assigned_address: event.data.address };
+    case 'PaymentMarked':
+      return { payment_marked_at: at };
+    case 'PaymentRejected':
+      return { payment_marked_at: null };
+    case 'PaymentVerified':
+      return { status: 'funded', funded_at: at, payment_txid: event.data.txid };
+    case 'ReceiptConfirmed':
+      return { buyer_confirmed_at: at };
+    case 'PayoutAddressSet':
+      return event.data.side === 'seller'
+        ? { payout_address: event.data.address }
+        : { refund_address: event.data.address };
+    case 'EscrowReleased':
+      return {
+        status: 'released',
+        closed_at: at,
+        payout_txid: event.data.txid,
+        seller_sats: event.data.seller_sats,
+        buyer_sats: 0,
+        fee_sats: event.data.fee_sats,
+      };
+    case 'EscrowRefunded':
+      return {
+        status: 'refunded',
+        closed_at: at,
+        payout_txid: event.data.txid,
+        seller_sats: 0,
+        buyer_sats: event.data.buyer_sats,
+        fee_sats: event.data.fee_sats,
+      };
+    case 'DisputeOpened':
+      return {
+        status: 'disputed',
+        status_before_dispute: row.status ?? null,
+        open_dispute_id: event.data.dispute_id,
+      };
+    case 'DisputeResolved': {
+      const { resolution } = event.data;
+      const base = { open_dispute_id: null, status_before_dispute: null };
+      if (resolution === null) return { ...base, status: row.status_before_dispute ?? null };
+      return {
+        ...base,
+        status: resolution === 'refund' ? 'refunded' : 'released',
+        closed_at: at,
+        payout_txid: event.data.txid,
+        seller_sats: event.data.seller_sats,
+        buyer_sats: event.data.buyer_sats,
+        fee_sats: event.data.fee_sats,
+      };
+    }
+    case 'EscrowCancelled':
+    case 'EscrowExpired':
+      return { status: 'cancelled', closed_at: at };
+    case 'EscrowFrozen':
+      return { status: 'frozen', status_before_freeze: row.status ?? null };
+    case 'EscrowUnfrozen':
+      return { status: row.status_before_freeze ?? null, status_before_freeze: null };
+    default:
+      return {};
+  }
+}
+
+/** One row per escrow: its figures, status and parties as the API shows them. */
+export const escrowsProjection = defineProjection({
+  name: 'escrows',
+  tables: [{ name: TABLE, key: ['id'] }],
+  handles: [
+    'EscrowCreated',
+    'PaymentAddressAssigned',
+    'PaymentMarked',
+    'PaymentRejected',
+    'PaymentVerified',
+    'ReceiptConfirmed',
+    'PayoutAddressSet',
+    'EscrowReleased',
+    'EscrowRefunded',
+    'DisputeOpened',
+    'DisputeResolved',
+    'EscrowCancelled',
+    'EscrowExpired',
+    'EscrowFrozen',
+    'EscrowUnfrozen',
+  ],
+  async apply(store, event) {
+    const id = idOfStream(event.stream_id);
+    if (event.type === 'EscrowCreated') {
+      const d = event.data;
+      await store.put(TABLE, {
+        id,
+        product_service: d.product_service,
+        description: d.description,
+        amount_cents: d.amount_cents,
+        fee_bps: d.fee_bps,
+        fee_cents: d.fee_cents,
+        total_cents: d.total_cents,
+        rate_cents: d.rate_cents,
+        amount_sats: d.amount_sats,
+        status: 'pending_payment',
+        status_before_freeze: null,
+        status_before_dispute: null,
+        buyer_email: d.buyer_email.toLowerCase(),
+        seller_email: d.seller_email.toLowerCase(),
+        creator_side: d.creator_side,
+        created_by: d.created_by,
+        buyer_id: d.creator_side === 'buyer' ? d.created_by : null,
+        assigned_address_id: null,
+        assigned_address: null,
+        deadline_days: d.deadline_days,
+        payment_due_at: d.payment_due_at,
+        payment_marked_at: null,
+        buyer_confirmed_at: null,
+        payout_address: null,
+        refund_address: null,
+        open_dispute_id: null,
+        payment_txid: null,
+        payout_txid: null,
+        seller_sats: null,
+        buyer_sats: null,
+        fee_sats: null,
+        funded_at: null,
+        closed_at: null,
+        created_at: event.occurred_at,
+        updated_at: event.occurred_at,
+      });
+      return;
+    }
+    const row = await store.get(TABLE, [id]);
+    if (!row) throw new Error(`escrows projection: ${event.type} for unknown escrow ${id}`);
+    await store.put(TABLE, { ...row, ...changesFor(event, row), updated_at: event.occurred_at });
+  },
+});

@@ -1,0 +1,46 @@
+import type { ColumnType } from 'kysely';
+
+type Time = ColumnType<Date, string, string>;
+type OptionalTime = ColumnType<Date | null, string | null, string | null>;
+
+export interface EscrowRow {
+  id: string;
+  product_service: string;
+  description: string;
+  amount_cents: number;
+  fee_bps: number;
+  fee_cents: number;
+  total_cents: number;
+  rate_cents: number;
+  amount_sats: number;
+  status: string;
+  status_before_freeze: string | null;
+  status_before_dispute: string | null;
+  buyer_email: string;
+  seller_email: string;
+  creator_side: 'buyer' | 'seller';
+  created_by: string;
+  buyer_id: string | null;
+  assigned_address_id: string | null;
+  assigned_address: string | null;
+  deadline_days: number;
+  payment_due_at: Time;
+  payment_marked_at: OptionalTime;
+  buyer_confirmed_at: OptionalTime;
+  payout_address: string | null;
+  refund_address: string | null;
+  open_dispute_id: string | null;
+  payment_txid: string | null;
+  payout_txid: string | null;
+  seller_sats: number | null;
+  buyer_sats: number | null;
+  fee_sats: number | null;
+  funded_at: OptionalTime;
+  closed_at: OptionalTime;
+  created_at: Time;
+  updated_at: Time;
+}
+
+export interface EscrowsTables {
+  escrows: EscrowRow;
+}

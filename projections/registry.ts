@@ -1,0 +1,25 @@
+import { addressesProjection } from './addresses/projection.ts';
+import { auditLogProjection } from './audit-log/projection.ts';
+import { disputesProjection } from './disputes/projection.ts';
+import { escrowsProjection } from './escrows/projection.ts';
+import type { Projection, TableSpec } from './projection.ts';
+import { reviewStatsProjection } from './review-stats/projection.ts';
+import { reviewsProjection } from './reviews/projection.ts';
+import { settingsProjection } from './settings/projection.ts';
+import { usersProjection } from './users/projection.ts';
+import { verificationsProjection } from './verifications/projection.ts';
+
+/** Every read model, in the order they run for each event. */
+export const projections: readonly Projection[] = [
+  usersProjection,
+  escrowsProjection,
+  addressesProjection,
+  disputesProjection,
+  verificationsProjection,
+  reviewsProjection,
+  reviewStatsProjection,
+  settingsProjection,
+  auditLogProjection,
+];
+
+export const projectionTables: readonly TableSpec[] = projections.flatMap((p) => p.tables);
