@@ -6,7 +6,7 @@ import type { StoredEvent } from '../../domain/stored-event.ts';
 import type { Database } from '../db/schema.ts';
 import type { AppendOptions, EventStore } from '../event-store/append.ts';
 import { readStream } from '../event-store/read.ts';
-import type { Aggregate } from './aggregate.ts';
+import type { Aggregate } from '../../domain/aggregates.ts';
 
 export interface CommandMeta {
   actor: string;

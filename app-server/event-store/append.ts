@@ -29,6 +29,19 @@ export interface EventStore {
 
 const isUniqueViolation = (error: unknown) => (error as { code?: string })?.code === '23505';
 
+/** Read models carry unique indexes as a last guard; a violation means the command would duplicate something. */
+const duplicateDetail: Record<string, string> = {
+  addresses_address_string_key: 'This address is already in the pool',
+  users_username_unique: 'That username is taken',
+  users_email_unique: 'That e-mail address is already registered',
+};
+
+function asConflict(error: unknown): unknown {
+  if (!isUniqueViolation(error)) return error;
+  const constraint = (error as { constraint?: string }).constraint ?? '';
+  return conflict(duplicateDetail[constraint] ?? 'That would duplicate an existing record');
+}
+
 /**
  * Appends to one or more streams in ONE transaction: checks and advances every stream version, takes the chain
  * head (a row lock, so positions are gapless and in commit order), inserts the events with their hashes, runs
@@ -46,69 +59,74 @@ export function createEventStore(db: Kysely<Database>, projections: readonly Pro
         events: a.events.map((e) => parseEvent(e.type, e.data)),
       }));
 
-      return db.transaction().execute(async (trx) => {
-        const head = await trx
-          .selectFrom('chain_head')
-          .select(['position', 'hash'])
-          .where('id', '=', 1)
-          .forUpdate()
-          .executeTakeFirstOrThrow();
+      return db
+        .transaction()
+        .execute(async (trx) => {
+          const head = await trx
+            .selectFrom('chain_head')
+            .select(['position', 'hash'])
+            .where('id', '=', 1)
+            .forUpdate()
+            .executeTakeFirstOrThrow();
 
-        for (const a of validated) await advanceStream(trx, a);
+          for (const a of validated) await advanceStream(trx, a);
 
-        let { position, hash: prevHash } = head;
-        const stored: StoredEvent[] = [];
-        for (const a of validated) {
-          a.events.forEach((event, i) => {
-            position += 1;
-            const envelope: ChainEnvelope = {
-              position,
-              event_id: randomUUID(),
-              stream_id: a.streamId,
-              stream_type: a.streamType,
-              stream_version: a.expectedVersion + i + 1,
-              type: event.type,
-              schema_version: SCHEMA_VERSION,
-              data: event.data,
-              metadata,
-              occurred_at: occurredAt,
-            };
-            const hash = chainHash(prevHash, envelope);
-            stored.push({ ...envelope, prev_hash: prevHash, hash } as StoredEvent);
-            prevHash = hash;
-          });
-        }
-
-        await trx
-          .insertInto('events')
-          .values(
-            stored.map((e) => ({
-              position: e.position,
-              event_id: e.event_id,
-              stream_id: e.stream_id,
-              stream_type: e.stream_type,
-              stream_version: e.stream_version,
-              type: e.type,
-              schema_version: e.schema_version,
-              data: JSON.stringify(e.data),
-              metadata: JSON.stringify(e.metadata),
-              occurred_at: e.occurred_at,
-              prev_hash: e.prev_hash,
-              hash: e.hash,
-            })),
-          )
-          .execute();
-        await trx.updateTable('chain_head').set({ position, hash: prevHash }).where('id', '=', 1).execute();
-
-        const rows = new DbRowStore(trx, tableSpecs);
-        for (const event of stored) {
-          for (const projection of projections) {
-            if (projection.handles.includes(event.type)) await projection.apply(rows, event);
+          let { position, hash: prevHash } = head;
+          const stored: StoredEvent[] = [];
+          for (const a of validated) {
+            a.events.forEach((event, i) => {
+              position += 1;
+              const envelope: ChainEnvelope = {
+                position,
+                event_id: randomUUID(),
+                stream_id: a.streamId,
+                stream_type: a.streamType,
+                stream_version: a.expectedVersion + i + 1,
+                type: event.type,
+                schema_version: SCHEMA_VERSION,
+                data: event.data,
+                metadata,
+                occurred_at: occurredAt,
+              };
+              const hash = chainHash(prevHash, envelope);
+              stored.push({ ...envelope, prev_hash: prevHash, hash } as StoredEvent);
+              prevHash = hash;
+            });
           }
-        }
-        if (options.alsoWrite) await options.alsoWrite(trx, stored);
-        return stored;
-      });
+
+          await trx
+            .insertInto('events')
+            .values(
+              stored.map((e) => ({
+                position: e.position,
+                event_id: e.event_id,
+                stream_id: e.stream_id,
+                stream_type: e.stream_type,
+                stream_version: e.stream_version,
+                type: e.type,
+                schema_version: e.schema_version,
+                data: JSON.stringify(e.data),
+                metadata: JSON.stringify(e.metadata),
+                occurred_at: e.occurred_at,
+                prev_hash: e.prev_hash,
+                hash: e.hash,
+              })),
+            )
+            .execute();
+          await trx.updateTable('chain_head').set({ position, hash: prevHash }).where('id', '=', 1).execute();
+
+          const rows = new DbRowStore(trx, tableSpecs);
+          for (const event of stored) {
+            for (const projection of projections) {
+              if (projection.handles.includes(event.type)) await projection.apply(rows, event);
+            }
+          }
+          if (options.alsoWrite) await options.alsoWrite(trx, stored);
+          return stored;
+        })
+        .catch((error: unknown) => {
+          throw asConflict(error);
+        });
     },
   };
 }

@@ -64,7 +64,7 @@ export function summarise(event: DomainEvent, objectId: string): string {
     case 'UserUnsuspended':
       return `unsuspended user ${short(objectId)}`;
     case 'UserUpdated':
-      return `updated ${Object.keys(event.data).join(', ') || 'nothing'} of user ${short(objectId)}`;
+      return `updated ${Object.keys(event.data).sort().join(', ') || 'nothing'} of user ${short(objectId)}`; // sorted: jsonb reorders keys
     case 'UserDeleted':
       return `deleted user ${short(objectId)}`;
     case 'PasswordReset':
