@@ -32,20 +32,25 @@ const USER = '0b1c2d3e-0000-4000-8000-000000000002';
 
 async function aDeal() {
   await run(settingsAggregate, 'pricing', { type: 'setPricing', rate_cents: 5_000_000, fee_bps: 150 });
-  await run(escrowAggregate, ESCROW, {
-    type: 'create',
-    by: 'buyer',
-    escrow_id: ESCROW,
-    created_by: USER,
-    creator_side: 'buyer',
-    creator_email: 'b@example.com',
-    counterparty_email: 's@example.com',
-    product_service: 'Bike',
-    description: 'Road bike',
-    amount_cents: 50_000,
-    deadline_days: 7,
-    pricing: { rate_cents: 5_000_000, fee_bps: 150 },
-  }, USER);
+  await run(
+    escrowAggregate,
+    ESCROW,
+    {
+      type: 'create',
+      by: 'buyer',
+      escrow_id: ESCROW,
+      created_by: USER,
+      creator_side: 'buyer',
+      creator_email: 'b@example.com',
+      counterparty_email: 's@example.com',
+      product_service: 'Bike',
+      description: 'Road bike',
+      amount_cents: 50_000,
+      deadline_days: 7,
+      pricing: { rate_cents: 5_000_000, fee_bps: 150 },
+    },
+    USER,
+  );
   await run(escrowAggregate, ESCROW, { type: 'freeze', by: 'admin', reason: 'Check' });
 }
 
@@ -55,9 +60,15 @@ describe('replay', () => {
     const report = await replayProjections(t.db);
     expect(report.events).toBe(3);
     expect(report.match).toBe(true);
-    expect(report.tables.find((x) => x.table === 'escrows')).toMatchObject({ liveRows: 1, rebuiltRows: 1, match: true });
+    expect(report.tables.find((x) => x.table === 'escrows')).toMatchObject({
+      liveRows: 1,
+      rebuiltRows: 1,
+      match: true,
+    });
     // The scratch schema is gone afterwards.
-    const schemas = await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_namespace WHERE nspname = 'projection_replay'`.execute(t.db);
+    const schemas = await sql<{
+      n: number;
+    }>`SELECT count(*)::int AS n FROM pg_namespace WHERE nspname = 'projection_replay'`.execute(t.db);
     expect(schemas.rows[0]!.n).toBe(0);
   });
 

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import type { Aggregate } from '../../domain/aggregates.ts';
 import { streamId } from '../../domain/events.ts';
 import type { DecideContext } from '../../domain/shared/context.ts';
 import type { StoredEvent } from '../../domain/stored-event.ts';
 import type { Database } from '../db/schema.ts';
 import type { AppendOptions, EventStore } from '../event-store/append.ts';
 import { readStream } from '../event-store/read.ts';
-import type { Aggregate } from '../../domain/aggregates.ts';
 
 export interface CommandMeta {
   actor: string;

@@ -1,9 +1,16 @@
 import fc from 'fast-check';
-import { addressAggregate, escrowAggregate, reviewAggregate, settingsAggregate, userAggregate } from '../../domain/aggregates.ts';
 import type { Aggregate } from '../../domain/aggregates.ts';
+import {
+  addressAggregate,
+  escrowAggregate,
+  reviewAggregate,
+  settingsAggregate,
+  userAggregate,
+} from '../../domain/aggregates.ts';
 
 /** A small universe of ids, so random commands keep hitting the same streams and build real histories. */
-const ids = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}${i}000000-0000-4000-8000-00000000000${i}`);
+const ids = (prefix: string, n: number) =>
+  Array.from({ length: n }, (_, i) => `${prefix}${i}000000-0000-4000-8000-00000000000${i}`);
 export const USERS = ids('a', 3);
 export const ESCROWS = ids('b', 3);
 export const ADDRESSES = ids('c', 3);
@@ -36,9 +43,16 @@ const escrowCommand = fc.oneof(
     description: fc.constant('Used, good condition'),
     amount_cents: fc.integer({ min: 1, max: 10_000_000 }),
     deadline_days: fc.integer({ min: 1, max: 3 }),
-    pricing: fc.record({ rate_cents: fc.integer({ min: 1_000_000, max: 10_000_000 }), fee_bps: fc.constant(150) }),
+    pricing: fc.record({
+      rate_cents: fc.integer({ min: 1_000_000, max: 10_000_000 }),
+      fee_bps: fc.constant(150),
+    }),
   }),
-  fc.record({ type: fc.constant('assignAddress'), address_id: fc.constantFrom(...ADDRESSES), address: fc.constant('bc1qexample') }),
+  fc.record({
+    type: fc.constant('assignAddress'),
+    address_id: fc.constantFrom(...ADDRESSES),
+    address: fc.constant('bc1qexample'),
+  }),
   fc.record({ type: fc.constant('markPaid'), notes: text, evidence: fc.constant([]) }),
   fc.record({ type: fc.constant('rejectPayment'), notes: text }),
   fc.record({ type: fc.constant('verifyPayment'), notes: text, txid: fc.constantFrom(TXID, null) }),
@@ -46,7 +60,11 @@ const escrowCommand = fc.oneof(
   fc.record({ type: fc.constant('setPayoutAddress'), address: fc.constantFrom('bc1qpayout', 'bc1qrefund') }),
   fc.record({ type: fc.constant('release'), notes: text, txid: fc.constant(TXID) }),
   fc.record({ type: fc.constant('refund'), notes: text, txid: fc.constant(null) }),
-  fc.record({ type: fc.constant('openDispute'), dispute_id: fc.constantFrom(...DISPUTES), reason: fc.constant('Not delivered') }),
+  fc.record({
+    type: fc.constant('openDispute'),
+    dispute_id: fc.constantFrom(...DISPUTES),
+    reason: fc.constant('Not delivered'),
+  }),
   fc.record({
     type: fc.constant('resolveDispute'),
     outcome: fc.constant('Agreed'),
@@ -71,11 +89,25 @@ const userCommand = fc.oneof(
     country: fc.constantFrom('DE', null),
     phone: fc.constant(null),
   }),
-  fc.record({ type: fc.constant('verifyEmail'), email: fc.constantFrom('alice@example.com', 'new@example.com') }),
+  fc.record({
+    type: fc.constant('verifyEmail'),
+    email: fc.constantFrom('alice@example.com', 'new@example.com'),
+  }),
   fc.record({ type: fc.constant('switchRole'), to: fc.constantFrom('buyer', 'seller') }),
-  fc.constantFrom({ type: 'enableTwoFactor' }, { type: 'disableTwoFactor' }, { type: 'unsuspend' }, { type: 'delete' }, { type: 'signIn' }),
+  fc.constantFrom(
+    { type: 'enableTwoFactor' },
+    { type: 'disableTwoFactor' },
+    { type: 'unsuspend' },
+    { type: 'delete' },
+    { type: 'signIn' },
+  ),
   fc.record({ type: fc.constant('suspend'), reason: fc.constantFrom('Fraud suspected', ' ') }),
-  fc.record({ type: fc.constant('update'), full_name: fc.constantFrom('New Name', undefined), email: fc.constantFrom('new@example.com', undefined), role: fc.constantFrom('seller', undefined) }),
+  fc.record({
+    type: fc.constant('update'),
+    full_name: fc.constantFrom('New Name', undefined),
+    email: fc.constantFrom('new@example.com', undefined),
+    role: fc.constantFrom('seller', undefined),
+  }),
 );
 
 const reviewCommand = fc.oneof(
@@ -91,12 +123,21 @@ const reviewCommand = fc.oneof(
     verified_deal: fc.boolean(),
   }),
   fc.constantFrom({ type: 'approve' }, { type: 'reopen' }, { type: 'delete' }),
-  fc.record({ type: fc.constant('edit'), edited_text: fc.constant('Smooth deal, fast'), admin_note: fc.constant('typo') }),
+  fc.record({
+    type: fc.constant('edit'),
+    edited_text: fc.constant('Smooth deal, fast'),
+    admin_note: fc.constant('typo'),
+  }),
   fc.record({ type: fc.constant('reject'), reason: fc.constantFrom('Spam', '') }),
 );
 
 const addressCommand = fc.oneof(
-  fc.record({ type: fc.constant('add'), address_id: fc.constant(''), address: fc.constant(''), network: fc.constant('mainnet') }),
+  fc.record({
+    type: fc.constant('add'),
+    address_id: fc.constant(''),
+    address: fc.constant(''),
+    network: fc.constant('mainnet'),
+  }),
   fc.constantFrom({ type: 'change', address: 'bc1qchanged' }, { type: 'remove' }),
   fc.record({ type: fc.constantFrom('assign', 'free', 'markUsed'), escrow_id: fc.constantFrom(...ESCROWS) }),
 );
@@ -109,15 +150,27 @@ const settingsCommand = fc.record({
 
 /** Fills in the ids that must match the stream the command goes to. */
 function bind(command: Record<string, unknown>, id: string): Record<string, unknown> {
-  const fields: Record<string, string> = { create: 'escrow_id', register: 'user_id', submit: 'review_id', add: 'address_id' };
+  const fields: Record<string, string> = {
+    create: 'escrow_id',
+    register: 'user_id',
+    submit: 'review_id',
+    add: 'address_id',
+  };
   const field = fields[command.type as string];
   if (!field) return command;
-  return command.type === 'add' ? { ...command, address_id: id, address: `bc1q${id.slice(0, 8)}` } : { ...command, [field]: id };
+  return command.type === 'add'
+    ? { ...command, address_id: id, address: `bc1q${id.slice(0, 8)}` }
+    : { ...command, [field]: id };
 }
 
 /** Streams that exist before the random part: escrows on both sides, users, pool addresses, reviews. */
 export function setupCommands(): RandomCommand[] {
-  const at = (aggregate: Aggregate<unknown, unknown>, id: string, command: Record<string, unknown>, actor = 'system') => ({
+  const at = (
+    aggregate: Aggregate<unknown, unknown>,
+    id: string,
+    command: Record<string, unknown>,
+    actor = 'system',
+  ) => ({
     aggregate,
     id,
     command: bind(command, id),
@@ -127,7 +180,15 @@ export function setupCommands(): RandomCommand[] {
   return [
     at(as(settingsAggregate), 'pricing', { type: 'setPricing', rate_cents: 5_000_000 }),
     ...USERS.map((id, i) =>
-      at(as(userAggregate), id, { type: 'register', username: `user${i}`, email: `user${i}@example.com`, full_name: `User ${i}`, role: i === 0 ? 'admin' : 'buyer', country: null, phone: null }),
+      at(as(userAggregate), id, {
+        type: 'register',
+        username: `user${i}`,
+        email: `user${i}@example.com`,
+        full_name: `User ${i}`,
+        role: i === 0 ? 'admin' : 'buyer',
+        country: null,
+        phone: null,
+      }),
     ),
     ...ADDRESSES.map((id) => at(as(addressAggregate), id, { type: 'add', network: 'mainnet' })),
     ...ESCROWS.map((id, i) =>
@@ -146,7 +207,16 @@ export function setupCommands(): RandomCommand[] {
       }),
     ),
     ...REVIEWS.map((id, i) =>
-      at(as(reviewAggregate), id, { type: 'submit', name: 'Eve', email: null, country: ['DE', 'FR', 'US'][i], rating: 4.5, text: 'Good', escrow_id: null, verified_deal: false }),
+      at(as(reviewAggregate), id, {
+        type: 'submit',
+        name: 'Eve',
+        email: null,
+        country: ['DE', 'FR', 'US'][i],
+        rating: 4.5,
+        text: 'Good',
+        escrow_id: null,
+        verified_deal: false,
+      }),
     ),
   ];
 }
@@ -154,20 +224,45 @@ export function setupCommands(): RandomCommand[] {
 /** Random commands across every aggregate; many are refused by the rules, which is part of the test. */
 export const randomCommands = (maxLength: number) =>
   fc.array(
-    fc.oneof(
-      { weight: 5, arbitrary: fc.tuple(fc.constant(as(escrowAggregate)), fc.constantFrom(...ESCROWS), fc.tuple(escrowCommand, by).map(([c, b]) => ({ ...c, by: b }))) },
-      { weight: 2, arbitrary: fc.tuple(fc.constant(as(userAggregate)), fc.constantFrom(...USERS), userCommand) },
-      { weight: 2, arbitrary: fc.tuple(fc.constant(as(reviewAggregate)), fc.constantFrom(...REVIEWS), reviewCommand) },
-      { weight: 2, arbitrary: fc.tuple(fc.constant(as(addressAggregate)), fc.constantFrom(...ADDRESSES), addressCommand) },
-      { weight: 1, arbitrary: fc.tuple(fc.constant(as(settingsAggregate)), fc.constant('pricing'), settingsCommand) },
-    ).chain(([aggregate, id, command]) =>
-      fc.record({
-        aggregate: fc.constant(aggregate),
-        id: fc.constant(id),
-        command: fc.constant(bind(command as Record<string, unknown>, id)),
-        actor: fc.constantFrom(...USERS, 'system'),
-        minute: fc.integer({ min: 0, max: 60 * 24 * 5 }),
-      }),
-    ),
+    fc
+      .oneof(
+        {
+          weight: 5,
+          arbitrary: fc.tuple(
+            fc.constant(as(escrowAggregate)),
+            fc.constantFrom(...ESCROWS),
+            fc.tuple(escrowCommand, by).map(([c, b]) => ({ ...c, by: b })),
+          ),
+        },
+        {
+          weight: 2,
+          arbitrary: fc.tuple(fc.constant(as(userAggregate)), fc.constantFrom(...USERS), userCommand),
+        },
+        {
+          weight: 2,
+          arbitrary: fc.tuple(fc.constant(as(reviewAggregate)), fc.constantFrom(...REVIEWS), reviewCommand),
+        },
+        {
+          weight: 2,
+          arbitrary: fc.tuple(
+            fc.constant(as(addressAggregate)),
+            fc.constantFrom(...ADDRESSES),
+            addressCommand,
+          ),
+        },
+        {
+          weight: 1,
+          arbitrary: fc.tuple(fc.constant(as(settingsAggregate)), fc.constant('pricing'), settingsCommand),
+        },
+      )
+      .chain(([aggregate, id, command]) =>
+        fc.record({
+          aggregate: fc.constant(aggregate),
+          id: fc.constant(id),
+          command: fc.constant(bind(command as Record<string, unknown>, id)),
+          actor: fc.constantFrom(...USERS, 'system'),
+          minute: fc.integer({ min: 0, max: 60 * 24 * 5 }),
+        }),
+      ),
     { minLength: 1, maxLength },
   );
