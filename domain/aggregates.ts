@@ -1,13 +1,31 @@
-import { type AddressCommand, type AddressState, decideAddress, evolveAddress, initialAddressState } from './address/decide.ts';
+import {
+  type AddressCommand,
+  type AddressState,
+  decideAddress,
+  evolveAddress,
+  initialAddressState,
+} from './address/decide.ts';
 import type { AddressEvent } from './address/events.ts';
 import { decideEscrow, type EscrowCommand } from './escrow/decide.ts';
 import type { EscrowEvent } from './escrow/events.ts';
 import { ESCROW_MACHINE_VERSION } from './escrow/machine.ts';
 import { type EscrowState, evolveEscrow, initialEscrowState } from './escrow/state.ts';
 import type { DomainEvent, StreamType } from './events.ts';
-import { decideReview, evolveReview, initialReviewState, type ReviewCommand, type ReviewState } from './review/decide.ts';
+import {
+  decideReview,
+  evolveReview,
+  initialReviewState,
+  type ReviewCommand,
+  type ReviewState,
+} from './review/decide.ts';
 import type { ReviewEvent } from './review/events.ts';
-import { decideSettings, evolveSettings, initialSettingsState, type SettingsCommand, type SettingsState } from './settings/decide.ts';
+import {
+  decideSettings,
+  evolveSettings,
+  initialSettingsState,
+  type SettingsCommand,
+  type SettingsState,
+} from './settings/decide.ts';
 import type { SettingsEvent } from './settings/events.ts';
 import type { DecideContext } from './shared/context.ts';
 import { decideUser, evolveUser, initialUserState, type UserCommand, type UserState } from './user/decide.ts';

@@ -20,7 +20,7 @@ export function staticApp(webDist: string) {
       },
     }),
   );
-  app.use('*', serveStatic({ root: webDist, index: '' }));
+  app.use('*', serveStatic({ root: webDist }));
   app.get('*', (c) => {
     if (!existsSync(indexPath)) {
       return c.text('The web app is not built. Run `npm run build:web` or `npm start`.', 503);

@@ -36,13 +36,20 @@ export type AddressCommand =
   | { type: 'markUsed'; escrow_id: string };
 
 const locked = (state: AddressState, doing: string) =>
-  transitionNotAllowed(`Address is ${state.status === 'used' ? 'used' : 'assigned to an escrow'} and cannot be ${doing}`);
+  transitionNotAllowed(
+    `Address is ${state.status === 'used' ? 'used' : 'assigned to an escrow'} and cannot be ${doing}`,
+  );
 
 /** The pool address's rules: only an available address is edited, removed or handed out. */
 export function decideAddress(command: AddressCommand, state: AddressState): AddressEvent[] {
   if (command.type === 'add') {
     if (state.status !== 'none') throw conflict('This address already exists');
-    return [{ type: 'AddressAdded', data: { address_id: command.address_id, address: command.address, network: command.network } }];
+    return [
+      {
+        type: 'AddressAdded',
+        data: { address_id: command.address_id, address: command.address, network: command.network },
+      },
+    ];
   }
   if (state.status === 'none' || state.status === 'removed') throw notFound('Address not found');
   switch (command.type) {
@@ -54,7 +61,8 @@ export function decideAddress(command: AddressCommand, state: AddressState): Add
       if (state.status !== 'available') throw locked(state, 'deleted');
       return [{ type: 'AddressRemoved', data: {} }];
     case 'assign':
-      if (state.status !== 'available') throw new DomainError('conflict', 'This address was just taken; try again');
+      if (state.status !== 'available')
+        throw new DomainError('conflict', 'This address was just taken; try again');
       return [{ type: 'AddressAssigned', data: { escrow_id: command.escrow_id } }];
     case 'free':
     case 'markUsed':

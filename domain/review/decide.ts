@@ -52,7 +52,8 @@ function reviewText(value: string): string {
   return text;
 }
 
-const refuse = (state: ReviewState, doing: string) => transitionNotAllowed(`Cannot ${doing} a review that is ${state.status}`);
+const refuse = (state: ReviewState, doing: string) =>
+  transitionNotAllowed(`Cannot ${doing} a review that is ${state.status}`);
 
 /** Moderation rules: pending → approved / edited / rejected; a rejected review needs reopening before approval. */
 export function decideReview(command: ReviewCommand, state: ReviewState): ReviewEvent[] {
@@ -81,10 +82,20 @@ export function decideReview(command: ReviewCommand, state: ReviewState): Review
       return [{ type: 'ReviewApproved', data: {} }];
     case 'edit':
       if (state.status === 'rejected') throw refuse(state, 'edit');
-      return [{ type: 'ReviewEdited', data: { edited_text: reviewText(command.edited_text), admin_note: command.admin_note.trim() } }];
+      return [
+        {
+          type: 'ReviewEdited',
+          data: { edited_text: reviewText(command.edited_text), admin_note: command.admin_note.trim() },
+        },
+      ];
     case 'reject':
       if (state.status !== 'pending') throw refuse(state, 'reject');
-      return [{ type: 'ReviewRejected', data: { reason: required(command.reason, 'Please provide a rejection reason') } }];
+      return [
+        {
+          type: 'ReviewRejected',
+          data: { reason: required(command.reason, 'Please provide a rejection reason') },
+        },
+      ];
     case 'reopen':
       if (state.status !== 'rejected') throw refuse(state, 'reopen');
       return [{ type: 'ReviewReopened', data: {} }];

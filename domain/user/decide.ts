@@ -1,6 +1,6 @@
-import type { Role } from '../shared/schemas.ts';
 import type { DecideContext } from '../shared/context.ts';
 import { conflict, forbidden, invalidInput, notFound, transitionNotAllowed } from '../shared/errors.ts';
+import type { Role } from '../shared/schemas.ts';
 import type { UserEvent } from './events.ts';
 
 export interface UserState {
@@ -28,7 +28,13 @@ export const initialUserState = (): UserState => ({
 export function evolveUser(state: UserState, event: UserEvent): UserState {
   switch (event.type) {
     case 'UserRegistered':
-      return { ...state, exists: true, user_id: event.data.user_id, role: event.data.role, email: event.data.email.toLowerCase() };
+      return {
+        ...state,
+        exists: true,
+        user_id: event.data.user_id,
+        role: event.data.role,
+        email: event.data.email.toLowerCase(),
+      };
     case 'EmailVerified':
       return event.data.email.toLowerCase() === state.email ? { ...state, email_verified: true } : state;
     case 'RoleSwitched':
@@ -85,7 +91,11 @@ const notSelf = (state: UserState, ctx: DecideContext, doing: string) => {
   if (ctx.actor === state.user_id) throw forbidden(`You cannot ${doing} your own account`);
 };
 
-function update(command: Extract<UserCommand, { type: 'update' }>, state: UserState, ctx: DecideContext): UserEvent[] {
+function update(
+  command: Extract<UserCommand, { type: 'update' }>,
+  state: UserState,
+  ctx: DecideContext,
+): UserEvent[] {
   const data: { full_name?: string; email?: string; role?: Role } = {};
   const fullName = command.full_name?.trim();
   if (fullName && fullName.length > 0) data.full_name = fullName;
@@ -109,7 +119,8 @@ export function decideUser(command: UserCommand, state: UserState, ctx: DecideCo
   if (!state.exists || state.deleted) throw notFound('User not found');
   switch (command.type) {
     case 'verifyEmail':
-      if (command.email.toLowerCase() !== state.email) throw invalidInput('This link is for an e-mail address the account no longer uses');
+      if (command.email.toLowerCase() !== state.email)
+        throw invalidInput('This link is for an e-mail address the account no longer uses');
       return state.email_verified ? [] : [{ type: 'EmailVerified', data: { email: state.email } }];
     case 'switchRole':
       if (state.role === 'admin') throw forbidden('Admin role cannot be changed');

@@ -1,4 +1,5 @@
 import { Link, Outlet } from 'react-router-dom';
+import { BrandMark } from './brand-mark.tsx';
 
 export function Layout() {
   return (
@@ -8,9 +9,7 @@ export function Layout() {
       </a>
       <header className="site-header">
         <Link to="/" className="brand">
-          <span className="brand-mark" aria-hidden="true">
-            ₿
-          </span>
+          <BrandMark />
           Escrow
         </Link>
       </header>
