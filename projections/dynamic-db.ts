@@ -1,6 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 
-// biome-ignore lint/suspicious/noExplicitAny: projection tables are named at run time by their specs, so rows are untyped here.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- projection tables are named at run time by their specs, so rows are untyped here.
 type Untyped = any;
 
 /** A database handle for tables named at run time (projection specs, replay's scratch schema). */
