@@ -24,11 +24,26 @@ export const configSchema = z.object({
   }),
   MAIL_OUTBOX: optionalUrl,
   MAIL_FROM: z.email().optional(),
+  PUBLIC_URL: optionalUrl,
+  SECRET_KEY: optionalUrl.refine((v) => v === undefined || /^[0-9a-fA-F]{64}$/.test(v), {
+    message: 'must be 64 hexadecimal characters (32 bytes)',
+  }),
+  ADMIN_USERNAME: optionalUrl,
+  ADMIN_EMAIL: optionalUrl,
+  ADMIN_PASSWORD: optionalUrl,
+  TRUST_PROXY: optionalUrl,
+  RATE_LIMIT_LOGIN: z.coerce.number().int().min(1).max(100_000).default(10),
+  RATE_LIMIT_REGISTER: z.coerce.number().int().min(1).max(100_000).default(20),
+  /** log2 of scrypt's cost; 17 is OWASP's minimum. Lower only for tests. */
+  PASSWORD_HASH_COST: z.coerce.number().int().min(10).max(20).default(17),
   DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(120_000).default(10_000),
 });
 
 export type Config = z.infer<typeof configSchema>;
+
+/** The address people reach the app at, for links in mail. */
+export const publicUrl = (config: Config) => (config.PUBLIC_URL ?? `http://${config.HOST}:${config.PORT}`).replace(/\/$/, '');
 
 /** Where mail goes without SMTP: MAIL_OUTBOX, else DATA_DIR/mail-outbox.jsonl. */
 export const mailOutboxPath = (config: Config) =>

@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
+import { ensureAdmin } from './accounts/first-admin.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { createApp } from './http/app.ts';
 import { startPeriodic } from './jobs/periodic.ts';
@@ -30,6 +31,10 @@ async function main(): Promise<void> {
   }
 
   const deps = await openRuntime(config, logger);
+  if (config.ADMIN_USERNAME && config.ADMIN_EMAIL && config.ADMIN_PASSWORD) {
+    const outcome = await ensureAdmin(deps, { username: config.ADMIN_USERNAME, email: config.ADMIN_EMAIL, password: config.ADMIN_PASSWORD });
+    logger.info({ username: config.ADMIN_USERNAME }, outcome === 'created' ? 'Created the first admin' : 'Admin user already exists; left unchanged');
+  }
   const app = createApp(deps, { webDist: `${root}web/dist` });
   const transport = mailTransportFor(config);
   logger.info({ mail: transport.describe }, `Mail goes to ${transport.describe}`);

@@ -1,4 +1,6 @@
 import { projections } from '../projections/registry.ts';
+import { secretBox } from './auth/secret-box.ts';
+import { loadSecretKey } from './auth/secret-key.ts';
 import type { Config } from './config.ts';
 import { type DatabaseHandle, openDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
@@ -23,5 +25,7 @@ export async function openRuntime(config: Config, logger: Logger): Promise<AppDe
   }
   const applied = await migrateToLatest(database.db);
   if (applied.length) logger.info({ migrations: applied }, `Applied ${applied.length} migration(s)`);
-  return { config, database, store: createEventStore(database.db, projections), logger };
+  const { key, source } = loadSecretKey(config.SECRET_KEY, config.DATA_DIR);
+  logger.info({ secret_key: source }, `Secrets at rest are sealed with the key from ${source}`);
+  return { config, database, store: createEventStore(database.db, projections), logger, secrets: secretBox(key) };
 }

@@ -1,5 +1,8 @@
 import { parseArgs } from 'node:util';
+import { ensureAdmin } from '../accounts/first-admin.ts';
 import { ConfigError, loadConfig } from '../config.ts';
+import { createLogger } from '../logger.ts';
+import { openRuntime } from '../runtime.ts';
 import { openDatabase } from '../db/database.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { verifyChain } from '../event-store/verify-chain.ts';
@@ -11,6 +14,7 @@ Commands:
   migrate        apply pending database migrations
   replay         rebuild every read model from the event log and compare with the live tables
   verify-chain   recompute every event hash and check the chain links
+  create-admin   --username U --email E --password P: create an admin unless that username exists
 
 The database is the one the server uses: DATABASE_URL, else PGlite under DATA_DIR.`;
 
@@ -29,6 +33,15 @@ async function withDatabase<T>(
   }
 }
 
+async function withRuntime<T>(work: (deps: Awaited<ReturnType<typeof openRuntime>>) => Promise<T>): Promise<T> {
+  const deps = await openRuntime(loadConfig(), createLogger('warn'));
+  try {
+    return await work(deps);
+  } finally {
+    await deps.database.close();
+  }
+}
+
 const commands: Record<string, Command> = {
   migrate: () =>
     withDatabase(async (database) => {
@@ -41,6 +54,20 @@ const commands: Record<string, Command> = {
       const report = await replayProjections(database.db);
       console.log(formatReplayReport(report));
       return report.match ? 0 : 1;
+    }),
+  'create-admin': (args) =>
+    withRuntime(async (deps) => {
+      const { values } = parseArgs({
+        args,
+        options: { username: { type: 'string' }, email: { type: 'string' }, password: { type: 'string' } },
+      });
+      if (!values.username || !values.email || !values.password) {
+        console.error('Usage: npm run cli -- create-admin --username U --email E --password P');
+        return 2;
+      }
+      const outcome = await ensureAdmin(deps, { username: values.username, email: values.email, password: values.password });
+      console.log(outcome === 'created' ? `admin ${values.username} created` : `a user named ${values.username} already exists; nothing changed`);
+      return 0;
     }),
   'verify-chain': () =>
     withDatabase(async (database) => {

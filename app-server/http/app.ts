@@ -3,9 +3,12 @@ import { bodyLimit } from 'hono/body-limit';
 import { invalidInput, notFound } from '../../domain/shared/errors.ts';
 import type { AppDeps, AppEnv } from './env.ts';
 import { describeZodError, toHttpError } from './errors.ts';
+import { authenticate } from './middleware/authenticate.ts';
 import { idempotency } from './middleware/idempotency.ts';
 import { requestContext } from './middleware/request-context.ts';
 import { securityHeaders } from './middleware/security-headers.ts';
+import { adminUserRoutes } from './routes/admin-users.ts';
+import { authRoutes } from './routes/auth.ts';
 import { healthRoutes } from './routes/health.ts';
 import { staticApp } from './static-app.ts';
 
@@ -33,9 +36,12 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
       onError: (c) => c.json({ detail: 'Request body is too large' }, 413),
     }),
   );
+  app.use('/api/*', authenticate({ db: deps.database.db }));
   app.use('/api/*', idempotency({ db: deps.database.db }));
 
   app.route('/api', healthRoutes(deps));
+  app.route('/api', authRoutes(deps));
+  app.route('/api', adminUserRoutes(deps));
 
   app.doc31('/api/openapi.json', {
     openapi: '3.1.0',

@@ -1,3 +1,6 @@
+import type { Selectable } from 'kysely';
+import type { UserRow } from '../../projections/users/table.ts';
+import type { SecretBox } from '../auth/secret-box.ts';
 import type { Config } from '../config.ts';
 import type { DatabaseHandle } from '../db/database.ts';
 import type { EventStore } from '../event-store/append.ts';
@@ -9,7 +12,11 @@ export interface AppDeps {
   database: DatabaseHandle;
   store: EventStore;
   logger: Logger;
+  /** Seals secrets at rest (TOTP secrets). */
+  secrets: SecretBox;
 }
+
+export type SignedInUser = Selectable<UserRow>;
 
 /** Hono's typed context variables. */
 export interface AppEnv {
@@ -17,5 +24,8 @@ export interface AppEnv {
     requestId: string;
     /** The signed-in user's id, once authentication has run. */
     actor?: string;
+    user?: SignedInUser;
+    /** The bearer token of this request, when it opened a live session. */
+    token?: string;
   };
 }

@@ -1,3 +1,4 @@
+import { HTTPException } from 'hono/http-exception';
 import type { ZodError } from 'zod';
 import { DomainError, type ErrorCode } from '../../domain/shared/errors.ts';
 
@@ -62,6 +63,10 @@ export function toHttpError(error: unknown): HttpError {
   }
   const status = (error as { status?: number } | null)?.status;
   if (status === 413) return { status, detail: 'Request body is too large', headers: {}, unexpected: false };
+  if (error instanceof HTTPException && status && status >= 400 && status < 500) {
+    const detail = status === 415 ? 'Unsupported content type for this call' : error.message || 'Bad request';
+    return { status, detail, headers: {}, unexpected: false };
+  }
   return { status: 500, detail: 'Internal error; it has been logged', headers: {}, unexpected: true };
 }
 

@@ -1,4 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import { projections } from '../../projections/registry.ts';
+import { secretBox } from '../auth/secret-box.ts';
 import { loadConfig } from '../config.ts';
 import { createEventStore } from '../event-store/append.ts';
 import { createApp } from '../http/app.ts';
@@ -17,10 +19,11 @@ export interface TestApp {
 export async function openTestApp(env: NodeJS.ProcessEnv = {}): Promise<TestApp> {
   const database = await openTestDatabase();
   const deps: AppDeps = {
-    config: loadConfig(env),
+    config: loadConfig({ PASSWORD_HASH_COST: '10', ...env }),
     database,
     store: createEventStore(database.db, projections),
     logger: createLogger('silent'),
+    secrets: secretBox(randomBytes(32)),
   };
   return { app: createApp(deps), deps, database, close: database.dispose };
 }

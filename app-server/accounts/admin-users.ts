@@ -1,0 +1,71 @@
+import { sql } from 'kysely';
+import { userAggregate } from '../../domain/aggregates.ts';
+import type { Role } from '../../domain/shared/schemas.ts';
+import { conflict, forbidden, notFound } from '../../domain/shared/errors.ts';
+import { hashPassword } from '../auth/passwords.ts';
+import { revokeUserSessions } from '../auth/sessions.ts';
+import { type CommandMeta, executeCommand } from '../commands/execute.ts';
+import type { AppDeps } from '../http/env.ts';
+import { findUserByEmail, findUserById } from './user-view.ts';
+
+const FINAL_STATUSES = ['released', 'refunded', 'cancelled'];
+
+async function target(deps: AppDeps, id: string) {
+  const user = await findUserById(deps.database.db, id);
+  if (!user) throw notFound('User not found');
+  return user;
+}
+
+const run = (deps: AppDeps, id: string, command: Parameters<typeof userAggregate.decide>[0], meta: CommandMeta) =>
+  executeCommand({ db: deps.database.db, store: deps.store }, userAggregate, id, command, meta);
+
+export async function updateUser(deps: AppDeps, id: string, changes: { full_name?: string; email?: string; role?: Role }, meta: CommandMeta) {
+  await target(deps, id);
+  if (changes.email) {
+    const other = await findUserByEmail(deps.database.db, changes.email);
+    if (other && other.id !== id) throw conflict('That e-mail address is already registered');
+  }
+  await run(deps, id, { type: 'update', ...changes }, meta);
+}
+
+export async function suspendUser(deps: AppDeps, id: string, reason: string, meta: CommandMeta) {
+  await target(deps, id);
+  await run(deps, id, { type: 'suspend', reason }, meta);
+  await revokeUserSessions(deps.database.db, id);
+}
+
+export async function unsuspendUser(deps: AppDeps, id: string, meta: CommandMeta) {
+  await target(deps, id);
+  await run(deps, id, { type: 'unsuspend' }, meta);
+}
+
+/** Deletes an account unless it is a party to an escrow that is not over yet. */
+export async function deleteUser(deps: AppDeps, id: string, meta: CommandMeta) {
+  const { db } = deps.database;
+  const user = await target(deps, id);
+  if (id === meta.actor) throw forbidden('You cannot delete your own account');
+  const active = await db
+    .selectFrom('escrows')
+    .select('id')
+    .where('status', 'not in', FINAL_STATUSES)
+    .where((eb) =>
+      eb.or([eb('created_by', '=', id), eb(sql`lower(buyer_email)`, '=', user.email.toLowerCase()), eb(sql`lower(seller_email)`, '=', user.email.toLowerCase())]),
+    )
+    .limit(1)
+    .executeTakeFirst();
+  if (active) throw conflict('This user is a party to an escrow that is not finished; it cannot be deleted');
+  await run(deps, id, { type: 'delete' }, meta);
+  await revokeUserSessions(db, id);
+}
+
+/** Sets a temporary password the user must change, and signs them out everywhere. */
+export async function resetPassword(deps: AppDeps, id: string, temporaryPassword: string, meta: CommandMeta) {
+  await target(deps, id);
+  const hash = await hashPassword(temporaryPassword, { log2N: deps.config.PASSWORD_HASH_COST, r: 8, p: 1 });
+  await executeCommand({ db: deps.database.db, store: deps.store }, userAggregate, id, { type: 'resetPassword' }, meta, {
+    alsoWrite: async (trx) => {
+      await trx.updateTable('credentials').set({ password_hash: hash, must_change: true, updated_at: new Date().toISOString() }).where('user_id', '=', id).execute();
+    },
+  });
+  await revokeUserSessions(deps.database.db, id);
+}

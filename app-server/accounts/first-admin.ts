@@ -1,0 +1,39 @@
+import { randomUUID } from 'node:crypto';
+import { userAggregate } from '../../domain/aggregates.ts';
+import { SYSTEM_ACTOR } from '../../domain/shared/context.ts';
+import { invalidInput } from '../../domain/shared/errors.ts';
+import { passwordSchema, usernameSchema } from '../../domain/user/api-schemas.ts';
+import { hashPassword } from '../auth/passwords.ts';
+import { executeCommand } from '../commands/execute.ts';
+import type { AppDeps } from '../http/env.ts';
+import { findUserByUsername } from './user-view.ts';
+
+/**
+ * Creates an admin unless a user with that username exists (then nothing changes: an existing account is never
+ * touched). Returns whether it was created. The e-mail counts as verified: the operator typed it.
+ */
+export async function ensureAdmin(
+  deps: Pick<AppDeps, 'database' | 'store' | 'config'>,
+  input: { username: string; email: string; password: string },
+): Promise<'created' | 'exists'> {
+  const { db } = deps.database;
+  const username = usernameSchema.safeParse(input.username);
+  if (!username.success) throw invalidInput(username.error.issues[0]!.message);
+  const password = passwordSchema.safeParse(input.password);
+  if (!password.success) throw invalidInput(password.error.issues[0]!.message);
+  if (await findUserByUsername(db, username.data)) return 'exists';
+  const id = randomUUID();
+  const email = input.email.trim().toLowerCase();
+  const hash = await hashPassword(password.data, { log2N: deps.config.PASSWORD_HASH_COST, r: 8, p: 1 });
+  const meta = { actor: SYSTEM_ACTOR, requestId: 'first-admin' };
+  const now = new Date().toISOString();
+  await executeCommand({ db, store: deps.store }, userAggregate, id, {
+    type: 'register', user_id: id, username: username.data, email, full_name: 'Administrator', role: 'admin', country: null, phone: null,
+  }, meta, {
+    alsoWrite: async (trx) => {
+      await trx.insertInto('credentials').values({ user_id: id, password_hash: hash, updated_at: now }).execute();
+    },
+  });
+  await executeCommand({ db, store: deps.store }, userAggregate, id, { type: 'verifyEmail', email }, meta);
+  return 'created';
+}

@@ -1,0 +1,59 @@
+import type { z } from 'zod';
+import { userAggregate } from '../../domain/aggregates.ts';
+import { DomainError, forbidden } from '../../domain/shared/errors.ts';
+import type { loginSchema } from '../../domain/user/api-schemas.ts';
+import { verifyPassword } from '../auth/passwords.ts';
+import { assertUnderLimit, type Limit, recordHit } from '../auth/rate-limit.ts';
+import { openSession } from '../auth/sessions.ts';
+import { type CommandMeta, executeCommand } from '../commands/execute.ts';
+import type { AppDeps } from '../http/env.ts';
+import { checkSecondFactor } from './second-factor.ts';
+import { findUserByUsername } from './user-view.ts';
+
+/** Compared against when the username is unknown, so both failures take the same time. */
+const DUMMY_HASH = 'scrypt$10$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
+const WINDOW_SECONDS = 15 * 60;
+
+const invalidCredentials = () => new DomainError('unauthenticated', 'Invalid username or password');
+
+/**
+ * Signs in: refused with 429 once the account or the client address reached the failure limit (even with the
+ * right password), the same message for an unknown user and a wrong password, then the second factor when on.
+ */
+export async function login(deps: AppDeps, input: z.infer<typeof loginSchema>, client: string, meta: Omit<CommandMeta, 'actor'>) {
+  const { db } = deps.database;
+  const max = deps.config.RATE_LIMIT_LOGIN;
+  const perAccount: Limit = { bucket: 'login-account', max, windowSeconds: WINDOW_SECONDS };
+  const perAddress: Limit = { bucket: 'login-ip', max, windowSeconds: WINDOW_SECONDS };
+  const accountKey = input.username.toLowerCase();
+  const refusal = 'Too many failed sign-in attempts';
+  await assertUnderLimit(db, perAccount, accountKey, refusal);
+  await assertUnderLimit(db, perAddress, client, refusal);
+
+  const failed = async (kind: string) => {
+    await recordHit(db, perAccount, accountKey);
+    await recordHit(db, perAddress, client);
+    await db.insertInto('security_log').values({ kind, username: input.username.slice(0, 254), client_address: client }).execute();
+  };
+
+  const user = await findUserByUsername(db, input.username);
+  const credentials = user
+    ? await db.selectFrom('credentials').select('password_hash').where('user_id', '=', user.id).executeTakeFirst()
+    : undefined;
+  const passwordOk = await verifyPassword(input.password, credentials?.password_hash ?? DUMMY_HASH);
+  if (!user || !credentials || !passwordOk) {
+    await failed('bad-password');
+    throw invalidCredentials();
+  }
+  if (user.is_frozen) throw forbidden('Account suspended');
+  if (user.totp_enabled) {
+    if (!input.totp_code) throw new DomainError('unauthenticated', '2FA code required');
+    if (!(await checkSecondFactor(db, deps.secrets, user.id, input.totp_code))) {
+      await failed('bad-2fa');
+      throw new DomainError('unauthenticated', 'Invalid 2FA code');
+    }
+  }
+  const token = await openSession(db, user.id);
+  await executeCommand({ db, store: deps.store }, userAggregate, user.id, { type: 'signIn' }, { ...meta, actor: user.id });
+  return { token, user };
+}

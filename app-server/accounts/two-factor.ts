@@ -1,0 +1,69 @@
+import { randomBytes } from 'node:crypto';
+import { userAggregate } from '../../domain/aggregates.ts';
+import { DomainError, transitionNotAllowed } from '../../domain/shared/errors.ts';
+import { revokeUserSessions } from '../auth/sessions.ts';
+import { hashToken } from '../auth/tokens.ts';
+import { newTotpSecret, totpQrDataUrl, totpUri } from '../auth/totp.ts';
+import { type CommandMeta, executeCommand } from '../commands/execute.ts';
+import type { AppDeps, SignedInUser } from '../http/env.ts';
+import { checkSecondFactor, normaliseRecoveryCode } from './second-factor.ts';
+
+const ISSUER = 'Escrow';
+const RECOVERY_CODES = 10;
+
+/** Draws a new secret (replacing an unconfirmed one) and returns what an authenticator app needs. */
+export async function setupTwoFactor(deps: AppDeps, user: SignedInUser) {
+  if (user.totp_enabled) throw transitionNotAllowed('2FA is already enabled; disable it first to set up a new device');
+  const secret = newTotpSecret();
+  const now = new Date().toISOString();
+  await deps.database.db
+    .insertInto('totp_secrets')
+    .values({ user_id: user.id, secret_encrypted: deps.secrets.seal(secret), enabled: false, last_used_step: null, created_at: now })
+    .onConflict((oc) => oc.column('user_id').doUpdateSet({ secret_encrypted: deps.secrets.seal(secret), enabled: false, last_used_step: null, created_at: now }))
+    .execute();
+  const otpauthUrl = totpUri(secret, user.username, ISSUER);
+  return { secret, otpauth_url: otpauthUrl, qr_code_url: await totpQrDataUrl(otpauthUrl) };
+}
+
+const newRecoveryCode = () => {
+  const raw = randomBytes(8).toString('hex').toUpperCase();
+  return `${raw.slice(0, 4)}-${raw.slice(4, 8)}-${raw.slice(8, 12)}-${raw.slice(12)}`;
+};
+
+/**
+ * Switches 2FA on once the user proves the authenticator works; returns the recovery codes, shown this once and
+ * stored only as hashes. Other sessions are revoked.
+ */
+export async function enableTwoFactor(deps: AppDeps, user: SignedInUser, code: string, meta: Omit<CommandMeta, 'actor'>) {
+  const { db } = deps.database;
+  if (user.totp_enabled) throw transitionNotAllowed('2FA is already enabled');
+  const pending = await db.selectFrom('totp_secrets').select('user_id').where('user_id', '=', user.id).executeTakeFirst();
+  if (!pending) throw transitionNotAllowed('Set up 2FA first');
+  if (!(await checkSecondFactor(db, deps.secrets, user.id, code))) throw new DomainError('invalid_input', 'Invalid 2FA code');
+  const codes = Array.from({ length: RECOVERY_CODES }, newRecoveryCode);
+  await executeCommand({ db, store: deps.store }, userAggregate, user.id, { type: 'enableTwoFactor' }, { ...meta, actor: user.id }, {
+    alsoWrite: async (trx) => {
+      await trx.updateTable('totp_secrets').set({ enabled: true }).where('user_id', '=', user.id).execute();
+      await trx.deleteFrom('recovery_codes').where('user_id', '=', user.id).execute();
+      await trx
+        .insertInto('recovery_codes')
+        .values(codes.map((c) => ({ user_id: user.id, code_hash: hashToken(normaliseRecoveryCode(c)), used_at: null })))
+        .execute();
+    },
+  });
+  return codes;
+}
+
+/** Switches 2FA off with a current code (or a recovery code); the secret and codes are destroyed. */
+export async function disableTwoFactor(deps: AppDeps, user: SignedInUser, code: string, keepToken: string | undefined, meta: Omit<CommandMeta, 'actor'>) {
+  const { db } = deps.database;
+  if (!user.totp_enabled) throw transitionNotAllowed('2FA is not enabled');
+  if (!(await checkSecondFactor(db, deps.secrets, user.id, code))) throw new DomainError('invalid_input', 'Invalid 2FA code');
+  await executeCommand({ db, store: deps.store }, userAggregate, user.id, { type: 'disableTwoFactor' }, { ...meta, actor: user.id }, {
+    alsoWrite: async (trx) => {
+      await trx.deleteFrom('totp_secrets').where('user_id', '=', user.id).execute();
+      await trx.deleteFrom('recovery_codes').where('user_id', '=', user.id).execute();
+    },
+  });
+  await revokeUserSessions(db, user.id, keepToken ? { except: keepToken } : {});
+}

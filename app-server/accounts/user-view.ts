@@ -1,0 +1,31 @@
+import type { Kysely } from 'kysely';
+import { sql } from 'kysely';
+import type { Database } from '../db/schema.ts';
+import type { SignedInUser } from '../http/env.ts';
+
+/** A user as the API shows it: never a secret. */
+export function userView(user: SignedInUser) {
+  return {
+    id: user.id,
+    username: user.username,
+    email: user.email,
+    email_verified: user.email_verified,
+    full_name: user.full_name,
+    role: user.role,
+    country: user.country,
+    phone: user.phone,
+    created_at: user.created_at.toISOString(),
+    is_frozen: user.is_frozen,
+    suspension_reason: user.suspension_reason,
+    totp_enabled: user.totp_enabled,
+  };
+}
+
+export const findUserById = (db: Kysely<Database>, id: string) =>
+  db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+
+export const findUserByUsername = (db: Kysely<Database>, username: string) =>
+  db.selectFrom('users').selectAll().where(sql`lower(username)`, '=', username.toLowerCase()).executeTakeFirst();
+
+export const findUserByEmail = (db: Kysely<Database>, email: string) =>
+  db.selectFrom('users').selectAll().where(sql`lower(email)`, '=', email.toLowerCase()).executeTakeFirst();

@@ -1,0 +1,19 @@
+import type { z } from 'zod';
+
+/** A required JSON body validated by `schema` (and documented in the OpenAPI file). */
+export const jsonBody = <T extends z.ZodType>(schema: T) => ({
+  required: true,
+  content: { 'application/json': { schema } },
+});
+
+/** A required form body (urlencoded or multipart), as the spec gives for most calls. */
+export const formBody = <T extends z.ZodType>(schema: T) => ({
+  required: true,
+  content: { 'application/x-www-form-urlencoded': { schema }, 'multipart/form-data': { schema } },
+});
+
+/** A JSON answer documented with its schema. */
+export const jsonAnswer = <T extends z.ZodType>(description: string, schema: T) => ({
+  description,
+  content: { 'application/json': { schema } },
+});

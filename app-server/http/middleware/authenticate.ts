@@ -1,0 +1,56 @@
+import type { MiddlewareHandler } from 'hono';
+import type { Kysely } from 'kysely';
+import { DomainError, forbidden } from '../../../domain/shared/errors.ts';
+import { sessionUser } from '../../auth/sessions.ts';
+import type { Database } from '../../db/schema.ts';
+import type { AppEnv } from '../env.ts';
+
+/**
+ * Reads `Authorization: Bearer <token>`. A live session makes the request the user's; a suspended user is stopped
+ * here with 403 on every call. A missing or dead token leaves the request anonymous (routes that need a user say
+ * 401 themselves).
+ */
+export function authenticate(options: { db: Kysely<Database> }): MiddlewareHandler<AppEnv> {
+  return async function authenticateMiddleware(c, next) {
+    const header = c.req.header('authorization');
+    const token = header?.match(/^Bearer\s+([A-Za-z0-9_-]{20,200})$/)?.[1];
+    if (token) {
+      const userId = await sessionUser(options.db, token);
+      const user = userId
+        ? await options.db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst()
+        : undefined;
+      if (user) {
+        if (user.is_frozen) throw forbidden('Account suspended');
+        c.set('user', user);
+        c.set('actor', user.id);
+        c.set('token', token);
+      }
+    }
+    await next();
+  };
+}
+
+/** Refuses anonymous requests with 401. */
+export function requireUser(): MiddlewareHandler<AppEnv> {
+  return async function requireUserMiddleware(c, next) {
+    if (!c.get('user')) throw new DomainError('unauthenticated', 'Not signed in');
+    await next();
+  };
+}
+
+/** Refuses anyone but the given role with 403 (anonymous: 401). */
+export function requireRole(role: 'admin'): MiddlewareHandler<AppEnv> {
+  return async function requireRoleMiddleware(c, next) {
+    const user = c.get('user');
+    if (!user) throw new DomainError('unauthenticated', 'Not signed in');
+    if (user.role !== role) throw forbidden('Admins only');
+    await next();
+  };
+}
+
+/** The signed-in user; only call after requireUser/requireRole. */
+export function currentUser(c: { get: (key: 'user') => AppEnv['Variables']['user'] }) {
+  const user = c.get('user');
+  if (!user) throw new DomainError('unauthenticated', 'Not signed in');
+  return user;
+}
