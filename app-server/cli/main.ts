@@ -1,3 +1,4 @@
+import { createWriteStream } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { ensureAdmin } from '../accounts/first-admin.ts';
 import { ConfigError, loadConfig } from '../config.ts';
@@ -5,6 +6,7 @@ import { createLogger } from '../logger.ts';
 import { openRuntime } from '../runtime.ts';
 import { openDatabase } from '../db/database.ts';
 import { migrateToLatest } from '../db/migrate.ts';
+import { exportEvents } from '../event-store/export.ts';
 import { verifyChain } from '../event-store/verify-chain.ts';
 import { formatReplayReport, replayProjections } from '../replay.ts';
 
@@ -14,6 +16,7 @@ Commands:
   migrate        apply pending database migrations
   replay         rebuild every read model from the event log and compare with the live tables
   verify-chain   recompute every event hash and check the chain links
+  export-events  --out FILE [--from N] [--to N]: write the log as NDJSON
   create-admin   --username U --email E --password P: create an admin unless that username exists
 
 The database is the one the server uses: DATABASE_URL, else PGlite under DATA_DIR.`;
@@ -69,6 +72,22 @@ const commands: Record<string, Command> = {
       console.log(outcome === 'created' ? `admin ${values.username} created` : `a user named ${values.username} already exists; nothing changed`);
       return 0;
     }),
+  'export-events': (args) =>
+    withDatabase(async (database) => {
+      const { values } = parseArgs({ args, options: { out: { type: 'string' }, from: { type: 'string' }, to: { type: 'string' } } });
+      if (!values.out) {
+        console.error('Usage: npm run cli -- export-events --out FILE [--from POSITION] [--to POSITION]');
+        return 2;
+      }
+      const file = createWriteStream(values.out);
+      const write = (line: string) =>
+        new Promise<void>((resolve, reject) => (file.write(line, (error) => (error ? reject(error) : resolve()))));
+      const range = { ...(values.from ? { from: Number(values.from) } : {}), ...(values.to ? { to: Number(values.to) } : {}) };
+      const { events, last } = await exportEvents(database.db, write, range);
+      await new Promise<void>((resolve) => file.end(resolve));
+      console.log(`exported ${events} events (up to position ${last}) to ${values.out}`);
+      return 0;
+    }),
   'verify-chain': () =>
     withDatabase(async (database) => {
       const report = await verifyChain(database.db);
@@ -82,8 +101,7 @@ const commands: Record<string, Command> = {
 };
 
 async function main(): Promise<number> {
-  const { positionals } = parseArgs({ allowPositionals: true, strict: false });
-  const [name, ...rest] = positionals;
+  const [name, ...rest] = process.argv.slice(2).filter((arg, i) => !(i === 0 && arg === '--'));
   const command = name ? commands[name] : undefined;
   if (!command) {
     console.error(name ? `Unknown command: ${name}\n\n${usage}` : usage);

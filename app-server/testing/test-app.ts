@@ -13,17 +13,20 @@ export interface TestApp {
   deps: AppDeps;
   database: TestDatabase;
   close: () => Promise<void>;
+  /** Every log line the app wrote, as JSON text. */
+  logLines: string[];
 }
 
 /** The real app on a fresh test database, called through `app.request()`: no port, no network. */
 export async function openTestApp(env: NodeJS.ProcessEnv = {}): Promise<TestApp> {
   const database = await openTestDatabase();
+  const logLines: string[] = [];
   const deps: AppDeps = {
     config: loadConfig({ PASSWORD_HASH_COST: '10', ...env }),
     database,
     store: createEventStore(database.db, projections),
-    logger: createLogger('silent'),
+    logger: createLogger('info', { write: (line: string) => void logLines.push(line) }),
     secrets: secretBox(randomBytes(32)),
   };
-  return { app: createApp(deps), deps, database, close: database.dispose };
+  return { app: createApp(deps), deps, database, close: database.dispose, logLines };
 }
