@@ -28,11 +28,10 @@ export function quote(input: { amount_cents: number; fee_bps: number; rate_cents
   const total = BigInt(input.amount_cents) + BigInt(fee);
   const rate = BigInt(input.rate_cents);
   const sats = (total * SATS_PER_BTC + rate - 1n) / rate;
-  return {
-    fee_cents: fee,
-    total_cents: toSafe(total, 'total'),
-    amount_sats: toSafe(sats, 'amount in satoshis'),
-  };
+  if (sats > BigInt(Number.MAX_SAFE_INTEGER)) {
+    throw new DomainError('invalid_input', 'amount_usd is too large to be paid in Bitcoin at the current rate');
+  }
+  return { fee_cents: fee, total_cents: toSafe(total, 'total'), amount_sats: Number(sats) };
 }
 
 export interface Payout {
