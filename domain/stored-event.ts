@@ -2,7 +2,7 @@ import type { DomainEvent } from './events.ts';
 
 /** Who acted and why, stored with every event. Never a secret. */
 export interface EventMetadata {
-  /** A user id, or 'system' for jobs and the CLI. */
+  /** A user id, 'system' for jobs and the CLI, or 'anonymous' for a public form. */
   actor: string;
   request_id: string;
   /** Version of the rules (state machine) that accepted the event, where one applies. */

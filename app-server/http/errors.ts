@@ -75,5 +75,7 @@ export function describeZodError(error: ZodError): string {
   const issue = error.issues[0];
   if (!issue) return 'Invalid input';
   const field = issue.path.length ? issue.path.join('.') : 'body';
+  // A message that names its field, or is a whole sentence for people (the spec's own texts), stands alone.
+  if (issue.message.includes(field) || /^[A-Z]/.test(issue.message)) return issue.message;
   return `${field}: ${issue.message}`;
 }

@@ -1,8 +1,10 @@
 import { eventTypes } from '../../domain/events.ts';
-import { SYSTEM_ACTOR } from '../../domain/shared/context.ts';
 import { defineProjection } from '../projection.ts';
 import { idOfStream } from '../stream-ids.ts';
 import { summarise } from './summary.ts';
+
+/** Actors are user ids, 'system' (jobs, CLI) or 'anonymous' (a public review form). */
+const USER_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** One line per event, whoever and whatever it was: the audit log is the whole log, made readable. */
 export const auditLogProjection = defineProjection({
@@ -19,7 +21,7 @@ export const auditLogProjection = defineProjection({
       object_type: event.stream_type,
       object_id: objectId,
       actor,
-      actor_user_id: actor === SYSTEM_ACTOR ? null : actor,
+      actor_user_id: USER_ID.test(actor) ? actor : null,
       summary: summarise(event, objectId),
     });
   },

@@ -1,0 +1,70 @@
+import { createRoute, OpenAPIHono, type RouteConfig, z } from '@hono/zod-openapi';
+import { reviewListQuerySchema, reviewSubmissionSchema } from '../../../domain/review/api-schemas.ts';
+import { listPublicReviews, reviewCountries, reviewStats } from '../../reviews/queries.ts';
+import { submitReview } from '../../reviews/submit.ts';
+import { jsonAnswer, jsonBody } from '../bodies.ts';
+import { clientAddress } from '../client-address.ts';
+import type { AppDeps, AppEnv } from '../env.ts';
+
+type Extra = Omit<RouteConfig, 'method' | 'path' | 'summary' | 'responses'>;
+const route = <M extends 'get' | 'post', P extends string, X extends Extra, R extends RouteConfig['responses']>(
+  method: M,
+  path: P,
+  summary: string,
+  extra: X,
+  responses: R,
+) => createRoute({ method, path, summary, ...extra, responses });
+
+const publicReview = z.object({
+  id: z.string(),
+  name: z.string(),
+  country: z.string(),
+  rating: z.number(),
+  text: z.string(),
+  created_at: z.string(),
+  edited_by_admin: z.boolean(),
+  verified_deal: z.boolean(),
+  status: z.string(),
+});
+
+/** The public reviews page: list, statistics, countries, and the review form. */
+export function reviewRoutes(deps: AppDeps) {
+  const { db } = deps.database;
+  const app = new OpenAPIHono<AppEnv>();
+
+  app.openapi(
+    route('get', '/reviews', 'Published reviews, filtered, sorted and paged', { request: { query: reviewListQuerySchema } }, {
+      200: jsonAnswer('A page of reviews', z.array(publicReview)),
+    }),
+    async (c) => c.json(await listPublicReviews(db, c.req.valid('query')), 200),
+  );
+
+  app.openapi(
+    route('get', '/reviews/stats', 'Average, total and distribution of published reviews', {}, {
+      200: jsonAnswer('Statistics', z.object({ average_rating: z.number(), total: z.number(), distribution: z.record(z.string(), z.number()) })),
+    }),
+    async (c) => c.json(await reviewStats(db), 200),
+  );
+
+  app.openapi(
+    route('get', '/reviews/countries', 'Countries with published reviews', {}, { 200: jsonAnswer('Countries', z.array(z.string())) }),
+    async (c) => c.json(await reviewCountries(db), 200),
+  );
+
+  app.openapi(
+    route('post', '/reviews', 'Submit a review for moderation', { request: { body: jsonBody(reviewSubmissionSchema) } }, {
+      201: jsonAnswer('Received', z.object({ detail: z.string(), id: z.string() })),
+    }),
+    async (c) => {
+      const input = c.req.valid('json');
+      const id = await submitReview(deps, input, {
+        client: clientAddress(c, deps.config.TRUST_PROXY),
+        user: c.get('user'),
+        meta: { requestId: c.get('requestId') },
+      });
+      return c.json({ detail: 'Thank you! Your review will appear once a moderator has read it, usually within 24-48 hours.', id }, 201);
+    },
+  );
+
+  return app;
+}

@@ -1,0 +1,56 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
+import type { z } from 'zod';
+import { reviewAggregate } from '../../domain/aggregates.ts';
+import type { reviewSubmissionSchema } from '../../domain/review/api-schemas.ts';
+import { invalidInput } from '../../domain/shared/errors.ts';
+import { consume } from '../auth/rate-limit.ts';
+import { type CommandMeta, executeCommand } from '../commands/execute.ts';
+import type { AppDeps, SignedInUser } from '../http/env.ts';
+
+/** A deal counts as verified when the reviewer is signed in as a party of that escrow and it was released. */
+async function isVerifiedDeal(deps: AppDeps, escrowId: string, user: SignedInUser | undefined): Promise<boolean> {
+  if (!user) return false;
+  const escrow = await deps.database.db
+    .selectFrom('escrows')
+    .select(['status', 'created_by', 'buyer_email', 'seller_email'])
+    .where('id', '=', escrowId)
+    .executeTakeFirst();
+  if (!escrow || escrow.status !== 'released') return false;
+  if (escrow.created_by === user.id) return true;
+  const email = user.email.toLowerCase();
+  return user.email_verified && (escrow.buyer_email === email || escrow.seller_email === email);
+}
+
+/** Takes a public review into moderation. Rate limited per client address. */
+export async function submitReview(
+  deps: AppDeps,
+  input: z.infer<typeof reviewSubmissionSchema>,
+  context: { client: string; user: SignedInUser | undefined; meta: Omit<CommandMeta, 'actor'> },
+): Promise<string> {
+  const { db } = deps.database;
+  await consume(db, { bucket: 'review-ip', max: deps.config.RATE_LIMIT_REVIEWS, windowSeconds: 3600 }, context.client, 'Too many reviews from your address');
+  if (input.escrow_id) {
+    const exists = await db.selectFrom('escrows').select(sql`1`.as('one')).where('id', '=', input.escrow_id).executeTakeFirst();
+    if (!exists) throw invalidInput('escrow_id does not name an escrow');
+  }
+  const reviewId = randomUUID();
+  await executeCommand(
+    { db, store: deps.store },
+    reviewAggregate,
+    reviewId,
+    {
+      type: 'submit',
+      review_id: reviewId,
+      name: input.name,
+      email: input.email,
+      country: input.country,
+      rating: input.rating,
+      text: input.text,
+      escrow_id: input.escrow_id,
+      verified_deal: input.escrow_id ? await isVerifiedDeal(deps, input.escrow_id, context.user) : false,
+    },
+    { ...context.meta, actor: context.user?.id ?? 'anonymous' },
+  );
+  return reviewId;
+}

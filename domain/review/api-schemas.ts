@@ -1,0 +1,48 @@
+import { z } from 'zod';
+import { REVIEW_TEXT_MAX } from './decide.ts';
+
+export const REVIEW_RATINGS = [5, 4.5, 4, 3.5, 3] as const;
+
+const required = (field: string, max: number) =>
+  z
+    .string(`${field} is required`)
+    .trim()
+    .min(1, `${field} is required`)
+    .max(max, `${field} must be at most ${max} characters`);
+
+/** POST /api/reviews, shared by the server and the review form. */
+export const reviewSubmissionSchema = z.object({
+  name: required('name', 100),
+  email: z
+    .string()
+    .trim()
+    .nullish()
+    .transform((v) => (v ? v.toLowerCase() : null))
+    .pipe(z.email('email must be a valid e-mail address').nullable()),
+  country: required('country', 80),
+  rating: z.coerce
+    .number('rating must be a number')
+    .refine((r) => (REVIEW_RATINGS as readonly number[]).includes(r), 'rating must be one of 5.0, 4.5, 4.0, 3.5, 3.0')
+    .transform((r) => r as (typeof REVIEW_RATINGS)[number]),
+  text: required('text', REVIEW_TEXT_MAX),
+  escrow_id: z
+    .string()
+    .trim()
+    .nullish()
+    .transform((v) => (v ? v : null))
+    .pipe(z.uuid('escrow_id must be an escrow id').nullable()),
+  terms_accepted: z.literal(true, 'You must accept the terms to submit a review'),
+});
+
+export const reviewListQuerySchema = z.object({
+  skip: z.coerce.number().int().min(0).max(1_000_000).default(0),
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+  sort: z.enum(['newest', 'oldest', 'highest']).default('newest'),
+  country: z
+    .string()
+    .trim()
+    .max(80)
+    .optional()
+    .transform((v) => (v && v !== 'all' ? v : undefined)),
+  min_rating: z.coerce.number().min(3).max(5).optional(),
+});
