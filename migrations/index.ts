@@ -2,10 +2,12 @@ import type { Migration } from 'kysely';
 import * as eventStore from './0001_event_store.ts';
 import * as readModels from './0002_read_models.ts';
 import * as accounts from './0003_accounts.ts';
+import * as reviewPublished from './0004_review_published.ts';
 
 /** Every migration in order. Names never change once released. */
 export const migrations: Record<string, Migration> = {
   '0001_event_store': eventStore,
   '0002_read_models': readModels,
   '0003_accounts': accounts,
+  '0004_review_published': reviewPublished,
 };

@@ -5,8 +5,6 @@ import { REVIEW_RATINGS } from '../../domain/review/api-schemas.ts';
 import type { ReviewRow } from '../../projections/reviews/table.ts';
 import type { Database } from '../db/schema.ts';
 
-export const PUBLIC_STATUSES = ['approved', 'edited_by_admin'] as const;
-
 /** A review as the public page shows it: no e-mail, no moderation notes. */
 export const publicReview = (r: Selectable<ReviewRow>) => ({
   id: r.id,
@@ -32,7 +30,7 @@ export const moderatedReview = (r: Selectable<ReviewRow>) => ({
 
 /** One page of public reviews; indexes on (status, created_at) and (status, rating, created_at) serve it. */
 export async function listPublicReviews(db: Kysely<Database>, query: z.infer<typeof reviewListQuerySchema>) {
-  let q = db.selectFrom('reviews').selectAll().where('status', 'in', PUBLIC_STATUSES);
+  let q = db.selectFrom('reviews').selectAll().where('published', '=', true);
   if (query.country) q = q.where('country', '=', query.country);
   if (query.min_rating !== undefined) q = q.where('rating', '>=', query.min_rating);
   q =

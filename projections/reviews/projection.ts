@@ -30,6 +30,7 @@ export const reviewsProjection = defineProjection({
         escrow_id: d.escrow_id,
         verified_deal: d.verified_deal,
         status: 'pending',
+        published: false,
         edited_by_admin: false,
         admin_edit_note: null,
         rejection_reason: null,
@@ -45,18 +46,18 @@ export const reviewsProjection = defineProjection({
     const row = await store.get(TABLE, [id]);
     if (!row) throw new Error(`reviews projection: ${event.type} for unknown review ${id}`);
     let changes: Row = {};
-    if (event.type === 'ReviewApproved') changes = { status: 'approved' };
+    if (event.type === 'ReviewApproved') changes = { status: 'approved', published: true };
     if (event.type === 'ReviewEdited') {
       changes = {
         status: 'edited_by_admin',
+        published: true,
         edited_by_admin: true,
         text: event.data.edited_text,
         admin_edit_note: event.data.admin_note,
       };
     }
-    if (event.type === 'ReviewRejected')
-      changes = { status: 'rejected', rejection_reason: event.data.reason };
-    if (event.type === 'ReviewReopened') changes = { status: 'pending', rejection_reason: null };
+    if (event.type === 'ReviewRejected') changes = { status: 'rejected', published: false, rejection_reason: event.data.reason };
+    if (event.type === 'ReviewReopened') changes = { status: 'pending', published: false, rejection_reason: null };
     await store.put(TABLE, { ...row, ...changes, updated_at: at });
   },
 });

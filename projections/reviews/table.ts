@@ -10,6 +10,8 @@ export interface ReviewRow {
   escrow_id: string | null;
   verified_deal: boolean;
   status: 'pending' | 'approved' | 'edited_by_admin' | 'rejected';
+  /** status is approved or edited_by_admin: shown to the public. */
+  published: boolean;
   edited_by_admin: boolean;
   admin_edit_note: string | null;
   rejection_reason: string | null;
