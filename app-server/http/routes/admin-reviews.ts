@@ -1,20 +1,13 @@
-import { createRoute, OpenAPIHono, type RouteConfig, z } from '@hono/zod-openapi';
+import { OpenAPIHono, z } from '@hono/zod-openapi';
 import { reviewAggregate } from '../../../domain/aggregates.ts';
 import type { ReviewCommand } from '../../../domain/review/decide.ts';
 import { executeCommand } from '../../commands/execute.ts';
 import { moderatedReview } from '../../reviews/queries.ts';
 import { formBody, jsonAnswer } from '../bodies.ts';
 import type { AppDeps, AppEnv } from '../env.ts';
-import { currentUser, requireRole } from '../middleware/authenticate.ts';
+import { adminRoute } from '../route.ts';
+import { currentUser } from '../middleware/authenticate.ts';
 
-type Extra = Omit<RouteConfig, 'method' | 'path' | 'summary' | 'responses'>;
-const route = <M extends 'get' | 'post' | 'delete', P extends string, X extends Extra, R extends RouteConfig['responses']>(
-  method: M,
-  path: P,
-  summary: string,
-  extra: X,
-  responses: R,
-) => createRoute({ method, path, summary, middleware: [requireRole('admin')] as const, ...extra, responses });
 
 const idParam = z.object({ id: z.uuid('id must be a review id') });
 const message = jsonAnswer('Done', z.object({ detail: z.string() }));
@@ -30,23 +23,23 @@ export function adminReviewRoutes(deps: AppDeps) {
   const act = async (c: Parameters<typeof currentUser>[0] & { get: (k: 'requestId') => string }, id: string, command: ReviewCommand) =>
     executeCommand({ db, store: deps.store }, reviewAggregate, id, command, { actor: currentUser(c).id, requestId: c.get('requestId') });
 
-  app.openapi(route('get', '/admin/reviews/pending', 'Reviews awaiting moderation, oldest first', {}, { 200: list }), async (c) => {
+  app.openapi(adminRoute('get', '/admin/reviews/pending', 'Reviews awaiting moderation, oldest first', {}, { 200: list }), async (c) => {
     const rows = await db.selectFrom('reviews').selectAll().where('status', '=', 'pending').orderBy('created_at').orderBy('id').execute();
     return c.json(rows.map(moderatedReview), 200);
   });
 
-  app.openapi(route('get', '/admin/reviews', 'Every review, newest first', {}, { 200: list }), async (c) => {
+  app.openapi(adminRoute('get', '/admin/reviews', 'Every review, newest first', {}, { 200: list }), async (c) => {
     const rows = await db.selectFrom('reviews').selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
     return c.json(rows.map(moderatedReview), 200);
   });
 
-  app.openapi(route('post', '/admin/reviews/{id}/approve', 'Publish a pending review', { request: { params: idParam } }, { 200: message }), async (c) => {
+  app.openapi(adminRoute('post', '/admin/reviews/{id}/approve', 'Publish a pending review', { request: { params: idParam } }, { 200: message }), async (c) => {
     await act(c, c.req.valid('param').id, { type: 'approve' });
     return c.json({ detail: 'Review approved' }, 200);
   });
 
   app.openapi(
-    route('post', '/admin/reviews/{id}/reject', 'Reject a pending review with a reason', { request: { params: idParam, body: formBody(rejectForm) } }, { 200: message }),
+    adminRoute('post', '/admin/reviews/{id}/reject', 'Reject a pending review with a reason', { request: { params: idParam, body: formBody(rejectForm) } }, { 200: message }),
     async (c) => {
       const { reason } = c.req.valid('form');
       await act(c, c.req.valid('param').id, { type: 'reject', reason });
@@ -55,7 +48,7 @@ export function adminReviewRoutes(deps: AppDeps) {
   );
 
   app.openapi(
-    route('post', '/admin/reviews/{id}/edit', 'Replace the text (kept in the log) and publish', { request: { params: idParam, body: formBody(editForm) } }, { 200: message }),
+    adminRoute('post', '/admin/reviews/{id}/edit', 'Replace the text (kept in the log) and publish', { request: { params: idParam, body: formBody(editForm) } }, { 200: message }),
     async (c) => {
       const { edited_text, admin_note } = c.req.valid('form');
       await act(c, c.req.valid('param').id, { type: 'edit', edited_text, admin_note });
@@ -63,12 +56,12 @@ export function adminReviewRoutes(deps: AppDeps) {
     },
   );
 
-  app.openapi(route('post', '/admin/reviews/{id}/reopen', 'Put a rejected review back into moderation', { request: { params: idParam } }, { 200: message }), async (c) => {
+  app.openapi(adminRoute('post', '/admin/reviews/{id}/reopen', 'Put a rejected review back into moderation', { request: { params: idParam } }, { 200: message }), async (c) => {
     await act(c, c.req.valid('param').id, { type: 'reopen' });
     return c.json({ detail: 'Review reopened' }, 200);
   });
 
-  app.openapi(route('delete', '/admin/reviews/{id}', 'Delete a review permanently (its history stays in the log)', { request: { params: idParam } }, { 200: message }), async (c) => {
+  app.openapi(adminRoute('delete', '/admin/reviews/{id}', 'Delete a review permanently (its history stays in the log)', { request: { params: idParam } }, { 200: message }), async (c) => {
     await act(c, c.req.valid('param').id, { type: 'delete' });
     return c.json({ detail: 'Review deleted' }, 200);
   });

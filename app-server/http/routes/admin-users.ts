@@ -1,10 +1,11 @@
-import { createRoute, OpenAPIHono, type RouteConfig, z } from '@hono/zod-openapi';
+import { OpenAPIHono, z } from '@hono/zod-openapi';
 import { passwordSchema } from '../../../domain/user/api-schemas.ts';
 import { deleteUser, resetPassword, suspendUser, unsuspendUser, updateUser } from '../../accounts/admin-users.ts';
 import { userView } from '../../accounts/user-view.ts';
 import { formBody, jsonAnswer } from '../bodies.ts';
 import type { AppDeps, AppEnv } from '../env.ts';
-import { currentUser, requireRole } from '../middleware/authenticate.ts';
+import { adminRoute } from '../route.ts';
+import { currentUser } from '../middleware/authenticate.ts';
 
 const idParam = z.object({ id: z.uuid('id must be a user id') });
 const message = z.object({ detail: z.string() });
@@ -17,14 +18,6 @@ const updateForm = z.object({
 const reasonForm = z.object({ reason: z.string().trim().min(1, 'reason is required').max(1000) });
 const resetForm = z.object({ temporary_password: passwordSchema });
 
-type Extra = Omit<RouteConfig, 'method' | 'path' | 'summary' | 'responses'>;
-const route = <M extends 'get' | 'post' | 'put' | 'delete', P extends string, X extends Extra, R extends RouteConfig['responses']>(
-  method: M,
-  path: P,
-  summary: string,
-  extra: X,
-  responses: R,
-) => createRoute({ method, path, summary, middleware: [requireRole('admin')] as const, ...extra, responses });
 
 /** Admin: the user list and what an operator may do to an account. */
 export function adminUserRoutes(deps: AppDeps) {
@@ -34,13 +27,13 @@ export function adminUserRoutes(deps: AppDeps) {
     requestId: c.get('requestId'),
   });
 
-  app.openapi(route('get', '/admin/users', 'Every account, newest first', {}, { 200: jsonAnswer('Users', z.array(z.record(z.string(), z.unknown()))) }), async (c) => {
+  app.openapi(adminRoute('get', '/admin/users', 'Every account, newest first', {}, { 200: jsonAnswer('Users', z.array(z.record(z.string(), z.unknown()))) }), async (c) => {
     const users = await deps.database.db.selectFrom('users').selectAll().orderBy('created_at', 'desc').execute();
     return c.json(users.map(userView), 200);
   });
 
   app.openapi(
-    route('put', '/admin/users/{id}', 'Change name, e-mail or role (only the non-empty fields)', { request: { params: idParam, body: formBody(updateForm) } }, {
+    adminRoute('put', '/admin/users/{id}', 'Change name, e-mail or role (only the non-empty fields)', { request: { params: idParam, body: formBody(updateForm) } }, {
       200: jsonAnswer('Updated', message),
     }),
     async (c) => {
@@ -52,7 +45,7 @@ export function adminUserRoutes(deps: AppDeps) {
   );
 
   app.openapi(
-    route('post', '/admin/users/{id}/suspend', 'Suspend an account (signs it out everywhere)', { request: { params: idParam, body: formBody(reasonForm) } }, {
+    adminRoute('post', '/admin/users/{id}/suspend', 'Suspend an account (signs it out everywhere)', { request: { params: idParam, body: formBody(reasonForm) } }, {
       200: jsonAnswer('Suspended', message),
     }),
     async (c) => {
@@ -63,18 +56,18 @@ export function adminUserRoutes(deps: AppDeps) {
     },
   );
 
-  app.openapi(route('post', '/admin/users/{id}/unsuspend', 'Lift a suspension', { request: { params: idParam } }, { 200: jsonAnswer('Unsuspended', message) }), async (c) => {
+  app.openapi(adminRoute('post', '/admin/users/{id}/unsuspend', 'Lift a suspension', { request: { params: idParam } }, { 200: jsonAnswer('Unsuspended', message) }), async (c) => {
     await unsuspendUser(deps, c.req.valid('param').id, meta(c));
     return c.json({ detail: 'User unsuspended' }, 200);
   });
 
-  app.openapi(route('delete', '/admin/users/{id}', 'Delete an account with no unfinished escrow', { request: { params: idParam } }, { 200: jsonAnswer('Deleted', message) }), async (c) => {
+  app.openapi(adminRoute('delete', '/admin/users/{id}', 'Delete an account with no unfinished escrow', { request: { params: idParam } }, { 200: jsonAnswer('Deleted', message) }), async (c) => {
     await deleteUser(deps, c.req.valid('param').id, meta(c));
     return c.json({ detail: 'User deleted successfully' }, 200);
   });
 
   app.openapi(
-    route('post', '/admin/users/{id}/reset-password', 'Set a temporary password and sign the user out', { request: { params: idParam, body: formBody(resetForm) } }, {
+    adminRoute('post', '/admin/users/{id}/reset-password', 'Set a temporary password and sign the user out', { request: { params: idParam, body: formBody(resetForm) } }, {
       200: jsonAnswer('Reset', message),
     }),
     async (c) => {

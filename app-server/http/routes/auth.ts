@@ -1,4 +1,4 @@
-import { createRoute, OpenAPIHono, type RouteConfig, z } from '@hono/zod-openapi';
+import { OpenAPIHono, z } from '@hono/zod-openapi';
 import { changePasswordSchema, loginSchema, registerSchema } from '../../../domain/user/api-schemas.ts';
 import { userAggregate } from '../../../domain/aggregates.ts';
 import { DomainError, forbidden, invalidInput } from '../../../domain/shared/errors.ts';
@@ -15,6 +15,7 @@ import { publicUrl } from '../../config.ts';
 import { formBody, jsonAnswer, jsonBody } from '../bodies.ts';
 import { clientAddress } from '../client-address.ts';
 import type { AppDeps, AppEnv } from '../env.ts';
+import { route } from '../route.ts';
 import { currentUser, requireUser } from '../middleware/authenticate.ts';
 
 const user = z.object({
@@ -34,14 +35,6 @@ const user = z.object({
 const message = z.object({ detail: z.string() });
 const totpForm = z.object({ totp_code: z.string().trim().min(1, 'totp_code is required').max(32) });
 
-type Extra = Omit<RouteConfig, 'method' | 'path' | 'summary' | 'responses'>;
-const route = <M extends 'get' | 'post', P extends string, X extends Extra, R extends RouteConfig['responses']>(
-  method: M,
-  path: P,
-  summary: string,
-  extra: X,
-  responses: R,
-) => createRoute({ method, path, summary, ...extra, responses });
 
 export function authRoutes(deps: AppDeps) {
   const { db } = deps.database;

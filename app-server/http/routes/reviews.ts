@@ -1,19 +1,12 @@
-import { createRoute, OpenAPIHono, type RouteConfig, z } from '@hono/zod-openapi';
+import { OpenAPIHono, z } from '@hono/zod-openapi';
 import { reviewListQuerySchema, reviewSubmissionSchema } from '../../../domain/review/api-schemas.ts';
 import { listPublicReviews, reviewCountries, reviewStats } from '../../reviews/queries.ts';
 import { submitReview } from '../../reviews/submit.ts';
 import { jsonAnswer, jsonBody } from '../bodies.ts';
 import { clientAddress } from '../client-address.ts';
 import type { AppDeps, AppEnv } from '../env.ts';
+import { route } from '../route.ts';
 
-type Extra = Omit<RouteConfig, 'method' | 'path' | 'summary' | 'responses'>;
-const route = <M extends 'get' | 'post', P extends string, X extends Extra, R extends RouteConfig['responses']>(
-  method: M,
-  path: P,
-  summary: string,
-  extra: X,
-  responses: R,
-) => createRoute({ method, path, summary, ...extra, responses });
 
 const publicReview = z.object({
   id: z.string(),
