@@ -1,8 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import type { z } from 'zod';
 import { userAggregate } from '../../domain/aggregates.ts';
 import { DomainError, forbidden } from '../../domain/shared/errors.ts';
 import type { loginSchema } from '../../domain/user/api-schemas.ts';
-import { verifyPassword } from '../auth/passwords.ts';
+import { hashPassword, verifyPassword } from '../auth/passwords.ts';
 import { assertUnderLimit, type Limit, recordHit } from '../auth/rate-limit.ts';
 import { openSession } from '../auth/sessions.ts';
 import { type CommandMeta, executeCommand } from '../commands/execute.ts';
@@ -10,8 +11,12 @@ import type { AppDeps } from '../http/env.ts';
 import { checkSecondFactor } from './second-factor.ts';
 import { findUserByUsername } from './user-view.ts';
 
-/** Compared against when the username is unknown, so both failures take the same time. */
-const DUMMY_HASH = 'scrypt$10$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
+/** Compared against when the username is unknown, at the same cost as real hashes, so both failures take as long. */
+const dummyHashes = new Map<number, Promise<string>>();
+function dummyHash(cost: number): Promise<string> {
+  if (!dummyHashes.has(cost)) dummyHashes.set(cost, hashPassword(randomBytes(16).toString('hex'), { log2N: cost, r: 8, p: 1 }));
+  return dummyHashes.get(cost)!;
+}
 const WINDOW_SECONDS = 15 * 60;
 
 const invalidCredentials = () => new DomainError('unauthenticated', 'Invalid username or password');
@@ -40,7 +45,7 @@ export async function login(deps: AppDeps, input: z.infer<typeof loginSchema>, c
   const credentials = user
     ? await db.selectFrom('credentials').select('password_hash').where('user_id', '=', user.id).executeTakeFirst()
     : undefined;
-  const passwordOk = await verifyPassword(input.password, credentials?.password_hash ?? DUMMY_HASH);
+  const passwordOk = await verifyPassword(input.password, credentials?.password_hash ?? (await dummyHash(deps.config.PASSWORD_HASH_COST)));
   if (!user || !credentials || !passwordOk) {
     await failed('bad-password');
     throw invalidCredentials();
