@@ -7,10 +7,12 @@ import { authenticate } from './middleware/authenticate.ts';
 import { idempotency } from './middleware/idempotency.ts';
 import { requestContext } from './middleware/request-context.ts';
 import { securityHeaders } from './middleware/security-headers.ts';
+import { adminAddressRoutes } from './routes/admin-addresses.ts';
 import { adminReviewRoutes } from './routes/admin-reviews.ts';
 import { adminUserRoutes } from './routes/admin-users.ts';
 import { authRoutes } from './routes/auth.ts';
 import { healthRoutes } from './routes/health.ts';
+import { pricingRoutes } from './routes/pricing.ts';
 import { reviewRoutes } from './routes/reviews.ts';
 import { staticApp } from './static-app.ts';
 
@@ -46,6 +48,8 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
   app.route('/api', adminUserRoutes(deps));
   app.route('/api', reviewRoutes(deps));
   app.route('/api', adminReviewRoutes(deps));
+  app.route('/api', pricingRoutes(deps));
+  app.route('/api', adminAddressRoutes(deps));
 
   app.doc31('/api/openapi.json', {
     openapi: '3.1.0',
