@@ -6,7 +6,10 @@ import { createLogger } from '../logger.ts';
 import { openRuntime } from '../runtime.ts';
 import { openDatabase } from '../db/database.ts';
 import { migrateToLatest } from '../db/migrate.ts';
+import { formatSats } from '../../domain/money.ts';
+import { ExportBroken, verifyExport } from '../audit/verify-export.ts';
 import { exportEvents } from '../event-store/export.ts';
+import { chainHead } from '../event-store/read.ts';
 import { verifyChain } from '../event-store/verify-chain.ts';
 import { formatReplayReport, replayProjections } from '../replay.ts';
 
@@ -17,6 +20,8 @@ Commands:
   replay         rebuild every read model from the event log and compare with the live tables
   verify-chain   recompute every event hash and check the chain links
   export-events  --out FILE [--from N] [--to N]: write the log as NDJSON
+  verify-export  FILE [--expect-head POS:HASH]: check an export offline (no database) and replay it
+  chain-head     print the position and hash of the last event, to publish
   create-admin   --username U --email E --password P: create an admin unless that username exists
 
 The database is the one the server uses: DATABASE_URL, else PGlite under DATA_DIR.`;
@@ -86,6 +91,42 @@ const commands: Record<string, Command> = {
       const { events, last } = await exportEvents(database.db, write, range);
       await new Promise<void>((resolve) => file.end(resolve));
       console.log(`exported ${events} events (up to position ${last}) to ${values.out}`);
+      return 0;
+    }),
+  'verify-export': async (args) => {
+    const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { 'expect-head': { type: 'string' } } });
+    const file = positionals[0];
+    if (!file) {
+      console.error('Usage: npm run cli -- verify-export FILE [--expect-head POSITION:HASH]');
+      return 2;
+    }
+    const [position, hash] = (values['expect-head'] ?? '').split(':');
+    const expectHead = values['expect-head'] ? { position: Number(position), hash: hash ?? '' } : undefined;
+    const started = performance.now();
+    try {
+      const summary = await verifyExport(file, expectHead ? { expectHead } : {});
+      const seconds = (performance.now() - started) / 1000;
+      console.log(`events: ${summary.events} (${seconds.toFixed(2)} s, ${Math.round(summary.events / seconds)} events/s)`);
+      console.log('chain: ok');
+      for (const [status, count] of Object.entries(summary.escrowsByStatus).sort()) console.log(`escrows ${status}: ${count}`);
+      console.log(`BTC held in funded escrows: ${formatSats(summary.satsHeldInFunded)}`);
+      console.log(`BTC released to sellers: ${formatSats(summary.satsReleasedToSellers)}`);
+      console.log(`BTC refunded to buyers: ${formatSats(summary.satsRefundedToBuyers)}`);
+      console.log(`BTC kept as fees: ${formatSats(summary.feeSats)}`);
+      console.log(`last hash: ${summary.head.position}:${summary.head.hash}`);
+      return 0;
+    } catch (error) {
+      if (error instanceof ExportBroken) {
+        console.error(`BROKEN at ${error.message}`);
+        return 1;
+      }
+      throw error;
+    }
+  },
+  'chain-head': () =>
+    withDatabase(async (database) => {
+      const head = await chainHead(database.db);
+      console.log(`${head.position}:${head.hash}`);
       return 0;
     }),
   'verify-chain': () =>

@@ -1,0 +1,88 @@
+import type { Kysely } from 'kysely';
+import { addressAggregate, escrowAggregate, reviewAggregate, settingsAggregate, userAggregate } from '../../domain/aggregates.ts';
+import type { EscrowCommand } from '../../domain/escrow/decide.ts';
+import { assignPaymentAddress, verifyPayment } from '../commands/escrow-payment.ts';
+import { executeCommand } from '../commands/execute.ts';
+import type { Database } from '../db/schema.ts';
+import type { EventStore } from '../event-store/append.ts';
+
+const id = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+const ADMIN = id(1);
+const BUYER = id(2);
+
+/** A small but complete history: every event type of the catalogue appears at least once. */
+export async function writeEveryEventType(deps: { db: Kysely<Database>; store: EventStore }): Promise<void> {
+  let minute = 0;
+  const meta = (actor = ADMIN) => ({ actor, requestId: 'fixture', now: new Date(Date.UTC(2026, 0, 1) + minute++ * 60_000).toISOString() });
+  const user = (userId: string, command: Parameters<typeof userAggregate.decide>[0], actor = ADMIN) => executeCommand(deps, userAggregate, userId, command, meta(actor));
+  const escrow = (escrowId: string, command: EscrowCommand) => executeCommand(deps, escrowAggregate, escrowId, command, meta());
+  const address = (addressId: string, command: Parameters<typeof addressAggregate.decide>[0]) => executeCommand(deps, addressAggregate, addressId, command, meta());
+  const review = (reviewId: string, command: Parameters<typeof reviewAggregate.decide>[0]) => executeCommand(deps, reviewAggregate, reviewId, command, meta());
+
+  await executeCommand(deps, settingsAggregate, 'pricing', { type: 'setPricing', rate_cents: 5_000_000, fee_bps: 200 }, meta());
+  await user(ADMIN, { type: 'register', user_id: ADMIN, username: 'admin', email: 'admin@example.com', full_name: 'Admin', role: 'admin', country: null, phone: null }, 'system');
+  await user(BUYER, { type: 'register', user_id: BUYER, username: 'buyer', email: 'buyer@example.com', full_name: 'Buyer', role: 'buyer', country: 'DE', phone: null }, 'system');
+  for (const command of [
+    { type: 'verifyEmail', email: 'buyer@example.com' },
+    { type: 'switchRole', to: 'seller' },
+    { type: 'enableTwoFactor' },
+    { type: 'disableTwoFactor' },
+    { type: 'signIn' },
+    { type: 'changePassword' },
+    { type: 'resetPassword' },
+    { type: 'suspend', reason: 'Check' },
+    { type: 'unsuspend' },
+    { type: 'update', full_name: 'Buyer Two' },
+  ] as const) {
+    await user(BUYER, command);
+  }
+
+  const create = (escrowId: string): EscrowCommand => ({
+    type: 'create', by: 'buyer', escrow_id: escrowId, created_by: BUYER, creator_side: 'buyer', creator_email: 'buyer@example.com',
+    counterparty_email: 'seller@example.com', product_service: 'Bike', description: 'A bike', amount_cents: 40_000, deadline_days: 1,
+    pricing: { rate_cents: 5_000_000, fee_bps: 200 },
+  });
+  const funded = async (escrowId: string, addressId: string) => {
+    await escrow(escrowId, create(escrowId));
+    await address(addressId, { type: 'add', address_id: addressId, address: `bc1q${addressId.replaceAll('-', '')}`, network: 'mainnet' });
+    await assignPaymentAddress(deps, { escrowId, addressId, address: `bc1q${addressId.replaceAll('-', '')}`, by: 'buyer' }, meta());
+    await escrow(escrowId, { type: 'markPaid', by: 'buyer', notes: 'sent', evidence: [] });
+    await escrow(escrowId, { type: 'rejectPayment', by: 'admin', notes: 'not seen yet' });
+    await escrow(escrowId, { type: 'markPaid', by: 'buyer', notes: 'sent again', evidence: [] });
+    await verifyPayment(deps, { escrowId, notes: 'seen', txid: 'a'.repeat(64) }, meta());
+    await escrow(escrowId, { type: 'setPayoutAddress', by: 'seller', address: 'bc1qseller' });
+    await escrow(escrowId, { type: 'setPayoutAddress', by: 'buyer', address: 'bc1qbuyer' });
+  };
+
+  await funded(id(101), id(201));
+  await escrow(id(101), { type: 'confirmReceipt', by: 'buyer' });
+  await escrow(id(101), { type: 'freeze', by: 'admin', reason: 'Check' });
+  await escrow(id(101), { type: 'unfreeze', by: 'admin', reason: 'Fine' });
+  await escrow(id(101), { type: 'release', by: 'admin', notes: 'done', txid: null });
+  await funded(id(102), id(202));
+  await escrow(id(102), { type: 'refund', by: 'admin', notes: 'no delivery', txid: null });
+  await funded(id(103), id(203));
+  await escrow(id(103), { type: 'openDispute', by: 'buyer', dispute_id: id(301), reason: 'Half delivered' });
+  await escrow(id(103), { type: 'resolveDispute', by: 'admin', outcome: 'Split', resolution: 'split', seller_percent: 50, txid: null });
+  await escrow(id(104), create(id(104)));
+  await escrow(id(104), { type: 'cancel', by: 'buyer' });
+  await escrow(id(105), create(id(105)));
+  minute += 3 * 24 * 60;
+  await escrow(id(105), { type: 'expire', by: 'system' });
+
+  await address(id(204), { type: 'add', address_id: id(204), address: 'bc1qspare', network: 'mainnet' });
+  await address(id(204), { type: 'change', address: 'bc1qspare2' });
+  await address(id(204), { type: 'assign', escrow_id: id(104) });
+  await address(id(204), { type: 'free', escrow_id: id(104) });
+  await address(id(204), { type: 'remove' });
+
+  const submit = (reviewId: string) => review(reviewId, { type: 'submit', review_id: reviewId, name: 'R', email: null, country: 'DE', rating: 4.5, text: 'Fine', escrow_id: null, verified_deal: false });
+  await submit(id(401));
+  await review(id(401), { type: 'approve' });
+  await review(id(401), { type: 'edit', edited_text: 'Fine deal', admin_note: '' });
+  await submit(id(402));
+  await review(id(402), { type: 'reject', reason: 'Spam' });
+  await review(id(402), { type: 'reopen' });
+  await review(id(402), { type: 'delete' });
+  await user(BUYER, { type: 'delete' });
+}
