@@ -8,6 +8,7 @@ import { idempotency } from './middleware/idempotency.ts';
 import { requestContext } from './middleware/request-context.ts';
 import { securityHeaders } from './middleware/security-headers.ts';
 import { adminAddressRoutes } from './routes/admin-addresses.ts';
+import { adminAuditRoutes } from './routes/admin-audit.ts';
 import { adminReviewRoutes } from './routes/admin-reviews.ts';
 import { adminUserRoutes } from './routes/admin-users.ts';
 import { authRoutes } from './routes/auth.ts';
@@ -50,6 +51,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
   app.route('/api', adminReviewRoutes(deps));
   app.route('/api', pricingRoutes(deps));
   app.route('/api', adminAddressRoutes(deps));
+  app.route('/api', adminAuditRoutes(deps));
 
   app.doc31('/api/openapi.json', {
     openapi: '3.1.0',

@@ -6,8 +6,10 @@ import { executeCommand } from '../commands/execute.ts';
 import type { Database } from '../db/schema.ts';
 import type { EventStore } from '../event-store/append.ts';
 
-const id = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
-const ADMIN = id(1);
+export const fixtureId = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+const id = fixtureId;
+export const FIXTURE_ADMIN = id(1);
+const ADMIN = FIXTURE_ADMIN;
 const BUYER = id(2);
 
 /** A small but complete history: every event type of the catalogue appears at least once. */
@@ -15,7 +17,7 @@ export async function writeEveryEventType(deps: { db: Kysely<Database>; store: E
   let minute = 0;
   const meta = (actor = ADMIN) => ({ actor, requestId: 'fixture', now: new Date(Date.UTC(2026, 0, 1) + minute++ * 60_000).toISOString() });
   const user = (userId: string, command: Parameters<typeof userAggregate.decide>[0], actor = ADMIN) => executeCommand(deps, userAggregate, userId, command, meta(actor));
-  const escrow = (escrowId: string, command: EscrowCommand) => executeCommand(deps, escrowAggregate, escrowId, command, meta());
+  const escrow = (escrowId: string, command: EscrowCommand, actor = ADMIN) => executeCommand(deps, escrowAggregate, escrowId, command, meta(actor));
   const address = (addressId: string, command: Parameters<typeof addressAggregate.decide>[0]) => executeCommand(deps, addressAggregate, addressId, command, meta());
   const review = (reviewId: string, command: Parameters<typeof reviewAggregate.decide>[0]) => executeCommand(deps, reviewAggregate, reviewId, command, meta());
 
@@ -68,7 +70,7 @@ export async function writeEveryEventType(deps: { db: Kysely<Database>; store: E
   await escrow(id(104), { type: 'cancel', by: 'buyer' });
   await escrow(id(105), create(id(105)));
   minute += 3 * 24 * 60;
-  await escrow(id(105), { type: 'expire', by: 'system' });
+  await escrow(id(105), { type: 'expire', by: 'system' }, 'system');
 
   await address(id(204), { type: 'add', address_id: id(204), address: 'bc1qspare', network: 'mainnet' });
   await address(id(204), { type: 'change', address: 'bc1qspare2' });

@@ -1,0 +1,129 @@
+import { OpenAPIHono, z } from '@hono/zod-openapi';
+import { stream } from 'hono/streaming';
+import { escrowStatusOf, evolveEscrow, initialEscrowState } from '../../../domain/escrow/state.ts';
+import type { EscrowEvent } from '../../../domain/escrow/events.ts';
+import { notFound } from '../../../domain/shared/errors.ts';
+import { exportEvents } from '../../event-store/export.ts';
+import { chainHead, readLog, readStream } from '../../event-store/read.ts';
+import { verifyChain } from '../../event-store/verify-chain.ts';
+import { replayProjections } from '../../replay.ts';
+import { jsonAnswer } from '../bodies.ts';
+import type { AppDeps, AppEnv } from '../env.ts';
+import { adminRoute } from '../route.ts';
+
+const page = { limit: z.coerce.number().int().min(1).max(500).default(50) };
+const auditQuery = z.object({
+  ...page,
+  before: z.coerce.number().int().min(1).optional(),
+  actor: z.string().max(100).optional(),
+  object_type: z.enum(['escrow', 'address', 'user', 'review', 'settings']).optional(),
+  object_id: z.string().max(100).optional(),
+  action_type: z.string().max(60).optional(),
+  from: z.iso.datetime({ offset: true }).optional(),
+  to: z.iso.datetime({ offset: true }).optional(),
+});
+const eventsQuery = z.object({
+  ...page,
+  after: z.coerce.number().int().min(0).default(0),
+  stream_id: z.string().max(120).optional(),
+  stream_type: z.enum(['escrow', 'address', 'user', 'review', 'settings']).optional(),
+  type: z.string().max(60).optional(),
+});
+const exportQuery = z.object({ from: z.coerce.number().int().min(1).optional(), to: z.coerce.number().int().min(1).optional() });
+const anyList = jsonAnswer('Entries', z.array(z.record(z.string(), z.unknown())));
+const anyObject = jsonAnswer('Result', z.record(z.string(), z.unknown()));
+
+/** Admin: the audit log, the raw event log, an escrow's history, replay, export and the chain head. */
+export function adminAuditRoutes(deps: AppDeps) {
+  const { db } = deps.database;
+  const app = new OpenAPIHono<AppEnv>();
+
+  app.openapi(adminRoute('get', '/admin/audit-logs', 'Every event, readable: newest first, filtered, paged by id', { request: { query: auditQuery } }, { 200: anyList }), async (c) => {
+    const q = c.req.valid('query');
+    let query = db
+      .selectFrom('audit_log')
+      .leftJoin('users', 'users.id', 'audit_log.actor_user_id')
+      .select(['audit_log.id', 'action_type', 'timestamp', 'object_type', 'object_id', 'actor', 'actor_user_id', 'summary', 'users.username as actor_username'])
+      .orderBy('audit_log.id', 'desc')
+      .limit(q.limit);
+    if (q.before) query = query.where('audit_log.id', '<', q.before);
+    if (q.actor) query = query.where('actor', '=', q.actor);
+    if (q.object_type) query = query.where('object_type', '=', q.object_type);
+    if (q.object_id) query = query.where('object_id', '=', q.object_id);
+    if (q.action_type) query = query.where('action_type', '=', q.action_type);
+    if (q.from) query = query.where('timestamp', '>=', new Date(q.from));
+    if (q.to) query = query.where('timestamp', '<=', new Date(q.to));
+    const rows = await query.execute();
+    return c.json(rows.map((r) => ({ ...r, timestamp: r.timestamp.toISOString() })), 200);
+  });
+
+  app.openapi(adminRoute('get', '/admin/events', 'The raw event log by position', { request: { query: eventsQuery } }, { 200: anyList }), async (c) => {
+    const q = c.req.valid('query');
+    const events = await readLog(db, {
+      after: q.after,
+      limit: q.limit,
+      ...(q.stream_id ? { streamId: q.stream_id } : {}),
+      ...(q.stream_type ? { streamType: q.stream_type } : {}),
+      ...(q.type ? { types: [q.type] } : {}),
+    });
+    return c.json(events as unknown as Record<string, unknown>[], 200);
+  });
+
+  app.openapi(
+    adminRoute('get', '/admin/escrows/{id}/history', 'The escrow event by event, with its status after each', { request: { params: z.object({ id: z.uuid('id must be an escrow id') }) } }, { 200: anyList }),
+    async (c) => {
+      const { events } = await readStream(db, `escrow:${c.req.valid('param').id}`);
+      if (events.length === 0) throw notFound('Escrow not found');
+      let state = initialEscrowState();
+      const history = events.map((event) => {
+        state = evolveEscrow(state, event as unknown as EscrowEvent & { occurred_at: string });
+        const { context } = state;
+        return {
+          position: event.position,
+          version: event.stream_version,
+          type: event.type,
+          occurred_at: event.occurred_at,
+          actor: event.metadata.actor,
+          data: event.data,
+          status_after: escrowStatusOf(state.snapshot),
+          after: {
+            address: context.address,
+            payment_marked_at: context.payment_marked_at,
+            buyer_confirmed_at: context.buyer_confirmed_at,
+            payout_address: context.payout_address,
+            refund_address: context.refund_address,
+            dispute_id: context.dispute_id,
+          },
+        };
+      });
+      return c.json(history, 200);
+    },
+  );
+
+  app.openapi(adminRoute('post', '/admin/replay', 'Rebuild every read model from the log and compare with the live ones', {}, { 200: anyObject }), async (c) => {
+    const report = await replayProjections(db);
+    return c.json(report as unknown as Record<string, unknown>, 200);
+  });
+
+  app.openapi(adminRoute('get', '/admin/chain', 'The chain head, and whether the whole chain verifies', {}, { 200: anyObject }), async (c) => {
+    const [head, report] = await Promise.all([chainHead(db), verifyChain(db)]);
+    return c.json({ head, ok: report.ok, events: report.events, first_break: report.firstBreak }, 200);
+  });
+
+  app.openapi(adminRoute('get', '/admin/events/export', 'The log as NDJSON, streamed', { request: { query: exportQuery } }, { 200: { description: 'NDJSON' } }), (c) => {
+    const range = c.req.valid('query');
+    c.header('Content-Type', 'application/x-ndjson');
+    c.header('Content-Disposition', 'attachment; filename="events.ndjson"');
+    return stream(c, async (out) => {
+      await exportEvents(
+        db,
+        async (line) => {
+          await out.write(line);
+        },
+        range,
+      );
+    });
+  });
+
+  return app;
+}
