@@ -38,7 +38,7 @@ export function adminUserRoutes(deps: AppDeps) {
     }),
     async (c) => {
       const { id } = c.req.valid('param');
-      const form = c.req.valid('form' as never) as z.infer<typeof updateForm>;
+      const form = c.req.valid('form');
       await updateUser(deps, id, form, meta(c));
       return c.json({ detail: 'User updated successfully' }, 200);
     },
@@ -50,7 +50,7 @@ export function adminUserRoutes(deps: AppDeps) {
     }),
     async (c) => {
       const { id } = c.req.valid('param');
-      const { reason } = c.req.valid('form' as never) as z.infer<typeof reasonForm>;
+      const { reason } = c.req.valid('form');
       await suspendUser(deps, id, reason, meta(c));
       return c.json({ detail: 'User suspended' }, 200);
     },
@@ -71,7 +71,7 @@ export function adminUserRoutes(deps: AppDeps) {
       200: jsonAnswer('Reset', message),
     }),
     async (c) => {
-      const { temporary_password } = c.req.valid('form' as never) as z.infer<typeof resetForm>;
+      const { temporary_password } = c.req.valid('form');
       await resetPassword(deps, c.req.valid('param').id, temporary_password, meta(c));
       return c.json({ detail: 'Temporary password set; the user was signed out everywhere' }, 200);
     },

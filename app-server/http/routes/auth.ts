@@ -46,7 +46,7 @@ export function authRoutes(deps: AppDeps) {
       201: jsonAnswer('Registered', message.extend({ user_id: z.string() })),
     }),
     async (c) => {
-      const input = c.req.valid('json' as never) as z.infer<typeof registerSchema>;
+      const input = c.req.valid('json');
       const userId = await register(deps, input, clientAddress(c, deps.config.TRUST_PROXY), meta(c));
       return c.json({ detail: 'Account created. Check your e-mail to confirm your address, then sign in.', user_id: userId }, 201);
     },
@@ -57,7 +57,7 @@ export function authRoutes(deps: AppDeps) {
       200: jsonAnswer('Signed in', z.object({ access_token: z.string(), token_type: z.literal('bearer'), user })),
     }),
     async (c) => {
-      const input = c.req.valid('json' as never) as z.infer<typeof loginSchema>;
+      const input = c.req.valid('json');
       const result = await login(deps, input, clientAddress(c, deps.config.TRUST_PROXY), meta(c));
       return c.json({ access_token: result.token, token_type: 'bearer' as const, user: userView(result.user) }, 200);
     },
@@ -87,7 +87,7 @@ export function authRoutes(deps: AppDeps) {
       200: jsonAnswer('Enabled', message.extend({ recovery_codes: z.array(z.string()) })),
     }),
     async (c) => {
-      const { totp_code } = c.req.valid('form' as never) as z.infer<typeof totpForm>;
+      const { totp_code } = c.req.valid('form');
       const codes = await enableTwoFactor(deps, currentUser(c), totp_code, meta(c));
       await revokeUserSessions(db, currentUser(c).id, { except: c.get('token')! });
       return c.json({ detail: '2FA enabled. Keep these recovery codes somewhere safe; each works once.', recovery_codes: codes }, 200);
@@ -99,7 +99,7 @@ export function authRoutes(deps: AppDeps) {
       200: jsonAnswer('Disabled', message),
     }),
     async (c) => {
-      const { totp_code } = c.req.valid('form' as never) as z.infer<typeof totpForm>;
+      const { totp_code } = c.req.valid('form');
       await disableTwoFactor(deps, currentUser(c), totp_code, c.get('token'), meta(c));
       return c.json({ detail: '2FA disabled' }, 200);
     },
@@ -111,7 +111,7 @@ export function authRoutes(deps: AppDeps) {
       200: jsonAnswer('Confirmed', message),
     }),
     async (c) => {
-      const { token } = c.req.valid('json' as never) as z.infer<typeof tokenBody>;
+      const { token } = c.req.valid('json');
       await verifyEmailToken({ db, store: deps.store }, token, meta(c));
       return c.json({ detail: 'E-mail address confirmed' }, 200);
     },
@@ -136,7 +136,7 @@ export function authRoutes(deps: AppDeps) {
     }),
     async (c) => {
       const me = currentUser(c);
-      const input = c.req.valid('json' as never) as z.infer<typeof changePasswordSchema>;
+      const input = c.req.valid('json');
       const stored = await db.selectFrom('credentials').select('password_hash').where('user_id', '=', me.id).executeTakeFirstOrThrow();
       if (!(await verifyPassword(input.current_password, stored.password_hash))) throw forbidden('current_password is wrong');
       if (input.current_password === input.new_password) throw invalidInput('new_password must differ from the current one');
@@ -158,7 +158,7 @@ export function authRoutes(deps: AppDeps) {
     }),
     async (c) => {
       const me = currentUser(c);
-      const { new_role } = c.req.valid('form' as never) as z.infer<typeof roleForm>;
+      const { new_role } = c.req.valid('form');
       await executeCommand({ db, store: deps.store }, userAggregate, me.id, { type: 'switchRole', to: new_role }, { ...meta(c), actor: me.id });
       const updated = await db.selectFrom('users').selectAll().where('id', '=', me.id).executeTakeFirstOrThrow();
       return c.json(userView(updated), 200);
