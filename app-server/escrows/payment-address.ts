@@ -1,0 +1,56 @@
+import { DomainError } from '../../domain/shared/errors.ts';
+import { assignPaymentAddress } from '../commands/escrow-payment.ts';
+import type { CommandMeta } from '../commands/execute.ts';
+import type { AppDeps } from '../http/env.ts';
+import { enqueueMail } from '../mail/outbox.ts';
+
+/** Each lost race means that address is taken now, so the loop ends; the cap only guards against surprises. */
+const MAX_ATTEMPTS = 100;
+
+/**
+ * Gives the escrow the oldest free pool address. Two requests may pick the same one: the loser's append fails on
+ * the address stream's version and it tries the next free address, as long as one is free. With none free: the
+ * admins are mailed and the caller answers 409.
+ */
+export async function takeFreeAddress(
+  deps: AppDeps,
+  escrowId: string,
+  by: 'buyer' | 'admin',
+  meta: CommandMeta,
+  options: { mailAdminsWhenNone: boolean } = { mailAdminsWhenNone: true },
+): Promise<boolean> {
+  const { db } = deps.database;
+  const tried = new Set<string>();
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    let query = db.selectFrom('addresses').select(['id', 'address_string']).where('status', '=', 'available').orderBy('created_at').orderBy('id').limit(1);
+    if (tried.size) query = query.where('id', 'not in', [...tried]);
+    const free = await query.executeTakeFirst();
+    if (!free) break;
+    tried.add(free.id);
+    try {
+      await assignPaymentAddress({ db, store: deps.store }, { escrowId, addressId: free.id, address: free.address_string, by }, meta);
+      return true;
+    } catch (error) {
+      // Taken by a concurrent request: try the next one. Anything else (e.g. the escrow changed) is final.
+      if (!(error instanceof DomainError) || error.code !== 'conflict' || !/address/i.test(error.detail)) throw error;
+    }
+  }
+  if (options.mailAdminsWhenNone) await mailAdmins(deps, escrowId);
+  return false;
+}
+
+async function mailAdmins(deps: AppDeps, escrowId: string) {
+  const { db } = deps.database;
+  const admins = await db.selectFrom('users').select('email').where('role', '=', 'admin').execute();
+  if (admins.length === 0) return;
+  await db.transaction().execute((trx) =>
+    enqueueMail(
+      trx,
+      admins.map((a) => ({
+        to: a.email,
+        subject: 'The payment address pool is empty',
+        text: `Escrow ${escrowId} is waiting for a payment address and none is free. Add addresses to the pool, then assign one in the admin console.`,
+      })),
+    ),
+  );
+}

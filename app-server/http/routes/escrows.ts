@@ -1,0 +1,88 @@
+import { OpenAPIHono, z } from '@hono/zod-openapi';
+import { createEscrowSchema } from '../../../domain/escrow/api-schemas.ts';
+import { escrowAggregate } from '../../../domain/aggregates.ts';
+import { DomainError, forbidden, notFound } from '../../../domain/shared/errors.ts';
+import { loadAggregate } from '../../commands/execute.ts';
+import { createEscrow } from '../../escrows/create.ts';
+import { relationTo } from '../../escrows/parties.ts';
+import { takeFreeAddress } from '../../escrows/payment-address.ts';
+import { escrowView } from '../../escrows/view.ts';
+import { jsonAnswer, jsonBody } from '../bodies.ts';
+import type { AppDeps, AppEnv, SignedInUser } from '../env.ts';
+import { currentUser, requireUser } from '../middleware/authenticate.ts';
+import { route } from '../route.ts';
+
+const idParam = z.object({ id: z.uuid('id must be an escrow id') });
+const escrowAnswer = jsonAnswer('The escrow', z.record(z.string(), z.unknown()));
+
+/** Escrows as their parties see them. A user who is not a party gets 404, as if it did not exist. */
+export function escrowRoutes(deps: AppDeps) {
+  const { db } = deps.database;
+  const app = new OpenAPIHono<AppEnv>();
+
+  const visible = async (id: string, user: SignedInUser) => {
+    const escrow = await db.selectFrom('escrows').selectAll().where('id', '=', id).executeTakeFirst();
+    const side = escrow ? relationTo(escrow, user) : null;
+    if (!escrow || !side) throw notFound('Escrow not found');
+    return { escrow, side };
+  };
+
+  app.openapi(
+    route('get', '/escrows', 'Escrows you created or are a party to by a verified e-mail (admins: all)', { middleware: [requireUser()] as const }, {
+      200: jsonAnswer('Escrows, newest first', z.array(z.record(z.string(), z.unknown()))),
+    }),
+    async (c) => {
+      const user = currentUser(c);
+      let query = db.selectFrom('escrows').selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(500);
+      if (user.role !== 'admin') {
+        const email = user.email.toLowerCase();
+        query = query.where((eb) =>
+          user.email_verified
+            ? eb.or([eb('created_by', '=', user.id), eb('buyer_email', '=', email), eb('seller_email', '=', email)])
+            : eb('created_by', '=', user.id),
+        );
+      }
+      const rows = await query.execute();
+      return c.json(rows.map((e) => escrowView(e, relationTo(e, user)!)), 200);
+    },
+  );
+
+  app.openapi(
+    route('post', '/escrows', 'Open an escrow; a buyer gets a payment address at once when one is free', { middleware: [requireUser()] as const, request: { body: jsonBody(createEscrowSchema) } }, {
+      201: escrowAnswer,
+    }),
+    async (c) => {
+      const user = currentUser(c);
+      const { escrowId } = await createEscrow(deps, user, c.req.valid('json'), { requestId: c.get('requestId') });
+      const { escrow, side } = await visible(escrowId, user);
+      return c.json(escrowView(escrow, side), 201);
+    },
+  );
+
+  app.openapi(route('get', '/escrows/{id}', 'One escrow', { middleware: [requireUser()] as const, request: { params: idParam } }, { 200: escrowAnswer }), async (c) => {
+    const { escrow, side } = await visible(c.req.valid('param').id, currentUser(c));
+    return c.json(escrowView(escrow, side), 200);
+  });
+
+  app.openapi(
+    route('post', '/escrows/{id}/request-payment', 'Make Payment: the buyer asks for a payment address', { middleware: [requireUser()] as const, request: { params: idParam } }, {
+      200: escrowAnswer,
+    }),
+    async (c) => {
+      const user = currentUser(c);
+      const { id } = c.req.valid('param');
+      const { side } = await visible(id, user);
+      if (side !== 'buyer') throw forbidden('Only the buyer can request a payment address');
+      const { state } = await loadAggregate(db, escrowAggregate, id);
+      if (state.status !== 'pending_payment') throw new DomainError('transition_not_allowed', `Cannot request a payment address for an escrow that is ${state.status}`);
+      if (state.context.address_id) throw new DomainError('conflict', 'This escrow already has a payment address');
+      const assigned = await takeFreeAddress(deps, id, 'buyer', { actor: user.id, requestId: c.get('requestId') });
+      if (!assigned) throw new DomainError('conflict', 'No payment address is free right now; the admins have been told and will assign one shortly');
+      const { escrow } = await visible(id, user);
+      return c.json(escrowView(escrow, side), 200);
+    },
+  );
+
+  return app;
+}
+
