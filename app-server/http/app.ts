@@ -12,6 +12,7 @@ import { adminAuditRoutes } from './routes/admin-audit.ts';
 import { adminReviewRoutes } from './routes/admin-reviews.ts';
 import { adminUserRoutes } from './routes/admin-users.ts';
 import { authRoutes } from './routes/auth.ts';
+import { escrowActionRoutes } from './routes/escrow-actions.ts';
 import { escrowRoutes } from './routes/escrows.ts';
 import { healthRoutes } from './routes/health.ts';
 import { pricingRoutes } from './routes/pricing.ts';
@@ -54,6 +55,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
   app.route('/api', adminAddressRoutes(deps));
   app.route('/api', adminAuditRoutes(deps));
   app.route('/api', escrowRoutes(deps));
+  app.route('/api', escrowActionRoutes(deps));
 
   app.doc31('/api/openapi.json', {
     openapi: '3.1.0',

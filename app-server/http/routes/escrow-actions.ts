@@ -1,0 +1,138 @@
+import { randomUUID } from 'node:crypto';
+import { OpenAPIHono, z } from '@hono/zod-openapi';
+import { escrowAggregate } from '../../../domain/aggregates.ts';
+import { checkBitcoinAddress } from '../../../domain/bitcoin-address.ts';
+import type { EscrowActor, EscrowCommand } from '../../../domain/escrow/decide.ts';
+import { DomainError, invalidInput, notFound } from '../../../domain/shared/errors.ts';
+import { checkSecondFactor } from '../../accounts/second-factor.ts';
+import { verifyPayment } from '../../commands/escrow-payment.ts';
+import { executeCommand } from '../../commands/execute.ts';
+import { relationTo } from '../../escrows/parties.ts';
+import { escrowView } from '../../escrows/view.ts';
+import { formBody, jsonAnswer, jsonBody } from '../bodies.ts';
+import type { AppDeps, AppEnv, SignedInUser } from '../env.ts';
+import { currentUser, requireUser } from '../middleware/authenticate.ts';
+import { adminRoute, route } from '../route.ts';
+
+const idParam = z.object({ id: z.uuid('id must be an escrow id') });
+const escrowAnswer = jsonAnswer('The escrow after the action', z.record(z.string(), z.unknown()));
+const optionalTxid = z
+  .string()
+  .trim()
+  .optional()
+  .transform((v) => (v ? v.toLowerCase() : null))
+  .pipe(z.string().regex(/^[0-9a-f]{64}$/, 'txid must be 64 hexadecimal characters').nullable());
+const totp = z.string().trim().max(32).optional();
+const notesForm = z.object({ notes: z.string().max(5000).default(''), txid: optionalTxid, totp_code: totp });
+const verifyForm = notesForm.extend({ verified: z.enum(['true', 'false'], 'verified must be true or false') });
+const resolveForm = z.object({
+  outcome: z.string('outcome is required').trim().min(1, 'outcome is required').max(5000),
+  resolution: z.enum(['release', 'refund', 'split'], 'resolution must be release, refund or split').optional(),
+  seller_percent: z.coerce.number().int('seller_percent must be a whole number').optional(),
+  txid: optionalTxid,
+  totp_code: totp,
+});
+const reasonForm = z.object({ reason: z.string().max(1000).default('') });
+
+/** The parties' and the admins' actions on one escrow; every rule is the escrow decider's. */
+export function escrowActionRoutes(deps: AppDeps) {
+  const { db } = deps.database;
+  const app = new OpenAPIHono<AppEnv>();
+
+  const load = async (id: string, user: SignedInUser) => {
+    const escrow = await db.selectFrom('escrows').selectAll().where('id', '=', id).executeTakeFirst();
+    const side = escrow ? relationTo(escrow, user) : null;
+    if (!escrow || !side) throw notFound('Escrow not found');
+    return { escrow, side };
+  };
+  const answer = async (id: string, user: SignedInUser) => {
+    const { escrow, side } = await load(id, user);
+    return escrowView(escrow, side);
+  };
+  type Ctx = Parameters<typeof currentUser>[0] & { get: (k: 'requestId') => string };
+  const act = async (c: Ctx, id: string, command: (side: EscrowActor) => EscrowCommand) => {
+    const user = currentUser(c);
+    const { side } = await load(id, user);
+    await executeCommand({ db, store: deps.store }, escrowAggregate, id, command(side), { actor: user.id, requestId: c.get('requestId') });
+    return answer(id, user);
+  };
+  /** Money-moving admin actions need the admin's 2FA code when 2FA is on. */
+  const secondFactor = async (user: SignedInUser, code: string | undefined) => {
+    if (!user.totp_enabled) return;
+    if (!code) throw invalidInput('totp_code is required: your account has 2FA on');
+    if (!(await checkSecondFactor(db, deps.secrets, user.id, code))) throw new DomainError('invalid_input', 'Invalid 2FA code');
+  };
+
+  const party = { middleware: [requireUser()] };
+  app.openapi(route('post', '/escrows/{id}/cancel', 'The creator cancels before any payment mark', { ...party, request: { params: idParam } }, { 200: escrowAnswer }), async (c) =>
+    c.json(await act(c, c.req.valid('param').id, (by) => ({ type: 'cancel', by })), 200),
+  );
+  app.openapi(route('post', '/escrows/{id}/confirm-receipt', 'The buyer confirms delivery', { ...party, request: { params: idParam } }, { 200: escrowAnswer }), async (c) =>
+    c.json(await act(c, c.req.valid('param').id, (by) => ({ type: 'confirmReceipt', by })), 200),
+  );
+  app.openapi(
+    route('post', '/escrows/{id}/payout-address', "The seller's payout or the buyer's refund address", { ...party, request: { params: idParam, body: jsonBody(z.object({ address: z.string('address is required').max(200) })) } }, { 200: escrowAnswer }),
+    async (c) => {
+      const checked = checkBitcoinAddress(c.req.valid('json').address, deps.config.BITCOIN_NETWORK);
+      if (!checked.ok) throw invalidInput(`address ${checked.reason}`);
+      return c.json(await act(c, c.req.valid('param').id, (by) => ({ type: 'setPayoutAddress', by, address: checked.address })), 200);
+    },
+  );
+  app.openapi(
+    route('post', '/escrows/{id}/open-dispute', 'A party opens a dispute', { ...party, request: { params: idParam, body: jsonBody(z.object({ reason: z.string('reason is required').max(5000) })) } }, { 200: escrowAnswer }),
+    async (c) => {
+      const { reason } = c.req.valid('json');
+      return c.json(await act(c, c.req.valid('param').id, (by) => ({ type: 'openDispute', by, dispute_id: randomUUID(), reason })), 200);
+    },
+  );
+
+  app.openapi(adminRoute('post', '/admin/escrows/{id}/verify-payment', 'Verify (funded) or reject the marked payment', { request: { params: idParam, body: formBody(verifyForm) } }, { 200: escrowAnswer }), async (c) => {
+    const user = currentUser(c);
+    const { id } = c.req.valid('param');
+    const form = c.req.valid('form');
+    await secondFactor(user, form.totp_code);
+    if (form.verified === 'false') return c.json(await act(c, id, () => ({ type: 'rejectPayment', by: 'admin', notes: form.notes })), 200);
+    await load(id, user);
+    await verifyPayment({ db, store: deps.store }, { escrowId: id, notes: form.notes, txid: form.txid }, { actor: user.id, requestId: c.get('requestId') });
+    return c.json(await answer(id, user), 200);
+  });
+  app.openapi(adminRoute('post', '/admin/escrows/{id}/release', 'Release a funded escrow to the seller', { request: { params: idParam, body: formBody(notesForm) } }, { 200: escrowAnswer }), async (c) => {
+    const form = c.req.valid('form');
+    await secondFactor(currentUser(c), form.totp_code);
+    return c.json(await act(c, c.req.valid('param').id, () => ({ type: 'release', by: 'admin', notes: form.notes, txid: form.txid })), 200);
+  });
+  app.openapi(adminRoute('post', '/admin/escrows/{id}/refund', 'Refund a funded escrow to the buyer', { request: { params: idParam, body: formBody(notesForm) } }, { 200: escrowAnswer }), async (c) => {
+    const form = c.req.valid('form');
+    await secondFactor(currentUser(c), form.totp_code);
+    return c.json(await act(c, c.req.valid('param').id, () => ({ type: 'refund', by: 'admin', notes: form.notes, txid: form.txid })), 200);
+  });
+  app.openapi(adminRoute('post', '/admin/escrows/{id}/freeze', 'Freeze an escrow that is not final', { request: { params: idParam, body: formBody(reasonForm) } }, { 200: escrowAnswer }), async (c) =>
+    c.json(await act(c, c.req.valid('param').id, () => ({ type: 'freeze', by: 'admin', reason: c.req.valid('form').reason })), 200),
+  );
+  app.openapi(adminRoute('post', '/admin/escrows/{id}/unfreeze', 'Unfreeze: back to where it was', { request: { params: idParam, body: formBody(reasonForm) } }, { 200: escrowAnswer }), async (c) =>
+    c.json(await act(c, c.req.valid('param').id, () => ({ type: 'unfreeze', by: 'admin', reason: c.req.valid('form').reason })), 200),
+  );
+  app.openapi(adminRoute('post', '/admin/disputes/{id}/resolve', 'Resolve an open dispute, optionally moving the money', { request: { params: z.object({ id: z.uuid('id must be a dispute id') }), body: formBody(resolveForm) } }, { 200: escrowAnswer }), async (c) => {
+    const form = c.req.valid('form');
+    await secondFactor(currentUser(c), form.totp_code);
+    const dispute = await db.selectFrom('disputes').select(['escrow_id', 'status']).where('id', '=', c.req.valid('param').id).executeTakeFirst();
+    if (!dispute) throw notFound('Dispute not found');
+    return c.json(
+      await act(c, dispute.escrow_id, () => ({
+        type: 'resolveDispute',
+        by: 'admin',
+        outcome: form.outcome,
+        resolution: form.resolution ?? null,
+        seller_percent: form.seller_percent ?? null,
+        txid: form.txid,
+      })),
+      200,
+    );
+  });
+  app.openapi(adminRoute('get', '/admin/disputes', 'Disputes, open first, newest first', {}, { 200: jsonAnswer('Disputes', z.array(z.record(z.string(), z.unknown()))) }), async (c) => {
+    const rows = await db.selectFrom('disputes').selectAll().orderBy('status').orderBy('opened_at', 'desc').execute();
+    return c.json(rows.map((r) => ({ ...r, opened_at: r.opened_at.toISOString(), resolved_at: r.resolved_at?.toISOString() ?? null })), 200);
+  });
+
+  return app;
+}
