@@ -3,6 +3,7 @@ import { serve } from '@hono/node-server';
 import { ensureAdmin } from './accounts/first-admin.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { createApp } from './http/app.ts';
+import { expireOverdueEscrows } from './jobs/expire-escrows.ts';
 import { housekeeping } from './jobs/housekeeping.ts';
 import { startPeriodic } from './jobs/periodic.ts';
 import { createLogger } from './logger.ts';
@@ -41,6 +42,7 @@ async function main(): Promise<void> {
   logger.info({ mail: transport.describe }, `Mail goes to ${transport.describe}`);
   const jobs = [
     startPeriodic('mail', 2_000, () => deliverDueMail(deps.database.db, transport, logger), logger),
+    startPeriodic('escrow-expiry', 60_000, () => expireOverdueEscrows(deps), logger),
     startPeriodic('housekeeping', 10 * 60_000, () => housekeeping(deps.database.db), logger),
   ];
   const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, (info) => {

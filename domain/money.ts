@@ -4,6 +4,11 @@ import { DomainError } from './shared/errors.ts';
 
 export const SATS_PER_BTC = 100_000_000n;
 const MAX_CENTS = 1_000_000_000_000; // 10 billion USD: far beyond any deal, far inside 2^53
+/**
+ * Below 10,000,000 BTC (half of all there will ever be): at most 15 significant digits, so `amount_btc` as a JSON
+ * number with 8 decimals reads back as exactly these satoshis.
+ */
+export const MAX_SATS = 999_999_999_999_999n;
 
 function toSafe(value: bigint, what: string): number {
   if (value > BigInt(Number.MAX_SAFE_INTEGER) || value < 0n) throw new RangeError(`${what} is out of range`);
@@ -28,7 +33,7 @@ export function quote(input: { amount_cents: number; fee_bps: number; rate_cents
   const total = BigInt(input.amount_cents) + BigInt(fee);
   const rate = BigInt(input.rate_cents);
   const sats = (total * SATS_PER_BTC + rate - 1n) / rate;
-  if (sats > BigInt(Number.MAX_SAFE_INTEGER)) {
+  if (sats > MAX_SATS) {
     throw new DomainError('invalid_input', 'amount_usd is too large to be paid in Bitcoin at the current rate');
   }
   return { fee_cents: fee, total_cents: toSafe(total, 'total'), amount_sats: Number(sats) };

@@ -4,46 +4,16 @@
  * and sign in again with the next code.
  *   npx tsx e2e/accounts-flow.ts --base http://127.0.0.1:3000 --outbox ./data/mail-outbox.jsonl
  */
-import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { totpCodeAt } from '../app-server/auth/totp.ts';
+import { client, expect, form, json, waitForMail } from './client.ts';
 
 const { values } = parseArgs({ options: { base: { type: 'string', default: 'http://127.0.0.1:3000' }, outbox: { type: 'string', default: './data/mail-outbox.jsonl' } } });
-const base = `${values.base}/api`;
+const { call } = client(values.base!);
 const username = `e2e${Date.now().toString(36)}`;
 const email = `${username}@example.com`;
 const password = 'an e2e password';
-
-async function call(path: string, init: RequestInit & { token?: string } = {}) {
-  const headers = new Headers(init.headers);
-  if (init.token) headers.set('authorization', `Bearer ${init.token}`);
-  const res = await fetch(`${base}${path}`, { ...init, headers });
-  const body = (await res.json()) as Record<string, unknown>;
-  console.log(`${init.method ?? 'GET'} ${path} -> ${res.status}${body.detail ? ` (${body.detail})` : ''}`);
-  return { status: res.status, body };
-}
-const json = (body: unknown, token?: string) => ({ method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' }, ...(token ? { token } : {}) });
-const form = (fields: Record<string, string>, token: string) => ({ method: 'POST', body: new URLSearchParams(fields), token });
-function expect(condition: boolean, what: string) {
-  if (!condition) {
-    console.error(`FAILED: ${what}`);
-    process.exit(1);
-  }
-}
-
-async function mailFor(to: string): Promise<{ subject: string; text: string }> {
-  for (let i = 0; i < 30; i++) {
-    try {
-      const mails = readFileSync(values.outbox!, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { to: string; subject: string; text: string });
-      const mine = mails.filter((m) => m.to === to).at(-1);
-      if (mine) return mine;
-    } catch {
-      // not written yet
-    }
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  throw new Error(`no mail to ${to} in ${values.outbox}`);
-}
+const mailFor = (to: string) => waitForMail(values.outbox!, (m) => m.to === to, `to ${to}`);
 
 const registered = await call('/auth/register', json({ full_name: 'E2E Person', email, username, password, confirm_password: password, role: 'seller' }));
 expect(registered.status === 201, 'registration');

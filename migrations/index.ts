@@ -3,6 +3,7 @@ import * as eventStore from './0001_event_store.ts';
 import * as readModels from './0002_read_models.ts';
 import * as accounts from './0003_accounts.ts';
 import * as reviewPublished from './0004_review_published.ts';
+import * as evidenceFiles from './0005_evidence_files.ts';
 
 /** Every migration in order. Names never change once released. */
 export const migrations: Record<string, Migration> = {
@@ -10,4 +11,5 @@ export const migrations: Record<string, Migration> = {
   '0002_read_models': readModels,
   '0003_accounts': accounts,
   '0004_review_published': reviewPublished,
+  '0005_evidence_files': evidenceFiles,
 };

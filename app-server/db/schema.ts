@@ -40,6 +40,14 @@ export interface EventStoreTables {
     response_body: string | null;
     created_at: Generated<Date>;
   };
+  evidence_files: {
+    evidence_id: string;
+    escrow_id: string;
+    content: Uint8Array;
+    sha256: string;
+    created_at: Generated<Date>;
+  };
+  notices: { name: string; raised_at: Generated<Date> };
 }
 
 export interface Database extends EventStoreTables, ReadModelTables, AccountsTables {}

@@ -1,4 +1,6 @@
-import type { Selectable } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
+import { notFound } from '../../domain/shared/errors.ts';
+import type { Database } from '../db/schema.ts';
 import type { EscrowActor } from '../../domain/escrow/decide.ts';
 import type { EscrowRow } from '../../projections/escrows/table.ts';
 import type { SignedInUser } from '../http/env.ts';
@@ -15,4 +17,12 @@ export function relationTo(escrow: Selectable<EscrowRow>, user: SignedInUser): E
   if (escrow.buyer_email === email) return 'buyer';
   if (escrow.seller_email === email) return 'seller';
   return null;
+}
+
+/** The escrow and the user's side in it; 404 when it does not exist or the user is not a party to it. */
+export async function findVisibleEscrow(db: Kysely<Database>, id: string, user: SignedInUser) {
+  const escrow = await db.selectFrom('escrows').selectAll().where('id', '=', id).executeTakeFirst();
+  const side = escrow ? relationTo(escrow, user) : null;
+  if (!escrow || !side) throw notFound('Escrow not found');
+  return { escrow, side };
 }

@@ -3,6 +3,8 @@ import { assignPaymentAddress } from '../commands/escrow-payment.ts';
 import type { CommandMeta } from '../commands/execute.ts';
 import type { AppDeps } from '../http/env.ts';
 import { enqueueMail } from '../mail/outbox.ts';
+import { escrowEffects } from './after-events.ts';
+import { adminEmails } from './notifications.ts';
 
 /** Each lost race means that address is taken now, so the loop ends; the cap only guards against surprises. */
 const MAX_ATTEMPTS = 100;
@@ -28,7 +30,7 @@ export async function takeFreeAddress(
     if (!free) break;
     tried.add(free.id);
     try {
-      await assignPaymentAddress({ db, store: deps.store }, { escrowId, addressId: free.id, address: free.address_string, by }, meta);
+      await assignPaymentAddress({ db, store: deps.store }, { escrowId, addressId: free.id, address: free.address_string, by }, meta, escrowEffects(deps));
       return true;
     } catch (error) {
       // Taken by a concurrent request: try the next one. Anything else (e.g. the escrow changed) is final.
@@ -41,13 +43,13 @@ export async function takeFreeAddress(
 
 async function mailAdmins(deps: AppDeps, escrowId: string) {
   const { db } = deps.database;
-  const admins = await db.selectFrom('users').select('email').where('role', '=', 'admin').execute();
+  const admins = await adminEmails(db);
   if (admins.length === 0) return;
   await db.transaction().execute((trx) =>
     enqueueMail(
       trx,
-      admins.map((a) => ({
-        to: a.email,
+      admins.map((to) => ({
+        to,
         subject: 'The payment address pool is empty',
         text: `Escrow ${escrowId} is waiting for a payment address and none is free. Add addresses to the pool, then assign one in the admin console.`,
       })),

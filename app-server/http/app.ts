@@ -1,5 +1,7 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
+import type { Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { MAX_UPLOAD_BODY_BYTES } from '../escrows/evidence.ts';
 import { invalidInput, notFound } from '../../domain/shared/errors.ts';
 import type { AppDeps, AppEnv } from './env.ts';
 import { describeZodError, toHttpError } from './errors.ts';
@@ -13,17 +15,19 @@ import { adminReviewRoutes } from './routes/admin-reviews.ts';
 import { adminUserRoutes } from './routes/admin-users.ts';
 import { authRoutes } from './routes/auth.ts';
 import { escrowActionRoutes } from './routes/escrow-actions.ts';
+import { escrowPaymentRoutes } from './routes/escrow-payments.ts';
 import { escrowRoutes } from './routes/escrows.ts';
 import { healthRoutes } from './routes/health.ts';
 import { pricingRoutes } from './routes/pricing.ts';
 import { reviewRoutes } from './routes/reviews.ts';
 import { staticApp } from './static-app.ts';
 
+/** Largest body of any call but an evidence upload. */
+const MAX_BODY_BYTES = 1024 * 1024;
+
 export interface AppOptions {
   /** The built web app to serve at `/`; omitted in API-only tests. */
   webDist?: string;
-  /** Largest accepted request body in bytes. */
-  maxBodyBytes?: number;
 }
 
 /** The whole HTTP surface: API under /api, the web app everywhere else. */
@@ -36,13 +40,11 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
 
   app.use('*', requestContext({ logger: deps.logger }));
   app.use('*', securityHeaders());
-  app.use(
-    '/api/*',
-    bodyLimit({
-      maxSize: options.maxBodyBytes ?? 11 * 1024 * 1024,
-      onError: (c) => c.json({ detail: 'Request body is too large' }, 413),
-    }),
-  );
+  // Counted while the body streams in: a client that lies about (or omits) its length is cut off at the limit.
+  const tooLarge = (c: Context) => c.json({ detail: 'Request body is too large' }, 413);
+  const smallBody = bodyLimit({ maxSize: MAX_BODY_BYTES, onError: tooLarge });
+  const uploadBody = bodyLimit({ maxSize: MAX_UPLOAD_BODY_BYTES, onError: tooLarge });
+  app.use('/api/*', (c, next) => (c.req.path.endsWith('/mark-paid') ? uploadBody : smallBody)(c, next));
   app.use('/api/*', authenticate({ db: deps.database.db }));
   app.use('/api/*', idempotency({ db: deps.database.db }));
 
@@ -56,6 +58,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
   app.route('/api', adminAuditRoutes(deps));
   app.route('/api', escrowRoutes(deps));
   app.route('/api', escrowActionRoutes(deps));
+  app.route('/api', escrowPaymentRoutes(deps));
 
   app.doc31('/api/openapi.json', {
     openapi: '3.1.0',

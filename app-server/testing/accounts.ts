@@ -16,6 +16,14 @@ export const form = (fields: Record<string, string>, token?: string, method = 'P
   headers: { 'content-type': 'application/x-www-form-urlencoded', ...(token ? { authorization: `Bearer ${token}` } : {}) },
 });
 
+/** A multipart form, as a browser sends it: strings and files. */
+export const multipart = (fields: Record<string, string | File>, token?: string) => {
+  const body = new FormData();
+  for (const [name, value] of Object.entries(fields)) body.append(name, value);
+  const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
+  return { method: 'POST', body, headers };
+};
+
 export const bearer = (token: string, method = 'GET') => ({ method, headers: { authorization: `Bearer ${token}` } });
 
 export async function registerUser(t: TestApp, username: string, role: 'buyer' | 'seller' = 'buyer') {

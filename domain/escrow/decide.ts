@@ -209,6 +209,9 @@ export function decideEscrow(command: EscrowCommand, state: EscrowState, ctx: De
       if (state.status === 'pending_payment' && !context.address_id) {
         throw transitionNotAllowed('No payment address is assigned yet; request one first');
       }
+      if (state.status === 'pending_payment' && context.payment_marked_at) {
+        throw transitionNotAllowed('The payment is already marked as sent; an admin is checking it');
+      }
       return allowed(
         state,
         command,

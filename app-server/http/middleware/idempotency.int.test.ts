@@ -9,6 +9,8 @@ import { idempotency } from './idempotency.ts';
 let t: TestDatabase;
 let acted: number;
 let app: Hono<AppEnv>;
+/** Holds the acting request inside its handler until a test lets it go; open unless a test closes it. */
+let gate: Promise<void> = Promise.resolve();
 
 beforeAll(async () => {
   t = await openTestDatabase();
@@ -16,7 +18,7 @@ beforeAll(async () => {
   app.use('*', idempotency({ db: t.db }));
   app.post('/transfer', async (c) => {
     acted += 1;
-    await new Promise((r) => setTimeout(r, 30));
+    await gate;
     return c.json({ transfer: acted }, 201);
   });
   app.post('/fails', () => {
@@ -69,9 +71,19 @@ describe('Idempotency-Key', () => {
   });
 
   it('lets exactly one of two simultaneous requests with one key act', async () => {
-    const [a, b] = await Promise.all([post('/transfer', '{}', 'key-3'), post('/transfer', '{}', 'key-3')]);
-    expect([a.status, b.status].sort()).toEqual([201, 409]);
+    let open = () => {};
+    gate = new Promise((resolve) => {
+      open = resolve;
+    });
+    const both = [post('/transfer', '{}', 'key-3'), post('/transfer', '{}', 'key-3')];
+    // Whichever came second answers while the first is still held in its handler.
+    const second = await Promise.race(both);
+    expect(second.status).toBe(409);
+    open();
+    const answers = await Promise.all(both);
+    expect(answers.map((a) => a.status).sort()).toEqual([201, 409]);
     expect(acted).toBe(1);
+    gate = Promise.resolve();
   });
 
   it('forgets a server error so the client can retry', async () => {

@@ -1,6 +1,4 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { escrowAggregate } from '../../../domain/aggregates.ts';
-import { executeCommand } from '../../commands/execute.ts';
 import { bearer, form, json, signedInAdmin, signedInUser, tokenInMail } from '../../testing/accounts.ts';
 import { openTestApp, type TestApp } from '../../testing/test-app.ts';
 
@@ -27,8 +25,7 @@ async function fundedDeal() {
   const mail = await t.database.db.selectFrom('mail_outbox').select('body').where('to_address', '=', 'sam@example.com').executeTakeFirstOrThrow();
   await t.app.request('/api/auth/verify-email', json({ token: tokenInMail(mail.body) }));
   const created = (await (await t.app.request('/api/escrows', json({ product_service: 'Camera', description: 'Mirrorless', amount_usd: '1000.00', seller_email: 'sam@example.com' }, buyer.token))).json()) as Escrow;
-  // The multipart mark-paid route is still to come; the buyer's mark goes through the command meanwhile.
-  await executeCommand({ db: t.database.db, store: t.deps.store }, escrowAggregate, created.id, { type: 'markPaid', by: 'buyer', notes: 'sent', evidence: [] }, { actor: buyer.id, requestId: 't' });
+  expect((await t.app.request(`/api/escrows/${created.id}/mark-paid`, form({ notes: 'sent' }, buyer.token))).status).toBe(200);
   const verified = await t.app.request(`/api/admin/escrows/${created.id}/verify-payment`, form({ verified: 'true', notes: 'seen on chain', txid: 'A'.repeat(64) }, admin.token));
   expect(verified.status).toBe(200);
   expect(await verified.json()).toMatchObject({ status: 'funded', payment_txid: 'a'.repeat(64) });
@@ -60,7 +57,7 @@ describe('a whole deal through the API', () => {
     await t.app.request('/api/admin/addresses', form({ address_string: POOL }, admin.token));
     const buyer = await signedInUser(t, 'ann', 'buyer');
     const { id } = (await (await t.app.request('/api/escrows', json({ product_service: 'Pen', description: 'A pen', amount_usd: 10, seller_email: 's@example.com' }, buyer.token))).json()) as Escrow;
-    await executeCommand({ db: t.database.db, store: t.deps.store }, escrowAggregate, id, { type: 'markPaid', by: 'buyer', notes: 'sent', evidence: [] }, { actor: buyer.id, requestId: 't' });
+    await t.app.request(`/api/escrows/${id}/mark-paid`, form({ notes: 'sent' }, buyer.token));
     const rejected = await t.app.request(`/api/admin/escrows/${id}/verify-payment`, form({ verified: 'false', notes: 'nothing on chain' }, admin.token));
     expect(await rejected.json()).toMatchObject({ status: 'pending_payment', payment_marked_at: null });
     const bad = await t.app.request(`/api/admin/escrows/${id}/verify-payment`, form({ verified: 'maybe' }, admin.token));

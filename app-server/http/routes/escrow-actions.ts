@@ -5,9 +5,11 @@ import { checkBitcoinAddress } from '../../../domain/bitcoin-address.ts';
 import type { EscrowActor, EscrowCommand } from '../../../domain/escrow/decide.ts';
 import { DomainError, invalidInput, notFound } from '../../../domain/shared/errors.ts';
 import { checkSecondFactor } from '../../accounts/second-factor.ts';
-import { verifyPayment } from '../../commands/escrow-payment.ts';
+import { endUnpaid, verifyPayment } from '../../commands/escrow-payment.ts';
 import { executeCommand } from '../../commands/execute.ts';
-import { relationTo } from '../../escrows/parties.ts';
+import { escrowEffects } from '../../escrows/after-events.ts';
+import { markPaid } from '../../escrows/mark-paid.ts';
+import { findVisibleEscrow } from '../../escrows/parties.ts';
 import { escrowView } from '../../escrows/view.ts';
 import { formBody, jsonAnswer, jsonBody } from '../bodies.ts';
 import type { AppDeps, AppEnv, SignedInUser } from '../env.ts';
@@ -32,6 +34,13 @@ const resolveForm = z.object({
   txid: optionalTxid,
   totp_code: totp,
 });
+const markPaidForm = z.object({
+  notes: z.string().max(5000, 'notes must be at most 5000 characters').default(''),
+  file: z
+    .union([z.instanceof(File), z.literal('')], 'file must be a file upload')
+    .optional()
+    .openapi({ type: 'string', format: 'binary' }),
+});
 const reasonForm = z.object({ reason: z.string().max(1000).default('') });
 
 /** The parties' and the admins' actions on one escrow; every rule is the escrow decider's. */
@@ -39,21 +48,18 @@ export function escrowActionRoutes(deps: AppDeps) {
   const { db } = deps.database;
   const app = new OpenAPIHono<AppEnv>();
 
-  const load = async (id: string, user: SignedInUser) => {
-    const escrow = await db.selectFrom('escrows').selectAll().where('id', '=', id).executeTakeFirst();
-    const side = escrow ? relationTo(escrow, user) : null;
-    if (!escrow || !side) throw notFound('Escrow not found');
-    return { escrow, side };
-  };
+  const load = (id: string, user: SignedInUser) => findVisibleEscrow(db, id, user);
   const answer = async (id: string, user: SignedInUser) => {
     const { escrow, side } = await load(id, user);
     return escrowView(escrow, side);
   };
   type Ctx = Parameters<typeof currentUser>[0] & { get: (k: 'requestId') => string };
+  const effects = escrowEffects(deps);
+  const meta = (c: Ctx) => ({ actor: currentUser(c).id, requestId: c.get('requestId') });
   const act = async (c: Ctx, id: string, command: (side: EscrowActor) => EscrowCommand) => {
     const user = currentUser(c);
     const { side } = await load(id, user);
-    await executeCommand({ db, store: deps.store }, escrowAggregate, id, command(side), { actor: user.id, requestId: c.get('requestId') });
+    await executeCommand({ db, store: deps.store }, escrowAggregate, id, command(side), meta(c), effects);
     return answer(id, user);
   };
   /** Money-moving admin actions need the admin's 2FA code when 2FA is on. */
@@ -64,9 +70,13 @@ export function escrowActionRoutes(deps: AppDeps) {
   };
 
   const party = { middleware: [requireUser()] };
-  app.openapi(route('post', '/escrows/{id}/cancel', 'The creator cancels before any payment mark', { ...party, request: { params: idParam } }, { 200: escrowAnswer }), async (c) =>
-    c.json(await act(c, c.req.valid('param').id, (by) => ({ type: 'cancel', by })), 200),
-  );
+  app.openapi(route('post', '/escrows/{id}/cancel', 'The creator cancels before any payment mark; the address goes back to the pool', { ...party, request: { params: idParam } }, { 200: escrowAnswer }), async (c) => {
+    const user = currentUser(c);
+    const { id } = c.req.valid('param');
+    const { side } = await load(id, user);
+    await endUnpaid({ db, store: deps.store }, { escrowId: id, how: 'cancel', by: side }, meta(c), effects);
+    return c.json(await answer(id, user), 200);
+  });
   app.openapi(route('post', '/escrows/{id}/confirm-receipt', 'The buyer confirms delivery', { ...party, request: { params: idParam } }, { 200: escrowAnswer }), async (c) =>
     c.json(await act(c, c.req.valid('param').id, (by) => ({ type: 'confirmReceipt', by })), 200),
   );
@@ -76,6 +86,21 @@ export function escrowActionRoutes(deps: AppDeps) {
       const checked = checkBitcoinAddress(c.req.valid('json').address, deps.config.BITCOIN_NETWORK);
       if (!checked.ok) throw invalidInput(`address ${checked.reason}`);
       return c.json(await act(c, c.req.valid('param').id, (by) => ({ type: 'setPayoutAddress', by, address: checked.address })), 200);
+    },
+  );
+  app.openapi(
+    route('post', '/escrows/{id}/mark-paid', 'The buyer marks the payment as sent, with notes and optionally one evidence file (PNG, JPEG, WebP, GIF, PDF or text; 10 MB)', {
+      ...party,
+      request: { params: idParam, body: { required: true, content: { 'multipart/form-data': { schema: markPaidForm }, 'application/x-www-form-urlencoded': { schema: markPaidForm } } } },
+    }, { 200: escrowAnswer }),
+    async (c) => {
+      const user = currentUser(c);
+      const { id } = c.req.valid('param');
+      const form = c.req.valid('form');
+      const { side } = await load(id, user);
+      const file = form.file instanceof File && (form.file.size > 0 || form.file.name) ? { name: form.file.name, bytes: new Uint8Array(await form.file.arrayBuffer()) } : null;
+      await markPaid(deps, { escrowId: id, by: side, notes: form.notes, file }, meta(c));
+      return c.json(await answer(id, user), 200);
     },
   );
   app.openapi(
@@ -93,7 +118,7 @@ export function escrowActionRoutes(deps: AppDeps) {
     await secondFactor(user, form.totp_code);
     if (form.verified === 'false') return c.json(await act(c, id, () => ({ type: 'rejectPayment', by: 'admin', notes: form.notes })), 200);
     await load(id, user);
-    await verifyPayment({ db, store: deps.store }, { escrowId: id, notes: form.notes, txid: form.txid }, { actor: user.id, requestId: c.get('requestId') });
+    await verifyPayment({ db, store: deps.store }, { escrowId: id, notes: form.notes, txid: form.txid }, meta(c), effects);
     return c.json(await answer(id, user), 200);
   });
   app.openapi(adminRoute('post', '/admin/escrows/{id}/release', 'Release a funded escrow to the seller', { request: { params: idParam, body: formBody(notesForm) } }, { 200: escrowAnswer }), async (c) => {

@@ -1,4 +1,6 @@
+import fc from 'fast-check';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { feeCents, formatCents, formatSats, MAX_SATS } from '../../../domain/money.ts';
 import { bearer, codeFor, form, json, lastMailTo, signedInAdmin, signedInUser, tokenInMail } from '../../testing/accounts.ts';
 import { openTestApp, type TestApp } from '../../testing/test-app.ts';
 
@@ -84,6 +86,36 @@ describe('POST /api/escrows', () => {
     const res = await t.app.request('/api/escrows', json(deal(overrides), buyer.token));
     expect([res.status, await detail(res)]).toEqual([422, message]);
     expect(await t.database.db.selectFrom('escrows').select('id').execute()).toEqual([]);
+  });
+
+  it('answers decimals that are exactly the stored integers, and BTC that covers the total, for any amount and rate', async () => {
+    const { admin, buyer } = await market();
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 1, max: 99_999_999_99 }), fc.integer({ min: 100, max: 50_000_000_00 }), fc.integer({ min: 0, max: 1000 }), async (cents, rateCents, bps) => {
+        const rate = formatCents(rateCents);
+        const fee = formatCents(bps);
+        expect((await t.app.request('/api/admin/btc-rate', form({ btc_usd_rate: rate, fee_percentage: fee }, admin.token, 'PUT'))).status).toBe(200);
+        const res = await t.app.request('/api/escrows', json(deal({ amount_usd: formatCents(cents) }), buyer.token));
+        if (res.status === 422) {
+          // Only when the BTC would be 10,000,000 or more: beyond what an 8-decimal JSON number holds exactly.
+          expect(await detail(res)).toBe('amount_usd is too large to be paid in Bitcoin at the current rate');
+          expect(BigInt(cents + feeCents(cents, bps)) * 100_000_000n).toBeGreaterThan(MAX_SATS * BigInt(rateCents));
+          return;
+        }
+        const body = (await res.json()) as Record<string, number> & { id: string };
+        const row = await t.database.db.selectFrom('escrows').selectAll().where('id', '=', body.id).executeTakeFirstOrThrow();
+        expect(row.amount_cents).toBe(cents);
+        expect([body.amount_usd!.toFixed(2), body.escrow_fee!.toFixed(2), body.total_usd!.toFixed(2), body.amount_btc!.toFixed(8)]).toEqual([
+          formatCents(row.amount_cents),
+          formatCents(row.fee_cents),
+          formatCents(row.total_cents),
+          formatSats(row.amount_sats),
+        ]);
+        expect(row.total_cents).toBe(row.amount_cents + row.fee_cents);
+        expect(BigInt(row.amount_sats) * BigInt(rateCents) >= BigInt(row.total_cents) * 100_000_000n).toBe(true);
+      }),
+      { numRuns: 25 },
+    );
   });
 
   it('gives a buyer a free pool address at once', async () => {

@@ -1,10 +1,10 @@
 import { OpenAPIHono, z } from '@hono/zod-openapi';
 import { createEscrowSchema } from '../../../domain/escrow/api-schemas.ts';
 import { escrowAggregate } from '../../../domain/aggregates.ts';
-import { DomainError, forbidden, notFound } from '../../../domain/shared/errors.ts';
+import { DomainError, forbidden } from '../../../domain/shared/errors.ts';
 import { loadAggregate } from '../../commands/execute.ts';
 import { createEscrow } from '../../escrows/create.ts';
-import { relationTo } from '../../escrows/parties.ts';
+import { findVisibleEscrow, relationTo } from '../../escrows/parties.ts';
 import { takeFreeAddress } from '../../escrows/payment-address.ts';
 import { escrowView } from '../../escrows/view.ts';
 import { jsonAnswer, jsonBody } from '../bodies.ts';
@@ -20,12 +20,7 @@ export function escrowRoutes(deps: AppDeps) {
   const { db } = deps.database;
   const app = new OpenAPIHono<AppEnv>();
 
-  const visible = async (id: string, user: SignedInUser) => {
-    const escrow = await db.selectFrom('escrows').selectAll().where('id', '=', id).executeTakeFirst();
-    const side = escrow ? relationTo(escrow, user) : null;
-    if (!escrow || !side) throw notFound('Escrow not found');
-    return { escrow, side };
-  };
+  const visible = (id: string, user: SignedInUser) => findVisibleEscrow(db, id, user);
 
   app.openapi(
     route('get', '/escrows', 'Escrows you created or are a party to by a verified e-mail (admins: all)', { middleware: [requireUser()] as const }, {
