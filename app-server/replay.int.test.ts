@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type Aggregate, escrowAggregate, settingsAggregate } from '../domain/aggregates.ts';
+import { type Aggregate, escrowAggregate, settingsAggregate, userAggregate } from '../domain/aggregates.ts';
 import { DomainError } from '../domain/shared/errors.ts';
 import { projections } from '../projections/registry.ts';
 import { executeCommand } from './commands/execute.ts';
@@ -81,6 +81,94 @@ describe('replay', () => {
     expect(escrows.match).toBe(false);
     expect(escrows.onlyLive[0]).toMatchObject({ id: ESCROW, status: 'released' });
     expect(escrows.onlyRebuilt[0]).toMatchObject({ id: ESCROW, status: 'frozen' });
+  });
+
+  it('replaces the live read models with the rebuild when asked to swap, and only then', async () => {
+    await aDeal();
+    await sql`UPDATE escrows SET status = 'released'`.execute(t.db);
+    await sql`DELETE FROM audit_log WHERE id = 2`.execute(t.db);
+    await sql`INSERT INTO review_countries (country, count) VALUES ('XX', 7)`.execute(t.db);
+
+    const dryRun = await replayProjections(t.db);
+    expect(dryRun.match).toBe(false);
+    expect(dryRun.swapped).toBeUndefined();
+    expect(dryRun.tables.filter((x) => !x.match).map((x) => x.table).sort()).toEqual(['audit_log', 'escrows', 'review_countries']);
+    // Without swap nothing changed.
+    const status = async () => (await t.db.selectFrom('escrows').select('status').executeTakeFirstOrThrow()).status;
+    expect(await status()).toBe('released');
+
+    const swap = await replayProjections(t.db, { swap: true });
+    expect(swap.match).toBe(false);
+    expect(swap.tables.find((x) => x.table === 'escrows')!.onlyLive[0]).toMatchObject({ status: 'released' });
+    expect(swap.swapped!.map((x) => x.table)).toEqual(projections.flatMap((p) => p.tables.map((s) => s.name)));
+    expect(swap.swapped!.find((x) => x.table === 'escrows')).toEqual({ table: 'escrows', deleted: 1, inserted: 1 });
+    expect(swap.swapped!.find((x) => x.table === 'audit_log')).toEqual({ table: 'audit_log', deleted: 2, inserted: 3 });
+    expect(swap.swapped!.find((x) => x.table === 'review_countries')).toEqual({ table: 'review_countries', deleted: 1, inserted: 0 });
+    expect(await status()).toBe('frozen');
+
+    const after = await replayProjections(t.db);
+    expect(after.match).toBe(true);
+    const schemas = await sql<{
+      n: number;
+    }>`SELECT count(*)::int AS n FROM pg_namespace WHERE nspname = 'projection_replay'`.execute(t.db);
+    expect(schemas.rows[0]!.n).toBe(0);
+  });
+
+  it('swaps on an empty log: every read model ends up empty', async () => {
+    await sql`INSERT INTO settings (id, fee_bps) VALUES (1, 999)`.execute(t.db);
+    const report = await replayProjections(t.db, { swap: true });
+    expect(report.events).toBe(0);
+    expect(report.swapped!.find((x) => x.table === 'settings')).toEqual({ table: 'settings', deleted: 1, inserted: 0 });
+    expect((await replayProjections(t.db)).match).toBe(true);
+  });
+
+  it('swaps under the chain-head lock: it waits for an append in flight, and appends wait for it', async (ctx) => {
+    if (t.backend !== 'postgres') ctx.skip(); // PGlite has one connection: nothing runs concurrently there.
+    await aDeal();
+    await sql`UPDATE escrows SET status = 'released'`.execute(t.db);
+    // An append in flight holds the chain head; the swap must not start before it commits.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let locked!: () => void;
+    const lockTaken = new Promise<void>((resolve) => (locked = resolve));
+    const holder = t.db.transaction().execute(async (trx) => {
+      await sql`SELECT position FROM chain_head WHERE id = 1 FOR UPDATE`.execute(trx);
+      locked();
+      await held;
+    });
+    await lockTaken;
+    let swapped = false;
+    const swap = replayProjections(t.db, { swap: true }).then((report) => {
+      swapped = true;
+      return report;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(swapped).toBe(false);
+    // Reads go on meanwhile.
+    expect(await t.db.selectFrom('escrows').select('status').executeTakeFirstOrThrow()).toEqual({ status: 'released' });
+    release();
+    await holder;
+    expect((await swap).swapped).toBeDefined();
+
+    // Appends racing a swap all land, and the read models still match the log afterwards.
+    const appends = Array.from({ length: 5 }, (_, i) => {
+      const id = `0b1c2d3e-0000-4000-8000-00000000010${i}`;
+      return run(userAggregate, id, {
+        type: 'register',
+        user_id: id,
+        username: `racer${i}`,
+        email: `racer${i}@example.com`,
+        full_name: 'Racer',
+        role: 'buyer',
+        country: null,
+        phone: null,
+      });
+    });
+    const [report] = await Promise.all([replayProjections(t.db, { swap: true }), ...appends]);
+    expect(report.swapped).toBeDefined();
+    const after = await replayProjections(t.db);
+    expect(after.tables.filter((x) => !x.match)).toEqual([]);
+    expect(after.tables.find((x) => x.table === 'users')!.liveRows).toBe(5);
   });
 
   it('matches the live read models after any sequence of commands', async () => {

@@ -1,13 +1,21 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import { projections } from '../projections/registry.ts';
 import { type ReplayReport, replayAndCompare } from '../projections/replay.ts';
 import type { Database } from './db/schema.ts';
+import { lockChainHead } from './event-store/append.ts';
 import { walkLog } from './event-store/read.ts';
 
-/** Rebuilds every read model from the log into scratch tables and compares them with the live ones. */
-export function replayProjections(db: Kysely<Database>): Promise<ReplayReport> {
-  return replayAndCompare(db, projections, (trx) =>
-    walkLog(trx as unknown as Kysely<Database>, { pageSize: 5_000 }),
+/**
+ * Rebuilds every read model from the log into scratch tables and compares them with the live ones. With `swap`,
+ * the same transaction first takes the chain-head lock appends take (no append can interleave; reads go on), then
+ * replaces every read model's rows with the rebuilt ones and commits.
+ */
+export function replayProjections(db: Kysely<Database>, options: { swap?: boolean } = {}): Promise<ReplayReport> {
+  return replayAndCompare(
+    db,
+    projections,
+    (trx) => walkLog(trx as unknown as Kysely<Database>, { pageSize: 5_000 }),
+    options.swap ? { swap: { lock: (trx) => lockChainHead(trx as unknown as Transaction<Database>).then(() => undefined) } } : {},
   );
 }
 
@@ -24,5 +32,9 @@ export function formatReplayReport(report: ReplayReport): string {
     for (const row of t.onlyRebuilt) lines.push(`    only in rebuilt: ${JSON.stringify(row)}`);
   }
   lines.push(report.match ? 'match' : 'MISMATCH');
+  if (report.swapped) {
+    lines.push('swapped: the live read models now hold the rebuilt rows');
+    for (const s of report.swapped) lines.push(`  ${s.table}: deleted ${s.deleted}, inserted ${s.inserted}`);
+  }
   return lines.join('\n');
 }

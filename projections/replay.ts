@@ -16,12 +16,32 @@ export interface TableComparison {
   match: boolean;
 }
 
+export interface SwappedTable {
+  table: string;
+  /** Live rows removed. */
+  deleted: number;
+  /** Rebuilt rows put in their place. */
+  inserted: number;
+}
+
 export interface ReplayReport {
   events: number;
   seconds: number;
   eventsPerSecond: number;
+  /** Whether the live tables equalled the rebuild (before any swap). */
   match: boolean;
   tables: TableComparison[];
+  /** Present when the rebuilt rows replaced the live ones: each table and its row counts. */
+  swapped?: SwappedTable[];
+}
+
+export interface ReplayOptions {
+  sampleSize?: number;
+  /**
+   * Replace the live tables' contents with the rebuilt rows, in the same transaction. `lock` runs first and must
+   * stop every writer of the log and the read models until commit (the event store's chain-head row lock).
+   */
+  swap?: { lock: (trx: DynamicTransaction) => Promise<void> };
 }
 
 const SCRATCH = 'projection_replay';
@@ -32,21 +52,28 @@ const MAX_PARAMS = 60_000;
  * models. Reducers run in memory; rows reach the database in multi-row batches. Everything happens in one
  * repeatable-read transaction that is rolled back at the end, so the live tables are read at the same instant as
  * the log and nothing is left behind.
+ *
+ * With `swap`, the transaction is read-committed and first takes `swap.lock`; once it holds it no writer can
+ * interleave, so every later statement sees the same log and read models. After the comparison each live table is
+ * emptied (DELETE, so readers keep reading the old rows until commit) and refilled from the rebuild, the scratch
+ * schema is dropped, and the transaction commits.
  */
 export async function replayAndCompare(
   db: DynamicDb,
   projections: readonly Projection[],
   readPages: (trx: DynamicTransaction) => AsyncIterable<readonly StoredEvent[]>,
-  options: { sampleSize?: number } = {},
+  options: ReplayOptions = {},
 ): Promise<ReplayReport> {
   const started = performance.now();
   const specs = projections.flatMap((p) => p.tables);
+  const { swap } = options;
   let report: ReplayReport | undefined;
   try {
     await db
       .transaction()
-      .setIsolationLevel('repeatable read')
+      .setIsolationLevel(swap ? 'read committed' : 'repeatable read')
       .execute(async (trx) => {
+        if (swap) await swap.lock(trx);
         await sql.raw(`CREATE SCHEMA ${SCRATCH}`).execute(trx);
         for (const spec of specs) {
           await sql
@@ -65,6 +92,11 @@ export async function replayAndCompare(
 
         const tables: TableComparison[] = [];
         for (const spec of specs) tables.push(await compareTable(trx, spec, options.sampleSize ?? 3));
+        const swapped: SwappedTable[] = [];
+        if (swap) {
+          for (const spec of specs) swapped.push(await replaceTable(trx, spec));
+          await sql.raw(`DROP SCHEMA ${SCRATCH} CASCADE`).execute(trx);
+        }
         const seconds = (performance.now() - started) / 1000;
         report = {
           events,
@@ -72,8 +104,9 @@ export async function replayAndCompare(
           eventsPerSecond: seconds > 0 ? events / seconds : events,
           match: tables.every((t) => t.match),
           tables,
+          ...(swap ? { swapped } : {}),
         };
-        throw new RollbackScratch();
+        if (!swap) throw new RollbackScratch();
       });
   } catch (error) {
     if (!(error instanceof RollbackScratch)) throw error;
@@ -93,6 +126,19 @@ async function insertRows(db: DynamicDb, table: string, rows: Row[]): Promise<vo
       .values(rows.slice(i, i + batch))
       .execute();
   }
+}
+
+/** Empties the live table and fills it with the rebuilt rows (same columns in the same order: `LIKE`). */
+async function replaceTable(trx: DynamicTransaction, spec: TableSpec): Promise<SwappedTable> {
+  const deleted = await sql.raw(`DELETE FROM public.${spec.name}`).execute(trx);
+  const inserted = await sql
+    .raw(`INSERT INTO public.${spec.name} SELECT * FROM ${SCRATCH}.${spec.name}`)
+    .execute(trx);
+  return {
+    table: spec.name,
+    deleted: Number(deleted.numAffectedRows ?? 0),
+    inserted: Number(inserted.numAffectedRows ?? 0),
+  };
 }
 
 async function compareTable(

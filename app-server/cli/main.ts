@@ -17,7 +17,8 @@ const usage = `Usage: npm run cli -- <command>
 
 Commands:
   migrate        apply pending database migrations
-  replay         rebuild every read model from the event log and compare with the live tables
+  replay         [--swap]: rebuild every read model from the event log and compare with the live tables;
+                 --swap then replaces the live tables' rows with the rebuilt ones (appends wait meanwhile)
   verify-chain   recompute every event hash and check the chain links
   export-events  --out FILE [--from N] [--to N]: write the log as NDJSON
   verify-export  FILE [--expect-head POS:HASH]: check an export offline (no database) and replay it
@@ -57,11 +58,12 @@ const commands: Record<string, Command> = {
       console.log('migrations: up to date');
       return 0;
     }),
-  replay: () =>
+  replay: (args) =>
     withDatabase(async (database) => {
-      const report = await replayProjections(database.db);
+      const { values } = parseArgs({ args, options: { swap: { type: 'boolean', default: false } } });
+      const report = await replayProjections(database.db, { swap: values.swap });
       console.log(formatReplayReport(report));
-      return report.match ? 0 : 1;
+      return report.match || report.swapped ? 0 : 1;
     }),
   'create-admin': (args) =>
     withRuntime(async (deps) => {

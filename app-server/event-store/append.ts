@@ -43,6 +43,19 @@ function asConflict(error: unknown): unknown {
 }
 
 /**
+ * Takes the one-row `chain_head` lock (FOR UPDATE) and returns the head. Every append takes it first, so whoever
+ * holds it until commit keeps every writer of the log, and so of the read models, out; plain reads go on.
+ */
+export function lockChainHead(trx: Transaction<Database>): Promise<{ position: number; hash: string }> {
+  return trx
+    .selectFrom('chain_head')
+    .select(['position', 'hash'])
+    .where('id', '=', 1)
+    .forUpdate()
+    .executeTakeFirstOrThrow();
+}
+
+/**
  * Appends to one or more streams in ONE transaction: checks and advances every stream version, takes the chain
  * head (a row lock, so positions are gapless and in commit order), inserts the events with their hashes, runs
  * every projection on them, then `alsoWrite`. All or nothing.
@@ -62,12 +75,7 @@ export function createEventStore(db: Kysely<Database>, projections: readonly Pro
       return db
         .transaction()
         .execute(async (trx) => {
-          const head = await trx
-            .selectFrom('chain_head')
-            .select(['position', 'hash'])
-            .where('id', '=', 1)
-            .forUpdate()
-            .executeTakeFirstOrThrow();
+          const head = await lockChainHead(trx);
 
           for (const a of validated) await advanceStream(trx, a);
 

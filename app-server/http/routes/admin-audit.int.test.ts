@@ -1,6 +1,7 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventTypes } from '../../../domain/events.ts';
-import { bearer, signedInAdmin, signedInUser } from '../../testing/accounts.ts';
+import { bearer, form, json, signedInAdmin, signedInUser } from '../../testing/accounts.ts';
 import { FIXTURE_ADMIN, fixtureId, writeEveryEventType } from '../../testing/every-event-type.ts';
 import { openTestApp, type TestApp } from '../../testing/test-app.ts';
 
@@ -67,6 +68,44 @@ describe('event log, history, replay, chain, export', () => {
     expect(((await replay.json()) as { match: boolean }).match).toBe(true);
     const chain = await get<{ ok: boolean; head: { position: number } }>('/api/admin/chain');
     expect(chain.ok).toBe(true);
+  });
+
+  it('swaps the rebuilt read models in only when asked (swap=true as JSON or form)', async () => {
+    type Report = { match: boolean; tables: { table: string; match: boolean }[]; swapped?: { table: string; deleted: number; inserted: number }[] };
+    const replay = async (init: RequestInit) => {
+      const res = await t.app.request('/api/admin/replay', init);
+      expect(res.status).toBe(200);
+      return (await res.json()) as Report;
+    };
+    const statusOf = async () =>
+      (await t.database.db.selectFrom('escrows').select('status').where('id', '=', fixtureId(101)).executeTakeFirstOrThrow()).status;
+    await sql`UPDATE escrows SET status = 'refunded' WHERE id = ${fixtureId(101)}`.execute(t.database.db);
+
+    for (const init of [bearer(admin.token, 'POST'), json({ swap: false }, admin.token), form({ swap: 'false' }, admin.token)]) {
+      const dryRun = await replay(init);
+      expect(dryRun.match).toBe(false);
+      expect(dryRun.tables.filter((x) => !x.match).map((x) => x.table)).toEqual(['escrows']);
+      expect(dryRun.swapped).toBeUndefined();
+      expect(await statusOf()).toBe('refunded');
+    }
+
+    const swapped = await replay(json({ swap: true }, admin.token));
+    expect(swapped.match).toBe(false);
+    const escrows = await t.database.db.selectFrom('escrows').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    expect(swapped.swapped!.find((x) => x.table === 'escrows')).toEqual({ table: 'escrows', deleted: Number(escrows.n), inserted: Number(escrows.n) });
+    expect(await statusOf()).toBe('released');
+    expect((await replay(bearer(admin.token, 'POST'))).match).toBe(true);
+
+    // As a form field too, and a swap of equal tables changes nothing.
+    const again = await replay(form({ swap: 'true' }, admin.token));
+    expect(again.match).toBe(true);
+    expect(again.swapped!.length).toBe(again.tables.length);
+    expect((await replay(bearer(admin.token, 'POST'))).match).toBe(true);
+
+    expect((await t.app.request('/api/admin/replay', json({ swap: 'maybe' }, admin.token))).status).toBe(422);
+    const buyer = await signedInUser(t, 'swapper');
+    expect((await t.app.request('/api/admin/replay', json({ swap: true }))).status).toBe(401);
+    expect((await t.app.request('/api/admin/replay', json({ swap: true }, buyer.token))).status).toBe(403);
   });
 
   it('streams the export as NDJSON', async () => {

@@ -8,6 +8,7 @@ import { chainHead, readLog, readStream } from '../../event-store/read.ts';
 import { verifyChain } from '../../event-store/verify-chain.ts';
 import { replayProjections } from '../../replay.ts';
 import { jsonAnswer } from '../bodies.ts';
+import { currentUser } from '../middleware/authenticate.ts';
 import type { AppDeps, AppEnv } from '../env.ts';
 import { adminRoute } from '../route.ts';
 
@@ -30,6 +31,15 @@ const eventsQuery = z.object({
   type: z.string().max(60).optional(),
 });
 const exportQuery = z.object({ from: z.coerce.number().int().min(1).optional(), to: z.coerce.number().int().min(1).optional() });
+const swapField = z.enum(['true', 'false'], 'swap must be true or false');
+const replayBody = {
+  required: false,
+  content: {
+    'application/json': { schema: z.object({ swap: z.union([z.boolean(), swapField], 'swap must be true or false').optional() }) },
+    'application/x-www-form-urlencoded': { schema: z.object({ swap: swapField.optional() }) },
+    'multipart/form-data': { schema: z.object({ swap: swapField.optional() }) },
+  },
+};
 const anyList = jsonAnswer('Entries', z.array(z.record(z.string(), z.unknown())));
 const anyObject = jsonAnswer('Result', z.record(z.string(), z.unknown()));
 
@@ -100,10 +110,20 @@ export function adminAuditRoutes(deps: AppDeps) {
     },
   );
 
-  app.openapi(adminRoute('post', '/admin/replay', 'Rebuild every read model from the log and compare with the live ones', {}, { 200: anyObject }), async (c) => {
-    const report = await replayProjections(db);
-    return c.json(report as unknown as Record<string, unknown>, 200);
-  });
+  app.openapi(
+    adminRoute('post', '/admin/replay', 'Rebuild every read model from the log and compare with the live ones; swap=true then replaces them', { request: { body: replayBody } }, { 200: anyObject }),
+    async (c) => {
+      const swap = c.req.valid('json').swap ?? c.req.valid('form').swap;
+      const report = await replayProjections(db, { swap: swap === true || swap === 'true' });
+      if (report.swapped) {
+        deps.logger.warn(
+          { admin: currentUser(c).id, match_before: report.match, swapped: report.swapped },
+          'Read models replaced by their rebuild from the log',
+        );
+      }
+      return c.json(report as unknown as Record<string, unknown>, 200);
+    },
+  );
 
   app.openapi(adminRoute('get', '/admin/chain', 'The chain head, and whether the whole chain verifies', {}, { 200: anyObject }), async (c) => {
     const [head, report] = await Promise.all([chainHead(db), verifyChain(db)]);
