@@ -35,6 +35,8 @@ export const configSchema = z.object({
   RATE_LIMIT_LOGIN: z.coerce.number().int().min(1).max(100_000).default(10),
   RATE_LIMIT_REGISTER: z.coerce.number().int().min(1).max(100_000).default(20),
   RATE_LIMIT_REVIEWS: z.coerce.number().int().min(1).max(100_000).default(10),
+  RATE_LIMIT_CONTACT: z.coerce.number().int().min(1).max(100_000).default(5),
+  PGP_PUBLIC_KEY_FILE: optionalUrl,
   /** log2 of scrypt's cost; 17 is OWASP's minimum. Lower only for tests. */
   PASSWORD_HASH_COST: z.coerce.number().int().min(10).max(20).default(17),
   DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),

@@ -20,6 +20,7 @@ import { escrowRoutes } from './routes/escrows.ts';
 import { healthRoutes } from './routes/health.ts';
 import { pricingRoutes } from './routes/pricing.ts';
 import { reviewRoutes } from './routes/reviews.ts';
+import { siteRoutes } from './routes/site.ts';
 import { staticApp } from './static-app.ts';
 
 /** Largest body of any call but an evidence upload. */
@@ -59,6 +60,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
   app.route('/api', escrowRoutes(deps));
   app.route('/api', escrowActionRoutes(deps));
   app.route('/api', escrowPaymentRoutes(deps));
+  app.route('/api', siteRoutes(deps));
 
   app.doc31('/api/openapi.json', {
     openapi: '3.1.0',

@@ -25,8 +25,9 @@ export function staticApp(webDist: string) {
     if (!existsSync(indexPath)) {
       return c.text('The web app is not built. Run `npm run build:web` or `npm start`.', 503);
     }
-    c.header('Cache-Control', 'no-cache');
-    return c.html(readFileSync(indexPath, 'utf8'));
+    c.header('Cache-Control', 'no-store');
+    const nonce = (c.get as (key: string) => string | undefined)('secureHeadersNonce') ?? '';
+    return c.html(readFileSync(indexPath, 'utf8').replace('<head>', `<head>\n    <meta name="csp-nonce" content="${nonce}" />`));
   });
   return app;
 }

@@ -1,10 +1,22 @@
+import '@fontsource-variable/inter';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { adoptCspNonce } from './app/csp-nonce.ts';
 import { AppRouter } from './app/router.tsx';
+import { AuthProvider } from './auth/auth-context.tsx';
 import './styles.css';
+
+adoptCspNonce();
+
+const queryClient = new QueryClient({ defaultOptions: { queries: { staleTime: 15_000, refetchOnWindowFocus: false } } });
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <AppRouter />
+    <QueryClientProvider client={queryClient}>
+      <AuthProvider>
+        <AppRouter />
+      </AuthProvider>
+    </QueryClientProvider>
   </StrictMode>,
 );

@@ -1,17 +1,49 @@
+import { lazy, Suspense } from 'react';
 import { createBrowserRouter, RouterProvider } from 'react-router-dom';
+import { RequireUser } from '../auth/route-guard.tsx';
 import { Layout } from '../components/layout.tsx';
-import { NotFoundPage } from '../components/not-found-page.tsx';
-import { HomePage } from '../features/home/home-page.tsx';
+import { Loading } from '../components/ui/loading.tsx';
 
-const router = createBrowserRouter([
+// Each page is its own chunk: the landing page never downloads forms, reviews or the signed-in screens.
+const page = <T extends Record<string, React.ComponentType>>(load: () => Promise<T>, name: keyof T) =>
+  lazy(async () => ({ default: (await load())[name] as React.ComponentType }));
+
+const LandingPage = page(() => import('../features/home/landing-page.tsx'), 'LandingPage');
+const AboutPage = page(() => import('../features/content/about-page.tsx'), 'AboutPage');
+const HowItWorksPage = page(() => import('../features/content/how-it-works-page.tsx'), 'HowItWorksPage');
+const FaqPage = page(() => import('../features/content/faq-page.tsx'), 'FaqPage');
+const ReviewsPage = page(() => import('../features/reviews/reviews-page.tsx'), 'ReviewsPage');
+const PgpKeyPage = page(() => import('../features/support/pgp-key-page.tsx'), 'PgpKeyPage');
+const ContactPage = page(() => import('../features/support/contact-page.tsx'), 'ContactPage');
+const LoginPage = page(() => import('../features/auth/login-page.tsx'), 'LoginPage');
+const RegisterPage = page(() => import('../features/auth/register-page.tsx'), 'RegisterPage');
+const VerifyEmailPage = page(() => import('../features/auth/verify-email-page.tsx'), 'VerifyEmailPage');
+const DashboardPage = page(() => import('../features/dashboard/dashboard-page.tsx'), 'DashboardPage');
+const NotFoundPage = page(() => import('../components/not-found-page.tsx'), 'NotFoundPage');
+
+const suspended = (element: React.ReactNode) => <Suspense fallback={<Loading />}>{element}</Suspense>;
+
+export const routes = [
   {
     element: <Layout />,
     children: [
-      { path: '/', element: <HomePage /> },
-      { path: '*', element: <NotFoundPage /> },
+      { path: '/', element: suspended(<LandingPage />) },
+      { path: '/about', element: suspended(<AboutPage />) },
+      { path: '/how-it-works', element: suspended(<HowItWorksPage />) },
+      { path: '/faq', element: suspended(<FaqPage />) },
+      { path: '/reviews', element: suspended(<ReviewsPage />) },
+      { path: '/pgp-key', element: suspended(<PgpKeyPage />) },
+      { path: '/contact', element: suspended(<ContactPage />) },
+      { path: '/login', element: suspended(<LoginPage />) },
+      { path: '/register', element: suspended(<RegisterPage />) },
+      { path: '/verify-email', element: suspended(<VerifyEmailPage />) },
+      { path: '/dashboard', element: <RequireUser>{suspended(<DashboardPage />)}</RequireUser> },
+      { path: '*', element: suspended(<NotFoundPage />) },
     ],
   },
-]);
+];
+
+const router = createBrowserRouter(routes);
 
 export function AppRouter() {
   return <RouterProvider router={router} />;

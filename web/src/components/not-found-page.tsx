@@ -1,17 +1,14 @@
-import { useEffect } from 'react';
-import { Link } from 'react-router-dom';
+import { usePageMeta } from './page-meta.ts';
+import { ButtonLink } from './ui/button.tsx';
 
 export function NotFoundPage() {
-  useEffect(() => {
-    document.title = 'Page not found — Escrow';
-  }, []);
+  usePageMeta('Page not found', 'There is no page at this address.');
   return (
-    <section className="panel narrow">
+    <section className="card narrow center-block">
+      <p className="eyebrow">404</p>
       <h1>Page not found</h1>
       <p>There is nothing at this address. It may have moved, or the link may be mistyped.</p>
-      <Link className="button" to="/">
-        Back to the home page
-      </Link>
+      <ButtonLink to="/">Back to the home page</ButtonLink>
     </section>
   );
 }

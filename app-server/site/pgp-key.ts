@@ -1,0 +1,42 @@
+import { readFile } from 'node:fs/promises';
+import { readKey } from 'openpgp';
+
+export interface PgpKeyInfo {
+  armored: string;
+  /** e.g. "RSA 4096-bit", read from the key itself. */
+  key_type: string;
+  key_id: string;
+  fingerprint: string;
+  /** The key's primary user id, e.g. "Escrow Support <support@example.com>". */
+  user_id: string | null;
+  created_at: string;
+}
+
+const algorithmNames: Record<string, string> = {
+  rsaEncryptSign: 'RSA',
+  rsaSign: 'RSA',
+  rsaEncrypt: 'RSA',
+  dsa: 'DSA',
+  ecdsa: 'ECDSA',
+  eddsaLegacy: 'EdDSA',
+  ed25519: 'Ed25519',
+  ed448: 'Ed448',
+};
+
+/** Reads the support key and what the page shows of it, straight from the key (never typed by hand). */
+export async function readPgpKey(path: string): Promise<PgpKeyInfo> {
+  const armored = (await readFile(path, 'utf8')).trim();
+  const key = await readKey({ armoredKey: armored });
+  if (key.isPrivate()) throw new Error('PGP_PUBLIC_KEY_FILE holds a private key; configure the public key only');
+  const { algorithm, bits, curve } = key.getAlgorithmInfo();
+  const name = algorithmNames[algorithm] ?? algorithm;
+  const user = await key.getPrimaryUser().catch(() => null);
+  return {
+    armored,
+    key_type: bits ? `${name} ${bits}-bit` : `${name}${curve ? ` (${curve})` : ''}`,
+    key_id: key.getKeyID().toHex().toUpperCase(),
+    fingerprint: key.getFingerprint().toUpperCase().replace(/(.{4})(?!$)/g, '$1 '),
+    user_id: user?.user.userID?.userID ?? null,
+    created_at: key.getCreationTime().toISOString(),
+  };
+}

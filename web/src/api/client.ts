@@ -1,0 +1,64 @@
+/**
+ * The one way the web app talks to the server: JSON in and out under /api, the bearer token from localStorage,
+ * and every failure as an ApiError whose message is the server's `detail` (or the caller's fallback).
+ */
+const TOKEN_KEY = 'escrow.session';
+
+export const sessionToken = {
+  get: (): string | null => localStorage.getItem(TOKEN_KEY),
+  set: (token: string) => localStorage.setItem(TOKEN_KEY, token),
+  clear: () => localStorage.removeItem(TOKEN_KEY),
+};
+
+export class ApiError extends Error {
+  readonly status: number;
+  constructor(status: number, message: string) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+  }
+}
+
+export interface CallOptions {
+  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  /** Sent as JSON. */
+  json?: unknown;
+  /** Sent as a form (urlencoded), or multipart when a FormData is given. */
+  form?: Record<string, string> | FormData;
+  /** Shown when the server gives no `detail` (spec's error catalogue). */
+  fallback?: string;
+  signal?: AbortSignal;
+  /** Sent instead of the stored session (logout revokes a token it has already forgotten). */
+  token?: string;
+}
+
+export async function api<T>(path: string, options: CallOptions = {}): Promise<T> {
+  const headers = new Headers();
+  const token = options.token ?? sessionToken.get();
+  if (token) headers.set('authorization', `Bearer ${token}`);
+  let body: BodyInit | undefined;
+  if (options.json !== undefined) {
+    headers.set('content-type', 'application/json');
+    body = JSON.stringify(options.json);
+  } else if (options.form instanceof FormData) {
+    body = options.form;
+  } else if (options.form) {
+    body = new URLSearchParams(options.form);
+  }
+  let res: Response;
+  try {
+    res = await fetch(`/api${path}`, { method: options.method ?? (body ? 'POST' : 'GET'), headers, body, signal: options.signal });
+  } catch (error) {
+    if ((error as Error).name === 'AbortError') throw error;
+    throw new ApiError(0, options.fallback ?? 'Cannot reach the service. Check your connection and try again.');
+  }
+  const data = (await res.json().catch(() => null)) as (T & { detail?: unknown }) | null;
+  if (!res.ok) {
+    const detail = data && typeof data.detail === 'string' ? data.detail : null;
+    throw new ApiError(res.status, detail ?? options.fallback ?? `Request failed (${res.status})`);
+  }
+  return data as T;
+}
+
+/** The message to show for anything a call threw. */
+export const messageOf = (error: unknown, fallback: string) => (error instanceof ApiError ? error.message : fallback);

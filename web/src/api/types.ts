@@ -1,0 +1,54 @@
+/** Shapes of the server's answers the web app reads. */
+
+export type Role = 'buyer' | 'seller' | 'admin';
+
+export interface CurrentUser {
+  id: string;
+  username: string;
+  email: string;
+  email_verified: boolean;
+  full_name: string;
+  role: Role;
+  country: string | null;
+  phone: string | null;
+  totp_enabled: boolean;
+}
+
+export interface PublicReview {
+  id: string;
+  name: string;
+  country: string;
+  rating: number;
+  text: string;
+  created_at: string;
+  edited_by_admin: boolean;
+  verified_deal: boolean;
+}
+
+export interface ReviewStats {
+  average_rating: number;
+  total: number;
+  distribution: Record<string, number>;
+}
+
+export interface SiteInfo {
+  support_email: string;
+  support_hours: string;
+  pgp_key_configured: boolean;
+}
+
+export interface PgpKey {
+  armored: string;
+  key_type: string;
+  key_id: string;
+  fingerprint: string;
+  user_id: string | null;
+  created_at: string;
+  support_email: string;
+}
+
+export interface Pricing {
+  btc_usd_rate: number;
+  fee_percentage: number;
+  rate_set_at: string;
+}

@@ -1,0 +1,14 @@
+const labels: Record<string, string> = {
+  pending_payment: 'Pending payment',
+  funded: 'Funded',
+  released: 'Released',
+  disputed: 'Disputed',
+  frozen: 'Frozen',
+  cancelled: 'Cancelled',
+  refunded: 'Refunded',
+};
+
+/** Contract colours: yellow, green, blue, red, purple, grey; refunded teal. */
+export function StatusBadge({ status }: { status: string }) {
+  return <span className={`badge badge-${status}`}>{labels[status] ?? status}</span>;
+}

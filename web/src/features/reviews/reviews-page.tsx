@@ -1,0 +1,127 @@
+import { lazy, Suspense, useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
+import { usePageMeta } from '../../components/page-meta.ts';
+import { Button } from '../../components/ui/button.tsx';
+import { Loading } from '../../components/ui/loading.tsx';
+import { Message } from '../../components/ui/message.tsx';
+import { ReviewCard } from './review-card.tsx';
+import { ReviewStatsCard } from './review-stats-card.tsx';
+import { PAGE_SIZE, type ReviewFilters, useReviewCountries, useReviews } from './use-reviews.ts';
+
+// The form (react-hook-form and the shared zod schemas) downloads only when someone opens it.
+const WriteReviewDialog = lazy(async () => ({ default: (await import('./write-review-dialog.tsx')).WriteReviewDialog }));
+
+const SORTS = ['newest', 'oldest', 'highest'] as const;
+const MIN_RATINGS = [
+  ['all', 'All ratings'],
+  ['4.5', '4.5+'],
+  ['4', '4.0+'],
+  ['3.5', '3.5+'],
+] as const;
+
+/** Filters live in the address, so a filtered page can be shared and survives a reload. */
+function useFilters(): [ReviewFilters, (next: Partial<ReviewFilters>) => void] {
+  const [params, setParams] = useSearchParams();
+  const sort = params.get('sort');
+  const filters: ReviewFilters = {
+    country: params.get('country') ?? 'all',
+    minRating: params.get('min_rating') ?? 'all',
+    sort: (SORTS as readonly string[]).includes(sort ?? '') ? (sort as ReviewFilters['sort']) : 'newest',
+    skip: Math.max(0, Number(params.get('skip')) || 0),
+  };
+  const update = (next: Partial<ReviewFilters>) => {
+    const merged = { ...filters, skip: 0, ...next };
+    const out = new URLSearchParams();
+    if (merged.country !== 'all') out.set('country', merged.country);
+    if (merged.minRating !== 'all') out.set('min_rating', merged.minRating);
+    if (merged.sort !== 'newest') out.set('sort', merged.sort);
+    if (merged.skip) out.set('skip', String(merged.skip));
+    setParams(out, { replace: true });
+  };
+  return [filters, update];
+}
+
+export function ReviewsPage() {
+  usePageMeta('Customer reviews', 'What buyers and sellers say about their Bitcoin escrow deals with us.', 'bitcoin escrow reviews, escrow ratings');
+  const [filters, setFilters] = useFilters();
+  const [writing, setWriting] = useState(false);
+  const reviews = useReviews(filters);
+  const countries = useReviewCountries();
+  const page = reviews.data ?? [];
+
+  return (
+    <article>
+      <div className="page-head">
+        <div>
+          <p className="eyebrow">Reviews</p>
+          <h1>What our users say</h1>
+        </div>
+        <Button onClick={() => setWriting(true)}>Write a Review</Button>
+      </div>
+      <ReviewStatsCard />
+
+      <form className="filters" aria-label="Filter reviews" onSubmit={(e) => e.preventDefault()}>
+        <label>
+          Country
+          <select value={filters.country} onChange={(e) => setFilters({ country: e.target.value })}>
+            <option value="all">All countries</option>
+            {(countries.data ?? []).map((c) => (
+              <option key={c} value={c}>
+                {c}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Minimum rating
+          <select value={filters.minRating} onChange={(e) => setFilters({ minRating: e.target.value })}>
+            {MIN_RATINGS.map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Sort by
+          <select value={filters.sort} onChange={(e) => setFilters({ sort: e.target.value as ReviewFilters['sort'] })}>
+            <option value="newest">Newest first</option>
+            <option value="oldest">Oldest first</option>
+            <option value="highest">Highest rated</option>
+          </select>
+        </label>
+      </form>
+
+      {reviews.isPending && <Loading label="Loading reviews..." />}
+      {reviews.isError && <Message tone="error">{reviews.error.message}</Message>}
+      {reviews.isSuccess && page.length === 0 && <p className="empty">No reviews found matching your filters.</p>}
+      {page.length > 0 && (
+        <ul className="grid grid-2 review-list" aria-busy={reviews.isFetching || undefined}>
+          {page.map((review) => (
+            <li key={review.id}>
+              <ReviewCard review={review} />
+            </li>
+          ))}
+        </ul>
+      )}
+
+      <nav className="pager" aria-label="Review pages">
+        {filters.skip > 0 && (
+          <Button variant="secondary" onClick={() => setFilters({ ...filters, skip: Math.max(0, filters.skip - PAGE_SIZE) })}>
+            Previous
+          </Button>
+        )}
+        {page.length === PAGE_SIZE && (
+          <Button variant="secondary" onClick={() => setFilters({ ...filters, skip: filters.skip + PAGE_SIZE })}>
+            Next
+          </Button>
+        )}
+      </nav>
+      {writing && (
+        <Suspense fallback={null}>
+          <WriteReviewDialog open onOpenChange={setWriting} />
+        </Suspense>
+      )}
+    </article>
+  );
+}
