@@ -55,7 +55,7 @@ describe('verify-export', () => {
   it('names the line of a changed byte', async () => {
     const changed = [...lines];
     const target = 7;
-    changed[target] = changed[target]!.replace(/"request_id":"fixture"/, '"request_id":"fixturf"');
+    changed[target] = changed[target]!.replace(/("request_id"\s*:\s*)"fixture"/, '$1"fixturf"');
     expect(changed[target]).not.toBe(lines[target]);
     expect((await brokenAt(write('changed.ndjson', changed))).line).toBe(target + 1);
   });

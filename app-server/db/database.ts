@@ -1,8 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { PGlite, types as pgliteTypes } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect } from 'kysely';
-import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
 import { parseInt8 } from './int8.ts';
 import type { Database } from './schema.ts';
@@ -53,6 +51,8 @@ async function openPglite(dataDir: string): Promise<DatabaseHandle> {
   const inMemory = dataDir.startsWith('memory://');
   const location = inMemory ? dataDir : resolve(dataDir, 'pglite');
   if (!inMemory) mkdirSync(location, { recursive: true });
+  // Loaded only when used: the embedded engine costs ~45 MB of memory that a server on PostgreSQL does not need.
+  const [{ PGlite, types: pgliteTypes }, { PGliteDialect }] = await Promise.all([import('@electric-sql/pglite'), import('kysely-pglite-dialect')]);
   const client = await PGlite.create(inMemory ? undefined : location, {
     parsers: { [pgliteTypes.INT8]: (value: string) => parseInt8(value) },
   });

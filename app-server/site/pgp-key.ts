@@ -1,16 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { readKey } from 'openpgp';
-
-export interface PgpKeyInfo {
-  armored: string;
-  /** e.g. "RSA 4096-bit", read from the key itself. */
-  key_type: string;
-  key_id: string;
-  fingerprint: string;
-  /** The key's primary user id, e.g. "Escrow Support <support@example.com>". */
-  user_id: string | null;
-  created_at: string;
-}
+import type { PgpKeyInfo } from '../../domain/support/api-schemas.ts';
 
 const algorithmNames: Record<string, string> = {
   rsaEncryptSign: 'RSA',

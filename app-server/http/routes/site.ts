@@ -1,9 +1,9 @@
 import { OpenAPIHono, z } from '@hono/zod-openapi';
 import { DomainError } from '../../../domain/shared/errors.ts';
-import { contactSchema } from '../../../domain/support/api-schemas.ts';
+import { contactSchema, type PgpKeyInfo } from '../../../domain/support/api-schemas.ts';
 import { consume } from '../../auth/rate-limit.ts';
 import { enqueueMail } from '../../mail/outbox.ts';
-import { type PgpKeyInfo, readPgpKey } from '../../site/pgp-key.ts';
+import { readPgpKey } from '../../site/pgp-key.ts';
 import { jsonAnswer, jsonBody } from '../bodies.ts';
 import { clientAddress } from '../client-address.ts';
 import type { AppDeps, AppEnv } from '../env.ts';

@@ -1,4 +1,5 @@
 /** Shapes of the server's answers the web app reads. */
+import type { PgpKeyInfo } from '../../../domain/support/api-schemas.ts';
 
 export type Role = 'buyer' | 'seller' | 'admin';
 
@@ -37,13 +38,7 @@ export interface SiteInfo {
   pgp_key_configured: boolean;
 }
 
-export interface PgpKey {
-  armored: string;
-  key_type: string;
-  key_id: string;
-  fingerprint: string;
-  user_id: string | null;
-  created_at: string;
+export interface PgpKey extends PgpKeyInfo {
   support_email: string;
 }
 
