@@ -12,6 +12,7 @@ import { mailTransportFor } from './mail/transport-for.ts';
 import { openRuntime } from './runtime.ts';
 import { buildWeb, webBuildIsStale } from './web-build.ts';
 
+// The repository root, both from app-server/main.ts and from its bundle in dist/server.mjs.
 const root = fileURLToPath(new URL('..', import.meta.url));
 
 async function main(): Promise<void> {

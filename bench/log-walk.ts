@@ -60,10 +60,10 @@ async function readAndParse(path: string): Promise<number> {
 
 const ADMIN = { username: 'benchadmin', password: 'bench admin password 1' };
 
-/** A real server process on the store; resolves once /api/ready answers. */
+/** A real server process on the store, started as `npm start` starts it; resolves once /api/ready answers. */
 async function startServer(databaseUrl: string, port: number): Promise<ChildProcess> {
   const root = new URL('..', import.meta.url).pathname;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'app-server/main.ts'], {
+  const child = spawn(process.execPath, ['--expose-gc', 'app-server/start.mjs'], {
     cwd: root,
     env: {
       ...process.env,

@@ -3,7 +3,7 @@ import type { Database } from '../db/schema.ts';
 import { chainHead } from './read.ts';
 
 export const EXPORT_FORMAT = 'escrow-events/1';
-const PAGE = 2_000;
+const PAGE = 1_000;
 const CHUNK = 64 * 1024;
 
 /**
@@ -16,15 +16,14 @@ const CHUNK = 64 * 1024;
  * which keeps its memory flat while a million events stream. `occurred_at` is formatted as the application writes
  * it (ISO 8601, milliseconds, Z), since the hash covers it.
  */
-export async function exportEvents(
+export async function* exportChunks(
   db: Kysely<Database>,
-  write: (line: string) => void | Promise<void>,
   range: { from?: number; to?: number } = {},
-): Promise<{ events: number; last: number }> {
+): AsyncGenerator<string, { events: number; last: number }> {
   const head = await chainHead(db);
   const to = Math.min(range.to ?? head.position, head.position);
   const from = Math.max(range.from ?? 1, 1);
-  await write(`${JSON.stringify({ format: EXPORT_FORMAT, from, to, chain_head: head })}\n`);
+  yield `${JSON.stringify({ format: EXPORT_FORMAT, from, to, chain_head: head })}\n`;
   let events = 0;
   let last = from - 1;
   for (;;) {
@@ -37,19 +36,32 @@ export async function exportEvents(
         'prev_hash', prev_hash, 'hash', hash)::text AS line
       FROM events WHERE position > ${last} AND position <= ${to} ORDER BY position LIMIT ${PAGE}`.execute(db);
     if (rows.length === 0) break;
-    // Written in pieces of ~64 KB: small enough to stay in V8's young generation, where they are freed cheaply,
-    // instead of megabyte strings that go straight to the old generation and pile up until a full collection.
+    // Handed out in pieces of ~64 KB: small enough to stay in V8's young generation, where they are freed cheaply.
     let chunk = '';
     for (const row of rows) {
       chunk += `${row.line}\n`;
       if (chunk.length >= CHUNK) {
-        await write(chunk);
+        yield chunk;
         chunk = '';
       }
     }
-    if (chunk) await write(chunk);
+    if (chunk) yield chunk;
     last = Number(rows.at(-1)!.position);
     events += rows.length;
   }
   return { events, last };
+}
+
+/** The export written through `write` (awaited before the next piece is produced). */
+export async function exportEvents(
+  db: Kysely<Database>,
+  write: (chunk: string) => void | Promise<void>,
+  range: { from?: number; to?: number } = {},
+): Promise<{ events: number; last: number }> {
+  const chunks = exportChunks(db, range);
+  for (;;) {
+    const next = await chunks.next();
+    if (next.done) return next.value;
+    await write(next.value);
+  }
 }
