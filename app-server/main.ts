@@ -10,7 +10,6 @@ import { createLogger } from './logger.ts';
 import { deliverDueMail } from './mail/sender.ts';
 import { mailTransportFor } from './mail/transport-for.ts';
 import { openRuntime } from './runtime.ts';
-import { buildWeb, webBuildIsStale } from './web-build.ts';
 
 // The repository root, both from app-server/main.ts and from its bundle in dist/server.mjs.
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -27,11 +26,6 @@ async function main(): Promise<void> {
     throw error;
   }
   const logger = createLogger(config.LOG_LEVEL);
-
-  if (webBuildIsStale(root)) {
-    logger.info('Building the web app (web/dist is missing or older than its sources)');
-    buildWeb(root);
-  }
 
   const deps = await openRuntime(config, logger);
   if (config.ADMIN_USERNAME && config.ADMIN_EMAIL && config.ADMIN_PASSWORD) {

@@ -1,9 +1,11 @@
-// `npm start`: brings the builds up to date, then runs the server from its bundle in this process.
+// `npm start`: brings the two builds up to date, then runs the server from its bundle in this process.
+// The web app is built with Vite when web/dist is missing or older than web/ or domain/ (the shared schemas).
 // The server is bundled with esbuild (dependencies stay in node_modules) so that production runs plain
-// JavaScript: no TypeScript loader in memory, a faster start. The web app is rebuilt by the server itself
-// when web/ is newer than web/dist.
+// JavaScript: no TypeScript loader in memory, a faster start.
+import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import process from 'node:process';
 import { fileURLToPath, pathToFileURL, URL } from 'node:url';
 import { build } from 'esbuild';
 
@@ -22,8 +24,14 @@ function newestMtime(path) {
   return newest;
 }
 
-const sources = ['app-server', 'domain', 'projections', 'migrations', 'package-lock.json'].map((p) => newestMtime(join(root, p)));
-if (!existsSync(bundle) || Math.max(...sources) > statSync(bundle).mtimeMs) {
+/** True when `output` is missing or older than any of `sources` (paths under the root). */
+const stale = (output, sources) => !existsSync(output) || Math.max(...sources.map((p) => newestMtime(join(root, p)))) > statSync(output).mtimeMs;
+
+if (stale(join(root, 'web', 'dist', 'index.html'), ['web', 'domain'])) {
+  process.stdout.write('Building the web app (web/dist is missing or older than its sources)\n');
+  execFileSync(process.execPath, [join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', 'web/vite.config.ts'], { cwd: root, stdio: 'inherit' });
+}
+if (stale(bundle, ['app-server', 'domain', 'projections', 'migrations', 'package-lock.json'])) {
   await build({
     entryPoints: [join(root, 'app-server', 'main.ts')],
     outfile: bundle,
