@@ -3,7 +3,7 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules', 'web/dist', 'data', 'coverage', 'bench/out'] },
+  { ignores: ['node_modules', 'web/dist', 'dist', 'data', 'coverage', 'bench/out'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { bearer, form, json, signedInAdmin, signedInUser, tokenInMail } from '../../testing/accounts.ts';
+import { bearer, form, json, signedInAdmin, signedInUser } from '../../testing/accounts.ts';
+import { openMarket } from '../../testing/market.ts';
 import { openTestApp, type TestApp } from '../../testing/test-app.ts';
 
 let t: TestApp;
@@ -17,13 +18,7 @@ const detail = async (res: Response) => ((await res.json()) as { detail: string 
 
 /** A funded deal: buyer created it, the pool gave an address, the buyer marked it paid, an admin verified it. */
 async function fundedDeal() {
-  const admin = await signedInAdmin(t);
-  await t.app.request('/api/admin/btc-rate', form({ btc_usd_rate: '50000' }, admin.token, 'PUT'));
-  await t.app.request('/api/admin/addresses', form({ address_string: POOL }, admin.token));
-  const buyer = await signedInUser(t, 'ann', 'buyer');
-  const seller = await signedInUser(t, 'sam', 'seller');
-  const mail = await t.database.db.selectFrom('mail_outbox').select('body').where('to_address', '=', 'sam@example.com').executeTakeFirstOrThrow();
-  await t.app.request('/api/auth/verify-email', json({ token: tokenInMail(mail.body) }));
+  const { admin, buyer, seller } = await openMarket(t, [POOL]);
   const created = (await (await t.app.request('/api/escrows', json({ product_service: 'Camera', description: 'Mirrorless', amount_usd: '1000.00', seller_email: 'sam@example.com' }, buyer.token))).json()) as Escrow;
   expect((await t.app.request(`/api/escrows/${created.id}/mark-paid`, form({ notes: 'sent' }, buyer.token))).status).toBe(200);
   const verified = await t.app.request(`/api/admin/escrows/${created.id}/verify-payment`, form({ verified: 'true', notes: 'seen on chain', txid: 'A'.repeat(64) }, admin.token));

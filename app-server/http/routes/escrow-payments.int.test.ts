@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { bearer, form, json, multipart, signedInAdmin, signedInUser, tokenInMail } from '../../testing/accounts.ts';
+import { bearer, form, json, multipart, signedInUser } from '../../testing/accounts.ts';
+import { openMarket } from '../../testing/market.ts';
 import { openTestApp, type TestApp } from '../../testing/test-app.ts';
 
 let t: TestApp;
@@ -17,16 +18,7 @@ const detail = async (res: Response) => ((await res.json()) as { detail: string 
 const PNG = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 1, 0, 0, 0, 1, 8, 2, 0, 0, 0, 0x90, 0x77, 0x53, 0xde]);
 const png = (name = 'receipt.png') => new File([PNG], name, { type: 'image/png' });
 
-async function market(pool = POOL.slice(0, 1)) {
-  const admin = await signedInAdmin(t);
-  await t.app.request('/api/admin/btc-rate', form({ btc_usd_rate: '50000' }, admin.token, 'PUT'));
-  for (const address of pool) await t.app.request('/api/admin/addresses', form({ address_string: address }, admin.token));
-  const buyer = await signedInUser(t, 'ann', 'buyer');
-  const seller = await signedInUser(t, 'sam', 'seller');
-  const mail = await t.database.db.selectFrom('mail_outbox').select('body').where('to_address', '=', 'sam@example.com').executeTakeFirstOrThrow();
-  await t.app.request('/api/auth/verify-email', json({ token: tokenInMail(mail.body) }));
-  return { admin, buyer, seller };
-}
+const market = (pool = POOL.slice(0, 1)) => openMarket(t, pool);
 async function open(token: string, overrides: Record<string, unknown> = {}) {
   const res = await t.app.request('/api/escrows', json({ product_service: 'Camera', description: 'Mirrorless', amount_usd: '1000.00', seller_email: 'sam@example.com', ...overrides }, token));
   expect(res.status).toBe(201);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { bearer, form, json, signedInAdmin, signedInUser, tokenInMail } from '../../testing/accounts.ts';
+import { bearer, form, json } from '../../testing/accounts.ts';
 import { freshAddress } from '../../testing/bitcoin.ts';
+import { openMarket } from '../../testing/market.ts';
 import { openTestApp, type TestApp } from '../../testing/test-app.ts';
 
 /**
@@ -20,12 +21,7 @@ let buyer: Who;
 let seller: Who;
 
 async function market() {
-  admin = await signedInAdmin(t);
-  await t.app.request('/api/admin/btc-rate', form({ btc_usd_rate: '50000' }, admin.token, 'PUT'));
-  buyer = await signedInUser(t, 'ann', 'buyer');
-  seller = await signedInUser(t, 'sam', 'seller');
-  const mail = await t.database.db.selectFrom('mail_outbox').select('body').where('to_address', '=', 'sam@example.com').executeTakeFirstOrThrow();
-  await t.app.request('/api/auth/verify-email', json({ token: tokenInMail(mail.body) }));
+  ({ admin, buyer, seller } = await openMarket(t));
 }
 
 const post = async (path: string, init: RequestInit) => {
