@@ -18,7 +18,7 @@ export const PRICING = { rate_cents: 6_543_210, fee_bps: 150 };
 const part = <S, C>(p: Part<S, C>) => p as Part<unknown, unknown>;
 
 export async function generatedUser(run: Runner, role: 'buyer' | 'seller' | 'admin', id = randomUUID()) {
-  const username = `${role}-${id.slice(0, 8)}`;
+  const username = `${role}-${id.replaceAll('-', '').slice(0, 16)}`;
   const email = `${username}@example.com`;
   await run.one(userAggregate, id, { type: 'register', user_id: id, username, email, full_name: `Generated ${role}`, role, country: 'DE', phone: null }, 'system');
   await run.one(userAggregate, id, { type: 'verifyEmail', email }, id);

@@ -1,11 +1,9 @@
 /**
  * Fills a store with a million events quickly: the same generated deals as seed-events.ts, decided by the real
- * deciders in memory, then appended through the event store many deals per transaction, with the hash chain but
- * without inline projections; the read models are then rebuilt from the log by replay (`npm run cli -- replay
- * --swap`), which is what replay is for. Each append's metadata names actor `system`. For benchmarks only.
+ * deciders in memory, then appended through the event store many deals per append, with the hash chain and the
+ * inline projections. Each append's metadata names actor `system`. For benchmarks only.
  *
- *   npx tsx bench/seed-bulk.ts --events 1000000 [--deals-per-append 200] && npm run cli -- replay --swap
- *   (on DATABASE_URL, else PGlite under DATA_DIR)
+ *   npx tsx bench/seed-bulk.ts --events 1000000 [--deals-per-append 200]   (on DATABASE_URL, else PGlite under DATA_DIR)
  */
 import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
@@ -19,6 +17,7 @@ import type { Database } from '../app-server/db/schema.ts';
 import { loadAggregate } from '../app-server/commands/execute.ts';
 import { type Aggregate, escrowAggregate, settingsAggregate } from '../domain/aggregates.ts';
 import { type DomainEvent, streamId } from '../domain/events.ts';
+import { projections } from '../projections/registry.ts';
 import { generatedDeal, generatedUser, PRICING, type Runner } from './generated-history.ts';
 
 interface Pending {
@@ -77,31 +76,39 @@ export function bulkRunner(db: Kysely<Database>, store: EventStore) {
   return { run, flush, appended: () => appended };
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  const { values } = parseArgs({ options: { events: { type: 'string', default: '1000000' }, 'deals-per-append': { type: 'string', default: '200' } } });
-  const target = Number(values.events);
-  const perAppend = Number(values['deals-per-append']);
-  const config = loadConfig();
-  const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR, poolSize: 4 });
-  await migrateToLatest(database.db);
-  const bulk = bulkRunner(database.db, createEventStore(database.db, []));
-  const started = performance.now();
+/**
+ * Appends generated deals until the log holds at least `target` events (plus an admin and the pricing), `perAppend`
+ * deals per append, with every projection inline (rows a deal creates are read back from the append's own buffer).
+ */
+export async function seedBulk(db: Kysely<Database>, target: number, perAppend = 200, onProgress?: (events: number) => void) {
+  const bulk = bulkRunner(db, createEventStore(db, projections));
   const admin = randomUUID();
   await generatedUser(bulk.run, 'admin', admin);
   await bulk.run.one(settingsAggregate, 'pricing', { type: 'setPricing', ...PRICING }, admin);
   await bulk.flush();
-  let n = 0;
-  let lastReport = performance.now();
+  let deals = 0;
   while (bulk.appended() < target) {
-    for (let i = 0; i < perAppend; i++) await generatedDeal(bulk.run, n++, admin);
+    for (let i = 0; i < perAppend; i++) await generatedDeal(bulk.run, deals++, admin);
     await bulk.flush();
-    if (performance.now() - lastReport > 10_000) {
-      lastReport = performance.now();
-      console.log(`${bulk.appended()} events, ${Math.round(bulk.appended() / ((lastReport - started) / 1000))} events/s`);
-    }
+    onProgress?.(bulk.appended());
   }
+  return { events: bulk.appended(), deals };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const { values } = parseArgs({ options: { events: { type: 'string', default: '1000000' }, 'deals-per-append': { type: 'string', default: '200' } } });
+  const config = loadConfig();
+  const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR, poolSize: 4 });
+  await migrateToLatest(database.db);
+  const started = performance.now();
+  let lastReport = started;
+  const seeded = await seedBulk(database.db, Number(values.events), Number(values['deals-per-append']), (events) => {
+    if (performance.now() - lastReport < 10_000) return;
+    lastReport = performance.now();
+    console.log(`${events} events, ${Math.round(events / ((lastReport - started) / 1000))} events/s`);
+  });
   const seconds = (performance.now() - started) / 1000;
   const head = await chainHead(database.db);
-  console.log(`${database.backend}: appended ${bulk.appended()} events (${n} deals) in ${seconds.toFixed(1)} s, ${Math.round(bulk.appended() / seconds)} events/s; log now holds ${head.position}; now rebuild the read models: npm run cli -- replay --swap`);
+  console.log(`${database.backend}: appended ${seeded.events} events (${seeded.deals} deals) in ${seconds.toFixed(1)} s, ${Math.round(seeded.events / seconds)} events/s; log now holds ${head.position}`);
   await database.close();
 }

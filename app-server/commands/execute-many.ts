@@ -5,7 +5,7 @@ import type { DecideContext } from '../../domain/shared/context.ts';
 import type { StoredEvent } from '../../domain/stored-event.ts';
 import type { Database } from '../db/schema.ts';
 import type { AppendOptions, EventStore, StreamAppend } from '../event-store/append.ts';
-import { type CommandMeta, decideContext, loadAggregate } from './execute.ts';
+import { type CommandMeta, decideContext, loadThrough, retriedFresh } from './execute.ts';
 
 /** One aggregate's part in a command that touches several streams. */
 export interface Part<State, Command> {
@@ -25,7 +25,17 @@ export async function executeAcross(
   meta: CommandMeta,
   options: Pick<AppendOptions, 'alsoWrite'> = {},
 ): Promise<StoredEvent[]> {
-  const loaded = await Promise.all(parts.map((p) => loadAggregate(deps.db, p.aggregate, p.id)));
+  const ids = parts.map((p) => streamId(p.aggregate.streamType, p.id));
+  return retriedFresh(deps.store, ids, () => executeAcrossOnce(deps, parts, meta, options));
+}
+
+async function executeAcrossOnce(
+  deps: { db: Kysely<Database>; store: EventStore },
+  parts: Part<unknown, unknown>[],
+  meta: CommandMeta,
+  options: Pick<AppendOptions, 'alsoWrite'>,
+): Promise<StoredEvent[]> {
+  const loaded = await Promise.all(parts.map((p) => loadThrough(deps.store, p.aggregate, p.id)));
   const states = loaded.map((l) => l.state);
   const ctx: DecideContext = decideContext(meta);
   const appends: StreamAppend[] = parts.map((part, i) => {

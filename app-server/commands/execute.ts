@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Aggregate } from '../../domain/aggregates.ts';
 import { streamId } from '../../domain/events.ts';
 import type { DecideContext } from '../../domain/shared/context.ts';
+import { DomainError } from '../../domain/shared/errors.ts';
 import type { StoredEvent } from '../../domain/stored-event.ts';
 import type { Database } from '../db/schema.ts';
 import type { AppendOptions, EventStore } from '../event-store/append.ts';
@@ -22,13 +23,51 @@ export interface CommandResult<State> {
   version: number;
 }
 
-/** Loads one aggregate's state from its stream. */
+/** Loads one aggregate's state from its stream in the database. */
 export async function loadAggregate<State, Command>(
   db: Kysely<Database>,
   aggregate: Aggregate<State, Command>,
   id: string,
 ): Promise<{ state: State; version: number }> {
   const { version, events } = await readStream(db, streamId(aggregate.streamType, id));
+  return { state: events.reduce(aggregate.evolve, aggregate.initial()), version };
+}
+
+/**
+ * Runs `once`; if a stream it reads was in the process's memory and the command fails (refused, or a read model
+ * did not expect the event), that memory may be stale (another process appended to the stream), so it reads the
+ * streams from the database and runs once more. A failure is then always about the log as it is. Nothing was
+ * written by the failed run (an append is all or nothing).
+ */
+export async function retriedFresh<T>(store: EventStore, streamIds: readonly string[], once: () => Promise<T>): Promise<T> {
+  const remembered = streamIds.some((id) => store.remembers(id));
+  try {
+    return await once();
+  } catch (error) {
+    if (!remembered) throw error;
+    for (const id of streamIds) store.forgetStream(id);
+    return once();
+  }
+}
+
+/**
+ * Runs a command again, decided on the stream as it now is, when it loses a version race to another command on the
+ * same stream; after `attempts` tries the conflict is reported. For commands that must not be starved by a stream
+ * that changes often (every sign-in appends to its user's stream).
+ */
+export async function retryingConflicts<T>(once: () => Promise<T>, attempts = 10): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await once();
+    } catch (error) {
+      if (attempt >= attempts || !(error instanceof DomainError) || error.code !== 'conflict') throw error;
+    }
+  }
+}
+
+/** Loads one aggregate's state through the store (from memory when it was used lately). */
+export async function loadThrough<State, Command>(store: EventStore, aggregate: Aggregate<State, Command>, id: string) {
+  const { version, events } = await store.readStream(streamId(aggregate.streamType, id));
   return { state: events.reduce(aggregate.evolve, aggregate.initial()), version };
 }
 
@@ -49,7 +88,18 @@ export async function executeCommand<State, Command>(
   meta: CommandMeta,
   options: Pick<AppendOptions, 'alsoWrite'> = {},
 ): Promise<CommandResult<State>> {
-  const { state, version } = await loadAggregate(deps.db, aggregate, id);
+  return retriedFresh(deps.store, [streamId(aggregate.streamType, id)], () => executeOnce(deps, aggregate, id, command, meta, options));
+}
+
+async function executeOnce<State, Command>(
+  deps: { db: Kysely<Database>; store: EventStore },
+  aggregate: Aggregate<State, Command>,
+  id: string,
+  command: Command,
+  meta: CommandMeta,
+  options: Pick<AppendOptions, 'alsoWrite'>,
+): Promise<CommandResult<State>> {
+  const { state, version } = await loadThrough(deps.store, aggregate, id);
   const ctx = decideContext(meta);
   const newEvents = aggregate.decide(command, state, ctx);
   const stored = await deps.store.append(

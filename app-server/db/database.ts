@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Kysely, PostgresDialect } from 'kysely';
@@ -41,8 +42,12 @@ function openPostgres(url: string, poolSize: number): DatabaseHandle {
         oid === INT8_OID ? parseInt8 : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
     },
   });
-  // An idle client losing its server (database restart) must not crash the process; the pool replaces it.
+  // A client losing its server (database restart, network cut) must not crash the process. Idle ones report to the
+  // pool, which replaces them; one checked out (say, inside a transaction between two statements) reports to itself,
+  // where nothing listens: its next query fails with the connection error instead (a 503), and the pool drops it.
   pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', () => {}));
+  pool.on('connect', usePreparedStatements);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return { db, backend: 'postgres', location: redactUrl(url), close: () => db.destroy() };
 }
@@ -58,6 +63,25 @@ async function openPglite(dataDir: string): Promise<DatabaseHandle> {
   });
   const db = new Kysely<Database>({ dialect: new PGliteDialect(client) });
   return { db, backend: 'pglite', location, close: () => db.destroy() };
+}
+
+/** Marks a statement to be prepared once per connection and then only bound and executed (see below). */
+export const PREPARE = '/* prepare */';
+
+/**
+ * Statements that start with PREPARE run as named prepared statements (the name derived from the text), so the
+ * server parses and plans them once per connection. Used for the few statements every write runs, whose text
+ * depends only on the command's kind; planning one cost more than executing it.
+ */
+function usePreparedStatements(client: pg.PoolClient): void {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  (client as { query: unknown }).query = (text: unknown, values?: unknown, callback?: unknown) => {
+    if (typeof text === 'string' && text.startsWith(PREPARE) && Array.isArray(values)) {
+      const name = `p${createHash('sha256').update(text).digest('base64url').slice(0, 24)}`;
+      return query({ name, text, values }, callback);
+    }
+    return query(text, values, callback);
+  };
 }
 
 export function redactUrl(url: string): string {

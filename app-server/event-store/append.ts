@@ -4,9 +4,14 @@ import { type ChainEnvelope, chainHash } from '../../domain/chain.ts';
 import { type DomainEvent, parseEvent, SCHEMA_VERSION, type StreamType } from '../../domain/events.ts';
 import { conflict } from '../../domain/shared/errors.ts';
 import type { EventMetadata, StoredEvent } from '../../domain/stored-event.ts';
-import { DbRowStore } from '../../projections/db-row-store.ts';
-import type { Projection } from '../../projections/projection.ts';
+import { BufferedRowStore } from '../../projections/buffered-row-store.ts';
+import { normaliseRow } from '../../projections/normalise-row.ts';
+import type { DynamicDb } from '../../projections/dynamic-db.ts';
+import type { Projection, Row, TableSpec } from '../../projections/projection.ts';
 import type { Database } from '../db/schema.ts';
+import { type HeadState, writeAppend } from './append-statement.ts';
+import { readStream as readStreamFromDb } from './read.ts';
+import { RecentState } from './recent-state.ts';
 
 /** New events for one stream, accepted only if the stream is still at `expectedVersion` (0: a new stream). */
 export interface StreamAppend {
@@ -25,6 +30,14 @@ export interface AppendOptions {
 
 export interface EventStore {
   append(appends: StreamAppend[], metadata: EventMetadata, options?: AppendOptions): Promise<StoredEvent[]>;
+  /**
+   * One stream's events, from memory when this process appended or read them lately. Those may be stale if
+   * another process appended to the stream (an append at their version is then refused as a conflict): callers
+   * that get a refusal for a stream the store `remembers` forget it and try once more.
+   */
+  readStream(streamId: string): Promise<{ version: number; events: StoredEvent[] }>;
+  remembers(streamId: string): boolean;
+  forgetStream(streamId: string): void;
 }
 
 const isUniqueViolation = (error: unknown) => (error as { code?: string })?.code === '23505';
@@ -55,13 +68,88 @@ export function lockChainHead(trx: Transaction<Database>): Promise<{ position: n
     .executeTakeFirstOrThrow();
 }
 
+/** Chains the events to `head`: positions after it, each hash over the previous one. */
+function chainEvents(
+  appends: readonly StreamAppend[],
+  head: HeadState,
+  metadata: EventMetadata,
+  occurredAt: string,
+): { stored: StoredEvent[]; to: HeadState } {
+  let { position, hash: prevHash } = head;
+  const stored: StoredEvent[] = [];
+  for (const a of appends) {
+    a.events.forEach((event, i) => {
+      position += 1;
+      const envelope: ChainEnvelope = {
+        position,
+        event_id: randomUUID(),
+        stream_id: a.streamId,
+        stream_type: a.streamType,
+        stream_version: a.expectedVersion + i + 1,
+        type: event.type,
+        schema_version: SCHEMA_VERSION,
+        data: event.data,
+        metadata,
+        occurred_at: occurredAt,
+      };
+      const hash = chainHash(prevHash, envelope);
+      stored.push({ ...envelope, prev_hash: prevHash, hash } as StoredEvent);
+      prevHash = hash;
+    });
+  }
+  return { stored, to: { position, hash: prevHash } };
+}
+
 /**
- * Appends to one or more streams in ONE transaction: checks and advances every stream version, takes the chain
- * head (a row lock, so positions are gapless and in commit order), inserts the events with their hashes, runs
- * every projection on them, then `alsoWrite`. All or nothing.
+ * Appends to one or more streams, all or nothing: checks every stream's version, chains the events to the head
+ * (gapless positions in commit order), inserts them, runs every projection on them, then `alsoWrite`.
+ *
+ * Two ways, one result. With no other append of this process in flight and nothing to `alsoWrite`, it chains to the
+ * head it last saw, runs the projections reading rows without a lock, and writes everything in one autocommitted
+ * statement that applies only if the head has not moved (any append moves it, so every row read is still current).
+ * Otherwise, or when that statement finds the head moved, it takes the chain-head row lock in a transaction (which
+ * keeps every writer of the log, and so of the read models, out until commit), reads and writes the same way
+ * under it, and runs `alsoWrite` before commit. Either way the writes are one statement.
  */
 export function createEventStore(db: Kysely<Database>, projections: readonly Projection[]): EventStore {
   const tableSpecs = projections.flatMap((p) => p.tables);
+  const recent = new RecentState();
+  let inFlight = 0;
+
+  /** Chains, projects and writes against `head` through `executor`; false when the head was no longer there. */
+  async function attempt(executor: Kysely<Database>, appends: readonly StreamAppend[], head: HeadState, metadata: EventMetadata, occurredAt: string) {
+    const { stored, to } = chainEvents(appends, head, metadata, occurredAt);
+    recent.at(head);
+    const rows = new BufferedRowStore(tableSpecs, (spec, key) => recent.row(spec, key, () => readRow(executor, spec, key)));
+    for (const event of stored) {
+      for (const projection of projections) {
+        if (projection.handles.includes(event.type)) await projection.apply(rows, event);
+      }
+    }
+    const streams = appends.map((a) => ({ streamId: a.streamId, streamType: a.streamType, expectedVersion: a.expectedVersion, version: a.expectedVersion + a.events.length }));
+    const changes = rows.changes();
+    const moved = await writeAppend(executor, { from: head, to, streams, events: stored, changes });
+    return moved ? { stored, from: head, to, changes } : null;
+  }
+
+  async function underLock(appends: readonly StreamAppend[], metadata: EventMetadata, occurredAt: string, options: AppendOptions) {
+    return db
+      .transaction()
+      .execute(async (trx) => {
+        const head = await lockChainHead(trx);
+        const written = await attempt(trx, appends, head, metadata, occurredAt);
+        // Under the lock the head cannot have moved: a refusal means a stream is no longer at its expected version.
+        if (!written) throw staleStream(appends, await streamVersions(trx, appends));
+        if (options.alsoWrite) await options.alsoWrite(trx, written.stored);
+        // Still under the lock, so the next writer of this process finds the head and rows it will lock at.
+        recent.committed(written.from, written.to, written.changes, written.stored);
+        return written;
+      })
+      .catch((error: unknown) => {
+        recent.forgetAll(); // it may have followed an append that did not commit
+        throw error;
+      });
+  }
 
   return {
     async append(appends, metadata, options = {}) {
@@ -71,97 +159,64 @@ export function createEventStore(db: Kysely<Database>, projections: readonly Pro
         ...a,
         events: a.events.map((e) => parseEvent(e.type, e.data)),
       }));
-
-      return db
-        .transaction()
-        .execute(async (trx) => {
-          const head = await lockChainHead(trx);
-
-          for (const a of validated) await advanceStream(trx, a);
-
-          let { position, hash: prevHash } = head;
-          const stored: StoredEvent[] = [];
-          for (const a of validated) {
-            a.events.forEach((event, i) => {
-              position += 1;
-              const envelope: ChainEnvelope = {
-                position,
-                event_id: randomUUID(),
-                stream_id: a.streamId,
-                stream_type: a.streamType,
-                stream_version: a.expectedVersion + i + 1,
-                type: event.type,
-                schema_version: SCHEMA_VERSION,
-                data: event.data,
-                metadata,
-                occurred_at: occurredAt,
-              };
-              const hash = chainHash(prevHash, envelope);
-              stored.push({ ...envelope, prev_hash: prevHash, hash } as StoredEvent);
-              prevHash = hash;
-            });
+      const alone = inFlight === 0;
+      inFlight += 1;
+      try {
+        if (alone && !options.alsoWrite) {
+          // Rows remembered or read without the lock may be behind the log: any failure is tried again under it.
+          const head = recent.lastHead() ?? (await chainHeadOf(db));
+          const written = await attempt(db, validated, head, metadata, occurredAt).catch(() => null);
+          if (written) {
+            recent.committed(written.from, written.to, written.changes, written.stored);
+            return written.stored;
           }
+        }
+        return (await underLock(validated, metadata, occurredAt, options)).stored;
+      } catch (error) {
+        throw asConflict(error);
+      } finally {
+        inFlight -= 1;
+      }
+    },
 
-          await trx
-            .insertInto('events')
-            .values(
-              stored.map((e) => ({
-                position: e.position,
-                event_id: e.event_id,
-                stream_id: e.stream_id,
-                stream_type: e.stream_type,
-                stream_version: e.stream_version,
-                type: e.type,
-                schema_version: e.schema_version,
-                data: JSON.stringify(e.data),
-                metadata: JSON.stringify(e.metadata),
-                occurred_at: e.occurred_at,
-                prev_hash: e.prev_hash,
-                hash: e.hash,
-              })),
-            )
-            .execute();
-          await trx.updateTable('chain_head').set({ position, hash: prevHash }).where('id', '=', 1).execute();
+    async readStream(streamId) {
+      const known = recent.stream(streamId);
+      if (known) return { version: known.at(-1)?.stream_version ?? 0, events: [...known] };
+      const read = await readStreamFromDb(db, streamId);
+      if (read.events.length) recent.rememberStream(streamId, read.events);
+      return read;
+    },
 
-          const rows = new DbRowStore(trx, tableSpecs);
-          for (const event of stored) {
-            for (const projection of projections) {
-              if (projection.handles.includes(event.type)) await projection.apply(rows, event);
-            }
-          }
-          if (options.alsoWrite) await options.alsoWrite(trx, stored);
-          return stored;
-        })
-        .catch((error: unknown) => {
-          throw asConflict(error);
-        });
+    remembers(streamId) {
+      return recent.stream(streamId) !== undefined;
+    },
+
+    forgetStream(streamId) {
+      recent.forgetStream(streamId);
     },
   };
 }
 
-async function advanceStream(trx: Transaction<Database>, a: StreamAppend): Promise<void> {
-  const newVersion = a.expectedVersion + a.events.length;
-  const changed = () =>
-    conflict(
-      `${a.streamType} ${a.streamId.split(':')[1]} was changed by another request; reload and try again`,
-    );
-  if (a.expectedVersion === 0) {
-    try {
-      await trx
-        .insertInto('streams')
-        .values({ stream_id: a.streamId, stream_type: a.streamType, version: newVersion })
-        .execute();
-    } catch (error) {
-      if (isUniqueViolation(error)) throw changed();
-      throw error;
-    }
-    return;
-  }
-  const result = await trx
-    .updateTable('streams')
-    .set({ version: newVersion })
-    .where('stream_id', '=', a.streamId)
-    .where('version', '=', a.expectedVersion)
-    .executeTakeFirst();
-  if (Number(result.numUpdatedRows) !== 1) throw changed();
+async function chainHeadOf(db: Kysely<Database>): Promise<HeadState> {
+  const head = await db.selectFrom('chain_head').select(['position', 'hash']).where('id', '=', 1).executeTakeFirstOrThrow();
+  return { position: Number(head.position), hash: head.hash };
+}
+
+async function readRow(db: Kysely<Database>, spec: TableSpec, key: readonly (string | number)[]): Promise<Row | undefined> {
+  let query = (db as unknown as DynamicDb).selectFrom(spec.name).selectAll();
+  spec.key.forEach((column, i) => {
+    query = query.where(column, '=', key[i]);
+  });
+  const raw = await query.executeTakeFirst();
+  return raw ? normaliseRow(raw) : undefined;
+}
+
+async function streamVersions(trx: Transaction<Database>, appends: readonly StreamAppend[]): Promise<Map<string, number>> {
+  const found = await trx.selectFrom('streams').select(['stream_id', 'version']).where('stream_id', 'in', appends.map((a) => a.streamId)).execute();
+  return new Map(found.map((s) => [s.stream_id, Number(s.version)]));
+}
+
+function staleStream(appends: readonly StreamAppend[], versions: Map<string, number>) {
+  const a = appends.find((x) => (versions.get(x.streamId) ?? 0) !== x.expectedVersion) ?? appends[0]!;
+  return conflict(`${a.streamType} ${a.streamId.split(':')[1]} was changed by another request; reload and try again`);
 }

@@ -3,6 +3,9 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { DomainEvent } from '../../domain/events.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
+import { settingsAggregate } from '../../domain/aggregates.ts';
+import { projections } from '../../projections/registry.ts';
+import { executeCommand } from '../commands/execute.ts';
 import { openTestDatabase, type TestDatabase } from '../testing/test-database.ts';
 import { createEventStore, type EventStore, type StreamAppend } from './append.ts';
 import { chainHead, readLog, readStream } from './read.ts';
@@ -136,6 +139,33 @@ describe('event store', () => {
     done = true;
     await tail;
     expect(seen).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
+  });
+});
+
+describe('two processes on one log (each with its own memory of it)', () => {
+  it('reads the rows the other process changed: a stale remembered row is never written back', async () => {
+    const [first, second] = [createEventStore(t.db, projections), createEventStore(t.db, projections)];
+    const id = randomUUID();
+    const address = (version: number, event: DomainEvent): StreamAppend => ({ streamId: `address:${id}`, streamType: 'address', expectedVersion: version, events: [event] });
+    await first.append([address(0, { type: 'AddressAdded', data: { address_id: id, address: 'bc1qfirst', network: 'mainnet' } })], meta);
+    await second.append([address(1, { type: 'AddressChanged', data: { address: 'bc1qchanged' } })], meta);
+    await first.append([address(2, { type: 'AddressAssigned', data: { escrow_id: randomUUID() } })], meta);
+    const row = await t.db.selectFrom('addresses').select(['address_string', 'status']).where('id', '=', id).executeTakeFirstOrThrow();
+    expect(row).toEqual({ address_string: 'bc1qchanged', status: 'assigned' });
+    expect(await verifyChain(t.db)).toMatchObject({ ok: true, events: 3 });
+  });
+
+  it('runs a command on a stream the other process appended to since: read again, not refused', async () => {
+    const [first, second] = [createEventStore(t.db, projections), createEventStore(t.db, projections)];
+    const setRate = (rate_cents: number) => ({ type: 'setPricing' as const, rate_cents });
+    const run = (store: EventStore, rate_cents: number) =>
+      executeCommand({ db: t.db, store }, settingsAggregate, 'pricing', setRate(rate_cents), { actor: 'system', requestId: 'test' });
+    await run(first, 100);
+    await run(second, 200);
+    const third = await run(first, 300);
+    expect(third.version).toBe(3);
+    expect((await readStream(t.db, 'settings:pricing')).events.map((e) => e.data)).toEqual([{ rate_cents: 100 }, { rate_cents: 200 }, { rate_cents: 300 }]);
+    expect(await verifyChain(t.db)).toMatchObject({ ok: true, events: 3 });
   });
 });
 

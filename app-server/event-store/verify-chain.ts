@@ -5,33 +5,73 @@ import { chainHead, envelopeOf, walkLog } from './read.ts';
 
 export interface ChainReport {
   ok: boolean;
+  /** Events checked by this call (those after `after` when it was given). */
   events: number;
   head: { position: number; hash: string };
   firstBreak: ChainBreak | null;
 }
 
+export interface VerifyChainOptions {
+  /**
+   * A point already verified: only the events after it are checked, linked to its hash. The caller vouches for
+   * the events up to it (see audit/chain-watch.ts, which also re-checks that event itself).
+   */
+  after?: { position: number; hash: string };
+  /** Events read per query (5,000). Hashing a page holds the event loop: a server checking itself reads smaller ones. */
+  pageSize?: number;
+  /**
+   * After each page, rest this many times as long as the page took: a server checking its whole log in the
+   * background with 1 leaves at least half a core (and the memory a busy walk piles up) to the requests it serves.
+   */
+  restRatio?: number;
+}
+
 /**
  * Recomputes every hash from what is stored and checks each link, then that the recorded chain head is the last
  * event: a changed, removed or reordered event (or a removed tail) names the first bad position.
+ *
+ * The head is read first and the log walked up to it: the head moves in the statement that inserts the events,
+ * so every event up to it has committed, and appends that land during the walk are left for the next check
+ * instead of looking like a log that ends early.
  */
-export async function verifyChain(db: Kysely<Database>): Promise<ChainReport> {
-  const verifier = new ChainVerifier();
-  for await (const page of walkLog(db, { pageSize: 5_000 })) {
+export async function verifyChain(db: Kysely<Database>, options: VerifyChainOptions = {}): Promise<ChainReport> {
+  const recorded = await chainHead(db);
+  const verifier = new ChainVerifier(options.after);
+  const start = verifier.head.position;
+  if (recorded.position < start) {
+    return {
+      ok: false,
+      events: 0,
+      head: verifier.head,
+      firstBreak: {
+        position: recorded.position + 1,
+        reason: `the chain head records position ${recorded.position}, but the log was verified up to ${start} (events were removed from the end)`,
+      },
+    };
+  }
+  let pageStarted = performance.now();
+  for await (const page of walkLog(db, { after: start, upTo: recorded.position, pageSize: options.pageSize ?? 5_000 })) {
     for (const event of page) {
       const found = verifier.check(envelopeOf(event), event.prev_hash, event.hash);
       if (found) return { ok: false, events: verifier.count, head: verifier.head, firstBreak: found };
     }
+    if (options.restRatio) {
+      await new Promise((resolve) => setTimeout(resolve, (performance.now() - pageStarted) * options.restRatio!));
+      pageStarted = performance.now();
+    }
   }
-  const recorded = await chainHead(db);
   if (recorded.position !== verifier.head.position || recorded.hash !== verifier.head.hash) {
     return {
       ok: false,
       events: verifier.count,
       head: verifier.head,
-      firstBreak: {
-        position: verifier.head.position + 1,
-        reason: `the chain head records position ${recorded.position}, but the log ends at ${verifier.head.position} (events were removed from the end)`,
-      },
+      firstBreak:
+        recorded.position === verifier.head.position
+          ? { position: recorded.position, reason: 'the chain head records another hash for the last event' }
+          : {
+              position: verifier.head.position + 1,
+              reason: `the chain head records position ${recorded.position}, but the log ends at ${verifier.head.position} (events were removed from the end)`,
+            },
     };
   }
   return { ok: true, events: verifier.count, head: verifier.head, firstBreak: null };

@@ -1,0 +1,110 @@
+import { CompiledQuery, type Kysely } from 'kysely';
+import type { StoredEvent } from '../../domain/stored-event.ts';
+import type { RowChange } from '../../projections/buffered-row-store.ts';
+import type { Row, TableSpec } from '../../projections/projection.ts';
+import { PREPARE } from '../db/database.ts';
+import type { Database } from '../db/schema.ts';
+
+export interface HeadState {
+  position: number;
+  hash: string;
+}
+
+export interface AppendWrite {
+  /** The head the events were chained to; nothing is written unless the log is still there. */
+  from: HeadState;
+  to: HeadState;
+  streams: Array<{ streamId: string; streamType: string; expectedVersion: number; version: number }>;
+  events: StoredEvent[];
+  changes: Array<{ spec: TableSpec; changes: RowChange[] }>;
+}
+
+const EVENT_COLUMNS = ['position', 'event_id', 'stream_id', 'stream_type', 'stream_version', 'type', 'schema_version', 'data', 'metadata', 'occurred_at', 'prev_hash', 'hash'] as const;
+
+const quote = (identifier: string) => `"${identifier.replaceAll('"', '""')}"`;
+const columnList = (columns: readonly string[]) => columns.map(quote).join(', ');
+const APPLIED = 'EXISTS (SELECT 1 FROM head)';
+
+/** One part of the statement: its SQL with `$$` where its JSON rows go, and the rows. */
+interface Part {
+  shape: string;
+  sql: string;
+  rows: unknown[];
+}
+
+const recordset = (table: string) => `jsonb_populate_recordset(NULL::${quote(table)}, $$::jsonb)`;
+
+/** Upserts of one table's put rows, one part per set of columns. */
+function putParts(spec: TableSpec, puts: Row[]): Part[] {
+  const byColumns = new Map<string, Row[]>();
+  for (const row of puts) {
+    const columns = Object.keys(row).sort().join(',');
+    byColumns.set(columns, [...(byColumns.get(columns) ?? []), row]);
+  }
+  return [...byColumns].map(([joined, rows]) => {
+    const columns = joined.split(',');
+    const updates = columns.filter((c) => !spec.key.includes(c));
+    const onConflict = updates.length === 0 ? 'DO NOTHING' : `DO UPDATE SET ${updates.map((c) => `${quote(c)} = excluded.${quote(c)}`).join(', ')}`;
+    return {
+      shape: `put ${spec.name} ${joined}`,
+      sql: `INSERT INTO ${quote(spec.name)} (${columnList(columns)}) SELECT ${columnList(columns)} FROM ${recordset(spec.name)} WHERE ${APPLIED} ON CONFLICT (${columnList(spec.key)}) ${onConflict}`,
+      rows,
+    };
+  });
+}
+
+function deletePart(spec: TableSpec, keys: ReadonlyArray<readonly (string | number)[]>): Part {
+  const matches = spec.key.map((c) => `target.${quote(c)} = gone.${quote(c)}`).join(' AND ');
+  return {
+    shape: `delete ${spec.name}`,
+    sql: `DELETE FROM ${quote(spec.name)} AS target USING ${recordset(spec.name)} AS gone WHERE ${matches} AND ${APPLIED}`,
+    rows: keys.map((key) => Object.fromEntries(spec.key.map((column, i) => [column, key[i]]))),
+  };
+}
+
+/** Statement texts by shape: the same kind of command gives the same text, which the server prepares once. */
+const texts = new Map<string, string>();
+
+function statementText(streams: number, parts: Part[]): string {
+  const shape = `${streams}|${parts.map((p) => p.shape).join('|')}`;
+  const known = texts.get(shape);
+  if (known) return known;
+  let n = 4;
+  const streamChecks = Array.from({ length: streams }, () => `AND coalesce((SELECT version FROM streams WHERE stream_id = $${++n}), 0) = $${++n}`);
+  const ctes = parts.map((p, i) => `w${i} AS (${p.sql.replace('$$', () => `$${++n}`)})`);
+  const text = `${PREPARE} WITH head AS (UPDATE chain_head SET position = $1, hash = $2 WHERE id = 1 AND position = $3 AND hash = $4 ${streamChecks.join(' ')} RETURNING 1), ${ctes.join(', ')} SELECT count(*)::int AS moved FROM head`;
+  if (texts.size < 1_000) texts.set(shape, text);
+  return text;
+}
+
+/**
+ * Writes one append in ONE statement: moves the chain head, records the stream versions, inserts the events and
+ * applies every read-model change. The head moves only if it is still at `from` and every stream is still at its
+ * expected version (re-checked on the newest row version if another append commits first); every other part runs
+ * only if the head moved. Returns whether it did, so a caller that chained to a stale head can retry under the lock.
+ */
+export async function writeAppend(db: Kysely<Database>, write: AppendWrite): Promise<boolean> {
+  const parts: Part[] = [
+    {
+      shape: 'streams',
+      sql: `INSERT INTO streams (stream_id, stream_type, version) SELECT stream_id, stream_type, version FROM ${recordset('streams')} WHERE ${APPLIED} ON CONFLICT (stream_id) DO UPDATE SET version = excluded.version`,
+      rows: write.streams.map((s) => ({ stream_id: s.streamId, stream_type: s.streamType, version: s.version })),
+    },
+    {
+      shape: 'events',
+      sql: `INSERT INTO events (${columnList(EVENT_COLUMNS)}) SELECT ${columnList(EVENT_COLUMNS)} FROM ${recordset('events')} WHERE ${APPLIED}`,
+      rows: write.events,
+    },
+  ];
+  for (const { spec, changes } of write.changes) {
+    const puts = changes.flatMap((c) => (c.kind === 'put' ? [c.row] : []));
+    const deletes = changes.flatMap((c) => (c.kind === 'delete' ? [c.key] : []));
+    if (puts.length) parts.push(...putParts(spec, puts));
+    if (deletes.length) parts.push(deletePart(spec, deletes));
+  }
+  const values: unknown[] = [write.to.position, write.to.hash, write.from.position, write.from.hash];
+  for (const s of write.streams) values.push(s.streamId, s.expectedVersion);
+  for (const p of parts) values.push(JSON.stringify(p.rows));
+  const result = await db.executeQuery<{ moved: number }>(CompiledQuery.raw(statementText(write.streams.length, parts), values));
+  return Number(result.rows[0]?.moved ?? 0) === 1;
+}

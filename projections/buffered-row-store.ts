@@ -1,0 +1,56 @@
+import type { Row, RowStore, TableSpec } from './projection.ts';
+
+export type RowChange = { kind: 'put'; row: Row } | { kind: 'delete'; key: readonly (string | number)[] };
+
+const keyOf = (values: readonly unknown[]) => JSON.stringify(values);
+
+/**
+ * Rows read from the database, changes kept in memory: reducers see their own writes (a row they put reads back
+ * as put, as in MemoryRowStore), and the append writes every change at the end in one statement. One change per
+ * row survives: the last put or delete.
+ */
+export class BufferedRowStore implements RowStore {
+  private readonly specs: Map<string, TableSpec>;
+  private readonly pending = new Map<string, Map<string, RowChange>>();
+
+  constructor(
+    specs: readonly TableSpec[],
+    private readonly load: (spec: TableSpec, key: readonly (string | number)[]) => Promise<Row | undefined>,
+  ) {
+    this.specs = new Map(specs.map((s) => [s.name, s]));
+  }
+
+  private spec(table: string): TableSpec {
+    const spec = this.specs.get(table);
+    if (!spec) throw new Error(`Projection table ${table} is not declared`);
+    return spec;
+  }
+
+  private changesOf(table: string): Map<string, RowChange> {
+    let changes = this.pending.get(table);
+    if (!changes) this.pending.set(table, (changes = new Map()));
+    return changes;
+  }
+
+  async get(table: string, key: readonly (string | number)[]): Promise<Row | undefined> {
+    const spec = this.spec(table);
+    const change = this.pending.get(table)?.get(keyOf(key));
+    if (change) return change.kind === 'put' ? change.row : undefined;
+    return this.load(spec, key);
+  }
+
+  async put(table: string, row: Row): Promise<void> {
+    const spec = this.spec(table);
+    this.changesOf(table).set(keyOf(spec.key.map((c) => row[c])), { kind: 'put', row });
+  }
+
+  async delete(table: string, key: readonly (string | number)[]): Promise<void> {
+    this.spec(table);
+    this.changesOf(table).set(keyOf(key), { kind: 'delete', key });
+  }
+
+  /** Every table's surviving changes, in the order tables were first touched. */
+  changes(): Array<{ spec: TableSpec; changes: RowChange[] }> {
+    return [...this.pending].map(([table, changes]) => ({ spec: this.spec(table), changes: [...changes.values()] }));
+  }
+}
