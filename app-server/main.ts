@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
 import { ensureAdmin } from './accounts/first-admin.ts';
+import { CHAIN_FIRST_CHECK_AFTER_MS } from './audit/chain-watch.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { createApp } from './http/app.ts';
 import { expireOverdueEscrows } from './jobs/expire-escrows.ts';
@@ -40,6 +41,9 @@ async function main(): Promise<void> {
     startPeriodic('escrow-expiry', 60_000, () => expireOverdueEscrows(deps), logger),
     startPeriodic('housekeeping', 10 * 60_000, () => housekeeping(deps.database.db), logger),
   ];
+  // The chain watch starts with the whole log, in the background. It waits a little, so that a start and its first
+  // requests (say, an export of a million events) do not share the machine with it; /api/ready says 'unverified'.
+  const chainWatchStart = setTimeout(() => jobs.push(deps.chainWatch!.start()), CHAIN_FIRST_CHECK_AFTER_MS);
   const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, (info) => {
     logger.info({ port: info.port, host: config.HOST }, `Listening on http://${config.HOST}:${info.port}`);
   });
@@ -48,6 +52,7 @@ async function main(): Promise<void> {
   const shutdown = (signal: string) => {
     if (stopping) return;
     stopping = true;
+    clearTimeout(chainWatchStart);
     logger.info({ signal }, 'Shutting down: finishing in-flight requests');
     const force = setTimeout(() => {
       logger.warn('Grace period over; closing remaining connections');

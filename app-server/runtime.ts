@@ -1,4 +1,5 @@
 import { projections } from '../projections/registry.ts';
+import { ChainWatch } from './audit/chain-watch.ts';
 import { secretBox } from './auth/secret-box.ts';
 import { loadSecretKey } from './auth/secret-key.ts';
 import type { Config } from './config.ts';
@@ -27,5 +28,12 @@ export async function openRuntime(config: Config, logger: Logger): Promise<AppDe
   if (applied.length) logger.info({ migrations: applied }, `Applied ${applied.length} migration(s)`);
   const { key, source } = loadSecretKey(config.SECRET_KEY, config.DATA_DIR);
   logger.info({ secret_key: source }, `Secrets at rest are sealed with the key from ${source}`);
-  return { config, database, store: createEventStore(database.db, projections), logger, secrets: secretBox(key) };
+  return {
+    config,
+    database,
+    store: createEventStore(database.db, projections),
+    logger,
+    secrets: secretBox(key),
+    chainWatch: new ChainWatch(database.db, logger),
+  };
 }

@@ -7,7 +7,6 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import process from 'node:process';
 import { fileURLToPath, pathToFileURL, URL } from 'node:url';
-import { build } from 'esbuild';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bundle = join(root, 'dist', 'server.mjs');
@@ -32,6 +31,7 @@ if (stale(join(root, 'web', 'dist', 'index.html'), ['web', 'domain'])) {
   execFileSync(process.execPath, [join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', 'web/vite.config.ts'], { cwd: root, stdio: 'inherit' });
 }
 if (stale(bundle, ['app-server', 'domain', 'projections', 'migrations', 'package-lock.json'])) {
+  const { build } = await import('esbuild'); // only when there is something to build: a faster start
   await build({
     entryPoints: [join(root, 'app-server', 'main.ts')],
     outfile: bundle,

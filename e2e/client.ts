@@ -21,6 +21,35 @@ export function client(baseUrl: string) {
   return { call };
 }
 
+/** What `send` takes: a bearer token, a JSON or form body, a method (POST when there is a body) and a time limit. */
+export interface SendInit {
+  method?: string;
+  token?: string;
+  json?: unknown;
+  form?: Record<string, string>;
+  timeoutMs?: number;
+}
+
+/** One quiet call (no printed trail, for scripts that make hundreds): the status and the body as JSON when it is. */
+export async function send(url: string, init: SendInit = {}): Promise<{ status: number; body: Record<string, unknown> }> {
+  const headers: Record<string, string> = init.token ? { authorization: `Bearer ${init.token}` } : {};
+  let body: string | undefined;
+  if (init.json !== undefined) {
+    headers['content-type'] = 'application/json';
+    body = JSON.stringify(init.json);
+  } else if (init.form) {
+    headers['content-type'] = 'application/x-www-form-urlencoded';
+    body = new URLSearchParams(init.form).toString();
+  }
+  const res = await fetch(url, { method: init.method ?? (body ? 'POST' : 'GET'), headers, body, signal: AbortSignal.timeout(init.timeoutMs ?? 30_000) });
+  const text = await res.text();
+  try {
+    return { status: res.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
+  } catch {
+    return { status: res.status, body: { text } };
+  }
+}
+
 export const json = (body: unknown, token?: string): Init => ({ method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' }, ...(token ? { token } : {}) });
 export const form = (fields: Record<string, string>, token: string, method = 'POST'): Init => ({ method, body: new URLSearchParams(fields), token });
 export const multipart = (fields: Record<string, string | File>, token: string): Init => {

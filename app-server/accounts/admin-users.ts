@@ -4,7 +4,7 @@ import type { Role } from '../../domain/shared/schemas.ts';
 import { conflict, forbidden, notFound } from '../../domain/shared/errors.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import { revokeUserSessions } from '../auth/sessions.ts';
-import { type CommandMeta, executeCommand } from '../commands/execute.ts';
+import { type CommandMeta, executeCommand, retryingConflicts } from '../commands/execute.ts';
 import type { AppDeps } from '../http/env.ts';
 import { findUserByEmail, findUserById } from './user-view.ts';
 
@@ -16,8 +16,13 @@ async function target(deps: AppDeps, id: string) {
   return user;
 }
 
+/**
+ * Every sign-in appends to the user's stream, so an admin action can lose the version race to a login landing at
+ * the same moment. That must not let someone who keeps signing in dodge a suspension (or a deletion): on a
+ * conflict the command is decided again on the fresh stream.
+ */
 const run = (deps: AppDeps, id: string, command: Parameters<typeof userAggregate.decide>[0], meta: CommandMeta) =>
-  executeCommand({ db: deps.database.db, store: deps.store }, userAggregate, id, command, meta);
+  retryingConflicts(() => executeCommand({ db: deps.database.db, store: deps.store }, userAggregate, id, command, meta));
 
 export async function updateUser(deps: AppDeps, id: string, changes: { full_name?: string; email?: string; role?: Role }, meta: CommandMeta) {
   await target(deps, id);

@@ -5,7 +5,7 @@ import { DomainError, forbidden } from '../../domain/shared/errors.ts';
 import type { loginSchema } from '../../domain/user/api-schemas.ts';
 import { hashPassword, verifyPassword } from '../auth/passwords.ts';
 import { assertUnderLimit, type Limit, recordHit } from '../auth/rate-limit.ts';
-import { openSession } from '../auth/sessions.ts';
+import { openSession, revokeSession } from '../auth/sessions.ts';
 import { type CommandMeta, executeCommand } from '../commands/execute.ts';
 import type { AppDeps } from '../http/env.ts';
 import { checkSecondFactor } from './second-factor.ts';
@@ -58,7 +58,14 @@ export async function login(deps: AppDeps, input: z.infer<typeof loginSchema>, c
       throw new DomainError('unauthenticated', 'Invalid 2FA code');
     }
   }
+  // The session exists before the sign-in is recorded, so a suspension landing in between revokes it too. A sign-in
+  // that loses a race (another sign-in, or the suspension) is answered 409 and leaves no live session behind.
   const token = await openSession(db, user.id);
-  await executeCommand({ db, store: deps.store }, userAggregate, user.id, { type: 'signIn' }, { ...meta, actor: user.id });
+  try {
+    await executeCommand({ db, store: deps.store }, userAggregate, user.id, { type: 'signIn' }, { ...meta, actor: user.id });
+  } catch (error) {
+    await revokeSession(db, token);
+    throw error;
+  }
   return { token, user };
 }

@@ -37,12 +37,13 @@ export async function verifyExport(path: string, options: { expectHead?: { posit
   const store = new MemoryRowStore(projections.flatMap((p) => p.tables).filter((t) => !t.appendOnly));
   const replayed = projections.filter((p) => !p.tables.every((t) => t.appendOnly));
   let verifier: ChainVerifier | undefined;
+  let header: { format?: string; from?: number; to?: number; chain_head?: { position: number; hash: string } } = {};
   let lineNo = 0;
   let batch: StoredEvent[] = [];
   for await (const text of lines) {
     lineNo++;
     if (lineNo === 1) {
-      const header = safeParse(text, lineNo) as { format?: string; from?: number };
+      header = safeParse(text, lineNo) as typeof header;
       if (header.format !== EXPORT_FORMAT) throw new ExportBroken(1, `not an export of format ${EXPORT_FORMAT}`);
       if (header.from !== 1) throw new ExportBroken(1, 'the export does not start at position 1, so balances cannot be replayed');
       verifier = new ChainVerifier();
@@ -80,6 +81,15 @@ export async function verifyExport(path: string, options: { expectHead?: { posit
   const head = verifier.head;
   if (options.expectHead && (options.expectHead.position !== head.position || options.expectHead.hash !== head.hash)) {
     throw new ExportBroken(lineNo, `the chain ends at ${head.position}:${head.hash}, not at the published head ${options.expectHead.position}:${options.expectHead.hash}`);
+  }
+  // The header was written from the chain head when the export was taken: events missing from the end (removed from
+  // the log, or the file cut short) show there even when no published head is at hand.
+  if (typeof header.to === 'number' && head.position < header.to) {
+    throw new ExportBroken(lineNo + 1, `the export ends at event ${head.position}, but its header says it runs to ${header.to} (events are missing from the end)`);
+  }
+  const recorded = header.chain_head;
+  if (recorded && recorded.position === head.position && recorded.hash !== head.hash) {
+    throw new ExportBroken(lineNo, `the last event's hash is not the chain head recorded in the header (${recorded.position}:${recorded.hash})`);
   }
   return summarise(store, verifier.count, head);
 }

@@ -19,20 +19,16 @@ export async function openSession(db: Kysely<Database>, userId: string, now = ne
   return token;
 }
 
-/** The user id behind a live (unexpired, unrevoked) token, or undefined. */
-export async function sessionUser(
-  db: Kysely<Database>,
-  token: string,
-  now = new Date(),
-): Promise<string | undefined> {
-  const row = await db
+/** The user behind a live (unexpired, unrevoked) token, or undefined: one query. */
+export async function sessionUser(db: Kysely<Database>, token: string, now = new Date()) {
+  return db
     .selectFrom('sessions')
-    .select('user_id')
-    .where('token_hash', '=', hashToken(token))
-    .where('revoked_at', 'is', null)
-    .where('expires_at', '>', now)
+    .innerJoin('users', 'users.id', 'sessions.user_id')
+    .selectAll('users')
+    .where('sessions.token_hash', '=', hashToken(token))
+    .where('sessions.revoked_at', 'is', null)
+    .where('sessions.expires_at', '>', now)
     .executeTakeFirst();
-  return row?.user_id;
 }
 
 export async function revokeSession(db: Kysely<Database>, token: string, now = new Date()): Promise<void> {

@@ -17,7 +17,7 @@ describe('runtime endpoints', () => {
   it('says ready when the database answers and migrations are applied', async () => {
     const res = await t.app.request('/api/ready');
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ ready: true, database: true, migrations: true });
+    expect(await res.json()).toEqual({ ready: true, database: true, migrations: true, chain: 'unverified' });
   });
 
   it('publishes an OpenAPI document generated from the route schemas', async () => {
@@ -37,7 +37,7 @@ describe('runtime endpoints', () => {
   it('sets the security headers and a request id on every response', async () => {
     const res = await t.app.request('/api/health');
     const csp = res.headers.get('content-security-policy') ?? '';
-    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("default-src 'none'"); // an API answer loads nothing
     expect(csp).toContain("frame-ancestors 'none'");
     expect(csp).not.toContain('unsafe-inline');
     expect(res.headers.get('x-frame-options')).toBe('DENY');

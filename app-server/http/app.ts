@@ -4,7 +4,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { MAX_UPLOAD_BODY_BYTES } from '../escrows/evidence.ts';
 import { invalidInput, notFound } from '../../domain/shared/errors.ts';
 import type { AppDeps, AppEnv } from './env.ts';
-import { describeZodError, toHttpError } from './errors.ts';
+import { describeZodError, toHttpError, unstorableField } from './errors.ts';
 import { authenticate } from './middleware/authenticate.ts';
 import { idempotency } from './middleware/idempotency.ts';
 import { requestContext } from './middleware/request-context.ts';
@@ -36,6 +36,8 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
   const app = new OpenAPIHono<AppEnv>({
     defaultHook: (result) => {
       if (!result.success) throw invalidInput(describeZodError(result.error));
+      const field = unstorableField(result.data);
+      if (field !== undefined) throw invalidInput(`${field || result.target} must not contain NUL characters or unpaired surrogates`);
     },
   });
 

@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { UserRow } from '../../projections/users/table.ts';
+import type { ChainWatch } from '../audit/chain-watch.ts';
 import type { SecretBox } from '../auth/secret-box.ts';
 import type { Config } from '../config.ts';
 import type { DatabaseHandle } from '../db/database.ts';
@@ -14,6 +15,8 @@ export interface AppDeps {
   logger: Logger;
   /** Seals secrets at rest (TOTP secrets). */
   secrets: SecretBox;
+  /** The server's own check of the hash chain, read by /api/ready and /api/admin/chain; absent, both say 'unverified'. */
+  chainWatch?: ChainWatch;
 }
 
 export type SignedInUser = Selectable<UserRow>;

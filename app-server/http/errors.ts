@@ -34,6 +34,9 @@ const DATABASE_DOWN = new Set([
   '08003',
 ]);
 
+/** What the driver says, without a code, when the server went away or no connection could be had in time. */
+const CONNECTION_LOST = /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/;
+
 /** The one mapping from anything thrown to an HTTP status and a `detail`. No stack ever leaves the server. */
 export function toHttpError(error: unknown): HttpError {
   if (error instanceof DomainError) {
@@ -45,7 +48,7 @@ export function toHttpError(error: unknown): HttpError {
     };
   }
   const code = (error as { code?: string } | null)?.code;
-  if (code && DATABASE_DOWN.has(code)) {
+  if ((code && DATABASE_DOWN.has(code)) || CONNECTION_LOST.test((error as Error | null)?.message ?? '')) {
     return {
       status: 503,
       detail: 'The database is unavailable; please try again shortly',
@@ -78,4 +81,24 @@ export function describeZodError(error: ZodError): string {
   // A message that names its field, or is a whole sentence for people (the spec's own texts), stands alone.
   if (issue.message.includes(field) || /^[A-Z]/.test(issue.message)) return issue.message;
   return `${field}: ${issue.message}`;
+}
+
+const UNPAIRED_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * The first field of validated input holding text that cannot be kept: NUL, which PostgreSQL refuses in text and
+ * JSON, or an unpaired surrogate, which is not Unicode and has no canonical JSON for the hash chain. A dotted
+ * path ('' for the whole value), or undefined when all is well.
+ */
+export function unstorableField(value: unknown, path: readonly string[] = []): string | undefined {
+  if (typeof value === 'string') return value.includes('\u0000') || UNPAIRED_SURROGATE.test(value) ? path.join('.') : undefined;
+  if (value instanceof File) return unstorableField(value.name, path);
+  if (value === null || typeof value !== 'object') return undefined;
+  const proto = Object.getPrototypeOf(value) as unknown;
+  if (!Array.isArray(value) && proto !== Object.prototype && proto !== null) return undefined;
+  for (const [key, item] of Object.entries(value)) {
+    const field = unstorableField(item, [...path, key]);
+    if (field !== undefined) return field;
+  }
+  return undefined;
 }

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { projections } from '../../projections/registry.ts';
+import { ChainWatch } from '../audit/chain-watch.ts';
 import { secretBox } from '../auth/secret-box.ts';
 import { loadConfig } from '../config.ts';
 import { createEventStore } from '../event-store/append.ts';
@@ -21,12 +22,15 @@ export interface TestApp {
 export async function openTestApp(env: NodeJS.ProcessEnv = {}): Promise<TestApp> {
   const database = await openTestDatabase();
   const logLines: string[] = [];
+  const logger = createLogger('info', { write: (line: string) => void logLines.push(line) });
   const deps: AppDeps = {
     config: loadConfig({ PASSWORD_HASH_COST: '10', ...env }),
     database,
     store: createEventStore(database.db, projections),
-    logger: createLogger('info', { write: (line: string) => void logLines.push(line) }),
+    logger,
     secrets: secretBox(randomBytes(32)),
+    // Not started: a test runs its checks when it wants them.
+    chainWatch: new ChainWatch(database.db, logger),
   };
   return { app: createApp(deps), deps, database, close: database.dispose, logLines };
 }

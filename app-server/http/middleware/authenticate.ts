@@ -15,10 +15,7 @@ export function authenticate(options: { db: Kysely<Database> }): MiddlewareHandl
     const header = c.req.header('authorization');
     const token = header?.match(/^Bearer\s+([A-Za-z0-9_-]{20,200})$/)?.[1];
     if (token) {
-      const userId = await sessionUser(options.db, token);
-      const user = userId
-        ? await options.db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst()
-        : undefined;
+      const user = await sessionUser(options.db, token);
       if (user) {
         if (user.is_frozen) throw forbidden('Account suspended');
         c.set('user', user);

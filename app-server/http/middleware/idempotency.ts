@@ -8,15 +8,22 @@ import type { AppEnv } from '../env.ts';
 const KEY_FORMAT = /^[\x21-\x7e]{1,200}$/;
 
 /**
+ * Answers that hand a secret to its owner (session tokens, a TOTP secret, recovery codes, a temporary password)
+ * are never kept for replay, so the key is ignored there: none of these moves money, and a retried sign-in only
+ * opens another session.
+ */
+const SECRET_ANSWERS = /^\/api\/(auth\/|admin\/users\/[^/]+\/reset-password$)/;
+
+/**
  * An `Idempotency-Key` header on a POST makes a retry with the same key and body return the first answer instead
- * of acting twice. Keys are per actor. A retry while the first is still running gets 409; the same key with a
- * different body gets 422. Server errors are not remembered, so the client may retry them.
+ * of acting twice (except on SECRET_ANSWERS). Keys are per actor. A retry while the first is still running gets 409;
+ * the same key with a different body gets 422. Server errors are not remembered, so the client may retry them.
  */
 export function idempotency(options: { db: Kysely<Database> }): MiddlewareHandler<AppEnv> {
   const { db } = options;
   return async function idempotencyMiddleware(c, next) {
     const key = c.req.header('idempotency-key');
-    if (c.req.method !== 'POST' || key === undefined) return next();
+    if (c.req.method !== 'POST' || key === undefined || SECRET_ANSWERS.test(c.req.path)) return next();
     if (!KEY_FORMAT.test(key))
       throw invalidInput('Idempotency-Key must be 1 to 200 visible ASCII characters');
 

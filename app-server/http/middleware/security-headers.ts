@@ -1,27 +1,40 @@
+import type { MiddlewareHandler } from 'hono';
 import { NONCE, secureHeaders } from 'hono/secure-headers';
 
+const common = {
+  xFrameOptions: 'DENY',
+  referrerPolicy: 'no-referrer',
+  xContentTypeOptions: 'nosniff',
+  strictTransportSecurity: 'max-age=31536000; includeSubDomains',
+  crossOriginResourcePolicy: 'same-origin',
+} as const;
+
 /**
- * Strict headers on every response: a CSP with no inline script and nothing from another origin (QR codes are
- * data: URLs drawn locally), no framing, no MIME sniffing, no referrer leaks. Style elements need the response's
- * nonce: the web app's dialogs inject one (scroll lock), and index.html hands the nonce to them.
+ * Pages: a CSP with no inline script and nothing from another origin (QR codes are data: URLs drawn locally).
+ * Style elements need the response's nonce: the web app's dialogs inject one (scroll lock), and index.html hands
+ * the nonce to them.
  */
-export const securityHeaders = () =>
-  secureHeaders({
-    contentSecurityPolicy: {
-      defaultSrc: ["'self'"],
-      scriptSrc: ["'self'"],
-      styleSrc: ["'self'", NONCE],
-      imgSrc: ["'self'", 'data:'],
-      fontSrc: ["'self'"],
-      connectSrc: ["'self'"],
-      objectSrc: ["'none'"],
-      baseUri: ["'self'"],
-      formAction: ["'self'"],
-      frameAncestors: ["'none'"],
-    },
-    xFrameOptions: 'DENY',
-    referrerPolicy: 'no-referrer',
-    xContentTypeOptions: 'nosniff',
-    strictTransportSecurity: 'max-age=31536000; includeSubDomains',
-    crossOriginResourcePolicy: 'same-origin',
-  });
+const pageHeaders = secureHeaders({
+  contentSecurityPolicy: {
+    defaultSrc: ["'self'"],
+    scriptSrc: ["'self'"],
+    styleSrc: ["'self'", NONCE],
+    imgSrc: ["'self'", 'data:'],
+    fontSrc: ["'self'"],
+    connectSrc: ["'self'"],
+    objectSrc: ["'none'"],
+    baseUri: ["'self'"],
+    formAction: ["'self'"],
+    frameAncestors: ["'none'"],
+  },
+  ...common,
+});
+
+/** API answers are data, never rendered: nothing may load from them, so one fixed policy and no nonce to make. */
+const apiHeaders = secureHeaders({
+  contentSecurityPolicy: { defaultSrc: ["'none'"], frameAncestors: ["'none'"], baseUri: ["'none'"], formAction: ["'none'"] },
+  ...common,
+});
+
+/** Strict headers on every response: no framing, no MIME sniffing, no referrer leaks, a CSP for each kind. */
+export const securityHeaders = (): MiddlewareHandler => (c, next) => (c.req.path.startsWith('/api/') ? apiHeaders(c, next) : pageHeaders(c, next));

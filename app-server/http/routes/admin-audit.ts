@@ -133,10 +133,28 @@ export function adminAuditRoutes(deps: AppDeps) {
     },
   );
 
-  app.openapi(adminRoute('get', '/admin/chain', 'The chain head, and whether the whole chain verifies', {}, { 200: anyObject }), async (c) => {
-    const [head, report] = await Promise.all([chainHead(db), verifyChain(db)]);
-    return c.json({ head, ok: report.ok, events: report.events, first_break: report.firstBreak }, 200);
-  });
+  app.openapi(
+    adminRoute('get', '/admin/chain', "The chain head, whether the whole chain verifies now, and the server's own check (verified_up_to, broken)", {}, { 200: anyObject }),
+    async (c) => {
+      // A full check on demand: through the watch when there is one, so a break found here is logged and flagged too.
+      const watch = deps.chainWatch;
+      const [head, report] = await Promise.all([chainHead(db), watch ? watch.verifyFully() : verifyChain(db)]);
+      const watched = watch?.state();
+      return c.json(
+        {
+          head,
+          ok: report.ok,
+          events: report.events,
+          first_break: report.firstBreak,
+          verified_up_to: watched ? watched.verifiedUpTo : report.ok ? report.head.position : report.firstBreak!.position - 1,
+          broken: watched ? watched.broken : report.firstBreak,
+          last_check_at: watched?.lastCheckAt ?? null,
+          last_full_check_at: watched?.lastFullCheckAt ?? null,
+        },
+        200,
+      );
+    },
+  );
 
   app.openapi(adminRoute('get', '/admin/events/export', 'The log as NDJSON, streamed', { request: { query: exportQuery } }, { 200: { description: 'NDJSON' } }), (c) => {
     const range = c.req.valid('query');

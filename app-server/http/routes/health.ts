@@ -19,32 +19,39 @@ const readiness = z.object({
   ready: z.boolean(),
   database: z.boolean(),
   migrations: z.boolean(),
+  /** The server's own check of the event log's hash chain: 'unverified' until its first check has finished. */
+  chain: z.enum(['ok', 'broken', 'unverified']),
   detail: z.string().optional(),
 });
 const ready = createRoute({
   method: 'get',
   path: '/ready',
-  summary: 'The database answers and every migration is applied',
+  summary: 'The database answers, every migration is applied and the event log is not known to be tampered with',
   responses: {
     200: { description: 'Ready', content: { 'application/json': { schema: readiness } } },
     503: { description: 'Not ready', content: { 'application/json': { schema: readiness } } },
   },
 });
 
-export function healthRoutes({ database }: AppDeps) {
+export function healthRoutes({ database, chainWatch }: AppDeps) {
   return new OpenAPIHono<AppEnv>()
     .openapi(health, (c) => c.json({ status: 'ok' as const }, 200))
     .openapi(ready, async (c) => {
+      const watched = chainWatch?.state();
+      const chain = watched?.status ?? 'unverified';
       try {
         await sql`SELECT 1`.execute(database.db);
         const migrations = await migrationsApplied(database.db);
-        const body = { ready: migrations, database: true, migrations };
-        return migrations
-          ? c.json(body, 200)
-          : c.json({ ...body, detail: 'Migrations are not applied' }, 503);
+        const body = { ready: migrations && chain !== 'broken', database: true, migrations, chain };
+        if (!migrations) return c.json({ ...body, detail: 'Migrations are not applied' }, 503);
+        if (watched?.broken) {
+          const { position, reason } = watched.broken;
+          return c.json({ ...body, detail: `Event log tampered: event ${position}: ${reason}` }, 503);
+        }
+        return c.json(body, 200);
       } catch {
         return c.json(
-          { ready: false, database: false, migrations: false, detail: 'The database is unreachable' },
+          { ready: false, database: false, migrations: false, chain, detail: 'The database is unreachable' },
           503,
         );
       }

@@ -1,0 +1,347 @@
+import { randomUUID } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openSession } from '../auth/sessions.ts';
+import { bearer, form, json, lastMailTo, multipart, PASSWORD, signedInUser, signIn, tokenInMail } from '../testing/accounts.ts';
+import { freshAddress } from '../testing/bitcoin.ts';
+import { openMarket } from '../testing/market.ts';
+import { openTestApp, type TestApp } from '../testing/test-app.ts';
+
+/**
+ * The authorisation matrix: every route of the app against every kind of caller. The routes are read from the app
+ * itself, so a route added without an entry in ROUTES (or an entry left behind by a removed route) fails here.
+ */
+
+const CALLERS = ['anonymous', 'buyer', 'seller', 'unrelated', 'unverified', 'suspended', 'admin'] as const;
+type Caller = (typeof CALLERS)[number];
+type SignedIn = Exclude<Caller, 'anonymous'>;
+
+/**
+ * Who gets past the route's own check:
+ * - public: anyone, anonymous included;
+ * - user:   anyone signed in (anonymous: 401);
+ * - party:  the escrow's buyer or seller, and admins (anonymous: 401; anyone else: 404, as if it did not exist);
+ * - admin:  admins only (anonymous: 401; everyone else: 403 "Admins only").
+ * A suspended user holding a live token is stopped with 403 "Account suspended" on every call, public ones too.
+ */
+type Access = 'public' | 'user' | 'party' | 'admin';
+
+interface Fixtures {
+  /** ann (buyer, its creator) and sam (seller, e-mail verified). */
+  escrow: string;
+  /** Created by ann naming uma as the seller; uma has not verified her e-mail, so it is not hers yet. */
+  unverifiedEscrow: string;
+  /** Another escrow of ann and sam, for the cancel route: the one above stays open for the other routes. */
+  cancellable: string;
+  /** A payment evidence file ann uploaded on another escrow of ann and sam. */
+  evidence: string;
+  /** A dispute sam opened on a third escrow of ann and sam. */
+  dispute: string;
+  review: string;
+  /** A pool address for PUT/DELETE /admin/addresses/{id}. */
+  address: { id: string; address_string: string };
+  /** An available pool address to assign by hand. */
+  freeAddress: string;
+  /** Accounts the admin user routes act on, so no caller of the matrix is changed. */
+  victim: string;
+  doomed: string;
+  users: Record<SignedIn, { id: string; token: string; spare: string; role: 'buyer' | 'seller' | 'admin' }>;
+}
+
+type Body = { json: unknown } | { form: Record<string, string> } | { multipart: Record<string, string | File> };
+
+interface Entry {
+  access: Access;
+  /** Callers past the access check whom a domain rule still refuses with 403 (e.g. only the buyer pays). */
+  deny?: SignedIn[];
+  /** What {id} names, per caller. */
+  id?: (f: Fixtures, who: Caller) => string;
+  body?: (f: Fixtures, who: Caller) => Body;
+  /** Calls with the caller's second session (signing out must not end the one the rest of the matrix uses). */
+  spareToken?: true;
+  /** The detail of the 404 a non-party gets on a party route. */
+  hidden?: string;
+}
+
+/** The escrow a caller is shown on escrow routes: uma gets the one naming her; everyone else ann and sam's. */
+const escrowOf = (f: Fixtures, who: Caller) => (who === 'unverified' ? f.unverifiedEscrow : f.escrow);
+const escrowId = { id: escrowOf };
+let registrations = 0;
+
+const ROUTES: Record<string, Entry> = {
+  'GET /api/health': { access: 'public' },
+  'GET /api/ready': { access: 'public' },
+  'GET /api/openapi.json': { access: 'public' },
+  'GET /api/site': { access: 'public' },
+  'GET /api/pgp-key': { access: 'public' },
+  'POST /api/contact': { access: 'public', body: () => ({ json: { name: 'Matrix', email: 'matrix@example.com', message: 'Hello' } }) },
+  'GET /api/btc-rate': { access: 'public' },
+
+  'POST /api/auth/register': {
+    access: 'public',
+    body: () => {
+      const username = `reg${++registrations}`;
+      return { json: { full_name: 'New One', email: `${username}@example.com`, username, password: PASSWORD, confirm_password: PASSWORD, role: 'buyer' } };
+    },
+  },
+  'POST /api/auth/login': { access: 'public', body: () => ({ json: { username: 'ann', password: PASSWORD } }) },
+  'POST /api/auth/verify-email': { access: 'public', body: () => ({ json: { token: 'x'.repeat(43) } }) },
+  'GET /api/auth/me': { access: 'user' },
+  'POST /api/auth/logout': { access: 'user', spareToken: true },
+  'POST /api/auth/setup-2fa': { access: 'user' },
+  'POST /api/auth/verify-2fa': { access: 'user', body: () => ({ form: { totp_code: '000000' } }) },
+  'POST /api/auth/disable-2fa': { access: 'user', body: () => ({ form: { totp_code: '000000' } }) },
+  'POST /api/auth/resend-verification': { access: 'user' },
+  // The current password again: a well-formed call that changes nothing (422), so no session is signed out.
+  'POST /api/auth/change-password': { access: 'user', body: () => ({ json: { current_password: PASSWORD, new_password: PASSWORD } }) },
+  // Each caller asks for the role it has (422, nothing changes); the admin role cannot be switched at all.
+  'POST /api/profile/switch-role': {
+    access: 'user',
+    deny: ['admin'],
+    body: (f, who) => ({ form: { new_role: who === 'anonymous' || who === 'admin' ? 'buyer' : f.users[who].role } }),
+  },
+
+  'GET /api/reviews': { access: 'public' },
+  'GET /api/reviews/stats': { access: 'public' },
+  'GET /api/reviews/countries': { access: 'public' },
+  'POST /api/reviews': { access: 'public', body: () => ({ json: { name: 'Matrix', country: 'Norway', rating: 5, text: 'Fine', terms_accepted: true } }) },
+
+  'GET /api/admin/users': { access: 'admin' },
+  'PUT /api/admin/users/{id}': { access: 'admin', id: (f) => f.victim, body: () => ({ form: { full_name: 'Vic Renamed' } }) },
+  'POST /api/admin/users/{id}/suspend': { access: 'admin', id: (f) => f.victim, body: () => ({ form: { reason: 'Matrix check' } }) },
+  'POST /api/admin/users/{id}/unsuspend': { access: 'admin', id: (f) => f.victim },
+  'DELETE /api/admin/users/{id}': { access: 'admin', id: (f) => f.doomed },
+  'POST /api/admin/users/{id}/reset-password': { access: 'admin', id: (f) => f.victim, body: () => ({ form: { temporary_password: 'temporary pass' } }) },
+
+  'GET /api/admin/reviews/pending': { access: 'admin' },
+  'GET /api/admin/reviews': { access: 'admin' },
+  'POST /api/admin/reviews/{id}/approve': { access: 'admin', id: (f) => f.review },
+  'POST /api/admin/reviews/{id}/reject': { access: 'admin', id: (f) => f.review, body: () => ({ form: { reason: 'Matrix check' } }) },
+  'POST /api/admin/reviews/{id}/edit': { access: 'admin', id: (f) => f.review, body: () => ({ form: { edited_text: 'Edited', admin_note: 'Matrix' } }) },
+  'POST /api/admin/reviews/{id}/reopen': { access: 'admin', id: (f) => f.review },
+  'DELETE /api/admin/reviews/{id}': { access: 'admin', id: (f) => f.review },
+
+  'PUT /api/admin/btc-rate': { access: 'admin', body: () => ({ form: { btc_usd_rate: '50000' } }) },
+  'GET /api/admin/addresses': { access: 'admin' },
+  'POST /api/admin/addresses': { access: 'admin', body: () => ({ form: { address_string: freshAddress() } }) },
+  'PUT /api/admin/addresses/{id}': { access: 'admin', id: (f) => f.address.id, body: (f) => ({ form: { address_string: f.address.address_string } }) },
+  'DELETE /api/admin/addresses/{id}': { access: 'admin', id: (f) => f.address.id },
+
+  'GET /api/admin/audit-logs': { access: 'admin' },
+  'GET /api/admin/events': { access: 'admin' },
+  'GET /api/admin/escrows/{id}/history': { access: 'admin', ...escrowId },
+  'POST /api/admin/replay': { access: 'admin', body: () => ({ json: { swap: false } }) },
+  'GET /api/admin/chain': { access: 'admin' },
+  'GET /api/admin/events/export': { access: 'admin' },
+
+  'GET /api/escrows': { access: 'user' },
+  'POST /api/escrows': {
+    access: 'user',
+    deny: ['admin'], // Admins do not create escrows.
+    body: () => ({ json: { product_service: 'Book', description: 'A used book', amount_usd: '20.00', buyer_email: 'ann@example.com', seller_email: 'sam@example.com' } }),
+  },
+  'GET /api/escrows/{id}': { access: 'party', ...escrowId },
+  'POST /api/escrows/{id}/request-payment': { access: 'party', deny: ['seller', 'admin'], ...escrowId },
+  'POST /api/escrows/{id}/cancel': {
+    access: 'party',
+    deny: ['seller', 'admin'], // ann, the creator, only
+    id: (f, who) => (who === 'unverified' ? f.unverifiedEscrow : f.cancellable),
+  },
+  'POST /api/escrows/{id}/confirm-receipt': { access: 'party', deny: ['seller', 'admin'], ...escrowId },
+  'POST /api/escrows/{id}/payout-address': { access: 'party', deny: ['admin'], ...escrowId, body: () => ({ json: { address: freshAddress() } }) },
+  'POST /api/escrows/{id}/mark-paid': { access: 'party', deny: ['seller', 'admin'], ...escrowId, body: () => ({ multipart: { notes: 'Sent' } }) },
+  'POST /api/escrows/{id}/open-dispute': { access: 'party', deny: ['admin'], ...escrowId, body: () => ({ json: { reason: 'Matrix check' } }) },
+  'GET /api/evidence/{id}': { access: 'party', hidden: 'Evidence not found', id: (f) => f.evidence },
+
+  'POST /api/admin/escrows/{id}/verify-payment': { access: 'admin', ...escrowId, body: () => ({ form: { verified: 'false', notes: 'Not seen' } }) },
+  'POST /api/admin/escrows/{id}/release': { access: 'admin', ...escrowId, body: () => ({ form: { notes: '' } }) },
+  'POST /api/admin/escrows/{id}/refund': { access: 'admin', ...escrowId, body: () => ({ form: { notes: '' } }) },
+  'POST /api/admin/escrows/{id}/freeze': { access: 'admin', ...escrowId, body: () => ({ form: { reason: 'Matrix check' } }) },
+  'POST /api/admin/escrows/{id}/unfreeze': { access: 'admin', ...escrowId, body: () => ({ form: { reason: 'Matrix check' } }) },
+  'POST /api/admin/escrows/{id}/assign-address': { access: 'admin', ...escrowId, body: (f) => ({ form: { address_id: f.freeAddress } }) },
+  'POST /api/admin/disputes/{id}/resolve': { access: 'admin', id: (f) => f.dispute, body: () => ({ form: { outcome: 'Matrix check' } }) },
+  'GET /api/admin/disputes': { access: 'admin' },
+  'GET /api/admin/pending-verifications': { access: 'admin' },
+};
+
+/** "METHOD /path/{param}" for every handler the app registered under /api (middleware and the catch-all are 'ALL'). */
+function routesOf(app: TestApp['app']): string[] {
+  const routes = app.routes
+    .filter((r) => r.method !== 'ALL' && r.path.startsWith('/api/'))
+    .map((r) => `${r.method} ${r.path.replace(/:(\w+)/g, '{$1}')}`);
+  return [...new Set(routes)];
+}
+
+type Outcome = { allowed: true } | { allowed: false; status: 401 | 403 | 404; detail?: string };
+
+function expected(entry: Entry, who: Caller): Outcome {
+  if (who === 'suspended') return { allowed: false, status: 403, detail: 'Account suspended' };
+  if (entry.access === 'public') return { allowed: true };
+  if (who === 'anonymous') return { allowed: false, status: 401, detail: 'Not signed in' };
+  if (entry.access === 'admin' && who !== 'admin') return { allowed: false, status: 403, detail: 'Admins only' };
+  if (entry.access === 'party' && (who === 'unrelated' || who === 'unverified')) {
+    return { allowed: false, status: 404, detail: entry.hidden ?? 'Escrow not found' };
+  }
+  if (entry.deny?.includes(who)) return { allowed: false, status: 403 };
+  return { allowed: true };
+}
+
+const label = (o: Outcome) => (o.allowed ? 'allowed' : String(o.status));
+/** [name, case]: named like "POST /api/escrows/{id}/cancel as unrelated -> 404". */
+const CASES = Object.entries(ROUTES).flatMap(([route, entry]) =>
+  CALLERS.map((who) => [`${route} as ${who} -> ${label(expected(entry, who))}`, { route, entry, who }] as const),
+);
+
+let t: TestApp;
+let f: Fixtures;
+
+function requestFor(route: string, entry: Entry, who: Caller, id?: string): [string, RequestInit] {
+  const [method, template] = route.split(' ') as [string, string];
+  const path = template.replace(/\{(\w+)\}/g, (_, name: string) => {
+    if (name !== 'id' || !entry.id) throw new Error(`${route}: no fixture for {${name}}; give its entry an id`);
+    return id ?? entry.id(f, who);
+  });
+  const token = who === 'anonymous' ? undefined : entry.spareToken ? f.users[who].spare : f.users[who].token;
+  const body = entry.body?.(f, who);
+  if (!body) return [path, token ? bearer(token, method) : { method }];
+  if ('json' in body) return [path, { ...json(body.json, token), method }];
+  if ('form' in body) return [path, form(body.form, token, method)];
+  return [path, { ...multipart(body.multipart, token), method }];
+}
+
+async function call(route: string, entry: Entry, who: Caller, id?: string) {
+  const res = await t.app.request(...requestFor(route, entry, who, id));
+  const text = await res.text();
+  let detail: unknown;
+  if (res.status >= 400) {
+    try {
+      detail = (JSON.parse(text) as { detail?: unknown }).detail;
+    } catch {
+      detail = undefined;
+    }
+  }
+  return { status: res.status, detail, text };
+}
+
+const KEY_FILE = fileURLToPath(new URL('../testing/fixtures/support-key.asc', import.meta.url));
+const LIMIT = '100000';
+
+beforeAll(async () => {
+  t = await openTestApp({
+    PGP_PUBLIC_KEY_FILE: KEY_FILE,
+    RATE_LIMIT_LOGIN: LIMIT,
+    RATE_LIMIT_REGISTER: LIMIT,
+    RATE_LIMIT_REVIEWS: LIMIT,
+    RATE_LIMIT_CONTACT: LIMIT,
+  });
+  const { admin, buyer, seller } = await openMarket(t, Array.from({ length: 5 }, freshAddress)); // one for each escrow below
+  const ok = async (res: Response | Promise<Response>, status = 200) => {
+    const answer = await res;
+    if (answer.status !== status) throw new Error(`fixture: ${answer.status} ${await answer.text()}`);
+    return (await answer.json()) as Record<string, unknown> & { id: string };
+  };
+  const deal = (counterparty: string) => json({ product_service: 'Camera', description: 'Mirrorless', amount_usd: '1000.00', seller_email: counterparty }, buyer.token);
+
+  const unrelated = await signedInUser(t, 'ulf', 'buyer');
+  await ok(t.app.request('/api/auth/verify-email', json({ token: tokenInMail((await lastMailTo(t, 'ulf@example.com')).body) })));
+  const unverified = await signedInUser(t, 'uma', 'seller');
+  const suspended = await signedInUser(t, 'sue', 'buyer');
+  const victim = await signedInUser(t, 'vic', 'buyer');
+  const doomed = await signedInUser(t, 'dee', 'buyer');
+
+  const escrow = await ok(t.app.request('/api/escrows', deal('sam@example.com')), 201);
+  const unverifiedEscrow = await ok(t.app.request('/api/escrows', deal('uma@example.com')), 201);
+  const cancellable = await ok(t.app.request('/api/escrows', deal('sam@example.com')), 201);
+  const withEvidence = await ok(t.app.request('/api/escrows', deal('sam@example.com')), 201);
+  const receipt = new File(['txid 4a5e1e4b, sent 0.0203 BTC\n'], 'receipt.txt', { type: 'text/plain' });
+  await ok(t.app.request(`/api/escrows/${withEvidence.id}/mark-paid`, multipart({ notes: 'Sent', file: receipt }, buyer.token)));
+  const evidence = await t.database.db.selectFrom('payment_evidence').select('evidence_id').where('escrow_id', '=', withEvidence.id).executeTakeFirstOrThrow();
+  const disputed = await ok(t.app.request('/api/escrows', deal('sam@example.com')), 201);
+  await ok(t.app.request(`/api/escrows/${disputed.id}/open-dispute`, json({ reason: 'Nothing arrived' }, seller.token)));
+  const dispute = await t.database.db.selectFrom('disputes').select('id').where('escrow_id', '=', disputed.id).executeTakeFirstOrThrow();
+  const review = await ok(t.app.request('/api/reviews', json({ name: 'Rita', country: 'Norway', rating: 5, text: 'Smooth deal', terms_accepted: true })), 201);
+  const address = await ok(t.app.request('/api/admin/addresses', form({ address_string: freshAddress() }, admin.token)), 201);
+  const freeAddress = await ok(t.app.request('/api/admin/addresses', form({ address_string: freshAddress() }, admin.token)), 201);
+
+  // Suspended through the admin route, which signs the user out everywhere; the sessions below stand for tokens that
+  // outlived it (issued in a race, or restored from a backup): the middleware must still refuse them.
+  await ok(t.app.request(`/api/admin/users/${suspended.id}/suspend`, form({ reason: 'Chargeback fraud' }, admin.token)));
+  const suspendedTokens = [await openSession(t.database.db, suspended.id), await openSession(t.database.db, suspended.id)] as const;
+
+  f = {
+    escrow: escrow.id,
+    unverifiedEscrow: unverifiedEscrow.id,
+    cancellable: cancellable.id,
+    evidence: evidence.evidence_id,
+    dispute: dispute.id,
+    review: review.id,
+    address: { id: address.id, address_string: address.address_string as string },
+    freeAddress: freeAddress.id,
+    victim: victim.id,
+    doomed: doomed.id,
+    users: {
+      buyer: { ...buyer, spare: await signIn(t, 'ann'), role: 'buyer' },
+      seller: { ...seller, spare: await signIn(t, 'sam'), role: 'seller' },
+      unrelated: { ...unrelated, spare: await signIn(t, 'ulf'), role: 'buyer' },
+      unverified: { ...unverified, spare: await signIn(t, 'uma'), role: 'seller' },
+      suspended: { id: suspended.id, token: suspendedTokens[0], spare: suspendedTokens[1], role: 'buyer' },
+      admin: { ...admin, spare: await signIn(t, 'root'), role: 'admin' },
+    },
+  };
+  // The fixtures are what their names say.
+  const me = async (token: string) => (await t.app.request('/api/auth/me', bearer(token))).json() as Promise<{ email_verified: boolean }>;
+  expect((await me(f.users.unrelated.token)).email_verified).toBe(true);
+  expect((await me(f.users.unverified.token)).email_verified).toBe(false);
+  expect((await t.app.request('/api/auth/me', bearer(suspended.token))).status).toBe(401);
+});
+afterAll(async () => t.close());
+
+describe('the route table', () => {
+  it('has exactly one entry per route of the app: a new route needs its line in ROUTES', () => {
+    const inApp = routesOf(t.app);
+    const missing = inApp.filter((route) => !(route in ROUTES));
+    const stale = Object.keys(ROUTES).filter((route) => !inApp.includes(route));
+    expect(missing, `routes of the app with no entry in the authorisation matrix: ${missing.join(', ')}`).toEqual([]);
+    expect(stale, `entries of the authorisation matrix for no route of the app: ${stale.join(', ')}`).toEqual([]);
+  });
+
+  it('names a fixture for every path parameter', () => {
+    const unnamed = Object.entries(ROUTES).filter(([route, entry]) => route.includes('{') && !entry.id).map(([route]) => route);
+    expect(unnamed).toEqual([]);
+  });
+});
+
+describe('every route x every caller', () => {
+  it.each(CASES)('%s', async (_name, { route, entry, who }) => {
+    const want = expected(entry, who);
+    const got = await call(route, entry, who);
+    const seen = `${route} as ${who}: ${got.status} ${got.text.slice(0, 200)}`;
+    expect(got.status, seen).toBeLessThan(500);
+    if (got.status >= 400) expect(typeof got.detail, seen).toBe('string');
+    if (want.allowed) {
+      expect([401, 403, 404], seen).not.toContain(got.status);
+    } else {
+      expect(got.status, seen).toBe(want.status);
+      if (want.detail) expect(got.detail, seen).toBe(want.detail);
+    }
+  });
+});
+
+/** Another user's object answers exactly as an object that does not exist: nothing tells a caller it is there. */
+const OBJECT_CASES = Object.entries(ROUTES)
+  .filter(([route, entry]) => route.includes('{id}') && entry.access !== 'public')
+  .flatMap(([route, entry]) =>
+    (['unrelated', 'unverified'] as const).map((who) => {
+      const outcome = entry.access === 'party' ? 404 : 403;
+      return [`${route} as ${who} with another user's id -> ${outcome}, the same as for no such object`, { route, entry, who, outcome }] as const;
+    }),
+  );
+
+describe("someone else's object id", () => {
+  it.each(OBJECT_CASES)('%s', async (_name, { route, entry, who, outcome }) => {
+    const theirs = await call(route, entry, who);
+    const none = await call(route, entry, who, randomUUID());
+    expect(theirs.status, `${route} as ${who}: ${theirs.text}`).toBe(outcome);
+    expect({ status: theirs.status, detail: theirs.detail }).toEqual({ status: none.status, detail: none.detail });
+  });
+});

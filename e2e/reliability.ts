@@ -1,0 +1,311 @@
+/**
+ * Reliability against real server processes (`npm run test:reliability`), each scenario on a fresh store:
+ *   crash     200 concurrent escrow creations, the server killed with SIGKILL mid-way, restarted: every write
+ *             answered 2xx is in the log and the read models, nothing answered with an error is; the chain
+ *             verifies; replay matches. On PGlite and on PostgreSQL.
+ *   outage    the database goes away under a running server (a TCP proxy in between refuses and drops every
+ *             connection): /api/ready says not ready and requests get a quick 503 with a detail; when the
+ *             database is back everything works again without a restart.
+ *   two       two server processes on one PostgreSQL: concurrent commands through both keep one chain, sessions
+ *             and rate limits hold across both, every queued mail is sent exactly once.
+ *   npx tsx e2e/reliability.ts [--only crash,outage,two] [--postgres postgres://postgres@127.0.0.1:5432/postgres]
+ */
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server, type Socket, connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { outbox, type SendInit, send } from './client.ts';
+
+const { values } = parseArgs({
+  options: {
+    only: { type: 'string', default: 'crash,outage,two' },
+    postgres: { type: 'string', default: process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres' },
+  },
+});
+const only = new Set(values.only!.split(','));
+const root = new URL('..', import.meta.url).pathname;
+const ADMIN = { username: 'reladmin', password: 'reliability admin password' };
+const PASSWORD = 'reliability user password';
+let failures = 0;
+
+function check(condition: unknown, what: string): void {
+  console.log(`${condition ? 'ok  ' : 'FAIL'} ${what}`);
+  if (!condition) failures += 1;
+}
+
+// --- stores and servers ---
+
+interface Store {
+  env: Record<string, string>;
+  databaseUrl?: string;
+  dispose: () => Promise<void>;
+}
+
+async function freshPostgres(): Promise<Store> {
+  const name = `escrow_rel_${randomBytes(5).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: values.postgres });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  const url = new URL(values.postgres!);
+  url.pathname = `/${name}`;
+  return {
+    env: { DATABASE_URL: url.toString() },
+    databaseUrl: url.toString(),
+    dispose: async () => {
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.end();
+    },
+  };
+}
+
+function freshPglite(dataDir: string): Store {
+  return { env: { DATA_DIR: dataDir }, dispose: async () => undefined };
+}
+
+interface Running {
+  base: string;
+  child: ChildProcess;
+  dataDir: string;
+}
+
+/** `npm start` in its own process group, with its own data directory (mail outbox file, secret key). */
+async function startServer(store: Store, dataDir: string, env: Record<string, string> = {}): Promise<Running> {
+  const port = 4200 + Math.floor(Math.random() * 700);
+  const base = `http://127.0.0.1:${port}`;
+  const childEnv: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, ...store.env, ...env, PORT: String(port), LOG_LEVEL: 'error', ADMIN_USERNAME: ADMIN.username, ADMIN_EMAIL: 'reladmin@example.com', ADMIN_PASSWORD: ADMIN.password, SECRET_KEY: SHARED_SECRET };
+  if (!store.env.DATABASE_URL && !env.DATABASE_URL) delete childEnv.DATABASE_URL;
+  const child = spawn('npm', ['start'], { cwd: root, env: childEnv, stdio: ['ignore', 'ignore', 'inherit'], detached: true });
+  for (let i = 0; i < 240; i++) {
+    if (await fetch(`${base}/api/ready`).then((r) => r.ok, () => false)) return { base, child, dataDir };
+    await sleep(250);
+  }
+  throw new Error('the server did not become ready in 60 s');
+}
+
+// Both processes of one store must open each other's sealed secrets.
+const SHARED_SECRET = randomBytes(32).toString('hex');
+
+async function stopServer(server: Running, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+  const exited = new Promise((r) => server.child.once('exit', r));
+  try {
+    process.kill(-server.child.pid!, signal);
+  } catch {
+    return;
+  }
+  await exited;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+const call = (base: string, path: string, init: SendInit = {}) => send(`${base}/api${path}`, init);
+
+async function signIn(base: string, username: string, password: string): Promise<string> {
+  const answer = await call(base, '/auth/login', { json: { username, password } });
+  if (answer.status !== 200) throw new Error(`sign-in of ${username}: ${answer.status} ${JSON.stringify(answer.body)}`);
+  return String(answer.body.access_token);
+}
+
+/** The admin sets the rate; a seller registers and signs in (sellers' escrows take no pool address). */
+async function market(server: Running, name: string) {
+  const admin = await signIn(server.base, ADMIN.username, ADMIN.password);
+  await call(server.base, '/admin/btc-rate', { method: 'PUT', token: admin, form: { btc_usd_rate: '50000' } });
+  const username = `${name}${Date.now().toString(36)}`;
+  const registered = await call(server.base, '/auth/register', { json: { full_name: 'Rel Seller', email: `${username}@example.com`, username, password: PASSWORD, confirm_password: PASSWORD, role: 'seller' } });
+  if (registered.status !== 201) throw new Error(`registration: ${registered.status}`);
+  return { admin, seller: await signIn(server.base, username, PASSWORD), username };
+}
+
+const deal = (label: string) => ({ product_service: label, description: 'Reliability deal', amount_usd: '100.00', deadline_days: 7, buyer_email: 'relbuyer@example.com' });
+
+function cli(store: Store, dataDir: string, ...args: string[]): string {
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, ...store.env, LOG_LEVEL: 'error' };
+  if (!store.env.DATABASE_URL) delete env.DATABASE_URL;
+  try {
+    return execFileSync('npx', ['tsx', 'app-server/cli/main.ts', ...args], { cwd: root, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  } catch (error) {
+    return `FAILED ${(error as { stdout?: string }).stdout ?? ''} ${(error as { stderr?: string }).stderr ?? ''}`;
+  }
+}
+
+// --- crash ---
+
+async function crash(backend: 'pglite' | 'postgres'): Promise<void> {
+  console.log(`\n== crash on ${backend}`);
+  const dataDir = mkdtempSync(join(tmpdir(), 'escrow-rel-'));
+  const store = backend === 'postgres' ? await freshPostgres() : freshPglite(dataDir);
+  try {
+    let server = await startServer(store, dataDir);
+    const { seller } = await market(server, 'crash');
+    const acked: string[] = [];
+    const refused: string[] = [];
+    let unanswered = 0;
+    const writes = Array.from({ length: 200 }, async (_, i) => {
+      const label = `crash-${i}`;
+      try {
+        const answer = await call(server.base, '/escrows', { token: seller, json: deal(label) });
+        if (answer.status >= 200 && answer.status < 300) acked.push(label);
+        else refused.push(label);
+      } catch {
+        unanswered += 1;
+      }
+    });
+    // Killed once a quarter of them are answered: the rest are in flight, some inside their transaction.
+    for (let i = 0; i < 600 && acked.length + refused.length < 50; i++) await sleep(10);
+    await stopServer(server, 'SIGKILL');
+    await Promise.all(writes);
+    console.log(`  answered 2xx: ${acked.length}, answered with an error: ${refused.length}, no answer (killed): ${unanswered}`);
+    check(acked.length > 0 && unanswered > 0, `the kill landed mid-way (${acked.length} acknowledged before it, ${unanswered} cut off)`);
+
+    server = await startServer(store, dataDir);
+    const listed = await call(server.base, '/escrows', { token: seller }); // sessions live in the database
+    const labels = new Set((listed.body as unknown as Array<{ product_service: string }>).map((e) => e.product_service));
+    check(acked.every((l) => labels.has(l)), `all ${acked.length} acknowledged escrows are in the read model after the restart`);
+    if (refused.length) check(refused.every((l) => !labels.has(l)), `none of the ${refused.length} refused ones is`);
+    else console.log('  (no write was answered with an error, so there is no refused one to look for)');
+    await stopServer(server);
+    check(/ok/i.test(cli(store, dataDir, 'verify-chain')), 'the chain verifies after the crash');
+    const replay = cli(store, dataDir, 'replay');
+    check(/\bmatch\b/.test(replay) && !/MISMATCH/.test(replay), 'replay matches the read models after the crash');
+    const events = cli(store, dataDir, 'verify-chain');
+    console.log(`  ${events.trim().split('\n').at(-1)}`);
+  } finally {
+    await store.dispose();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+// --- outage ---
+
+/** A TCP proxy to PostgreSQL that can be cut (every connection dropped, new ones refused) and restored. */
+async function proxyTo(target: URL): Promise<{ port: number; cut: () => void; restore: () => void; close: () => void }> {
+  const sockets = new Set<Socket>();
+  let down = false;
+  const server: Server = createServer((client) => {
+    if (down) return client.destroy();
+    const upstream = connect(Number(target.port || 5432), target.hostname);
+    for (const s of [client, upstream]) {
+      sockets.add(s);
+      s.on('close', () => sockets.delete(s));
+      s.on('error', () => undefined);
+    }
+    client.pipe(upstream).pipe(client);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    port: (server.address() as { port: number }).port,
+    cut: () => {
+      down = true;
+      for (const s of sockets) s.destroy();
+    },
+    restore: () => {
+      down = false;
+    },
+    close: () => {
+      for (const s of sockets) s.destroy();
+      server.close();
+    },
+  };
+}
+
+async function outage(): Promise<void> {
+  console.log('\n== outage on postgres');
+  const dataDir = mkdtempSync(join(tmpdir(), 'escrow-rel-'));
+  const store = await freshPostgres();
+  const target = new URL(store.databaseUrl!);
+  const proxy = await proxyTo(target);
+  const viaProxy = new URL(store.databaseUrl!);
+  viaProxy.port = String(proxy.port);
+  try {
+    const server = await startServer(store, dataDir, { DATABASE_URL: viaProxy.toString() });
+    const { seller } = await market(server, 'outage');
+    check((await call(server.base, '/escrows', { token: seller, json: deal('before') })).status === 201, 'a write works before the outage');
+
+    proxy.cut();
+    let started = performance.now();
+    const ready = await call(server.base, '/ready', { timeoutMs: 10_000 });
+    const readyMs = performance.now() - started;
+    check(ready.status === 503 && ready.body.ready === false && typeof ready.body.detail === 'string', `/api/ready answers 503 not ready during the outage (${Math.round(readyMs)} ms: ${ready.body.detail})`);
+    check(readyMs < 6_000, 'and quickly');
+    started = performance.now();
+    const write = await call(server.base, '/escrows', { token: seller, json: deal('during'), timeoutMs: 10_000 });
+    const writeMs = performance.now() - started;
+    check(write.status === 503 && typeof write.body.detail === 'string', `a write gets 503 with a detail (${write.status} in ${Math.round(writeMs)} ms: ${write.body.detail})`);
+    check(writeMs < 6_000, 'and quickly, no hang');
+    const read = await call(server.base, '/reviews', { timeoutMs: 10_000 });
+    check(read.status === 503 && typeof read.body.detail === 'string', `a public read gets 503 with a detail (${read.status})`);
+
+    proxy.restore();
+    let back = false;
+    started = performance.now();
+    for (let i = 0; i < 40 && !back; i++) {
+      back = (await call(server.base, '/ready')).status === 200;
+      if (!back) await sleep(250);
+    }
+    check(back, `ready again by itself ${Math.round(performance.now() - started)} ms after the database returned`);
+    check((await call(server.base, '/escrows', { token: seller, json: deal('after') })).status === 201, 'a write works after the outage');
+    const labels = ((await call(server.base, '/escrows', { token: seller })).body as unknown as Array<{ product_service: string }>).map((e) => e.product_service).sort();
+    check(JSON.stringify(labels) === JSON.stringify(['after', 'before']), `the refused write left nothing behind (${labels.join(', ')})`);
+    await stopServer(server);
+  } finally {
+    proxy.close();
+    await store.dispose();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+// --- two processes ---
+
+async function twoProcesses(): Promise<void> {
+  console.log('\n== two server processes on one postgres');
+  const [dirA, dirB] = [mkdtempSync(join(tmpdir(), 'escrow-rel-a-')), mkdtempSync(join(tmpdir(), 'escrow-rel-b-'))];
+  const store = await freshPostgres();
+  try {
+    const a = await startServer(store, dirA);
+    const b = await startServer(store, dirB);
+    const { seller, username } = await market(a, 'two');
+    check((await call(b.base, '/escrows', { token: seller })).status === 200, 'a session opened on one process holds on the other');
+
+    const answers = await Promise.all(Array.from({ length: 60 }, (_, i) => call(i % 2 ? a.base : b.base, '/escrows', { token: seller, json: deal(`two-${i}`) })));
+    check(answers.every((x) => x.status === 201), `60 concurrent creations through both processes: all 201 (${answers.filter((x) => x.status === 201).length})`);
+    const labels = new Set(((await call(a.base, '/escrows', { token: seller })).body as unknown as Array<{ product_service: string }>).map((e) => e.product_service));
+    check(labels.size === 60, `both processes see all 60 (${labels.size})`);
+
+    // One invitation per escrow; each must be sent once, by whichever process claimed it.
+    let sent: string[] = [];
+    for (let i = 0; i < 40; i++) {
+      sent = [...outbox(join(dirA, 'mail-outbox.jsonl')), ...outbox(join(dirB, 'mail-outbox.jsonl'))].filter((m) => m.to === 'relbuyer@example.com').map((m) => m.text);
+      if (sent.length >= 60) break;
+      await sleep(500);
+    }
+    await sleep(4_000); // two more sender rounds on both processes: no duplicate may appear
+    sent = [...outbox(join(dirA, 'mail-outbox.jsonl')), ...outbox(join(dirB, 'mail-outbox.jsonl'))].filter((m) => m.to === 'relbuyer@example.com').map((m) => m.text);
+    const byA = outbox(join(dirA, 'mail-outbox.jsonl')).filter((m) => m.to === 'relbuyer@example.com').length;
+    check(sent.length === 60 && new Set(sent).size === 60, `60 invitations sent exactly once across both processes (${sent.length} sent, ${byA} by one, ${sent.length - byA} by the other)`);
+
+    const statuses: number[] = [];
+    for (let i = 0; i < 12; i++) statuses.push((await call(i % 2 ? a.base : b.base, '/auth/login', { json: { username, password: 'wrong password' } })).status);
+    check(statuses.includes(429), `failed sign-ins alternating between the processes are rate-limited together (${statuses.join(' ')})`);
+
+    await Promise.all([stopServer(a), stopServer(b)]);
+    check(/ok/i.test(cli(store, dirA, 'verify-chain')), 'one chain, and it verifies');
+    const replay = cli(store, dirA, 'replay');
+    check(/\bmatch\b/.test(replay) && !/MISMATCH/.test(replay), 'replay matches');
+  } finally {
+    await store.dispose();
+    rmSync(dirA, { recursive: true, force: true });
+    rmSync(dirB, { recursive: true, force: true });
+  }
+}
+
+if (only.has('crash')) {
+  await crash('pglite');
+  await crash('postgres');
+}
+if (only.has('outage')) await outage();
+if (only.has('two')) await twoProcesses();
+console.log(failures ? `\n${failures} check(s) FAILED` : '\nall reliability checks passed');
+process.exit(failures ? 1 : 0);
