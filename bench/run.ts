@@ -1,0 +1,171 @@
+/**
+ * `npm run bench`: every benchmark of the product against a baseline measured in the same run on this machine,
+ * written to bench/RESULTS.md and bench/results.json. Each benchmark seeds its own data in a fresh database:
+ * PostgreSQL at BENCH_DATABASE_URL (default the local server), PGlite in memory or in a scratch directory.
+ *   npm run bench [-- --only append,api,log,start,web] [--seconds 10] [--events 1000000] [--profile DIR]
+ * `--events` smaller than a million gives a quick trial whose figures are not the ones the goals speak of;
+ * `--profile DIR` makes the API server write a CPU profile (node --cpu-prof) there.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { openDatabase } from '../app-server/db/database.ts';
+import { migrateToLatest } from '../app-server/db/migrate.ts';
+import { commandsPerSecond, rawInsertsPerSecond } from './append.ts';
+import { apiBenchmarks } from './api.ts';
+import { withBenchDatabase } from './bench-database.ts';
+import { logWalk } from './log-walk.ts';
+import { type BenchResult, checkResult, informational, limitResult, printResult, ratioResult, writeResults } from './results.ts';
+import { seedBulk } from './seed-bulk.ts';
+import { measureRoutes } from './web-size.ts';
+
+const { values } = parseArgs({
+  options: {
+    only: { type: 'string', default: 'append,api,log,start,web' },
+    seconds: { type: 'string', default: '10' },
+    events: { type: 'string', default: '1000000' },
+    profile: { type: 'string' },
+  },
+});
+const only = new Set(values.only!.split(','));
+const seconds = Number(values.seconds);
+const events = Number(values.events);
+const postgres = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const benchDir = new URL('.', import.meta.url).pathname;
+
+const results: BenchResult[] = [];
+const add = (r: BenchResult) => {
+  printResult(r);
+  results.push(r);
+};
+const step = (title: string) => console.log(`\n== ${title} (${new Date().toISOString().slice(11, 19)})`);
+let lockedInsertBaseline: number | undefined;
+
+if (only.has('append')) {
+  for (const backend of [postgres, undefined]) {
+    await withBenchDatabase(async (handle) => {
+      step(`append on ${handle.backend}`);
+      const raw1 = await rawInsertsPerSecond(handle, 1, seconds, false);
+      const one = await commandsPerSecond(handle, 1, seconds);
+      const pglite = handle.backend === 'pglite';
+      add(ratioResult(`append, 1 writer (${handle.backend})`, 'commands/s', one, raw1, pglite ? 0 : 0.5));
+      const raw16 = await rawInsertsPerSecond(handle, 16, seconds, true);
+      const sixteen = await commandsPerSecond(handle, 16, seconds);
+      add(ratioResult(`append, 16 writers (${handle.backend})`, 'commands/s', sixteen, raw16, pglite ? 0 : 0.6));
+      if (handle.backend === 'postgres') lockedInsertBaseline = raw16;
+    }, backend);
+  }
+}
+
+if (only.has('api')) {
+  await withBenchDatabase(async (handle) => {
+    step('API under autocannon -c 32 on postgres');
+    lockedInsertBaseline ??= await rawInsertsPerSecond(handle, 16, seconds, true);
+    const api = await apiBenchmarks(handle.location, seconds, values.profile);
+    add(ratioResult('GET /api/reviews (100,000 reviews)', 'req/s', api.reviews.perSecond, api.primaryKey.perSecond, 0.7));
+    add(limitResult('GET /api/reviews p99', 'ms', api.reviews.p99Ms, { below: 50 }));
+    add(ratioResult('GET /api/escrows (50 of 100,000)', 'req/s', api.escrows.perSecond, api.primaryKey.perSecond, 0.7));
+    add(limitResult('GET /api/escrows p99', 'ms', api.escrows.p99Ms, { below: 50 }));
+    add(ratioResult('POST /api/escrows', 'req/s', api.create.perSecond, lockedInsertBaseline, 0.4));
+    add(limitResult('POST /api/escrows p99', 'ms', api.create.p99Ms, {}));
+  }, postgres);
+}
+
+if (only.has('log')) {
+  await withBenchDatabase(async (handle) => {
+    step(`${events} events on postgres: seed, keyset read, replay, export, verify-export`);
+    const started = performance.now();
+    const seeded = await seedBulk(handle.db, events, 200, progress(started));
+    console.log(`  seeded ${seeded.events} events (${seeded.deals} deals) in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+    const out = join(tmpdir(), `escrow-bench-${process.pid}.ndjson`);
+    try {
+      const walk = await logWalk(handle.location, out);
+      add(ratioResult(`replay, ${walk.events} events`, 'events/s', walk.replayEventsPerSecond, walk.keysetRowsPerSecond, 0.35));
+      add(checkResult('replay equals the live read models', walk.replayMatch, 'match'));
+      add(ratioResult(`export, ${walk.events} events`, 'events/s', walk.exportEventsPerSecond, walk.keysetRowsPerSecond, 0.6));
+      add(limitResult('export: server peak RSS', 'MB', walk.exportPeakRssMb, { below: 200 }));
+      add(ratioResult('verify-export', 'events/s', walk.verifyEventsPerSecond, walk.readAndParseLinesPerSecond, 0.3));
+    } finally {
+      rmSync(out, { force: true });
+    }
+  }, postgres);
+}
+
+if (only.has('start')) {
+  step(`npm start on PGlite holding ${events} events`);
+  const dataDir = mkdtempSync(join(tmpdir(), 'escrow-bench-start-'));
+  try {
+    const database = await openDatabase({ dataDir });
+    try {
+      await migrateToLatest(database.db);
+      const started = performance.now();
+      const seeded = await seedBulk(database.db, events, 200, progress(started));
+      console.log(`  seeded ${seeded.events} events into PGlite in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+    } finally {
+      await database.close();
+    }
+    await timeStart(dataDir); // the first start builds what is stale; the figure is the next one
+    add(limitResult(`npm start to /api/ready, ${events} events in PGlite`, 's', await timeStart(dataDir), { below: 3 }));
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+if (only.has('web')) {
+  step('web: what Chromium downloads');
+  const [landing, admin] = await measureRoutes(['/', '/admin']);
+  add(limitResult('landing route JS + CSS, gzip', 'KB', (landing!.js_gzip_bytes + landing!.css_gzip_bytes) / 1024, { below: 150 }));
+  const adminFiles = (files: string[]) => files.filter((f) => /admin/i.test(f));
+  console.log(`  /admin loads ${admin!.files.length} files, ${adminFiles(admin!.files).length} of them admin chunks`);
+  add(checkResult('landing loads no admin console code', adminFiles(landing!.files).length === 0, 'no admin chunk'));
+  add(checkResult('no request to another host', landing!.foreign_requests.length === 0 && admin!.foreign_requests.length === 0, 'none'));
+}
+
+/** Prints the seeding's progress every 30 s. */
+function progress(started: number) {
+  let last = started;
+  return (appended: number) => {
+    if (performance.now() - last < 30_000) return;
+    last = performance.now();
+    console.log(`  ${appended} events, ${Math.round(appended / ((last - started) / 1000))} events/s`);
+  };
+}
+
+function withoutDatabaseUrl(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const { DATABASE_URL: _, ...rest } = env;
+  return rest;
+}
+
+/** Seconds from `npm start` to the first 200 of /api/ready; the server is stopped again afterwards. */
+async function timeStart(dataDir: string): Promise<number> {
+  const port = 4100 + Math.floor(Math.random() * 100);
+  const started = performance.now();
+  const child: ChildProcess = spawn('npm', ['start'], {
+    cwd: new URL('..', import.meta.url).pathname,
+    env: { ...withoutDatabaseUrl(process.env), DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+    detached: true,
+  });
+  try {
+    for (;;) {
+      if (await fetch(`http://127.0.0.1:${port}/api/ready`).then((r) => r.ok, () => false)) return (performance.now() - started) / 1000;
+      if (performance.now() - started > 300_000) throw new Error('npm start did not become ready in 5 minutes');
+      await new Promise((r) => setTimeout(r, 25));
+    }
+  } finally {
+    process.kill(-child.pid!, 'SIGTERM');
+    await new Promise((r) => child.once('exit', r));
+  }
+}
+
+const context = [
+  `Run ${new Date().toISOString()} on ${process.platform}, Node ${process.version}, ${cpus().length} cores (load average at the end ${loadavg().map((l) => l.toFixed(1)).join(' / ')}); PostgreSQL at ${new URL(postgres).host}; ${events} events for the log benchmarks; ${seconds} s per load.`,
+  'Goals apply to PostgreSQL, the production backend; the PGlite rows of the append benchmark are for comparison (one connection in this process: its "16 writers" take turns).',
+];
+if (only.size === 5 && events >= 1_000_000) writeResults(benchDir, results, context);
+else console.log('\n(a partial or quick run: bench/RESULTS.md and results.json left as they were)');
+const goals = results.filter((r) => !informational(r));
+const missed = goals.filter((r) => !r.met);
+console.log(`\n${goals.length - missed.length} of ${goals.length} goals met${missed.length ? `; missed: ${missed.map((r) => r.name).join('; ')}` : ''}`);
