@@ -9,42 +9,68 @@ export interface Limit {
   windowSeconds: number;
 }
 
+/** The hits of one key in the fixed window holding `now` and in the one before it. */
+export interface WindowCounts {
+  previous: number;
+  current: number;
+  /** How far `now` is into the current window, from 0 to 1. */
+  elapsed: number;
+}
+
 const windowStart = (now: Date, windowSeconds: number) =>
   new Date(Math.floor(now.getTime() / (windowSeconds * 1000)) * windowSeconds * 1000);
 
-const retryAfter = (now: Date, limit: Limit) =>
-  Math.max(
-    1,
-    Math.ceil(
-      (windowStart(now, limit.windowSeconds).getTime() + limit.windowSeconds * 1000 - now.getTime()) / 1000,
-    ),
-  );
+/**
+ * Hits in the last `windowSeconds`, estimated from two fixed windows: the current one in full plus the previous one
+ * weighted by how much of it still lies inside the sliding window. A burst split across a window boundary is counted
+ * together (a plain fixed window would let twice the limit through at the turn).
+ */
+export const slidingCount = ({ previous, current, elapsed }: WindowCounts) => current + previous * (1 - elapsed);
 
-function tooMany(now: Date, limit: Limit, detail: string): DomainError {
-  const seconds = retryAfter(now, limit);
+/** Seconds until the sliding count falls below `max` if no further hit comes. */
+export function secondsUntilUnder(counts: WindowCounts, limit: Limit): number {
+  const { previous, current, elapsed } = counts;
+  const wait =
+    current < limit.max
+      ? 1 - (limit.max - current) / previous - elapsed // the previous window's weight decays enough within this one
+      : 1 - elapsed + 1 - limit.max / current; // this window becomes the previous one and decays in the next
+  return Math.max(1, Math.floor(wait * limit.windowSeconds + 1e-9) + 1); // past the exact moment, despite rounding
+}
+
+function tooMany(counts: WindowCounts, limit: Limit, detail: string): DomainError {
+  const seconds = secondsUntilUnder(counts, limit);
   return new DomainError('rate_limited', `${detail}; try again in ${seconds} seconds`, {
     'Retry-After': String(seconds),
   });
 }
 
-/** Counts in the database, so every server process sees the same numbers. */
-export async function countOf(
+/** Reads the counts from the database, so every server process sees the same numbers. */
+export async function countsOf(
   db: Kysely<Database>,
   limit: Limit,
   key: string,
   now = new Date(),
-): Promise<number> {
-  const row = await db
+): Promise<WindowCounts> {
+  const windowMs = limit.windowSeconds * 1000;
+  const current = windowStart(now, limit.windowSeconds);
+  const previous = new Date(current.getTime() - windowMs);
+  const rows = await db
     .selectFrom('rate_limit_counters')
-    .select('count')
+    .select(['window_start', 'count'])
     .where('bucket', '=', limit.bucket)
     .where('key', '=', key)
-    .where('window_start', '=', windowStart(now, limit.windowSeconds))
-    .executeTakeFirst();
-  return row?.count ?? 0;
+    .where('window_start', 'in', [previous, current])
+    .execute();
+  const countAt = (start: Date) =>
+    rows.find((row) => new Date(row.window_start).getTime() === start.getTime())?.count ?? 0;
+  return {
+    previous: countAt(previous),
+    current: countAt(current),
+    elapsed: (now.getTime() - current.getTime()) / windowMs,
+  };
 }
 
-/** Refuses with 429 (and Retry-After) when `key` already reached the limit in this window. */
+/** Refuses with 429 (and Retry-After) when `key` already reached the limit in the sliding window. */
 export async function assertUnderLimit(
   db: Kysely<Database>,
   limit: Limit,
@@ -52,28 +78,26 @@ export async function assertUnderLimit(
   detail: string,
   now = new Date(),
 ) {
-  if ((await countOf(db, limit, key, now)) >= limit.max) throw tooMany(now, limit, detail);
+  const counts = await countsOf(db, limit, key, now);
+  if (slidingCount(counts) >= limit.max) throw tooMany(counts, limit, detail);
 }
 
-/** Adds one to `key`'s count in this window and returns the new count. */
+/** Adds one to `key`'s count in the current window. */
 export async function recordHit(
   db: Kysely<Database>,
   limit: Limit,
   key: string,
   now = new Date(),
-): Promise<number> {
-  const start = windowStart(now, limit.windowSeconds).toISOString();
-  const row = await db
+): Promise<void> {
+  await db
     .insertInto('rate_limit_counters')
-    .values({ bucket: limit.bucket, key, window_start: start, count: 1 })
+    .values({ bucket: limit.bucket, key, window_start: windowStart(now, limit.windowSeconds).toISOString(), count: 1 })
     .onConflict((oc) =>
       oc
         .columns(['bucket', 'key', 'window_start'])
         .doUpdateSet({ count: sql`rate_limit_counters.count + 1` }),
     )
-    .returning('count')
-    .executeTakeFirstOrThrow();
-  return row.count;
+    .execute();
 }
 
 /** Records a hit and refuses it when it goes over the limit (registrations, reviews, contact messages). */
@@ -84,7 +108,9 @@ export async function consume(
   detail: string,
   now = new Date(),
 ) {
-  if ((await recordHit(db, limit, key, now)) > limit.max) throw tooMany(now, limit, detail);
+  await recordHit(db, limit, key, now);
+  const counts = await countsOf(db, limit, key, now);
+  if (slidingCount(counts) > limit.max) throw tooMany(counts, limit, detail);
 }
 
 /** Drops windows that ended long ago. */
