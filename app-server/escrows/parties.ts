@@ -1,15 +1,17 @@
-import type { Kysely, Selectable } from 'kysely';
+import { CompiledQuery, type Kysely, type Selectable } from 'kysely';
 import { notFound } from '../../domain/shared/errors.ts';
 import type { Database } from '../db/schema.ts';
 import type { EscrowActor } from '../../domain/escrow/decide.ts';
 import type { EscrowRow } from '../../projections/escrows/table.ts';
+import { jsonArray } from '../db/json-view.ts';
+import { ADMIN_LIST, ONE_ESCROW, PARTY_LIST, withSide } from './view.ts';
 import type { SignedInUser } from '../http/env.ts';
 
 /**
  * How a signed-in user stands to an escrow: admins act as admin; the creator on their side; anyone else only
  * through an e-mail address they have verified. Null: not a party (the API answers 404, as for no escrow).
  */
-export function relationTo(escrow: Selectable<EscrowRow>, user: SignedInUser): EscrowActor | null {
+export function relationTo(escrow: Pick<Selectable<EscrowRow>, 'created_by' | 'creator_side' | 'buyer_email' | 'seller_email'>, user: SignedInUser): EscrowActor | null {
   if (user.role === 'admin') return 'admin';
   if (escrow.created_by === user.id) return escrow.creator_side;
   if (!user.email_verified) return null;
@@ -19,10 +21,25 @@ export function relationTo(escrow: Selectable<EscrowRow>, user: SignedInUser): E
   return null;
 }
 
-/** The escrow and the user's side in it; 404 when it does not exist or the user is not a party to it. */
+/**
+ * The escrow, the user's side in it and the API's answer for it (JSON text); 404 when it does not exist or the user
+ * is not a party to it.
+ */
 export async function findVisibleEscrow(db: Kysely<Database>, id: string, user: SignedInUser) {
-  const escrow = await db.selectFrom('escrows').selectAll().where('id', '=', id).executeTakeFirst();
-  const side = escrow ? relationTo(escrow, user) : null;
-  if (!escrow || !side) throw notFound('Escrow not found');
-  return { escrow, side };
+  const [found] = (await db.executeQuery<Selectable<EscrowRow> & { view: string }>(CompiledQuery.raw(ONE_ESCROW, [id]))).rows;
+  const side = found ? relationTo(found, user) : null;
+  if (!found || !side) throw notFound('Escrow not found');
+  const { view, ...escrow } = found;
+  return { escrow, side, answer: withSide(view, side) };
+}
+
+/** Escrows the user created or is a party to by a verified e-mail (admins: all), newest first, as one JSON text. */
+export async function listVisibleEscrows(db: Kysely<Database>, user: SignedInUser, limit: number): Promise<string> {
+  type Row = Pick<Selectable<EscrowRow>, 'created_by' | 'creator_side' | 'buyer_email' | 'seller_email'> & { view: string };
+  const query =
+    user.role === 'admin'
+      ? CompiledQuery.raw(ADMIN_LIST, [limit])
+      : CompiledQuery.raw(PARTY_LIST, [user.id, user.email_verified ? user.email.toLowerCase() : null, limit]);
+  const { rows } = await db.executeQuery<Row>(query);
+  return jsonArray(rows.map((row) => withSide(row.view, relationTo(row, user)!)));
 }

@@ -1,3 +1,4 @@
+import type { Context, TypedResponse } from 'hono';
 import type { z } from 'zod';
 
 /** A required JSON body validated by `schema` (and documented in the OpenAPI file). */
@@ -17,3 +18,7 @@ export const jsonAnswer = <T extends z.ZodType>(description: string, schema: T) 
   description,
   content: { 'application/json': { schema } },
 });
+
+/** An answer whose JSON text is already made (by the database, see escrows/view.ts): sent as it is. */
+export const jsonText = <T, S extends 200 | 201>(c: Context, text: string, status: S) =>
+  c.body(text, status, { 'content-type': 'application/json' }) as unknown as TypedResponse<T, S, 'json'>;

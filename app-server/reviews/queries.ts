@@ -1,45 +1,59 @@
-import type { Kysely, Selectable } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { z } from 'zod';
 import type { reviewListQuerySchema } from '../../domain/review/api-schemas.ts';
 import { REVIEW_RATINGS } from '../../domain/review/api-schemas.ts';
-import type { ReviewRow } from '../../projections/reviews/table.ts';
+import { isoSql, jsonArray, jsonObjectSql } from '../db/json-view.ts';
 import type { Database } from '../db/schema.ts';
 
-/** A review as the public page shows it: no e-mail, no moderation notes. */
-export const publicReview = (r: Selectable<ReviewRow>) => ({
-  id: r.id,
-  name: r.name,
-  country: r.country,
-  rating: r.rating,
-  text: r.text,
-  created_at: r.created_at.toISOString(),
-  edited_by_admin: r.edited_by_admin,
-  verified_deal: r.verified_deal,
-  status: r.status,
-});
+/** A review as the public page shows it: no e-mail, no moderation notes (SQL over the reviews row `r`). */
+const PUBLIC_FIELDS = [
+  ['id', 'r.id'],
+  ['name', 'r.name'],
+  ['country', 'r.country'],
+  ['rating', 'r.rating'],
+  ['text', 'r.text'],
+  ['created_at', isoSql('r.created_at')],
+  ['edited_by_admin', 'r.edited_by_admin'],
+  ['verified_deal', 'r.verified_deal'],
+  ['status', 'r.status'],
+] as const;
 
 /** A review as moderators see it. */
-export const moderatedReview = (r: Selectable<ReviewRow>) => ({
-  ...publicReview(r),
-  email: r.email,
-  escrow_id: r.escrow_id,
-  admin_edit_note: r.admin_edit_note,
-  rejection_reason: r.rejection_reason,
-  updated_at: r.updated_at.toISOString(),
-});
+const MODERATED_FIELDS = [
+  ...PUBLIC_FIELDS,
+  ['email', 'r.email'],
+  ['escrow_id', 'r.escrow_id'],
+  ['admin_edit_note', 'r.admin_edit_note'],
+  ['rejection_reason', 'r.rejection_reason'],
+  ['updated_at', isoSql('r.updated_at')],
+] as const;
 
-/** One page of public reviews; indexes on (status, created_at) and (status, rating, created_at) serve it. */
-export async function listPublicReviews(db: Kysely<Database>, query: z.infer<typeof reviewListQuerySchema>) {
-  let q = db.selectFrom('reviews').selectAll().where('published', '=', true);
-  if (query.country) q = q.where('country', '=', query.country);
-  if (query.min_rating !== undefined) q = q.where('rating', '>=', query.min_rating);
+const publicJson = sql.raw<string>(jsonObjectSql(PUBLIC_FIELDS));
+const moderatedJson = sql.raw<string>(jsonObjectSql(MODERATED_FIELDS));
+
+/** One page of public reviews as JSON text; indexes on (published, created_at) and (published, rating, created_at) serve it. */
+export async function listPublicReviews(db: Kysely<Database>, query: z.infer<typeof reviewListQuerySchema>): Promise<string> {
+  let q = db.selectFrom('reviews as r').select(publicJson.as('json')).where('r.published', '=', true);
+  if (query.country) q = q.where('r.country', '=', query.country);
+  if (query.min_rating !== undefined) q = q.where('r.rating', '>=', query.min_rating);
   q =
     query.sort === 'oldest'
-      ? q.orderBy('created_at', 'asc').orderBy('id', 'asc')
+      ? q.orderBy('r.created_at', 'asc').orderBy('r.id', 'asc')
       : query.sort === 'highest'
-        ? q.orderBy('rating', 'desc').orderBy('created_at', 'desc').orderBy('id', 'desc')
-        : q.orderBy('created_at', 'desc').orderBy('id', 'desc');
-  return (await q.offset(query.skip).limit(query.limit).execute()).map(publicReview);
+        ? q.orderBy('r.rating', 'desc').orderBy('r.created_at', 'desc').orderBy('r.id', 'desc')
+        : q.orderBy('r.created_at', 'desc').orderBy('r.id', 'desc');
+  const rows = await q.offset(query.skip).limit(query.limit).execute();
+  return jsonArray(rows.map((row) => row.json));
+}
+
+/** Reviews for moderation as JSON text: those pending, oldest first, or all of them, newest first. */
+export async function listModeratedReviews(db: Kysely<Database>, which: 'pending' | 'all'): Promise<string> {
+  const base = db.selectFrom('reviews as r').select(moderatedJson.as('json'));
+  const rows = await (which === 'pending'
+    ? base.where('r.status', '=', 'pending').orderBy('r.created_at').orderBy('r.id')
+    : base.orderBy('r.created_at', 'desc').orderBy('r.id', 'desc')
+  ).execute();
+  return jsonArray(rows.map((row) => row.json));
 }
 
 /** Average to one decimal, total and distribution, from the per-star counts (never a scan of the reviews). */

@@ -2,8 +2,8 @@ import { OpenAPIHono, z } from '@hono/zod-openapi';
 import { reviewAggregate } from '../../../domain/aggregates.ts';
 import type { ReviewCommand } from '../../../domain/review/decide.ts';
 import { executeCommand } from '../../commands/execute.ts';
-import { moderatedReview } from '../../reviews/queries.ts';
-import { formBody, jsonAnswer } from '../bodies.ts';
+import { listModeratedReviews } from '../../reviews/queries.ts';
+import { formBody, jsonAnswer, jsonText } from '../bodies.ts';
 import type { AppDeps, AppEnv } from '../env.ts';
 import { adminRoute } from '../route.ts';
 import { currentUser } from '../middleware/authenticate.ts';
@@ -24,13 +24,11 @@ export function adminReviewRoutes(deps: AppDeps) {
     executeCommand({ db, store: deps.store }, reviewAggregate, id, command, { actor: currentUser(c).id, requestId: c.get('requestId') });
 
   app.openapi(adminRoute('get', '/admin/reviews/pending', 'Reviews awaiting moderation, oldest first', {}, { 200: list }), async (c) => {
-    const rows = await db.selectFrom('reviews').selectAll().where('status', '=', 'pending').orderBy('created_at').orderBy('id').execute();
-    return c.json(rows.map(moderatedReview), 200);
+    return jsonText(c, await listModeratedReviews(db, 'pending'), 200);
   });
 
   app.openapi(adminRoute('get', '/admin/reviews', 'Every review, newest first', {}, { 200: list }), async (c) => {
-    const rows = await db.selectFrom('reviews').selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
-    return c.json(rows.map(moderatedReview), 200);
+    return jsonText(c, await listModeratedReviews(db, 'all'), 200);
   });
 
   app.openapi(adminRoute('post', '/admin/reviews/{id}/approve', 'Publish a pending review', { request: { params: idParam } }, { 200: message }), async (c) => {

@@ -10,8 +10,7 @@ import { executeCommand } from '../../commands/execute.ts';
 import { escrowEffects } from '../../escrows/after-events.ts';
 import { markPaid } from '../../escrows/mark-paid.ts';
 import { findVisibleEscrow } from '../../escrows/parties.ts';
-import { escrowView } from '../../escrows/view.ts';
-import { formBody, jsonAnswer, jsonBody } from '../bodies.ts';
+import { formBody, jsonAnswer, jsonBody, jsonText } from '../bodies.ts';
 import type { AppDeps, AppEnv, SignedInUser } from '../env.ts';
 import { currentUser, requireUser } from '../middleware/authenticate.ts';
 import { adminRoute, route } from '../route.ts';
@@ -49,10 +48,7 @@ export function escrowActionRoutes(deps: AppDeps) {
   const app = new OpenAPIHono<AppEnv>();
 
   const load = (id: string, user: SignedInUser) => findVisibleEscrow(db, id, user);
-  const answer = async (id: string, user: SignedInUser) => {
-    const { escrow, side } = await load(id, user);
-    return escrowView(escrow, side);
-  };
+  const answer = async (id: string, user: SignedInUser) => (await load(id, user)).answer;
   type Ctx = Parameters<typeof currentUser>[0] & { get: (k: 'requestId') => string };
   const effects = escrowEffects(deps);
   const meta = (c: Ctx) => ({ actor: currentUser(c).id, requestId: c.get('requestId') });
@@ -75,17 +71,17 @@ export function escrowActionRoutes(deps: AppDeps) {
     const { id } = c.req.valid('param');
     const { side } = await load(id, user);
     await endUnpaid({ db, store: deps.store }, { escrowId: id, how: 'cancel', by: side }, meta(c), effects);
-    return c.json(await answer(id, user), 200);
+    return jsonText(c, await answer(id, user), 200);
   });
   app.openapi(route('post', '/escrows/{id}/confirm-receipt', 'The buyer confirms delivery', { ...party, request: { params: idParam } }, { 200: escrowAnswer }), async (c) =>
-    c.json(await act(c, c.req.valid('param').id, (by) => ({ type: 'confirmReceipt', by })), 200),
+    jsonText(c, await act(c, c.req.valid('param').id, (by) => ({ type: 'confirmReceipt', by })), 200),
   );
   app.openapi(
     route('post', '/escrows/{id}/payout-address', "The seller's payout or the buyer's refund address", { ...party, request: { params: idParam, body: jsonBody(z.object({ address: z.string('address is required').max(200) })) } }, { 200: escrowAnswer }),
     async (c) => {
       const checked = checkBitcoinAddress(c.req.valid('json').address, deps.config.BITCOIN_NETWORK);
       if (!checked.ok) throw invalidInput(`address ${checked.reason}`);
-      return c.json(await act(c, c.req.valid('param').id, (by) => ({ type: 'setPayoutAddress', by, address: checked.address })), 200);
+      return jsonText(c, await act(c, c.req.valid('param').id, (by) => ({ type: 'setPayoutAddress', by, address: checked.address })), 200);
     },
   );
   app.openapi(
@@ -100,14 +96,14 @@ export function escrowActionRoutes(deps: AppDeps) {
       const { side } = await load(id, user);
       const file = form.file instanceof File && (form.file.size > 0 || form.file.name) ? { name: form.file.name, bytes: new Uint8Array(await form.file.arrayBuffer()) } : null;
       await markPaid(deps, { escrowId: id, by: side, notes: form.notes, file }, meta(c));
-      return c.json(await answer(id, user), 200);
+      return jsonText(c, await answer(id, user), 200);
     },
   );
   app.openapi(
     route('post', '/escrows/{id}/open-dispute', 'A party opens a dispute', { ...party, request: { params: idParam, body: jsonBody(z.object({ reason: z.string('reason is required').max(5000) })) } }, { 200: escrowAnswer }),
     async (c) => {
       const { reason } = c.req.valid('json');
-      return c.json(await act(c, c.req.valid('param').id, (by) => ({ type: 'openDispute', by, dispute_id: randomUUID(), reason })), 200);
+      return jsonText(c, await act(c, c.req.valid('param').id, (by) => ({ type: 'openDispute', by, dispute_id: randomUUID(), reason })), 200);
     },
   );
 
@@ -116,33 +112,34 @@ export function escrowActionRoutes(deps: AppDeps) {
     const { id } = c.req.valid('param');
     const form = c.req.valid('form');
     await secondFactor(user, form.totp_code);
-    if (form.verified === 'false') return c.json(await act(c, id, () => ({ type: 'rejectPayment', by: 'admin', notes: form.notes })), 200);
+    if (form.verified === 'false') return jsonText(c, await act(c, id, () => ({ type: 'rejectPayment', by: 'admin', notes: form.notes })), 200);
     await load(id, user);
     await verifyPayment({ db, store: deps.store }, { escrowId: id, notes: form.notes, txid: form.txid }, meta(c), effects);
-    return c.json(await answer(id, user), 200);
+    return jsonText(c, await answer(id, user), 200);
   });
   app.openapi(adminRoute('post', '/admin/escrows/{id}/release', 'Release a funded escrow to the seller', { request: { params: idParam, body: formBody(notesForm) } }, { 200: escrowAnswer }), async (c) => {
     const form = c.req.valid('form');
     await secondFactor(currentUser(c), form.totp_code);
-    return c.json(await act(c, c.req.valid('param').id, () => ({ type: 'release', by: 'admin', notes: form.notes, txid: form.txid })), 200);
+    return jsonText(c, await act(c, c.req.valid('param').id, () => ({ type: 'release', by: 'admin', notes: form.notes, txid: form.txid })), 200);
   });
   app.openapi(adminRoute('post', '/admin/escrows/{id}/refund', 'Refund a funded escrow to the buyer', { request: { params: idParam, body: formBody(notesForm) } }, { 200: escrowAnswer }), async (c) => {
     const form = c.req.valid('form');
     await secondFactor(currentUser(c), form.totp_code);
-    return c.json(await act(c, c.req.valid('param').id, () => ({ type: 'refund', by: 'admin', notes: form.notes, txid: form.txid })), 200);
+    return jsonText(c, await act(c, c.req.valid('param').id, () => ({ type: 'refund', by: 'admin', notes: form.notes, txid: form.txid })), 200);
   });
   app.openapi(adminRoute('post', '/admin/escrows/{id}/freeze', 'Freeze an escrow that is not final', { request: { params: idParam, body: formBody(reasonForm) } }, { 200: escrowAnswer }), async (c) =>
-    c.json(await act(c, c.req.valid('param').id, () => ({ type: 'freeze', by: 'admin', reason: c.req.valid('form').reason })), 200),
+    jsonText(c, await act(c, c.req.valid('param').id, () => ({ type: 'freeze', by: 'admin', reason: c.req.valid('form').reason })), 200),
   );
   app.openapi(adminRoute('post', '/admin/escrows/{id}/unfreeze', 'Unfreeze: back to where it was', { request: { params: idParam, body: formBody(reasonForm) } }, { 200: escrowAnswer }), async (c) =>
-    c.json(await act(c, c.req.valid('param').id, () => ({ type: 'unfreeze', by: 'admin', reason: c.req.valid('form').reason })), 200),
+    jsonText(c, await act(c, c.req.valid('param').id, () => ({ type: 'unfreeze', by: 'admin', reason: c.req.valid('form').reason })), 200),
   );
   app.openapi(adminRoute('post', '/admin/disputes/{id}/resolve', 'Resolve an open dispute, optionally moving the money', { request: { params: z.object({ id: z.uuid('id must be a dispute id') }), body: formBody(resolveForm) } }, { 200: escrowAnswer }), async (c) => {
     const form = c.req.valid('form');
     await secondFactor(currentUser(c), form.totp_code);
     const dispute = await db.selectFrom('disputes').select(['escrow_id', 'status']).where('id', '=', c.req.valid('param').id).executeTakeFirst();
     if (!dispute) throw notFound('Dispute not found');
-    return c.json(
+    return jsonText(
+      c,
       await act(c, dispute.escrow_id, () => ({
         type: 'resolveDispute',
         by: 'admin',

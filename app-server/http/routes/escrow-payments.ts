@@ -3,8 +3,8 @@ import { DomainError, notFound } from '../../../domain/shared/errors.ts';
 import { assignPaymentAddress } from '../../commands/escrow-payment.ts';
 import { escrowEffects } from '../../escrows/after-events.ts';
 import { findVisibleEscrow } from '../../escrows/parties.ts';
-import { escrowView } from '../../escrows/view.ts';
-import { formBody, jsonAnswer } from '../bodies.ts';
+import { escrowViewJson, withSide } from '../../escrows/view.ts';
+import { formBody, jsonAnswer, jsonText } from '../bodies.ts';
 import type { AppDeps, AppEnv } from '../env.ts';
 import { currentUser, requireUser } from '../middleware/authenticate.ts';
 import { adminRoute, route } from '../route.ts';
@@ -22,20 +22,19 @@ export function escrowPaymentRoutes(deps: AppDeps) {
       .selectFrom('payment_mark_current as cur')
       .innerJoin('payment_marks as m', (j) => j.onRef('m.escrow_id', '=', 'cur.escrow_id').onRef('m.mark_position', '=', 'cur.mark_position'))
       .innerJoin('escrows as e', 'e.id', 'cur.escrow_id')
-      .selectAll('e')
-      .select(['m.notes as mark_notes', 'm.marked_at as mark_at', 'm.mark_position as mark_position'])
+      .select(['e.id', escrowViewJson().as('view'), 'm.notes as mark_notes', 'm.marked_at as mark_at', 'm.mark_position as mark_position'])
       .orderBy('m.marked_at')
       .execute();
     const evidence = marks.length
       ? await db.selectFrom('payment_evidence').selectAll().where('escrow_id', 'in', marks.map((m) => m.id)).orderBy('evidence_id').execute()
       : [];
     return c.json(
-      marks.map(({ mark_notes, mark_at, mark_position, ...escrow }) => ({
-        escrow: escrowView(escrow, 'admin'),
+      marks.map(({ id, view, mark_notes, mark_at, mark_position }) => ({
+        escrow: JSON.parse(withSide(view, 'admin')) as Record<string, unknown>,
         notes: mark_notes,
         marked_at: mark_at.toISOString(),
         evidence: evidence
-          .filter((f) => f.escrow_id === escrow.id && f.mark_position === mark_position)
+          .filter((f) => f.escrow_id === id && f.mark_position === mark_position)
           .map(({ evidence_id, filename, content_type, size_bytes, sha256 }) => ({ evidence_id, filename, content_type, size_bytes, sha256, url: `/api/evidence/${evidence_id}` })),
       })),
       200,
@@ -54,8 +53,7 @@ export function escrowPaymentRoutes(deps: AppDeps) {
       if (!address) throw notFound('Address not found');
       if (address.status !== 'available') throw new DomainError('conflict', `This address is ${address.status}; choose an available one`);
       await assignPaymentAddress({ db, store: deps.store }, { escrowId: id, addressId: address.id, address: address.address_string, by: 'admin' }, { actor: user.id, requestId: c.get('requestId') }, escrowEffects(deps));
-      const { escrow } = await findVisibleEscrow(db, id, user);
-      return c.json(escrowView(escrow, 'admin'), 200);
+      return jsonText(c, (await findVisibleEscrow(db, id, user)).answer, 200);
     },
   );
 

@@ -161,6 +161,30 @@ describe('who sees an escrow', () => {
     expect(await seen.json()).toMatchObject({ side: 'seller' });
     expect(await list(seller.token)).toEqual([id]);
   });
+
+  it('lists each escrow exactly as its own page shows it, on the side of whoever asks, with UTC times to the millisecond', async () => {
+    const { admin, buyer, seller } = await market({ addresses: [ADDRESSES[0]!] });
+    await verifyEmail('sam');
+    await verifyEmail('ann');
+    await t.app.request('/api/escrows', json(deal({ amount_usd: '1234.56' }), buyer.token));
+    await t.app.request('/api/escrows', json(deal({ amount_usd: 7, seller_email: undefined, buyer_email: 'ann@example.com' }), seller.token));
+    for (const [token, sides] of [[buyer.token, ['buyer', 'buyer']], [seller.token, ['seller', 'seller']], [admin.token, ['admin', 'admin']]] as const) {
+      const listed = (await (await t.app.request('/api/escrows', bearer(token))).json()) as Escrow[];
+      expect(listed.map((e) => e.side)).toEqual(sides);
+      for (const escrow of listed) {
+        expect(await (await t.app.request(`/api/escrows/${escrow.id}`, bearer(token))).json()).toEqual(escrow);
+        for (const time of ['created_at', 'updated_at', 'payment_due_at']) {
+          expect(escrow[time]).toBe(new Date(escrow[time] as string).toISOString());
+        }
+      }
+    }
+    const [newest, oldest] = (await (await t.app.request('/api/escrows', bearer(buyer.token))).json()) as Escrow[];
+    expect([oldest!.amount_usd, newest!.amount_usd, newest!.fee_percentage, newest!.btc_usd_rate]).toEqual([1234.56, 7, 1.5, 50000]);
+    for (const e of [newest!, oldest!] as Array<Record<string, number>>) {
+      expect(e.total_usd).toBe(Number((e.amount_usd! + e.escrow_fee!).toFixed(2)));
+      expect(e.amount_btc).toBe(Number((e.amount_sats! / 1e8).toFixed(8)));
+    }
+  });
 });
 
 describe('POST /api/escrows/{id}/request-payment', () => {

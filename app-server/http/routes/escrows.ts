@@ -4,10 +4,9 @@ import { escrowAggregate } from '../../../domain/aggregates.ts';
 import { DomainError, forbidden } from '../../../domain/shared/errors.ts';
 import { loadAggregate } from '../../commands/execute.ts';
 import { createEscrow } from '../../escrows/create.ts';
-import { findVisibleEscrow, relationTo } from '../../escrows/parties.ts';
+import { findVisibleEscrow, listVisibleEscrows } from '../../escrows/parties.ts';
 import { takeFreeAddress } from '../../escrows/payment-address.ts';
-import { escrowView } from '../../escrows/view.ts';
-import { jsonAnswer, jsonBody } from '../bodies.ts';
+import { jsonAnswer, jsonBody, jsonText } from '../bodies.ts';
 import type { AppDeps, AppEnv, SignedInUser } from '../env.ts';
 import { currentUser, requireUser } from '../middleware/authenticate.ts';
 import { route } from '../route.ts';
@@ -27,18 +26,7 @@ export function escrowRoutes(deps: AppDeps) {
       200: jsonAnswer('Escrows, newest first', z.array(z.record(z.string(), z.unknown()))),
     }),
     async (c) => {
-      const user = currentUser(c);
-      let query = db.selectFrom('escrows').selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(500);
-      if (user.role !== 'admin') {
-        const email = user.email.toLowerCase();
-        query = query.where((eb) =>
-          user.email_verified
-            ? eb.or([eb('created_by', '=', user.id), eb('buyer_email', '=', email), eb('seller_email', '=', email)])
-            : eb('created_by', '=', user.id),
-        );
-      }
-      const rows = await query.execute();
-      return c.json(rows.map((e) => escrowView(e, relationTo(e, user)!)), 200);
+      return jsonText(c, await listVisibleEscrows(db, currentUser(c), 500), 200);
     },
   );
 
@@ -49,14 +37,12 @@ export function escrowRoutes(deps: AppDeps) {
     async (c) => {
       const user = currentUser(c);
       const { escrowId } = await createEscrow(deps, user, c.req.valid('json'), { requestId: c.get('requestId') });
-      const { escrow, side } = await visible(escrowId, user);
-      return c.json(escrowView(escrow, side), 201);
+      return jsonText(c, (await visible(escrowId, user)).answer, 201);
     },
   );
 
   app.openapi(route('get', '/escrows/{id}', 'One escrow', { middleware: [requireUser()] as const, request: { params: idParam } }, { 200: escrowAnswer }), async (c) => {
-    const { escrow, side } = await visible(c.req.valid('param').id, currentUser(c));
-    return c.json(escrowView(escrow, side), 200);
+    return jsonText(c, (await visible(c.req.valid('param').id, currentUser(c))).answer, 200);
   });
 
   app.openapi(
@@ -73,8 +59,7 @@ export function escrowRoutes(deps: AppDeps) {
       if (state.context.address_id) throw new DomainError('conflict', 'This escrow already has a payment address');
       const assigned = await takeFreeAddress(deps, id, 'buyer', { actor: user.id, requestId: c.get('requestId') });
       if (!assigned) throw new DomainError('conflict', 'No payment address is free right now; the admins have been told and will assign one shortly');
-      const { escrow } = await visible(id, user);
-      return c.json(escrowView(escrow, side), 200);
+      return jsonText(c, (await visible(id, user)).answer, 200);
     },
   );
 

@@ -162,6 +162,31 @@ describe('the public list', () => {
     return { admin, ids };
   }
 
+  it('shows the public fields only, and moderators the same review with its e-mail and moderation fields', async () => {
+    const { admin, ids } = await approved(1, () => ({ rating: 4.5 }));
+    const [shown] = await get<Review[]>('/api/reviews');
+    expect(shown).toEqual({
+      id: ids[0],
+      name: 'Dana Reviewer',
+      country: 'Germany',
+      rating: 4.5,
+      text: 'Paid, checked, released. Smooth.',
+      created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+      edited_by_admin: false,
+      verified_deal: false,
+      status: 'approved',
+    });
+    const [moderated] = (await (await t.app.request('/api/admin/reviews', bearer(admin.token))).json()) as Review[];
+    expect(moderated).toEqual({
+      ...shown,
+      email: 'dana@example.com',
+      escrow_id: null,
+      admin_edit_note: null,
+      rejection_reason: null,
+      updated_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+    });
+  });
+
   it('pages 25 approved reviews as 20 and 5, and never shows pending or rejected ones', async () => {
     const { admin } = await approved(25, (i) => ({ text: `Review ${i}` }));
     await submit({ text: 'still pending' });

@@ -2,7 +2,7 @@ import { OpenAPIHono, z } from '@hono/zod-openapi';
 import { reviewListQuerySchema, reviewSubmissionSchema } from '../../../domain/review/api-schemas.ts';
 import { listPublicReviews, reviewCountries, reviewStats } from '../../reviews/queries.ts';
 import { submitReview } from '../../reviews/submit.ts';
-import { jsonAnswer, jsonBody } from '../bodies.ts';
+import { jsonAnswer, jsonBody, jsonText } from '../bodies.ts';
 import { clientAddress } from '../client-address.ts';
 import type { AppDeps, AppEnv } from '../env.ts';
 import { route } from '../route.ts';
@@ -29,7 +29,7 @@ export function reviewRoutes(deps: AppDeps) {
     route('get', '/reviews', 'Published reviews, filtered, sorted and paged', { request: { query: reviewListQuerySchema } }, {
       200: jsonAnswer('A page of reviews', z.array(publicReview)),
     }),
-    async (c) => c.json(await listPublicReviews(db, c.req.valid('query')), 200),
+    async (c) => jsonText(c, await listPublicReviews(db, c.req.valid('query')), 200),
   );
 
   app.openapi(
