@@ -104,17 +104,20 @@ function chainEvents(
  * Appends to one or more streams, all or nothing: checks every stream's version, chains the events to the head
  * (gapless positions in commit order), inserts them, runs every projection on them, then `alsoWrite`.
  *
- * Two ways, one result. With no other append of this process in flight and nothing to `alsoWrite`, it chains to the
- * head it last saw, runs the projections reading rows without a lock, and writes everything in one autocommitted
- * statement that applies only if the head has not moved (any append moves it, so every row read is still current).
- * Otherwise, or when that statement finds the head moved, it takes the chain-head row lock in a transaction (which
- * keeps every writer of the log, and so of the read models, out until commit), reads and writes the same way
- * under it, and runs `alsoWrite` before commit. Either way the writes are one statement.
+ * The appends of one process run one after the other (they would queue on the chain head anyway), so each knows
+ * the head the one before it left. Two ways, one result. With nothing to `alsoWrite`, an append chains to that head,
+ * runs the projections reading rows without a lock, and writes everything in one autocommitted statement that
+ * applies only if the head has not moved (any append moves it, so every row read is still current): one round trip
+ * holds the log. With something to `alsoWrite`, or when that statement finds the head moved (another process
+ * wrote), it takes the chain-head row lock in a transaction (which keeps every writer of the log, and so of the
+ * read models, out until commit), reads and writes the same way under it, and runs `alsoWrite` before commit.
+ * Either way the writes are one statement.
  */
 export function createEventStore(db: Kysely<Database>, projections: readonly Projection[]): EventStore {
   const tableSpecs = projections.flatMap((p) => p.tables);
   const recent = new RecentState();
-  let inFlight = 0;
+  /** Settles when the last append of this process queued so far is done. */
+  let queue: Promise<unknown> = Promise.resolve();
 
   /** Chains, projects and writes against `head` through `executor`; false when the head was no longer there. */
   async function attempt(executor: Kysely<Database>, appends: readonly StreamAppend[], head: HeadState, metadata: EventMetadata, occurredAt: string) {
@@ -159,10 +162,12 @@ export function createEventStore(db: Kysely<Database>, projections: readonly Pro
         ...a,
         events: a.events.map((e) => parseEvent(e.type, e.data)),
       }));
-      const alone = inFlight === 0;
-      inFlight += 1;
+      const previous = queue;
+      let done!: () => void;
+      queue = new Promise<void>((resolve) => (done = resolve));
+      await previous;
       try {
-        if (alone && !options.alsoWrite) {
+        if (!options.alsoWrite) {
           // Rows remembered or read without the lock may be behind the log: any failure is tried again under it.
           const head = recent.lastHead() ?? (await chainHeadOf(db));
           const written = await attempt(db, validated, head, metadata, occurredAt).catch(() => null);
@@ -175,7 +180,7 @@ export function createEventStore(db: Kysely<Database>, projections: readonly Pro
       } catch (error) {
         throw asConflict(error);
       } finally {
-        inFlight -= 1;
+        done();
       }
     },
 
