@@ -71,6 +71,14 @@ export async function loadThrough<State, Command>(store: EventStore, aggregate: 
   return { state: events.reduce(aggregate.evolve, aggregate.initial()), version };
 }
 
+export interface ExecuteOptions extends Pick<AppendOptions, 'alsoWrite'> {
+  /**
+   * The id was made for this command (a random UUID), so its stream cannot have events yet and is not read; were it
+   * there, the append at version 0 would be refused as a conflict.
+   */
+  newStream?: boolean;
+}
+
 export function decideContext(meta: CommandMeta): DecideContext {
   return { now: meta.now ?? new Date().toISOString(), newId: meta.newId ?? randomUUID, actor: meta.actor };
 }
@@ -86,7 +94,7 @@ export async function executeCommand<State, Command>(
   id: string,
   command: Command,
   meta: CommandMeta,
-  options: Pick<AppendOptions, 'alsoWrite'> = {},
+  options: ExecuteOptions = {},
 ): Promise<CommandResult<State>> {
   return retriedFresh(deps.store, [streamId(aggregate.streamType, id)], () => executeOnce(deps, aggregate, id, command, meta, options));
 }
@@ -97,9 +105,9 @@ async function executeOnce<State, Command>(
   id: string,
   command: Command,
   meta: CommandMeta,
-  options: Pick<AppendOptions, 'alsoWrite'>,
+  options: ExecuteOptions,
 ): Promise<CommandResult<State>> {
-  const { state, version } = await loadThrough(deps.store, aggregate, id);
+  const { state, version } = options.newStream ? { state: aggregate.initial(), version: 0 } : await loadThrough(deps.store, aggregate, id);
   const ctx = decideContext(meta);
   const newEvents = aggregate.decide(command, state, ctx);
   const stored = await deps.store.append(
@@ -116,7 +124,7 @@ async function executeOnce<State, Command>(
       request_id: meta.requestId,
       ...(aggregate.rulesVersion !== undefined ? { machine_version: aggregate.rulesVersion } : {}),
     },
-    { now: ctx.now, ...options },
+    { now: ctx.now, ...(options.alsoWrite ? { alsoWrite: options.alsoWrite } : {}) },
   );
   return {
     events: stored,

@@ -50,6 +50,7 @@ export async function createEscrow(deps: AppDeps, user: SignedInUser, input: z.i
     },
     actorMeta,
     {
+      newStream: true,
       alsoWrite: async (trx, stored) => {
         const created = stored[0]!;
         if (created.type !== 'EscrowCreated') return;

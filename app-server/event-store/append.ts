@@ -105,12 +105,12 @@ function chainEvents(
  * (gapless positions in commit order), inserts them, runs every projection on them, then `alsoWrite`.
  *
  * The appends of one process run one after the other (they would queue on the chain head anyway), so each knows
- * the head the one before it left. Two ways, one result. With nothing to `alsoWrite`, an append chains to that head,
- * runs the projections reading rows without a lock, and writes everything in one autocommitted statement that
- * applies only if the head has not moved (any append moves it, so every row read is still current): one round trip
- * holds the log. With something to `alsoWrite`, or when that statement finds the head moved (another process
- * wrote), it takes the chain-head row lock in a transaction (which keeps every writer of the log, and so of the
- * read models, out until commit), reads and writes the same way under it, and runs `alsoWrite` before commit.
+ * the head the one before it left. Two ways, one result. An append chains to that head, runs the projections reading
+ * rows without a lock, and writes everything in one statement that applies only if the head has not moved (any
+ * append moves it, so every row read is still current): autocommitted, so one round trip holds the log, or, with
+ * something to `alsoWrite`, in a transaction that runs it next. When the statement finds the head moved (another
+ * process wrote), the append is done again under the chain-head row lock, taken first in a transaction (which keeps
+ * every writer of the log, and so of the read models, out until commit), reading and writing the same way under it.
  * Either way the writes are one statement.
  */
 export function createEventStore(db: Kysely<Database>, projections: readonly Projection[]): EventStore {
@@ -133,6 +133,30 @@ export function createEventStore(db: Kysely<Database>, projections: readonly Pro
     const changes = rows.changes();
     const moved = await writeAppend(executor, { from: head, to, streams, events: stored, changes });
     return moved ? { stored, from: head, to, changes } : null;
+  }
+
+  /**
+   * The append chained to the head this process last saw, or null when the head had moved (or a remembered row was
+   * behind the log): the caller then does it again under the lock. The statement's update of the head holds the
+   * head's row lock until commit, so `alsoWrite` runs under it as it would in `underLock`.
+   */
+  async function optimistic(appends: readonly StreamAppend[], metadata: EventMetadata, occurredAt: string, options: AppendOptions) {
+    const head = recent.lastHead() ?? (await chainHeadOf(db));
+    const { alsoWrite } = options;
+    if (!alsoWrite) return attempt(db, appends, head, metadata, occurredAt).catch(() => null);
+    return db
+      .transaction()
+      .execute(async (trx) => {
+        const written = await attempt(trx, appends, head, metadata, occurredAt).catch(() => null);
+        if (!written) throw HEAD_MOVED;
+        await alsoWrite(trx, written.stored);
+        return written;
+      })
+      .catch((error: unknown) => {
+        if (error === HEAD_MOVED) return null;
+        recent.forgetAll(); // whether it committed is unknown: read the head and rows afresh
+        throw error;
+      });
   }
 
   async function underLock(appends: readonly StreamAppend[], metadata: EventMetadata, occurredAt: string, options: AppendOptions) {
@@ -167,14 +191,10 @@ export function createEventStore(db: Kysely<Database>, projections: readonly Pro
       queue = new Promise<void>((resolve) => (done = resolve));
       await previous;
       try {
-        if (!options.alsoWrite) {
-          // Rows remembered or read without the lock may be behind the log: any failure is tried again under it.
-          const head = recent.lastHead() ?? (await chainHeadOf(db));
-          const written = await attempt(db, validated, head, metadata, occurredAt).catch(() => null);
-          if (written) {
-            recent.committed(written.from, written.to, written.changes, written.stored);
-            return written.stored;
-          }
+        const written = await optimistic(validated, metadata, occurredAt, options);
+        if (written) {
+          recent.committed(written.from, written.to, written.changes, written.stored);
+          return written.stored;
         }
         return (await underLock(validated, metadata, occurredAt, options)).stored;
       } catch (error) {
@@ -201,6 +221,9 @@ export function createEventStore(db: Kysely<Database>, projections: readonly Pro
     },
   };
 }
+
+/** Thrown inside the optimistic transaction to roll it back when the head had moved. */
+const HEAD_MOVED = new Error('the chain head moved');
 
 async function chainHeadOf(db: Kysely<Database>): Promise<HeadState> {
   const head = await db.selectFrom('chain_head').select(['position', 'hash']).where('id', '=', 1).executeTakeFirstOrThrow();

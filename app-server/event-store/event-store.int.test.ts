@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { sql } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { DomainEvent } from '../../domain/events.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
 import { settingsAggregate } from '../../domain/aggregates.ts';
 import { projections } from '../../projections/registry.ts';
 import { executeCommand } from '../commands/execute.ts';
+import type { Database } from '../db/schema.ts';
 import { openTestDatabase, type TestDatabase } from '../testing/test-database.ts';
 import { createEventStore, type EventStore, type StreamAppend } from './append.ts';
 import { chainHead, readLog, readStream } from './read.ts';
@@ -152,6 +153,22 @@ describe('two processes on one log (each with its own memory of it)', () => {
     await first.append([address(2, { type: 'AddressAssigned', data: { escrow_id: randomUUID() } })], meta);
     const row = await t.db.selectFrom('addresses').select(['address_string', 'status']).where('id', '=', id).executeTakeFirstOrThrow();
     expect(row).toEqual({ address_string: 'bc1qchanged', status: 'assigned' });
+    expect(await verifyChain(t.db)).toMatchObject({ ok: true, events: 3 });
+  });
+
+  it('writes what goes with an append once, chained after the other process moved the head', async () => {
+    const [first, second] = [createEventStore(t.db, projections), createEventStore(t.db, projections)];
+    const outbox = (to: string) => ({
+      alsoWrite: async (trx: Transaction<Database>) => {
+        await trx.insertInto('mail_outbox').values({ to_address: to, subject: 'Address added', body: '-' }).execute();
+      },
+    });
+    await first.append([newAddress()], meta, outbox('one@example.com'));
+    await second.append([newAddress()], meta, outbox('two@example.com'));
+    const [third] = await first.append([newAddress()], meta, outbox('three@example.com'));
+    expect(third!.position).toBe(3);
+    const mails = await t.db.selectFrom('mail_outbox').select('to_address').orderBy('id').execute();
+    expect(mails.map((m) => m.to_address)).toEqual(['one@example.com', 'two@example.com', 'three@example.com']);
     expect(await verifyChain(t.db)).toMatchObject({ ok: true, events: 3 });
   });
 
