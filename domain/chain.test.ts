@@ -1,3 +1,5 @@
+import canonicalize from 'canonicalize';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type ChainEnvelope, ChainVerifier, canonicalJson, chainHash, GENESIS_HASH } from './chain.ts';
 
@@ -30,6 +32,19 @@ describe('canonical JSON (RFC 8785)', () => {
   it('sorts keys at every depth, so a reordered jsonb object hashes the same', () => {
     expect(canonicalJson({ b: 1, a: { d: [1, 2], c: 'x' } })).toBe('{"a":{"c":"x","d":[1,2]},"b":1}');
     expect(canonicalJson({ z: 1, a: 2 })).toBe(canonicalJson({ a: 2, z: 1 }));
+  });
+
+  it('is exactly what the RFC 8785 reference implementation writes, for any JSON an event can hold', () => {
+    const json = fc.jsonValue({ stringUnit: 'grapheme', maxDepth: 4 });
+    fc.assert(fc.property(json, (value) => canonicalJson(value) === canonicalize(value)), { numRuns: 2_000 });
+    const withUnicodeKeys = { 'é': 1, 'z': 2, '\u{1F600}': 3, 'Z': 4, '\uFB33': 5, 'a\u0000': 6, '': 7 };
+    expect(canonicalJson(withUnicodeKeys)).toBe(canonicalize(withUnicodeKeys));
+  });
+
+  it('leaves out undefined fields as JSON does, and refuses values JSON cannot hold', () => {
+    expect(canonicalJson({ a: 1, b: undefined })).toBe('{"a":1}');
+    expect(() => canonicalJson({ rate: Number.NaN })).toThrow();
+    expect(() => canonicalJson({ rate: Number.POSITIVE_INFINITY })).toThrow();
   });
 
   it('writes numbers in their shortest round-trip form', () => {
