@@ -1,12 +1,11 @@
-import { createReadStream } from 'node:fs';
-import { createInterface } from 'node:readline';
-import { type ChainEnvelope, ChainVerifier } from '../../domain/chain.ts';
 import { parseEvent } from '../../domain/events.ts';
 import type { StoredEvent } from '../../domain/stored-event.ts';
 import { applyEvents } from '../../projections/apply.ts';
 import { MemoryRowStore } from '../../projections/memory-row-store.ts';
 import { projections } from '../../projections/registry.ts';
 import { EXPORT_FORMAT } from '../event-store/export.ts';
+import { type ChainCheck, startChainCheck } from './chain-check-thread.ts';
+import { numberedLines } from './ndjson-lines.ts';
 
 export interface ExportSummary {
   events: number;
@@ -30,69 +29,85 @@ export class ExportBroken extends Error {
 /**
  * Checks an NDJSON export offline, with no database: every event's schema, hash and link to the one before, then
  * replays it through the same projections into memory and sums the books. Throws ExportBroken naming the first
- * bad line.
+ * bad line. The hashes are checked on a worker thread reading the same file, so both cores work.
  */
 export async function verifyExport(path: string, options: { expectHead?: { position: number; hash: string } } = {}): Promise<ExportSummary> {
-  const lines = createInterface({ input: createReadStream(path, 'utf8'), crlfDelay: Number.POSITIVE_INFINITY });
+  const chain = startChainCheck(path);
+  try {
+    const { header, lastLine, store } = await checkSchemasAndReplay(path, chain);
+    const { head, count, broken } = await chain.result;
+    if (broken) throw new ExportBroken(broken.line, broken.reason);
+    if (options.expectHead && (options.expectHead.position !== head.position || options.expectHead.hash !== head.hash)) {
+      throw new ExportBroken(lastLine, `the chain ends at ${head.position}:${head.hash}, not at the published head ${options.expectHead.position}:${options.expectHead.hash}`);
+    }
+    // The header was written from the chain head when the export was taken: events missing from the end (removed
+    // from the log, or the file cut short) show there even when no published head is at hand.
+    if (typeof header.to === 'number' && head.position < header.to) {
+      throw new ExportBroken(lastLine + 1, `the export ends at event ${head.position}, but its header says it runs to ${header.to} (events are missing from the end)`);
+    }
+    const recorded = header.chain_head;
+    if (recorded && recorded.position === head.position && recorded.hash !== head.hash) {
+      throw new ExportBroken(lastLine, `the last event's hash is not the chain head recorded in the header (${recorded.position}:${recorded.hash})`);
+    }
+    return summarise(store, count, head);
+  } finally {
+    await chain.terminate();
+  }
+}
+
+interface ExportHeader {
+  format?: string;
+  from?: number;
+  to?: number;
+  chain_head?: { position: number; hash: string };
+}
+
+/**
+ * The main thread's share: the header, every event's JSON and schema, and the replay into memory. A bad line (or a
+ * replay that fails) stops it; the chain check then judges the lines before, since a break there comes first.
+ */
+async function checkSchemasAndReplay(path: string, chain: ChainCheck) {
   const store = new MemoryRowStore(projections.flatMap((p) => p.tables).filter((t) => !t.appendOnly));
   const replayed = projections.filter((p) => !p.tables.every((t) => t.appendOnly));
-  let verifier: ChainVerifier | undefined;
-  let header: { format?: string; from?: number; to?: number; chain_head?: { position: number; hash: string } } = {};
-  let lineNo = 0;
+  let header: ExportHeader | undefined;
+  let lastLine = 0;
   let batch: StoredEvent[] = [];
-  for await (const text of lines) {
-    lineNo++;
-    if (lineNo === 1) {
-      header = safeParse(text, lineNo) as typeof header;
-      if (header.format !== EXPORT_FORMAT) throw new ExportBroken(1, `not an export of format ${EXPORT_FORMAT}`);
-      if (header.from !== 1) throw new ExportBroken(1, 'the export does not start at position 1, so balances cannot be replayed');
-      verifier = new ChainVerifier();
-      continue;
+  try {
+    for await (const { number, text } of numberedLines(path)) {
+      lastLine = number;
+      if (number === 1) {
+        header = safeParse(text, number) as ExportHeader;
+        if (header.format !== EXPORT_FORMAT) throw new ExportBroken(1, `not an export of format ${EXPORT_FORMAT}`);
+        if (header.from !== 1) throw new ExportBroken(1, 'the export does not start at position 1, so balances cannot be replayed');
+        continue;
+      }
+      if (text.trim() === '') continue;
+      const event = safeParse(text, number) as StoredEvent;
+      try {
+        parseEvent(event.type, event.data);
+      } catch {
+        throw new ExportBroken(number, `event ${event.position} does not match the schema of ${event.type}`);
+      }
+      batch.push(event);
+      if (batch.length >= REPLAY_BATCH) {
+        await applyEvents(store, replayed, batch);
+        batch = [];
+      }
     }
-    if (text.trim() === '') continue;
-    const event = safeParse(text, lineNo) as StoredEvent;
-    try {
-      parseEvent(event.type, event.data);
-    } catch {
-      throw new ExportBroken(lineNo, `event ${event.position} does not match the schema of ${event.type}`);
-    }
-    const envelope: ChainEnvelope = {
-      position: event.position,
-      event_id: event.event_id,
-      stream_id: event.stream_id,
-      stream_type: event.stream_type,
-      stream_version: event.stream_version,
-      type: event.type,
-      schema_version: event.schema_version,
-      data: event.data,
-      metadata: event.metadata,
-      occurred_at: event.occurred_at,
-    };
-    const broken = verifier!.check(envelope, event.prev_hash, event.hash);
-    if (broken) throw new ExportBroken(lineNo, broken.reason);
-    batch.push(event);
-    if (batch.length >= 5_000) {
-      await applyEvents(store, replayed, batch);
-      batch = [];
-    }
+    if (!header) throw new ExportBroken(1, 'the file is empty');
+    await applyEvents(store, replayed, batch);
+  } catch (error) {
+    // A removed or reordered event can also trip the replay, on a line at or after the chain's break.
+    const line = error instanceof ExportBroken ? error.line : lastLine + 1;
+    chain.stopBefore(line);
+    const earlier = (await chain.result).broken;
+    throw earlier && earlier.line < line ? new ExportBroken(earlier.line, earlier.reason) : error;
   }
-  if (!verifier) throw new ExportBroken(1, 'the file is empty');
-  await applyEvents(store, replayed, batch);
-  const head = verifier.head;
-  if (options.expectHead && (options.expectHead.position !== head.position || options.expectHead.hash !== head.hash)) {
-    throw new ExportBroken(lineNo, `the chain ends at ${head.position}:${head.hash}, not at the published head ${options.expectHead.position}:${options.expectHead.hash}`);
-  }
-  // The header was written from the chain head when the export was taken: events missing from the end (removed from
-  // the log, or the file cut short) show there even when no published head is at hand.
-  if (typeof header.to === 'number' && head.position < header.to) {
-    throw new ExportBroken(lineNo + 1, `the export ends at event ${head.position}, but its header says it runs to ${header.to} (events are missing from the end)`);
-  }
-  const recorded = header.chain_head;
-  if (recorded && recorded.position === head.position && recorded.hash !== head.hash) {
-    throw new ExportBroken(lineNo, `the last event's hash is not the chain head recorded in the header (${recorded.position}:${recorded.hash})`);
-  }
-  return summarise(store, verifier.count, head);
+  return { header, lastLine, store };
 }
+
+/** Events replayed at a time: small enough that they die young instead of being promoted by the collector. */
+const REPLAY_BATCH = 500;
 
 function safeParse(text: string, line: number): unknown {
   try {

@@ -1,0 +1,50 @@
+/**
+ * Worker thread of verify-export: reads the export itself and checks every event's hash and link, while the main
+ * thread checks schemas and replays the books. Posts one ChainCheckResult; a `{ stopBefore: line }` message makes
+ * it give its verdict on the lines before that one only.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { ChainVerifier } from '../../domain/chain.ts';
+import type { StoredEvent } from '../../domain/stored-event.ts';
+import type { ChainCheckResult } from './chain-check-thread.ts';
+import { numberedLines } from './ndjson-lines.ts';
+
+const { path } = workerData as { path: string };
+let stopBefore = Number.POSITIVE_INFINITY;
+parentPort!.on('message', (message: { stopBefore: number }) => {
+  stopBefore = Math.min(stopBefore, message.stopBefore);
+});
+
+async function checkChain(): Promise<ChainCheckResult> {
+  const verifier = new ChainVerifier();
+  for await (const { number, text } of numberedLines(path)) {
+    if (number >= stopBefore) break;
+    if (number === 1 || text.trim() === '') continue; // the header is the main thread's
+    let event: StoredEvent;
+    try {
+      event = JSON.parse(text) as StoredEvent;
+    } catch {
+      return { count: verifier.count, head: verifier.head, broken: { line: number, reason: 'is not valid JSON' } };
+    }
+    const broken = verifier.check(
+      {
+        position: event.position,
+        event_id: event.event_id,
+        stream_id: event.stream_id,
+        stream_type: event.stream_type,
+        stream_version: event.stream_version,
+        type: event.type,
+        schema_version: event.schema_version,
+        data: event.data,
+        metadata: event.metadata,
+        occurred_at: event.occurred_at,
+      },
+      event.prev_hash,
+      event.hash,
+    );
+    if (broken) return { count: verifier.count, head: verifier.head, broken: { line: number, reason: broken.reason } };
+  }
+  return { count: verifier.count, head: verifier.head };
+}
+
+parentPort!.postMessage(await checkChain());
