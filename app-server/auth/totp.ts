@@ -1,5 +1,4 @@
 import { generateSecret, generateSync, generateURI, verifySync } from 'otplib';
-import QRCode from 'qrcode';
 
 const STEP_SECONDS = 30;
 
@@ -10,7 +9,7 @@ export function totpUri(secret: string, account: string, issuer: string): string
 }
 
 /** A PNG of the otpauth URI as a data: URL, drawn here: no QR service is called. */
-export const totpQrDataUrl = (uri: string) => QRCode.toDataURL(uri, { margin: 1, width: 240 });
+export const totpQrDataUrl = async (uri: string) => (await import('qrcode')).default.toDataURL(uri, { margin: 1, width: 240 });
 
 /**
  * Checks a 6-digit code at `now` with one 30-second step of tolerance each way. A step at or before

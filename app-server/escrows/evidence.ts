@@ -1,5 +1,4 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { fileTypeFromBuffer } from 'file-type';
 import type { EvidenceRef } from '../../domain/escrow/events.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
 
@@ -50,6 +49,7 @@ export async function checkEvidence(clientName: string, bytes: Uint8Array): Prom
     throw new DomainError('payload_too_large', 'file must be at most 10 MB');
   }
   if (bytes.byteLength === 0) throw new DomainError('invalid_input', 'file is empty');
+  const { fileTypeFromBuffer } = await import('file-type'); // loaded on the first upload, not at start
   const sniffed = await fileTypeFromBuffer(bytes);
   const contentType = sniffed ? sniffed.mime : isPlainText(bytes) ? 'text/plain' : null;
   if (!contentType || !ALLOWED.has(contentType)) {

@@ -1,6 +1,6 @@
 import { appendFile, mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { OutgoingMail } from './outbox.ts';
 
 /** Delivers one mail or throws; the sender retries later. */
@@ -25,11 +25,13 @@ export function fileTransport(path: string): MailTransport {
 
 /** Real e-mail through the SMTP server at `url` (smtp:// or smtps://, credentials in the URL). */
 export function smtpTransport(url: string, from: string): MailTransport {
-  const transporter = nodemailer.createTransport(url);
+  // nodemailer is loaded with the first mail, not at start.
+  let transporter: Promise<Transporter> | undefined;
+  const connect = () => (transporter ??= import('nodemailer').then(({ default: nodemailer }) => nodemailer.createTransport(url)));
   return {
     describe: `smtp ${new URL(url).host}`,
     async send(mail) {
-      await transporter.sendMail({ from, to: mail.to, subject: mail.subject, text: mail.text });
+      await (await connect()).sendMail({ from, to: mail.to, subject: mail.subject, text: mail.text });
     },
   };
 }

@@ -1,5 +1,4 @@
 import { readFile } from 'node:fs/promises';
-import { readKey } from 'openpgp';
 import type { PgpKeyInfo } from '../../domain/support/api-schemas.ts';
 
 const algorithmNames: Record<string, string> = {
@@ -16,6 +15,7 @@ const algorithmNames: Record<string, string> = {
 /** Reads the support key and what the page shows of it, straight from the key (never typed by hand). */
 export async function readPgpKey(path: string): Promise<PgpKeyInfo> {
   const armored = (await readFile(path, 'utf8')).trim();
+  const { readKey } = await import('openpgp'); // loaded only where a key is configured: a faster start
   const key = await readKey({ armoredKey: armored });
   if (key.isPrivate()) throw new Error('PGP_PUBLIC_KEY_FILE holds a private key; configure the public key only');
   const { algorithm, bits, curve } = key.getAlgorithmInfo();
