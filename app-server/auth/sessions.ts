@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { executePrepared } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import { hashToken, newSecretToken } from './tokens.ts';
 
@@ -21,14 +22,14 @@ export async function openSession(db: Kysely<Database>, userId: string, now = ne
 
 /** The user behind a live (unexpired, unrevoked) token, or undefined: one query. */
 export async function sessionUser(db: Kysely<Database>, token: string, now = new Date()) {
-  return db
+  const query = db
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
     .selectAll('users')
     .where('sessions.token_hash', '=', hashToken(token))
     .where('sessions.revoked_at', 'is', null)
-    .where('sessions.expires_at', '>', now)
-    .executeTakeFirst();
+    .where('sessions.expires_at', '>', now);
+  return (await executePrepared(db, query))[0];
 }
 
 export async function revokeSession(db: Kysely<Database>, token: string, now = new Date()): Promise<void> {

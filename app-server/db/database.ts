@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { Kysely, PostgresDialect } from 'kysely';
+import { type Compilable, CompiledQuery, Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { parseInt8 } from './int8.ts';
 import type { Database } from './schema.ts';
@@ -67,6 +67,15 @@ async function openPglite(dataDir: string): Promise<DatabaseHandle> {
 
 /** Marks a statement to be prepared once per connection and then only bound and executed (see below). */
 export const PREPARE = '/* prepare */';
+
+/**
+ * Runs a query built with Kysely as a prepared statement: for reads on every request (a page of reviews, the
+ * session behind a token), where PostgreSQL planning the statement again each time cost more than running it.
+ */
+export async function executePrepared<Row>(db: Kysely<Database>, query: Compilable<Row>): Promise<Row[]> {
+  const { sql, parameters } = query.compile();
+  return (await db.executeQuery<Row>(CompiledQuery.raw(`${PREPARE} ${sql}`, [...parameters]))).rows;
+}
 
 /**
  * Statements that start with PREPARE run as named prepared statements (the name derived from the text), so the

@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import type { reviewListQuerySchema } from '../../domain/review/api-schemas.ts';
 import { REVIEW_RATINGS } from '../../domain/review/api-schemas.ts';
 import { isoSql, jsonArray, jsonObjectSql } from '../db/json-view.ts';
+import { executePrepared } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 
 /** A review as the public page shows it: no e-mail, no moderation notes (SQL over the reviews row `r`). */
@@ -42,7 +43,7 @@ export async function listPublicReviews(db: Kysely<Database>, query: z.infer<typ
       : query.sort === 'highest'
         ? q.orderBy('r.rating', 'desc').orderBy('r.created_at', 'desc').orderBy('r.id', 'desc')
         : q.orderBy('r.created_at', 'desc').orderBy('r.id', 'desc');
-  const rows = await q.offset(query.skip).limit(query.limit).execute();
+  const rows = await executePrepared(db, q.offset(query.skip).limit(query.limit));
   return jsonArray(rows.map((row) => row.json));
 }
 
