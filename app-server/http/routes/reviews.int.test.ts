@@ -3,7 +3,10 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { escrowAggregate, reviewAggregate } from '../../../domain/aggregates.ts';
 import { DomainError } from '../../../domain/shared/errors.ts';
+import { projections } from '../../../projections/registry.ts';
 import { executeCommand } from '../../commands/execute.ts';
+import { createEventStore } from '../../event-store/append.ts';
+import { createApp } from '../app.ts';
 import { bearer, form, json, signedInAdmin, signedInUser } from '../../testing/accounts.ts';
 import { openTestApp, type TestApp } from '../../testing/test-app.ts';
 
@@ -73,6 +76,35 @@ describe('POST /api/reviews', () => {
     await t.app.request(`/api/admin/reviews/${id}/approve`, bearer(admin.token, 'POST'));
     const [shown] = await get<Review[]>('/api/reviews');
     expect(shown!.text).toBe('<script>alert(1)</script> & "quotes"');
+  });
+});
+
+describe('the public page answered from memory', () => {
+  it('is never stale: a review approved, edited or deleted through another server process shows at once', async () => {
+    // A second app on the same database, with its own store and cache: another server process.
+    const other = createApp({ ...t.deps, store: createEventStore(t.database.db, projections) });
+    const admin = await signedInAdmin(t);
+    const post = (app: typeof other, path: string) => app.request(path, bearer(admin.token, 'POST'));
+    const first = await submit({ country: 'Germany', text: 'First' });
+    const second = await submit({ country: 'France', rating: 4, text: 'Second' });
+    await post(t.app, `/api/admin/reviews/${first}/approve`);
+    const shown = async () => ({
+      texts: (await get<Review[]>('/api/reviews?sort=oldest')).map((r) => r.text),
+      total: (await get<{ total: number }>('/api/reviews/stats')).total,
+      countries: await get<string[]>('/api/reviews/countries'),
+    });
+    expect(await shown()).toEqual({ texts: ['First'], total: 1, countries: ['Germany'] });
+    expect(await shown()).toEqual({ texts: ['First'], total: 1, countries: ['Germany'] }); // now from memory
+
+    expect((await post(other, `/api/admin/reviews/${second}/approve`)).status).toBe(200);
+    expect(await shown()).toEqual({ texts: ['First', 'Second'], total: 2, countries: ['France', 'Germany'] });
+
+    const edit = form({ edited_text: 'Second, edited', admin_note: 'typo' }, admin.token);
+    expect((await other.request(`/api/admin/reviews/${second}/edit`, edit)).status).toBe(200);
+    expect((await shown()).texts).toEqual(['First', 'Second, edited']);
+
+    expect((await other.request(`/api/admin/reviews/${first}`, bearer(admin.token, 'DELETE'))).status).toBe(200);
+    expect(await shown()).toEqual({ texts: ['Second, edited'], total: 1, countries: ['France'] });
   });
 });
 

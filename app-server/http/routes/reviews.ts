@@ -1,5 +1,6 @@
 import { OpenAPIHono, z } from '@hono/zod-openapi';
 import { reviewListQuerySchema, reviewSubmissionSchema } from '../../../domain/review/api-schemas.ts';
+import { PublicReviewsCache } from '../../reviews/public-cache.ts';
 import { listPublicReviews, reviewCountries, reviewStats } from '../../reviews/queries.ts';
 import { submitReview } from '../../reviews/submit.ts';
 import { jsonAnswer, jsonBody, jsonText } from '../bodies.ts';
@@ -24,24 +25,28 @@ const publicReview = z.object({
 export function reviewRoutes(deps: AppDeps) {
   const { db } = deps.database;
   const app = new OpenAPIHono<AppEnv>();
+  const cache = new PublicReviewsCache(db);
 
   app.openapi(
     route('get', '/reviews', 'Published reviews, filtered, sorted and paged', { request: { query: reviewListQuerySchema } }, {
       200: jsonAnswer('A page of reviews', z.array(publicReview)),
     }),
-    async (c) => jsonText(c, await listPublicReviews(db, c.req.valid('query')), 200),
+    async (c) => {
+      const query = c.req.valid('query');
+      return jsonText(c, await cache.answer(`list ${JSON.stringify(query)}`, () => listPublicReviews(db, query)), 200);
+    },
   );
 
   app.openapi(
     route('get', '/reviews/stats', 'Average, total and distribution of published reviews', {}, {
       200: jsonAnswer('Statistics', z.object({ average_rating: z.number(), total: z.number(), distribution: z.record(z.string(), z.number()) })),
     }),
-    async (c) => c.json(await reviewStats(db), 200),
+    async (c) => jsonText(c, await cache.answer('stats', async () => JSON.stringify(await reviewStats(db))), 200),
   );
 
   app.openapi(
     route('get', '/reviews/countries', 'Countries with published reviews', {}, { 200: jsonAnswer('Countries', z.array(z.string())) }),
-    async (c) => c.json(await reviewCountries(db), 200),
+    async (c) => jsonText(c, await cache.answer('countries', async () => JSON.stringify(await reviewCountries(db))), 200),
   );
 
   app.openapi(
