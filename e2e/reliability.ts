@@ -4,9 +4,10 @@
  *             SIGKILL mid-way, restarted: every write answered 2xx is in the log and the read models, nothing
  *             answered with an error is; the chain
  *             verifies; replay matches. On PGlite and on PostgreSQL.
- *   outage    the database goes away under a running server (a TCP proxy in between refuses and drops every
- *             connection): /api/ready says not ready and requests get a quick 503 with a detail; when the
- *             database is back everything works again without a restart.
+ *   outage    the database goes away under a running server, twice, through a TCP proxy in between: stopped
+ *             (every connection dropped, new ones refused) and silent (new connections accepted, never
+ *             answered): /api/ready says not ready and requests get a 503 with a detail within seconds; when
+ *             the database is back everything works again without a restart.
  *   two       two server processes on one PostgreSQL: concurrent commands through both keep one chain, sessions
  *             and rate limits hold across both, every queued mail is delivered exactly once through a local SMTP
  *             server slow enough that both processes send at the same time.
@@ -194,35 +195,82 @@ async function crash(backend: 'pglite' | 'postgres'): Promise<void> {
 
 // --- outage ---
 
-/** A TCP proxy to PostgreSQL that can be cut (every connection dropped, new ones refused) and restored. */
-async function proxyTo(target: URL): Promise<{ port: number; cut: () => void; restore: () => void; close: () => void }> {
+/**
+ * A TCP proxy to PostgreSQL that can fail in two ways and be restored: `cut` drops every connection and refuses new
+ * ones (the server stopped); `silence` drops every connection and accepts new ones without ever answering (a host
+ * that takes connections but never replies: only the pool's connect timeout ends the wait).
+ */
+async function proxyTo(target: URL) {
   const sockets = new Set<Socket>();
-  let down = false;
+  let mode: 'up' | 'cut' | 'silent' = 'up';
+  const track = (s: Socket) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+    s.on('error', () => undefined);
+  };
   const server: Server = createServer((client) => {
-    if (down) return client.destroy();
+    if (mode === 'cut') return client.destroy();
+    track(client);
+    if (mode === 'silent') return; // held open, never answered
     const upstream = connect(Number(target.port || 5432), target.hostname);
-    for (const s of [client, upstream]) {
-      sockets.add(s);
-      s.on('close', () => sockets.delete(s));
-      s.on('error', () => undefined);
-    }
+    track(upstream);
     client.pipe(upstream).pipe(client);
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const dropAll = () => {
+    for (const s of sockets) s.destroy();
+  };
   return {
     port: (server.address() as { port: number }).port,
     cut: () => {
-      down = true;
-      for (const s of sockets) s.destroy();
+      mode = 'cut';
+      dropAll();
+    },
+    silence: () => {
+      mode = 'silent';
+      dropAll();
     },
     restore: () => {
-      down = false;
+      dropAll(); // silent connections never reached the database
+      mode = 'up';
     },
     close: () => {
-      for (const s of sockets) s.destroy();
+      dropAll();
       server.close();
     },
   };
+}
+
+/** A call whose hang (no answer in `timeoutMs`) is reported as status 0 rather than thrown. */
+const callOrHang = (base: string, path: string, init: SendInit & { timeoutMs: number }) =>
+  call(base, path, init).catch(() => ({ status: 0, body: { detail: `no answer in ${init.timeoutMs} ms` } as Record<string, unknown> }));
+
+/** During an outage: /api/ready, a write and a public read each answer 503 with a detail within `withinMs`. */
+async function expectUnavailable(base: string, seller: string, label: string, withinMs: number): Promise<void> {
+  let started = performance.now();
+  const ready = await callOrHang(base, '/ready', { timeoutMs: 15_000 });
+  const readyMs = performance.now() - started;
+  check(ready.status === 503 && ready.body.ready === false && typeof ready.body.detail === 'string', `${label}: /api/ready answers 503 not ready (${Math.round(readyMs)} ms: ${ready.body.detail})`);
+  check(readyMs < withinMs, `and within ${withinMs / 1000} s`);
+  started = performance.now();
+  const write = await callOrHang(base, '/escrows', { token: seller, json: deal(`during ${label}`), timeoutMs: 15_000 });
+  const writeMs = performance.now() - started;
+  check(write.status === 503 && typeof write.body.detail === 'string', `${label}: a write gets 503 with a detail (${write.status} in ${Math.round(writeMs)} ms: ${write.body.detail})`);
+  check(writeMs < withinMs, `and within ${withinMs / 1000} s, no hang`);
+  const read = await callOrHang(base, '/reviews', { timeoutMs: 15_000 });
+  check(read.status === 503 && typeof read.body.detail === 'string', `${label}: a public read gets 503 with a detail (${read.status})`);
+}
+
+/** After an outage: ready again without a restart, and writes work. */
+async function expectRecovered(base: string, seller: string, label: string): Promise<void> {
+  let back = false;
+  const started = performance.now();
+  while (!back && performance.now() - started < 30_000) {
+    back = (await callOrHang(base, '/ready', { timeoutMs: 5_000 })).status === 200;
+    if (!back) await sleep(250);
+  }
+  check(back, `ready again by itself ${Math.round(performance.now() - started)} ms after the database answered again (${label})`);
+  check((await call(base, '/escrows', { token: seller, json: deal(`after ${label}`) })).status === 201, `a write works after the ${label}`);
 }
 
 async function outage(): Promise<void> {
@@ -239,30 +287,19 @@ async function outage(): Promise<void> {
     check((await call(server.base, '/escrows', { token: seller, json: deal('before') })).status === 201, 'a write works before the outage');
 
     proxy.cut();
-    let started = performance.now();
-    const ready = await call(server.base, '/ready', { timeoutMs: 10_000 });
-    const readyMs = performance.now() - started;
-    check(ready.status === 503 && ready.body.ready === false && typeof ready.body.detail === 'string', `/api/ready answers 503 not ready during the outage (${Math.round(readyMs)} ms: ${ready.body.detail})`);
-    check(readyMs < 6_000, 'and quickly');
-    started = performance.now();
-    const write = await call(server.base, '/escrows', { token: seller, json: deal('during'), timeoutMs: 10_000 });
-    const writeMs = performance.now() - started;
-    check(write.status === 503 && typeof write.body.detail === 'string', `a write gets 503 with a detail (${write.status} in ${Math.round(writeMs)} ms: ${write.body.detail})`);
-    check(writeMs < 6_000, 'and quickly, no hang');
-    const read = await call(server.base, '/reviews', { timeoutMs: 10_000 });
-    check(read.status === 503 && typeof read.body.detail === 'string', `a public read gets 503 with a detail (${read.status})`);
-
+    await expectUnavailable(server.base, seller, 'server stopped', 6_000);
     proxy.restore();
-    let back = false;
-    started = performance.now();
-    for (let i = 0; i < 40 && !back; i++) {
-      back = (await call(server.base, '/ready')).status === 200;
-      if (!back) await sleep(250);
-    }
-    check(back, `ready again by itself ${Math.round(performance.now() - started)} ms after the database returned`);
-    check((await call(server.base, '/escrows', { token: seller, json: deal('after') })).status === 201, 'a write works after the outage');
+    await expectRecovered(server.base, seller, 'server stopped');
+
+    // Connections accepted and never answered: the pool gives up after its connect timeout (5 s); the error it
+    // raises carries a message and no code.
+    proxy.silence();
+    await expectUnavailable(server.base, seller, 'host silent', 8_000);
+    proxy.restore();
+    await expectRecovered(server.base, seller, 'host silent');
+
     const labels = ((await call(server.base, '/escrows', { token: seller })).body as unknown as Array<{ product_service: string }>).map((e) => e.product_service).sort();
-    check(JSON.stringify(labels) === JSON.stringify(['after', 'before']), `the refused write left nothing behind (${labels.join(', ')})`);
+    check(JSON.stringify(labels) === JSON.stringify(['after host silent', 'after server stopped', 'before']), `the refused writes left nothing behind (${labels.join(', ')})`);
     await stopServer(server);
   } finally {
     proxy.close();
