@@ -22,7 +22,7 @@ export async function* numberedLines(path: string): AsyncGenerator<NumberedLine>
     }
     rest = text.slice(start);
   }
-  if (rest !== '') yield { number: ++number, text: withoutCr(rest) };
+  if (rest !== '') yield { number: number + 1, text: withoutCr(rest) };
 }
 
 const withoutCr = (line: string) => (line.endsWith('\r') ? line.slice(0, -1) : line);
