@@ -1,5 +1,6 @@
 import { hash } from 'node:crypto';
 import { configure } from 'safe-stable-stringify';
+import type { StoredEvent } from './stored-event.ts';
 
 /** The hash before the first event. */
 export const GENESIS_HASH = '0'.repeat(64);
@@ -32,6 +33,22 @@ export function canonicalJson(value: unknown): string {
   const text = stableStringify(value);
   if (text === undefined) throw new TypeError('Value has no JSON form');
   return text;
+}
+
+/** The fields of a stored event that its hash covers. */
+export function envelopeOf(event: StoredEvent): ChainEnvelope {
+  return {
+    position: event.position,
+    event_id: event.event_id,
+    stream_id: event.stream_id,
+    stream_type: event.stream_type,
+    stream_version: event.stream_version,
+    type: event.type,
+    schema_version: event.schema_version,
+    data: event.data,
+    metadata: event.metadata,
+    occurred_at: event.occurred_at,
+  };
 }
 
 /** SHA-256 (hex) over the previous hash and the canonical envelope. */

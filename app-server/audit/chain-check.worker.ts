@@ -4,7 +4,7 @@
  * it give its verdict on the lines before that one only.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { ChainVerifier } from '../../domain/chain.ts';
+import { ChainVerifier, envelopeOf } from '../../domain/chain.ts';
 import type { StoredEvent } from '../../domain/stored-event.ts';
 import type { ChainCheckResult } from './chain-check-thread.ts';
 import { numberedLines } from './ndjson-lines.ts';
@@ -26,22 +26,7 @@ async function checkChain(): Promise<ChainCheckResult> {
     } catch {
       return { count: verifier.count, head: verifier.head, broken: { line: number, reason: 'is not valid JSON' } };
     }
-    const broken = verifier.check(
-      {
-        position: event.position,
-        event_id: event.event_id,
-        stream_id: event.stream_id,
-        stream_type: event.stream_type,
-        stream_version: event.stream_version,
-        type: event.type,
-        schema_version: event.schema_version,
-        data: event.data,
-        metadata: event.metadata,
-        occurred_at: event.occurred_at,
-      },
-      event.prev_hash,
-      event.hash,
-    );
+    const broken = verifier.check(envelopeOf(event), event.prev_hash, event.hash);
     if (broken) return { count: verifier.count, head: verifier.head, broken: { line: number, reason: broken.reason } };
   }
   return { count: verifier.count, head: verifier.head };

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
-import { type ChainBreak, chainHash } from '../../domain/chain.ts';
+import { type ChainBreak, chainHash, envelopeOf } from '../../domain/chain.ts';
 import type { Database } from '../db/schema.ts';
-import { envelopeOf, readLog } from '../event-store/read.ts';
+import { readLog } from '../event-store/read.ts';
 import { type ChainReport, verifyChain } from '../event-store/verify-chain.ts';
 import { type PeriodicJob, startPeriodic } from '../jobs/periodic.ts';
 import type { Logger } from '../logger.ts';

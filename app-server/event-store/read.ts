@@ -1,5 +1,4 @@
 import type { Kysely } from 'kysely';
-import type { ChainEnvelope } from '../../domain/chain.ts';
 import type { DomainEvent } from '../../domain/events.ts';
 import type { EventMetadata, StoredEvent } from '../../domain/stored-event.ts';
 import type { Database } from '../db/schema.ts';
@@ -23,21 +22,6 @@ export function toStoredEvent(row: Omit<EventRow, 'transaction_id'>): StoredEven
     prev_hash: String(row.prev_hash),
     hash: String(row.hash),
   } as StoredEvent;
-}
-
-export function envelopeOf(event: StoredEvent): ChainEnvelope {
-  return {
-    position: event.position,
-    event_id: event.event_id,
-    stream_id: event.stream_id,
-    stream_type: event.stream_type,
-    stream_version: event.stream_version,
-    type: event.type,
-    schema_version: event.schema_version,
-    data: event.data,
-    metadata: event.metadata,
-    occurred_at: event.occurred_at,
-  };
 }
 
 const eventColumns = [

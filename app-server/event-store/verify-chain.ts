@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
-import { type ChainBreak, ChainVerifier } from '../../domain/chain.ts';
+import { type ChainBreak, ChainVerifier, envelopeOf } from '../../domain/chain.ts';
 import type { Database } from '../db/schema.ts';
-import { chainHead, envelopeOf, walkLog } from './read.ts';
+import { chainHead, walkLog } from './read.ts';
 
 export interface ChainReport {
   ok: boolean;
