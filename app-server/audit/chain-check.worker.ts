@@ -7,7 +7,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { ChainVerifier, envelopeOf } from '../../domain/chain.ts';
 import type { StoredEvent } from '../../domain/stored-event.ts';
 import type { ChainCheckResult } from './chain-check-thread.ts';
-import { numberedLines } from './ndjson-lines.ts';
+import { numberedLines, parseObjectLine } from './ndjson-lines.ts';
 
 const { path } = workerData as { path: string };
 let stopBefore = Number.POSITIVE_INFINITY;
@@ -20,12 +20,9 @@ async function checkChain(): Promise<ChainCheckResult> {
   for await (const { number, text } of numberedLines(path)) {
     if (number >= stopBefore) break;
     if (number === 1 || text.trim() === '') continue; // the header is the main thread's
-    let event: StoredEvent;
-    try {
-      event = JSON.parse(text) as StoredEvent;
-    } catch {
-      return { count: verifier.count, head: verifier.head, broken: { line: number, reason: 'is not valid JSON' } };
-    }
+    const parsed = parseObjectLine(text);
+    if ('error' in parsed) return { count: verifier.count, head: verifier.head, broken: { line: number, reason: parsed.error } };
+    const event = parsed.value as unknown as StoredEvent;
     const broken = verifier.check(envelopeOf(event), event.prev_hash, event.hash);
     if (broken) return { count: verifier.count, head: verifier.head, broken: { line: number, reason: broken.reason } };
   }

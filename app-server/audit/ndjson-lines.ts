@@ -25,4 +25,15 @@ export async function* numberedLines(path: string): AsyncGenerator<NumberedLine>
   if (rest !== '') yield { number: number + 1, text: withoutCr(rest) };
 }
 
+/** A line's JSON object, or why the line has none. */
+export function parseObjectLine(text: string): { value: Record<string, unknown> } | { error: string } {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return { error: 'is not valid JSON' };
+  }
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? { value: value as Record<string, unknown> } : { error: 'is not a JSON object' };
+}
+
 const withoutCr = (line: string) => (line.endsWith('\r') ? line.slice(0, -1) : line);

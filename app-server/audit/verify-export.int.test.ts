@@ -77,6 +77,16 @@ describe('verify-export', () => {
     await expect(verifyExport(truncated, { expectHead: head })).rejects.toThrow(/not at the published head/);
   });
 
+  it('names a line that is JSON but not an object, as header or as event', async () => {
+    for (const junk of ['null', '42', '[1,2]', '"text"']) {
+      const inTheMiddle = [...lines];
+      inTheMiddle[5] = junk;
+      const error = await brokenAt(write('not-an-object.ndjson', inTheMiddle));
+      expect([error.line, error.message]).toEqual([6, 'line 6: is not a JSON object']);
+      expect((await brokenAt(write('header-not-an-object.ndjson', [junk, ...lines.slice(1)]))).line).toBe(1);
+    }
+  });
+
   it('refuses a file that is not an export', async () => {
     const error = await brokenAt(write('junk.ndjson', ['hello']));
     expect(error.line).toBe(1);

@@ -5,7 +5,7 @@ import { MemoryRowStore } from '../../projections/memory-row-store.ts';
 import { projections } from '../../projections/registry.ts';
 import { EXPORT_FORMAT } from '../event-store/export.ts';
 import { type ChainCheck, startChainCheck } from './chain-check-thread.ts';
-import { numberedLines } from './ndjson-lines.ts';
+import { numberedLines, parseObjectLine } from './ndjson-lines.ts';
 
 export interface ExportSummary {
   events: number;
@@ -82,7 +82,7 @@ async function checkSchemasAndReplay(path: string, chain: ChainCheck) {
         continue;
       }
       if (text.trim() === '') continue;
-      const event = safeParse(text, number) as StoredEvent;
+      const event = safeParse(text, number) as unknown as StoredEvent;
       try {
         parseEvent(event.type, event.data);
       } catch {
@@ -109,12 +109,10 @@ async function checkSchemasAndReplay(path: string, chain: ChainCheck) {
 /** Events replayed at a time: small enough that they die young instead of being promoted by the collector. */
 const REPLAY_BATCH = 500;
 
-function safeParse(text: string, line: number): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new ExportBroken(line, 'is not valid JSON');
-  }
+function safeParse(text: string, line: number): Record<string, unknown> {
+  const parsed = parseObjectLine(text);
+  if ('error' in parsed) throw new ExportBroken(line, parsed.error);
+  return parsed.value;
 }
 
 function summarise(store: MemoryRowStore, events: number, head: { position: number; hash: string }): ExportSummary {
