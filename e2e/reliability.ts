@@ -2,8 +2,7 @@
  * Reliability against real server processes (`npm run test:reliability`), each scenario on a fresh store:
  *   crash     200 concurrent escrow creations (every 8th one the server must refuse), the server killed with
  *             SIGKILL mid-way, restarted: every write answered 2xx is in the log and the read models, nothing
- *             answered with an error is; the chain
- *             verifies; replay matches. On PGlite and on PostgreSQL.
+ *             answered with an error is; the chain verifies; replay matches. On PGlite and on PostgreSQL.
  *   outage    the database goes away under a running server, twice, through a TCP proxy in between: stopped
  *             (every connection dropped, new ones refused) and silent (new connections accepted, never
  *             answered): /api/ready says not ready and requests get a 503 with a detail within seconds; when
