@@ -8,6 +8,7 @@ import type { StoredEvent } from '../../domain/stored-event.ts';
 import type { Database } from '../db/schema.ts';
 import type { AppendOptions, EventStore } from '../event-store/append.ts';
 import { readStream } from '../event-store/read.ts';
+import { foldStream } from './folded-states.ts';
 
 export interface CommandMeta {
   actor: string;
@@ -67,8 +68,9 @@ export async function retryingConflicts<T>(once: () => Promise<T>, attempts = 10
 
 /** Loads one aggregate's state through the store (from memory when it was used lately). */
 export async function loadThrough<State, Command>(store: EventStore, aggregate: Aggregate<State, Command>, id: string) {
-  const { version, events } = await store.readStream(streamId(aggregate.streamType, id));
-  return { state: events.reduce(aggregate.evolve, aggregate.initial()), version };
+  const stream = streamId(aggregate.streamType, id);
+  const { version, events } = await store.readStream(stream);
+  return { state: foldStream(aggregate, stream, events), version };
 }
 
 export interface ExecuteOptions extends Pick<AppendOptions, 'alsoWrite'> {

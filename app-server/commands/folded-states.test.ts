@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import type { Aggregate } from '../../domain/aggregates.ts';
+import type { StoredEvent } from '../../domain/stored-event.ts';
+import { foldStream } from './folded-states.ts';
+
+/** An aggregate whose state is the list of what it folded, counting its folds. */
+function recorder() {
+  const counter = { folds: 0 };
+  const aggregate: Aggregate<string[], never> = {
+    streamType: 'escrow',
+    initial: () => [],
+    evolve: (state, event) => {
+      counter.folds += 1;
+      return [...state, (event.data as { note: string }).note];
+    },
+    decide: () => [],
+  };
+  return { aggregate, counter };
+}
+
+const event = (version: number, note: string, hash = `${note}-${version}`) =>
+  ({ stream_id: 'escrow:x', stream_version: version, type: 'EscrowFrozen', data: { note }, hash }) as unknown as StoredEvent;
+
+describe('foldStream', () => {
+  it('folds only the events appended since the stream was last folded', () => {
+    const { aggregate, counter } = recorder();
+    const history = [event(1, 'a'), event(2, 'b'), event(3, 'c')];
+    expect(foldStream(aggregate, 'escrow:x', history)).toEqual(['a', 'b', 'c']);
+    expect(foldStream(aggregate, 'escrow:x', [...history, event(4, 'd')])).toEqual(['a', 'b', 'c', 'd']);
+    expect(counter.folds).toBe(4);
+  });
+
+  it('folds from the start when the stream holds other events than the state was folded from', () => {
+    const { aggregate } = recorder();
+    foldStream(aggregate, 'escrow:x', [event(1, 'a'), event(2, 'b')]);
+    // Same stream and versions, different history (another database, or a log rebuilt): the hashes differ.
+    expect(foldStream(aggregate, 'escrow:x', [event(1, 'p'), event(2, 'q'), event(3, 'r')])).toEqual(['p', 'q', 'r']);
+    // A stream shorter than the kept state is folded afresh too.
+    expect(foldStream(aggregate, 'escrow:x', [event(1, 'p')])).toEqual(['p']);
+  });
+
+  it('keeps states apart per stream and per aggregate', () => {
+    const first = recorder();
+    const second = recorder();
+    foldStream(first.aggregate, 'escrow:x', [event(1, 'a')]);
+    expect(foldStream(second.aggregate, 'escrow:x', [event(1, 'a'), event(2, 'b')])).toEqual(['a', 'b']);
+    expect(foldStream(first.aggregate, 'escrow:y', [event(1, 'a', 'other')])).toEqual(['a']);
+    expect(second.counter.folds).toBe(2);
+  });
+});

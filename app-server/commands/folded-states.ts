@@ -1,0 +1,36 @@
+import type { Aggregate } from '../../domain/aggregates.ts';
+import type { StoredEvent } from '../../domain/stored-event.ts';
+
+/** Streams whose folded state is kept, per aggregate; the least recently used goes first. */
+const MAX_STREAMS = 5_000;
+
+interface Folded {
+  /** The stream version the state was folded to, and that event's hash. */
+  version: number;
+  hash: string;
+  state: unknown;
+}
+
+const byAggregate = new WeakMap<object, Map<string, Folded>>();
+
+/**
+ * The state of a stream whose events are `events` (all of them, version 1 first), folding only what was not folded
+ * lately. A kept state is used only if the stream's event at its version still has the hash it was folded to: the
+ * hash covers that event and, through the chain, everything before it, so the state is that of these very events.
+ * Folding a stream through the escrow machine again on every command was a tenth of a command's CPU.
+ */
+export function foldStream<State, Command>(aggregate: Aggregate<State, Command>, streamId: string, events: readonly StoredEvent[]): State {
+  let kept = byAggregate.get(aggregate);
+  if (!kept) byAggregate.set(aggregate, (kept = new Map()));
+  const known = kept.get(streamId);
+  const reusable = known !== undefined && known.version <= events.length && events[known.version - 1]?.hash === known.hash;
+  let state = reusable ? (known.state as State) : aggregate.initial();
+  for (let i = reusable ? known.version : 0; i < events.length; i++) state = aggregate.evolve(state, events[i]!);
+  const last = events.at(-1);
+  kept.delete(streamId);
+  if (last) {
+    kept.set(streamId, { version: events.length, hash: last.hash, state });
+    if (kept.size > MAX_STREAMS) kept.delete(kept.keys().next().value!);
+  }
+  return state;
+}
