@@ -86,11 +86,22 @@ function usePreparedStatements(client: pg.PoolClient): void {
   const query = client.query.bind(client) as (...args: unknown[]) => unknown;
   (client as { query: unknown }).query = (text: unknown, values?: unknown, callback?: unknown) => {
     if (typeof text === 'string' && text.startsWith(PREPARE) && Array.isArray(values)) {
-      const name = `p${createHash('sha256').update(text).digest('base64url').slice(0, 24)}`;
-      return query({ name, text, values }, callback);
+      return query({ name: statementName(text), text, values }, callback);
     }
     return query(text, values, callback);
   };
+}
+
+const statementNames = new Map<string, string>();
+
+/** The prepared statement's name, derived from its text (remembered: the texts are a few hundred constants). */
+function statementName(text: string): string {
+  let name = statementNames.get(text);
+  if (name === undefined) {
+    name = `p${createHash('sha256').update(text).digest('base64url').slice(0, 24)}`;
+    if (statementNames.size < 2_000) statementNames.set(text, name);
+  }
+  return name;
 }
 
 export function redactUrl(url: string): string {

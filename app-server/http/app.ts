@@ -47,7 +47,10 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
   const tooLarge = (c: Context) => c.json({ detail: 'Request body is too large' }, 413);
   const smallBody = bodyLimit({ maxSize: MAX_BODY_BYTES, onError: tooLarge });
   const uploadBody = bodyLimit({ maxSize: MAX_UPLOAD_BODY_BYTES, onError: tooLarge });
-  app.use('/api/*', (c, next) => (c.req.path.endsWith('/mark-paid') ? uploadBody : smallBody)(c, next));
+  // GET and HEAD requests never carry a body here (the server does not read one); not asking for it spares building
+  // a whole Fetch Request for every read (a tenth of a GET's CPU).
+  const bodiless = (c: Context) => c.req.method === 'GET' || c.req.method === 'HEAD';
+  app.use('/api/*', (c, next) => (bodiless(c) ? next() : (c.req.path.endsWith('/mark-paid') ? uploadBody : smallBody)(c, next)));
   app.use('/api/*', authenticate({ db: deps.database.db }));
   app.use('/api/*', idempotency({ db: deps.database.db }));
 
