@@ -30,5 +30,7 @@ export interface AppEnv {
     user?: SignedInUser;
     /** The bearer token of this request, when it opened a live session. */
     token?: string;
+    /** The position of the last escrow event, read with the session: where the escrow read model stood. */
+    escrowsPosition?: number;
   };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ESCROW_ID, histories, sample } from '../../domain/escrow/test-fixtures.ts';
-import type { DomainEvent } from '../../domain/events.ts';
+import { type DomainEvent, streamTypeOf } from '../../domain/events.ts';
 import { project } from '../test-events.ts';
 import { escrowsProjection } from './projection.ts';
 
@@ -8,6 +8,10 @@ const statusAfter = async (events: DomainEvent[]) =>
   (await project([escrowsProjection], `escrow:${ESCROW_ID}`, events)).rows('escrows')[0]!;
 
 describe('escrows projection', () => {
+  it('changes its table only on escrow events (lists kept in memory wait for the next escrow event)', () => {
+    expect(escrowsProjection.handles.filter((type) => streamTypeOf(type) !== 'escrow')).toEqual([]);
+  });
+
   it('shows a new escrow with its figures, parties and deadline', async () => {
     const row = await statusAfter([sample.EscrowCreated]);
     expect(row).toMatchObject({

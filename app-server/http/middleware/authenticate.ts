@@ -15,10 +15,12 @@ export function authenticate(options: { db: Kysely<Database> }): MiddlewareHandl
     const header = c.req.header('authorization');
     const token = header?.match(/^Bearer\s+([A-Za-z0-9_-]{20,200})$/)?.[1];
     if (token) {
-      const user = await sessionUser(options.db, token);
-      if (user) {
+      const found = await sessionUser(options.db, token);
+      if (found) {
+        const { escrows_position, ...user } = found;
         if (user.is_frozen) throw forbidden('Account suspended');
         c.set('user', user);
+        c.set('escrowsPosition', Number(escrows_position));
         c.set('actor', user.id);
         c.set('token', token);
       }

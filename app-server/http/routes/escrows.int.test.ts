@@ -1,6 +1,9 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { feeCents, formatCents, formatSats, MAX_SATS } from '../../../domain/money.ts';
+import { projections } from '../../../projections/registry.ts';
+import { createEventStore } from '../../event-store/append.ts';
+import { createApp } from '../app.ts';
 import { bearer, codeFor, form, json, lastMailTo, signedInAdmin, signedInUser, tokenInMail } from '../../testing/accounts.ts';
 import { openTestApp, type TestApp } from '../../testing/test-app.ts';
 
@@ -184,6 +187,31 @@ describe('who sees an escrow', () => {
       expect(e.total_usd).toBe(Number((e.amount_usd! + e.escrow_fee!).toFixed(2)));
       expect(e.amount_btc).toBe(Number((e.amount_sats! / 1e8).toFixed(8)));
     }
+  });
+});
+
+describe('the escrow list answered from memory', () => {
+  it('is never stale: escrows opened, changed or newly visible through another server process show at once', async () => {
+    // A second app on the same database, with its own store and memory: another server process.
+    const other = createApp({ ...t.deps, store: createEventStore(t.database.db, projections) });
+    const { admin, buyer, seller } = await market();
+    const list = async (token: string) =>
+      ((await (await t.app.request('/api/escrows', bearer(token))).json()) as Escrow[]).map((e) => `${e.product_service} ${e.status}`);
+    const first = (await (await t.app.request('/api/escrows', json(deal({ product_service: 'First' }), buyer.token))).json()) as Escrow;
+    expect(await list(buyer.token)).toEqual(['First pending_payment']);
+    expect(await list(buyer.token)).toEqual(['First pending_payment']); // now from memory
+
+    expect((await other.request('/api/escrows', json(deal({ product_service: 'Second' }), buyer.token))).status).toBe(201);
+    expect(await list(buyer.token)).toEqual(['Second pending_payment', 'First pending_payment']);
+
+    const freeze = form({ reason: 'Checking' }, admin.token);
+    expect((await other.request(`/api/admin/escrows/${first.id}/freeze`, freeze)).status).toBe(200);
+    expect(await list(buyer.token)).toEqual(['Second pending_payment', 'First frozen']);
+
+    // The seller's list changes with no escrow event: their e-mail becomes verified (a user event).
+    expect(await list(seller.token)).toEqual([]);
+    await verifyEmail('sam');
+    expect(await list(seller.token)).toEqual(['Second pending_payment', 'First frozen']);
   });
 });
 

@@ -6,6 +6,7 @@ import { loadAggregate } from '../../commands/execute.ts';
 import { createEscrow } from '../../escrows/create.ts';
 import { findVisibleEscrow, listVisibleEscrows } from '../../escrows/parties.ts';
 import { takeFreeAddress } from '../../escrows/payment-address.ts';
+import { AnswersAtPosition } from '../answers-at-position.ts';
 import { jsonAnswer, jsonBody, jsonText } from '../bodies.ts';
 import type { AppDeps, AppEnv, SignedInUser } from '../env.ts';
 import { currentUser, requireUser } from '../middleware/authenticate.ts';
@@ -20,13 +21,20 @@ export function escrowRoutes(deps: AppDeps) {
   const app = new OpenAPIHono<AppEnv>();
 
   const visible = (id: string, user: SignedInUser) => findVisibleEscrow(db, id, user);
+  /** Each user's list (the dashboard: the most read answer), kept until an escrow event is appended. */
+  const lists = new AnswersAtPosition();
 
   app.openapi(
     route('get', '/escrows', 'Escrows you created or are a party to by a verified e-mail (admins: all)', { middleware: [requireUser()] as const }, {
       200: jsonAnswer('Escrows, newest first', z.array(z.record(z.string(), z.unknown()))),
     }),
     async (c) => {
-      return jsonText(c, await listVisibleEscrows(db, currentUser(c), 500), 200);
+      const user = currentUser(c);
+      // Everything the list depends on besides the escrows read model: who asks, as what, by which verified e-mail.
+      const key = [user.id, user.role, user.email_verified ? user.email.toLowerCase() : ''].join('\u0000');
+      const position = c.get('escrowsPosition');
+      const list = () => listVisibleEscrows(db, user, 500);
+      return jsonText(c, position === undefined ? await list() : await lists.answer(position, key, list), 200);
     },
   );
 
