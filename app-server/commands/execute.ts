@@ -73,7 +73,7 @@ export async function loadThrough<State, Command>(store: EventStore, aggregate: 
   return { state: foldStream(aggregate, stream, events), version };
 }
 
-export interface ExecuteOptions extends Pick<AppendOptions, 'alsoWrite'> {
+export interface ExecuteOptions extends Pick<AppendOptions, 'alsoWrite' | 'alsoInsert'> {
   /**
    * The id was made for this command (a random UUID), so its stream cannot have events yet and is not read; were it
    * there, the append at version 0 would be refused as a conflict.
@@ -126,7 +126,7 @@ async function executeOnce<State, Command>(
       request_id: meta.requestId,
       ...(aggregate.rulesVersion !== undefined ? { machine_version: aggregate.rulesVersion } : {}),
     },
-    { now: ctx.now, ...(options.alsoWrite ? { alsoWrite: options.alsoWrite } : {}) },
+    { now: ctx.now, ...(options.alsoWrite ? { alsoWrite: options.alsoWrite } : {}), ...(options.alsoInsert ? { alsoInsert: options.alsoInsert } : {}) },
   );
   return {
     events: stored,

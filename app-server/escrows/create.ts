@@ -8,7 +8,7 @@ import { checkSecondFactor } from '../accounts/second-factor.ts';
 import { type CommandMeta, executeCommand } from '../commands/execute.ts';
 import { publicUrl } from '../config.ts';
 import type { AppDeps, SignedInUser } from '../http/env.ts';
-import { enqueueMail } from '../mail/outbox.ts';
+import { queuedMail } from '../mail/outbox.ts';
 import { takeFreeAddress } from './payment-address.ts';
 
 /**
@@ -51,11 +51,11 @@ export async function createEscrow(deps: AppDeps, user: SignedInUser, input: z.i
     actorMeta,
     {
       newStream: true,
-      alsoWrite: async (trx, stored) => {
+      alsoInsert: (stored) => {
         const created = stored[0]!;
-        if (created.type !== 'EscrowCreated') return;
+        if (created.type !== 'EscrowCreated') return [];
         const d = created.data;
-        await enqueueMail(trx, [
+        return [queuedMail([
           {
             to: counterparty.toLowerCase(),
             subject: `${user.full_name} invited you to an escrow: ${d.product_service}`,
@@ -69,7 +69,7 @@ export async function createEscrow(deps: AppDeps, user: SignedInUser, input: z.i
               `Sign in (or register with this e-mail address and confirm it) to see it: ${publicUrl(deps.config)}/escrow/${escrowId}`,
             ].join('\n'),
           },
-        ]);
+        ])];
       },
     },
   );

@@ -17,6 +17,14 @@ export interface AppendWrite {
   streams: Array<{ streamId: string; streamType: string; expectedVersion: number; version: number }>;
   events: StoredEvent[];
   changes: Array<{ spec: TableSpec; changes: RowChange[] }>;
+  /** Rows for tables beside the read models (queued mail), inserted only with the events. */
+  inserts?: readonly PlainInsert[];
+}
+
+/** Rows to insert into one table as they are (its other columns take their defaults). */
+export interface PlainInsert {
+  table: string;
+  rows: Row[];
 }
 
 const EVENT_COLUMNS = ['position', 'event_id', 'stream_id', 'stream_type', 'stream_version', 'type', 'schema_version', 'data', 'metadata', 'occurred_at', 'prev_hash', 'hash'] as const;
@@ -34,14 +42,19 @@ interface Part {
 
 const recordset = (table: string) => `jsonb_populate_recordset(NULL::${quote(table)}, $$::jsonb)`;
 
+/** Rows grouped by their set of columns (sorted, joined by commas). */
+function byColumns(rows: readonly Row[]): Map<string, Row[]> {
+  const groups = new Map<string, Row[]>();
+  for (const row of rows) {
+    const columns = Object.keys(row).sort().join(',');
+    groups.set(columns, [...(groups.get(columns) ?? []), row]);
+  }
+  return groups;
+}
+
 /** Upserts of one table's put rows, one part per set of columns. */
 function putParts(spec: TableSpec, puts: Row[]): Part[] {
-  const byColumns = new Map<string, Row[]>();
-  for (const row of puts) {
-    const columns = Object.keys(row).sort().join(',');
-    byColumns.set(columns, [...(byColumns.get(columns) ?? []), row]);
-  }
-  return [...byColumns].map(([joined, rows]) => {
+  return [...byColumns(puts)].map(([joined, rows]) => {
     const columns = joined.split(',');
     const updates = columns.filter((c) => !spec.key.includes(c));
     const onConflict = updates.length === 0 ? 'DO NOTHING' : `DO UPDATE SET ${updates.map((c) => `${quote(c)} = excluded.${quote(c)}`).join(', ')}`;
@@ -50,6 +63,14 @@ function putParts(spec: TableSpec, puts: Row[]): Part[] {
       sql: `INSERT INTO ${quote(spec.name)} (${columnList(columns)}) SELECT ${columnList(columns)} FROM ${recordset(spec.name)} WHERE ${APPLIED} ON CONFLICT (${columnList(spec.key)}) ${onConflict}`,
       rows,
     };
+  });
+}
+
+/** Plain inserts into one table, one part per set of columns. */
+function insertParts({ table, rows: all }: PlainInsert): Part[] {
+  return [...byColumns(all)].map(([joined, rows]) => {
+    const columns = columnList(joined.split(','));
+    return { shape: `insert ${table} ${joined}`, sql: `INSERT INTO ${quote(table)} (${columns}) SELECT ${columns} FROM ${recordset(table)} WHERE ${APPLIED}`, rows };
   });
 }
 
@@ -78,8 +99,8 @@ function statementText(streams: number, parts: Part[]): string {
 }
 
 /**
- * Writes one append in ONE statement: moves the chain head, records the stream versions, inserts the events and
- * applies every read-model change. The head moves only if it is still at `from` and every stream is still at its
+ * Writes one append in ONE statement: moves the chain head, records the stream versions, inserts the events,
+ * applies every read-model change and inserts the plain rows that go with it. The head moves only if it is still at `from` and every stream is still at its
  * expected version (re-checked on the newest row version if another append commits first); every other part runs
  * only if the head moved. Returns whether it did, so a caller that chained to a stale head can retry under the lock.
  */
@@ -102,6 +123,7 @@ export async function writeAppend(db: Kysely<Database>, write: AppendWrite): Pro
     if (puts.length) parts.push(...putParts(spec, puts));
     if (deletes.length) parts.push(deletePart(spec, deletes));
   }
+  for (const insert of write.inserts ?? []) if (insert.rows.length) parts.push(...insertParts(insert));
   const values: unknown[] = [write.to.position, write.to.hash, write.from.position, write.from.hash];
   for (const s of write.streams) values.push(s.streamId, s.expectedVersion);
   for (const p of parts) values.push(JSON.stringify(p.rows));

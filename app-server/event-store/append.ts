@@ -9,7 +9,7 @@ import { normaliseRow } from '../../projections/normalise-row.ts';
 import type { DynamicDb } from '../../projections/dynamic-db.ts';
 import type { Projection, Row, TableSpec } from '../../projections/projection.ts';
 import type { Database } from '../db/schema.ts';
-import { type HeadState, writeAppend } from './append-statement.ts';
+import { type HeadState, type PlainInsert, writeAppend } from './append-statement.ts';
 import { readStream as readStreamFromDb } from './read.ts';
 import { RecentState } from './recent-state.ts';
 
@@ -26,6 +26,11 @@ export interface AppendOptions {
   now?: string;
   /** Runs inside the same transaction after the events and projections are written: secrets, outbox rows. */
   alsoWrite?: (trx: Transaction<Database>, stored: StoredEvent[]) => Promise<void>;
+  /**
+   * Rows that follow from the events alone (queued mail), written in the append's own statement: all or nothing
+   * with the events, and without the transaction `alsoWrite` needs (three round trips fewer).
+   */
+  alsoInsert?: (stored: StoredEvent[]) => PlainInsert[];
 }
 
 export interface EventStore {
@@ -120,7 +125,7 @@ export function createEventStore(db: Kysely<Database>, projections: readonly Pro
   let queue: Promise<unknown> = Promise.resolve();
 
   /** Chains, projects and writes against `head` through `executor`; false when the head was no longer there. */
-  async function attempt(executor: Kysely<Database>, appends: readonly StreamAppend[], head: HeadState, metadata: EventMetadata, occurredAt: string) {
+  async function attempt(executor: Kysely<Database>, appends: readonly StreamAppend[], head: HeadState, metadata: EventMetadata, occurredAt: string, options: AppendOptions) {
     const { stored, to } = chainEvents(appends, head, metadata, occurredAt);
     recent.at(head);
     const rows = new BufferedRowStore(tableSpecs, (spec, key) => recent.row(spec, key, () => readRow(executor, spec, key)));
@@ -131,7 +136,8 @@ export function createEventStore(db: Kysely<Database>, projections: readonly Pro
     }
     const streams = appends.map((a) => ({ streamId: a.streamId, streamType: a.streamType, expectedVersion: a.expectedVersion, version: a.expectedVersion + a.events.length }));
     const changes = rows.changes();
-    const moved = await writeAppend(executor, { from: head, to, streams, events: stored, changes });
+    const inserts = options.alsoInsert?.(stored) ?? [];
+    const moved = await writeAppend(executor, { from: head, to, streams, events: stored, changes, inserts });
     return moved ? { stored, from: head, to, changes } : null;
   }
 
@@ -143,11 +149,11 @@ export function createEventStore(db: Kysely<Database>, projections: readonly Pro
   async function optimistic(appends: readonly StreamAppend[], metadata: EventMetadata, occurredAt: string, options: AppendOptions) {
     const head = recent.lastHead() ?? (await chainHeadOf(db));
     const { alsoWrite } = options;
-    if (!alsoWrite) return attempt(db, appends, head, metadata, occurredAt).catch(() => null);
+    if (!alsoWrite) return attempt(db, appends, head, metadata, occurredAt, options).catch(() => null);
     return db
       .transaction()
       .execute(async (trx) => {
-        const written = await attempt(trx, appends, head, metadata, occurredAt).catch(() => null);
+        const written = await attempt(trx, appends, head, metadata, occurredAt, options).catch(() => null);
         if (!written) throw HEAD_MOVED;
         await alsoWrite(trx, written.stored);
         return written;
@@ -164,7 +170,7 @@ export function createEventStore(db: Kysely<Database>, projections: readonly Pro
       .transaction()
       .execute(async (trx) => {
         const head = await lockChainHead(trx);
-        const written = await attempt(trx, appends, head, metadata, occurredAt);
+        const written = await attempt(trx, appends, head, metadata, occurredAt, options);
         // Under the lock the head cannot have moved: a refusal means a stream is no longer at its expected version.
         if (!written) throw staleStream(appends, await streamVersions(trx, appends));
         if (options.alsoWrite) await options.alsoWrite(trx, written.stored);

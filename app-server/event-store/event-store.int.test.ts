@@ -97,6 +97,18 @@ describe('event store', () => {
     expect(await verifyChain(t.db)).toMatchObject({ ok: true, events: 0 });
   });
 
+  it('inserts the rows that go with an append in its own statement, and none with an append that is refused or fails', async () => {
+    const mail = (to: string | null) => ({ alsoInsert: () => [{ table: 'mail_outbox', rows: [{ to_address: to, subject: 'Rate set', body: '-' }] }] });
+    await store.append([settings(0, rate(1))], meta, mail('kept@example.com'));
+    await expect(store.append([settings(0, rate(2))], meta, mail('stale@example.com'))).rejects.toBeInstanceOf(DomainError);
+    // A row the table refuses (no recipient) takes the events down with it.
+    await expect(store.append([settings(1, rate(3))], meta, mail(null))).rejects.toThrow();
+    const mails = await t.db.selectFrom('mail_outbox').select(['to_address', 'sent_at']).execute();
+    expect(mails).toEqual([{ to_address: 'kept@example.com', sent_at: null }]);
+    expect((await readLog(t.db)).map((e) => e.data)).toEqual([{ rate_cents: 1 }]);
+    expect(await verifyChain(t.db)).toMatchObject({ ok: true, events: 1 });
+  });
+
   it('hands out positions in commit order: an append that starts first but commits last is not skipped', async () => {
     let releaseSlow!: () => void;
     const slowHolding = new Promise<void>((resolve) => {
@@ -166,6 +178,18 @@ describe('two processes on one log (each with its own memory of it)', () => {
     await first.append([newAddress()], meta, outbox('one@example.com'));
     await second.append([newAddress()], meta, outbox('two@example.com'));
     const [third] = await first.append([newAddress()], meta, outbox('three@example.com'));
+    expect(third!.position).toBe(3);
+    const mails = await t.db.selectFrom('mail_outbox').select('to_address').orderBy('id').execute();
+    expect(mails.map((m) => m.to_address)).toEqual(['one@example.com', 'two@example.com', 'three@example.com']);
+    expect(await verifyChain(t.db)).toMatchObject({ ok: true, events: 3 });
+  });
+
+  it('inserts the rows that go with an append once, in the statement chained after the other process moved the head', async () => {
+    const [first, second] = [createEventStore(t.db, projections), createEventStore(t.db, projections)];
+    const mail = (to: string) => ({ alsoInsert: () => [{ table: 'mail_outbox', rows: [{ to_address: to, subject: 'Address added', body: '-' }] }] });
+    await first.append([newAddress()], meta, mail('one@example.com'));
+    await second.append([newAddress()], meta, mail('two@example.com'));
+    const [third] = await first.append([newAddress()], meta, mail('three@example.com'));
     expect(third!.position).toBe(3);
     const mails = await t.db.selectFrom('mail_outbox').select('to_address').orderBy('id').execute();
     expect(mails.map((m) => m.to_address)).toEqual(['one@example.com', 'two@example.com', 'three@example.com']);

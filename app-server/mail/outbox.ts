@@ -1,5 +1,6 @@
 import type { Transaction } from 'kysely';
 import type { Database } from '../db/schema.ts';
+import type { PlainInsert } from '../event-store/append-statement.ts';
 
 export interface OutgoingMail {
   to: string;
@@ -13,8 +14,10 @@ export interface OutgoingMail {
  */
 export async function enqueueMail(trx: Transaction<Database>, mails: readonly OutgoingMail[]): Promise<void> {
   if (mails.length === 0) return;
-  await trx
-    .insertInto('mail_outbox')
-    .values(mails.map((m) => ({ to_address: m.to, subject: m.subject, body: m.text })))
-    .execute();
+  await trx.insertInto('mail_outbox').values(mails.map(outboxRow)).execute();
 }
+
+/** The same mail as rows an append writes in its own statement (its `alsoInsert`). */
+export const queuedMail = (mails: readonly OutgoingMail[]): PlainInsert => ({ table: 'mail_outbox', rows: mails.map(outboxRow) });
+
+const outboxRow = (m: OutgoingMail) => ({ to_address: m.to, subject: m.subject, body: m.text });
