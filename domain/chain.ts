@@ -51,9 +51,31 @@ export function envelopeOf(event: StoredEvent): ChainEnvelope {
   };
 }
 
+const isText = (value: unknown) => typeof value === 'string';
+const isNumber = (value: unknown) => typeof value === 'number' && Number.isFinite(value);
+
+/**
+ * canonicalJson of an envelope, its ten keys written in their sorted order by hand: strings and numbers as
+ * JSON.stringify writes them (RFC 8785's form for both), data and metadata through canonicalJson. A quarter of the
+ * cost of sorting the envelope's keys on every event, which verify-export does a million times; an envelope with a
+ * field of another type (a tampered export) takes the general path.
+ */
+export function canonicalEnvelope(e: ChainEnvelope): string {
+  const plain =
+    isNumber(e.position) && isText(e.event_id) && isText(e.stream_id) && isText(e.stream_type) && isNumber(e.stream_version) &&
+    isText(e.type) && isNumber(e.schema_version) && isText(e.occurred_at) && e.data !== undefined && e.metadata !== undefined;
+  if (!plain) return canonicalJson(e);
+  const text = JSON.stringify;
+  return (
+    `{"data":${canonicalJson(e.data)},"event_id":${text(e.event_id)},"metadata":${canonicalJson(e.metadata)},"occurred_at":${text(e.occurred_at)},` +
+    `"position":${text(e.position)},"schema_version":${text(e.schema_version)},"stream_id":${text(e.stream_id)},"stream_type":${text(e.stream_type)},` +
+    `"stream_version":${text(e.stream_version)},"type":${text(e.type)}}`
+  );
+}
+
 /** SHA-256 (hex) over the previous hash and the canonical envelope. */
 export function chainHash(prevHash: string, envelope: ChainEnvelope): string {
-  return hash('sha256', `${prevHash}\n${canonicalJson(envelope)}`, 'hex');
+  return hash('sha256', `${prevHash}\n${canonicalEnvelope(envelope)}`, 'hex');
 }
 
 export type ChainBreak = { position: number; reason: string };

@@ -4,6 +4,7 @@ import { type ChainEnvelope, chainHash } from '../../domain/chain.ts';
 import { type DomainEvent, parseEvent, SCHEMA_VERSION, type StreamType } from '../../domain/events.ts';
 import { conflict } from '../../domain/shared/errors.ts';
 import type { EventMetadata, StoredEvent } from '../../domain/stored-event.ts';
+import { applyEvents } from '../../projections/apply.ts';
 import { BufferedRowStore } from '../../projections/buffered-row-store.ts';
 import { normaliseRow } from '../../projections/normalise-row.ts';
 import type { DynamicDb } from '../../projections/dynamic-db.ts';
@@ -129,11 +130,7 @@ export function createEventStore(db: Kysely<Database>, projections: readonly Pro
     const { stored, to } = chainEvents(appends, head, metadata, occurredAt);
     recent.at(head);
     const rows = new BufferedRowStore(tableSpecs, (spec, key) => recent.row(spec, key, () => readRow(executor, spec, key)));
-    for (const event of stored) {
-      for (const projection of projections) {
-        if (projection.handles.includes(event.type)) await projection.apply(rows, event);
-      }
-    }
+    await applyEvents(rows, projections, stored);
     const streams = appends.map((a) => ({ streamId: a.streamId, streamType: a.streamType, expectedVersion: a.expectedVersion, version: a.expectedVersion + a.events.length }));
     const changes = rows.changes();
     const inserts = options.alsoInsert?.(stored) ?? [];
