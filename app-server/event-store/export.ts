@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import { chainHead } from './read.ts';
+import { chainHead, occurredAtIso } from './read.ts';
 
 export const EXPORT_FORMAT = 'escrow-events/1';
 const PAGE = 1_000;
@@ -14,7 +14,7 @@ const CHUNK = 64 * 1024;
  * The database writes each line itself (json_build_object keeps the field order; `data` and `metadata` go out as
  * stored): the server passes text through instead of parsing every event into objects and serialising it again,
  * which keeps its memory flat while a million events stream. `occurred_at` is formatted as the application writes
- * it (ISO 8601, milliseconds, Z), since the hash covers it.
+ * it (occurredAtIso), since the hash covers it.
  */
 export async function* exportChunks(
   db: Kysely<Database>,
@@ -32,7 +32,7 @@ export async function* exportChunks(
         'position', position, 'event_id', event_id, 'stream_id', stream_id, 'stream_type', stream_type,
         'stream_version', stream_version, 'type', type, 'schema_version', schema_version,
         'data', data, 'metadata', metadata,
-        'occurred_at', to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+        'occurred_at', ${occurredAtIso()},
         'prev_hash', prev_hash, 'hash', hash)::text AS line
       FROM events WHERE position > ${last} AND position <= ${to} ORDER BY position LIMIT ${PAGE}`.execute(db);
     if (rows.length === 0) break;

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { DomainEvent } from '../../domain/events.ts';
 import type { EventMetadata, StoredEvent } from '../../domain/stored-event.ts';
 import type { Database } from '../db/schema.ts';
@@ -24,6 +24,12 @@ export function toStoredEvent(row: Omit<EventRow, 'transaction_id'>): StoredEven
   } as StoredEvent;
 }
 
+/**
+ * `occurred_at` as the application writes it (ISO 8601 in UTC, milliseconds, Z), formatted by the database: the
+ * hash covers this text, and parsing a timestamp into a Date only to format it again was a tenth of a replay.
+ */
+export const occurredAtIso = () => sql<string>`to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
 const eventColumns = [
   'position',
   'event_id',
@@ -34,7 +40,7 @@ const eventColumns = [
   'schema_version',
   'data',
   'metadata',
-  'occurred_at',
+  occurredAtIso().as('occurred_at'),
   'prev_hash',
   'hash',
 ] as const;
