@@ -1,9 +1,13 @@
 import fc from 'fast-check';
-import { sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Aggregate, escrowAggregate, settingsAggregate, userAggregate } from '../domain/aggregates.ts';
 import { DomainError } from '../domain/shared/errors.ts';
+import type { DynamicDb } from '../projections/dynamic-db.ts';
 import { projections } from '../projections/registry.ts';
+import { replayAndCompare } from '../projections/replay.ts';
+import type { Database } from './db/schema.ts';
+import { readLog, walkLog } from './event-store/read.ts';
 import { executeCommand } from './commands/execute.ts';
 import { createEventStore, type EventStore } from './event-store/append.ts';
 import { replayProjections } from './replay.ts';
@@ -57,7 +61,7 @@ async function aDeal() {
 describe('replay', () => {
   it('rebuilds the read models from the log and finds them equal to the live ones', async () => {
     await aDeal();
-    const report = await replayProjections(t.db);
+    const report = await replayProjections(t);
     expect(report.events).toBe(3);
     expect(report.match).toBe(true);
     expect(report.tables.find((x) => x.table === 'escrows')).toMatchObject({
@@ -75,7 +79,7 @@ describe('replay', () => {
   it('reports a read model row that no event explains', async () => {
     await aDeal();
     await sql`UPDATE escrows SET status = 'released'`.execute(t.db);
-    const report = await replayProjections(t.db);
+    const report = await replayProjections(t);
     expect(report.match).toBe(false);
     const escrows = report.tables.find((x) => x.table === 'escrows')!;
     expect(escrows.match).toBe(false);
@@ -89,7 +93,7 @@ describe('replay', () => {
     await sql`DELETE FROM audit_log WHERE id = 2`.execute(t.db);
     await sql`INSERT INTO review_countries (country, count) VALUES ('XX', 7)`.execute(t.db);
 
-    const dryRun = await replayProjections(t.db);
+    const dryRun = await replayProjections(t);
     expect(dryRun.match).toBe(false);
     expect(dryRun.swapped).toBeUndefined();
     expect(dryRun.tables.filter((x) => !x.match).map((x) => x.table).sort()).toEqual(['audit_log', 'escrows', 'review_countries']);
@@ -97,7 +101,7 @@ describe('replay', () => {
     const status = async () => (await t.db.selectFrom('escrows').select('status').executeTakeFirstOrThrow()).status;
     expect(await status()).toBe('released');
 
-    const swap = await replayProjections(t.db, { swap: true });
+    const swap = await replayProjections(t, { swap: true });
     expect(swap.match).toBe(false);
     expect(swap.tables.find((x) => x.table === 'escrows')!.onlyLive[0]).toMatchObject({ status: 'released' });
     expect(swap.swapped!.map((x) => x.table)).toEqual(projections.flatMap((p) => p.tables.map((s) => s.name)));
@@ -106,7 +110,7 @@ describe('replay', () => {
     expect(swap.swapped!.find((x) => x.table === 'review_countries')).toEqual({ table: 'review_countries', deleted: 1, inserted: 0 });
     expect(await status()).toBe('frozen');
 
-    const after = await replayProjections(t.db);
+    const after = await replayProjections(t);
     expect(after.match).toBe(true);
     const schemas = await sql<{
       n: number;
@@ -116,10 +120,10 @@ describe('replay', () => {
 
   it('swaps on an empty log: every read model ends up empty', async () => {
     await sql`INSERT INTO settings (id, fee_bps) VALUES (1, 999)`.execute(t.db);
-    const report = await replayProjections(t.db, { swap: true });
+    const report = await replayProjections(t, { swap: true });
     expect(report.events).toBe(0);
     expect(report.swapped!.find((x) => x.table === 'settings')).toEqual({ table: 'settings', deleted: 1, inserted: 0 });
-    expect((await replayProjections(t.db)).match).toBe(true);
+    expect((await replayProjections(t)).match).toBe(true);
   });
 
   it('swaps under the chain-head lock: it waits for an append in flight, and appends wait for it', async (ctx) => {
@@ -138,7 +142,7 @@ describe('replay', () => {
     });
     await lockTaken;
     let swapped = false;
-    const swap = replayProjections(t.db, { swap: true }).then((report) => {
+    const swap = replayProjections(t, { swap: true }).then((report) => {
       swapped = true;
       return report;
     });
@@ -164,11 +168,29 @@ describe('replay', () => {
         phone: null,
       });
     });
-    const [report] = await Promise.all([replayProjections(t.db, { swap: true }), ...appends]);
+    const [report] = await Promise.all([replayProjections(t, { swap: true }), ...appends]);
     expect(report.swapped).toBeDefined();
-    const after = await replayProjections(t.db);
+    const after = await replayProjections(t);
     expect(after.tables.filter((x) => !x.match)).toEqual([]);
     expect(after.tables.find((x) => x.table === 'users')!.liveRows).toBe(5);
+  });
+
+  it('rebuilds the log and reads the live tables as they were when it began, on its second connection too', async (ctx) => {
+    if (t.backend !== 'postgres') ctx.skip(); // the second connection is PostgreSQL's
+    await aDeal();
+    const before = (await readLog(t.db)).length;
+    const racer = '0b1c2d3e-0000-4000-8000-000000000201';
+    // An append that commits after the replay began, before its second connection reads anything.
+    const pages = async function* (reader: DynamicDb) {
+      await run(userAggregate, racer, { type: 'register', user_id: racer, username: 'late', email: 'late@example.com', full_name: 'Late', role: 'buyer', country: null, phone: null });
+      yield* walkLog(reader as Kysely<Database>, { pageSize: 100 });
+    };
+    const report = await replayAndCompare(t.db, projections, pages, { secondConnection: true });
+    expect(report.events).toBe(before);
+    expect(report.tables.find((x) => x.table === 'users')!.liveRows).toBe(0);
+    expect(report.match).toBe(true);
+    const now = await replayProjections(t);
+    expect([now.events, now.tables.find((x) => x.table === 'users')!.liveRows, now.match]).toEqual([before + 1, 1, true]);
   });
 
   it('matches the live read models after any sequence of commands', async () => {
@@ -186,7 +208,7 @@ describe('replay', () => {
             refused++;
           }
         }
-        const report = await replayProjections(t.db);
+        const report = await replayProjections(t);
         expect(report.tables.filter((x) => !x.match)).toEqual([]);
       }),
       { numRuns: 25 },

@@ -1,6 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import { projections } from '../projections/registry.ts';
 import { type ReplayReport, replayAndCompare } from '../projections/replay.ts';
+import type { DatabaseHandle } from './db/database.ts';
 import type { Database } from './db/schema.ts';
 import { lockChainHead } from './event-store/append.ts';
 import { walkLog } from './event-store/read.ts';
@@ -8,14 +9,18 @@ import { walkLog } from './event-store/read.ts';
 /**
  * Rebuilds every read model from the log into scratch tables and compares them with the live ones. With `swap`,
  * the same transaction first takes the chain-head lock appends take (no append can interleave; reads go on), then
- * replaces every read model's rows with the rebuilt ones and commits.
+ * replaces every read model's rows with the rebuilt ones and commits. On PostgreSQL a comparison reads on a second
+ * connection sharing the transaction's snapshot.
  */
-export function replayProjections(db: Kysely<Database>, options: { swap?: boolean } = {}): Promise<ReplayReport> {
+export function replayProjections(database: Pick<DatabaseHandle, 'db' | 'backend'>, options: { swap?: boolean } = {}): Promise<ReplayReport> {
   return replayAndCompare(
-    db,
+    database.db,
     projections,
-    (trx) => walkLog(trx as unknown as Kysely<Database>, { pageSize: 5_000 }),
-    options.swap ? { swap: { lock: (trx) => lockChainHead(trx as unknown as Transaction<Database>).then(() => undefined) } } : {},
+    (reader) => walkLog(reader as Kysely<Database>, { pageSize: 5_000 }),
+    {
+      secondConnection: database.backend === 'postgres',
+      ...(options.swap ? { swap: { lock: (trx) => lockChainHead(trx as unknown as Transaction<Database>).then(() => undefined) } } : {}),
+    },
   );
 }
 

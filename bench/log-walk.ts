@@ -122,7 +122,7 @@ export async function logWalk(databaseUrl: string, out: string): Promise<LogWalk
     await sql`VACUUM ANALYZE events`.execute(database.db).catch(() => undefined);
     keyset = await keysetRead(database.db);
     console.log(`keyset read: ${keyset.rows} rows, ${Math.round(keyset.perSecond)} rows/s`);
-    replay = await replayProjections(database.db);
+    replay = await replayProjections(database);
     console.log(`replay: ${replay.events} events, ${Math.round(replay.events / replay.seconds)} events/s, ${replay.match ? 'match' : 'MISMATCH'}`);
   } finally {
     await database.close();

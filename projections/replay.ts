@@ -42,6 +42,12 @@ export interface ReplayOptions {
    * stop every writer of the log and the read models until commit (the event store's chain-head row lock).
    */
   swap?: { lock: (trx: DynamicTransaction) => Promise<void> };
+  /**
+   * Read the log and the live tables on a second connection that imports the transaction's snapshot (PostgreSQL:
+   * pg_export_snapshot), so the database reads the log while it writes the rebuild, and checksums the live tables
+   * while the rebuilt rows go in. Without it (PGlite: one connection) everything runs on the transaction.
+   */
+  secondConnection?: boolean;
 }
 
 const SCRATCH = 'projection_replay';
@@ -49,8 +55,9 @@ const INSERT_BATCH = 5_000;
 
 /**
  * Rebuilds every projection from the log into fresh tables and compares them row for row with the live read
- * models. Reducers run in memory; rows reach the database in multi-row batches. Everything happens in one
- * repeatable-read transaction that is rolled back at the end, so the live tables are read at the same instant as
+ * models. Reducers run in memory; rows reach the database in multi-row batches, each sent while the next is built.
+ * Everything happens in one repeatable-read transaction that is rolled back at the end (and, with
+ * `secondConnection`, a read-only one that shares its snapshot), so the live tables are read at the same instant as
  * the log and nothing is left behind.
  *
  * With `swap`, the transaction is read-committed and first takes `swap.lock`; once it holds it no writer can
@@ -61,7 +68,7 @@ const INSERT_BATCH = 5_000;
 export async function replayAndCompare(
   db: DynamicDb,
   projections: readonly Projection[],
-  readPages: (trx: DynamicTransaction) => AsyncIterable<readonly StoredEvent[]>,
+  readPages: (reader: DynamicDb) => AsyncIterable<readonly StoredEvent[]>,
   options: ReplayOptions = {},
 ): Promise<ReplayReport> {
   const started = performance.now();
@@ -80,17 +87,25 @@ export async function replayAndCompare(
             .raw(`CREATE UNLOGGED TABLE ${SCRATCH}.${spec.name} (LIKE public.${spec.name} INCLUDING DEFAULTS)`)
             .execute(trx);
         }
-        const memory = new MemoryRowStore(specs, (table, rows) => insertRows(trx, `${SCRATCH}.${table}`, rows));
-        let events = 0;
-        for await (const page of readingAhead(readPages(trx))) {
-          await applyEvents(memory, projections, page);
-          events += page.length;
-        }
-        await memory.flush();
-        for (const [table, rows] of memory.tables) await insertRows(trx, `${SCRATCH}.${table}`, [...rows.values()]);
+        const { events, liveFigures } = await onReader(db, trx, !swap && options.secondConnection === true, async (reader) => {
+          const writes = new PipelinedWrites();
+          const memory = new MemoryRowStore(specs, async (table, rows) => writes.add(() => insertRows(trx, `${SCRATCH}.${table}`, rows)));
+          let count = 0;
+          for await (const page of readingAhead(readPages(reader))) {
+            await applyEvents(memory, projections, page);
+            count += page.length;
+          }
+          await memory.flush();
+          for (const [table, rows] of memory.tables) await writes.add(() => insertRows(trx, `${SCRATCH}.${table}`, [...rows.values()]));
+          // The rebuilt rows go in on the transaction meanwhile.
+          const live = new Map<string, Figures>();
+          for (const spec of specs) live.set(spec.name, await figuresOf(reader, `public.${spec.name}`));
+          await writes.drain();
+          return { events: count, liveFigures: live };
+        });
 
         const tables: TableComparison[] = [];
-        for (const spec of specs) tables.push(await compareTable(trx, spec, options.sampleSize ?? 3));
+        for (const spec of specs) tables.push(await compareTable(trx, spec, liveFigures.get(spec.name)!, options.sampleSize ?? 3));
         const swapped: SwappedTable[] = [];
         if (swap) {
           for (const spec of specs) swapped.push(await replaceTable(trx, spec));
@@ -111,6 +126,58 @@ export async function replayAndCompare(
     if (!(error instanceof RollbackScratch)) throw error;
   }
   return report!;
+}
+
+/**
+ * Runs `work` with the connection that reads: with `second`, another connection in a repeatable-read transaction
+ * that imports the snapshot of `trx` (it sees exactly what `trx` sees, and reads while `trx` writes); else `trx`.
+ */
+async function onReader<T>(db: DynamicDb, trx: DynamicTransaction, second: boolean, work: (reader: DynamicDb) => Promise<T>): Promise<T> {
+  if (!second) return work(trx);
+  const { id } = (await sql<{ id: string }>`SELECT pg_export_snapshot() AS id`.execute(trx)).rows[0]!;
+  return db
+    .transaction()
+    .setIsolationLevel('repeatable read')
+    .setAccessMode('read only')
+    .execute(async (reader) => {
+      await sql.raw(`SET TRANSACTION SNAPSHOT '${id.replaceAll("'", "''")}'`).execute(reader);
+      return work(reader);
+    });
+}
+
+/**
+ * Writes started without waiting for each to finish (at most `depth` at once, queued on the transaction's
+ * connection), so rows are built for the next batch while the database inserts the last. The first failure is
+ * thrown by the next `add` or by `drain`.
+ */
+class PipelinedWrites {
+  private readonly running = new Set<Promise<void>>();
+  private failure: { error: unknown } | undefined;
+
+  constructor(private readonly depth = 3) {}
+
+  async add(write: () => Promise<void>): Promise<void> {
+    this.throwIfFailed();
+    while (this.running.size >= this.depth) await Promise.race(this.running);
+    this.throwIfFailed();
+    const running: Promise<void> = write().then(
+      () => void this.running.delete(running),
+      (error: unknown) => {
+        this.running.delete(running);
+        this.failure ??= { error };
+      },
+    );
+    this.running.add(running);
+  }
+
+  async drain(): Promise<void> {
+    await Promise.all(this.running);
+    this.throwIfFailed();
+  }
+
+  private throwIfFailed(): void {
+    if (this.failure) throw this.failure.error;
+  }
 }
 
 class RollbackScratch extends Error {}
@@ -165,24 +232,25 @@ async function replaceTable(trx: DynamicTransaction, spec: TableSpec): Promise<S
   };
 }
 
+interface Figures {
+  n: number;
+  checksum: string | null;
+}
+
+/** A table's row count and an order-free checksum of every row's text: one scan. */
+async function figuresOf(executor: DynamicDb, table: string): Promise<Figures> {
+  const sum = `SELECT count(*)::int AS n, sum(hashtextextended(t::text, 0)::numeric)::text AS checksum FROM ${table} AS t`;
+  return (await sql.raw<Figures>(sum).execute(executor)).rows[0]!;
+}
+
 /**
- * Counts and an order-free checksum of every row's text first (one scan of each table); only tables whose figures
+ * The live table's figures (read with the same snapshot) against the rebuilt one's; only tables whose figures
  * differ are compared row by row (EXCEPT ALL, which sorts both tables) to show the first differences.
  */
-async function compareTable(
-  trx: DynamicTransaction,
-  spec: TableSpec,
-  sampleSize: number,
-): Promise<TableComparison> {
+async function compareTable(trx: DynamicTransaction, spec: TableSpec, liveFigures: Figures, sampleSize: number): Promise<TableComparison> {
   const live = `public.${spec.name}`;
   const rebuilt = `${SCRATCH}.${spec.name}`;
-  const figures = async (from: string) =>
-    (
-      await sql
-        .raw<{ n: number; checksum: string | null }>(`SELECT count(*)::int AS n, sum(hashtextextended(t::text, 0)::numeric)::text AS checksum FROM ${from} AS t`)
-        .execute(trx)
-    ).rows[0]!;
-  const [liveFigures, rebuiltFigures] = [await figures(live), await figures(rebuilt)];
+  const rebuiltFigures = await figuresOf(trx, rebuilt);
   const same = liveFigures.n === rebuiltFigures.n && liveFigures.checksum === rebuiltFigures.checksum;
   const difference = async (a: string, b: string) =>
     same ? [] : (await sql.raw<Row>(`SELECT * FROM ${a} EXCEPT ALL SELECT * FROM ${b} LIMIT ${sampleSize}`).execute(trx)).rows;

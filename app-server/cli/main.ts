@@ -61,7 +61,7 @@ const commands: Record<string, Command> = {
   replay: (args) =>
     withDatabase(async (database) => {
       const { values } = parseArgs({ args, options: { swap: { type: 'boolean', default: false } } });
-      const report = await replayProjections(database.db, { swap: values.swap });
+      const report = await replayProjections(database, { swap: values.swap });
       console.log(formatReplayReport(report));
       return report.match || report.swapped ? 0 : 1;
     }),

@@ -122,7 +122,7 @@ export function adminAuditRoutes(deps: AppDeps) {
     adminRoute('post', '/admin/replay', 'Rebuild every read model from the log and compare with the live ones; swap=true then replaces them', { request: { body: replayBody } }, { 200: anyObject }),
     async (c) => {
       const swap = c.req.valid('json').swap ?? c.req.valid('form').swap;
-      const report = await replayProjections(db, { swap: swap === true || swap === 'true' });
+      const report = await replayProjections(deps.database, { swap: swap === true || swap === 'true' });
       if (report.swapped) {
         deps.logger.warn(
           { admin: currentUser(c).id, match_before: report.match, swapped: report.swapped },
