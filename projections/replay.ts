@@ -89,19 +89,20 @@ export async function replayAndCompare(
         }
         const { events, liveFigures } = await onReader(db, trx, !swap && options.secondConnection === true, async (reader) => {
           const writes = new PipelinedWrites();
-          const memory = new MemoryRowStore(specs, async (table, rows) => writes.add(() => insertRows(trx, `${SCRATCH}.${table}`, rows)));
+          const insert = (table: string, rows: Row[]) => writes.add(() => insertRows(trx, `${SCRATCH}.${table}`, rows));
+          const memory = new MemoryRowStore(specs, insert);
           let count = 0;
           for await (const page of readingAhead(readPages(reader))) {
             await applyEvents(memory, projections, page);
             count += page.length;
           }
+          // The log is read: the reader sums up the live tables while the rest of the rebuild goes in.
+          const live = liveFiguresOf(reader, specs);
+          live.catch(() => undefined); // awaited below unless the rebuild fails first
           await memory.flush();
-          for (const [table, rows] of memory.tables) await writes.add(() => insertRows(trx, `${SCRATCH}.${table}`, [...rows.values()]));
-          // The rebuilt rows go in on the transaction meanwhile.
-          const live = new Map<string, Figures>();
-          for (const spec of specs) live.set(spec.name, await figuresOf(reader, `public.${spec.name}`));
+          for (const [table, rows] of memory.tables) await insert(table, [...rows.values()]);
           await writes.drain();
-          return { events: count, liveFigures: live };
+          return { events: count, liveFigures: await live };
         });
 
         const tables: TableComparison[] = [];
@@ -235,6 +236,12 @@ async function replaceTable(trx: DynamicTransaction, spec: TableSpec): Promise<S
 interface Figures {
   n: number;
   checksum: string | null;
+}
+
+async function liveFiguresOf(reader: DynamicDb, specs: readonly TableSpec[]): Promise<Map<string, Figures>> {
+  const live = new Map<string, Figures>();
+  for (const spec of specs) live.set(spec.name, await figuresOf(reader, `public.${spec.name}`));
+  return live;
 }
 
 /** A table's row count and an order-free checksum of every row's text: one scan. */
