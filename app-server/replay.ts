@@ -4,7 +4,7 @@ import { type ReplayReport, replayAndCompare } from '../projections/replay.ts';
 import type { DatabaseHandle } from './db/database.ts';
 import type { Database } from './db/schema.ts';
 import { lockChainHead } from './event-store/append.ts';
-import { walkLog } from './event-store/read.ts';
+import { walkLogForProjections } from './event-store/read.ts';
 
 /**
  * Rebuilds every read model from the log into scratch tables and compares them with the live ones. With `swap`,
@@ -16,7 +16,7 @@ export function replayProjections(database: Pick<DatabaseHandle, 'db' | 'backend
   return replayAndCompare(
     database.db,
     projections,
-    (reader) => walkLog(reader as Kysely<Database>, { pageSize: 5_000 }),
+    (reader) => walkLogForProjections(reader as Kysely<Database>, 5_000),
     {
       secondConnection: database.backend === 'postgres',
       ...(options.swap ? { swap: { lock: (trx) => lockChainHead(trx as unknown as Transaction<Database>).then(() => undefined) } } : {}),

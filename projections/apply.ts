@@ -1,5 +1,4 @@
-import type { StoredEvent } from '../domain/stored-event.ts';
-import type { Projection, RowStore } from './projection.ts';
+import type { ProjectedEvent, Projection, RowStore } from './projection.ts';
 
 const handlersByType = new WeakMap<readonly Projection[], Map<string, Projection[]>>();
 
@@ -18,7 +17,7 @@ export function handlersOf(projections: readonly Projection[], type: string): re
 export async function applyEvents(
   store: RowStore,
   projections: readonly Projection[],
-  events: readonly StoredEvent[],
+  events: readonly ProjectedEvent[],
 ): Promise<void> {
   for (const event of events) {
     for (const projection of handlersOf(projections, event.type)) await projection.apply(store, event);

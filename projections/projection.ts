@@ -1,6 +1,12 @@
 import type { EventType } from '../domain/events.ts';
 import type { StoredEvent } from '../domain/stored-event.ts';
 
+/** What a projection may depend on of an event; replay reads only these columns of the log. */
+export const PROJECTED_FIELDS = ['position', 'stream_id', 'stream_type', 'type', 'data', 'metadata', 'occurred_at'] as const;
+
+/** An event as projections see it: a StoredEvent without its ids, versions and hashes (per event type). */
+export type ProjectedEvent = StoredEvent extends infer E ? (E extends StoredEvent ? Pick<E, (typeof PROJECTED_FIELDS)[number]> : never) : never;
+
 /** A read-model row: plain column values (strings, numbers, booleans, null; times as ISO strings). */
 export type Row = Record<string, string | number | boolean | null>;
 
@@ -31,7 +37,7 @@ export interface Projection {
   name: string;
   tables: readonly TableSpec[];
   handles: readonly EventType[];
-  apply(store: RowStore, event: StoredEvent): Promise<void>;
+  apply(store: RowStore, event: ProjectedEvent): Promise<void>;
 }
 
 export const defineProjection = (projection: Projection): Projection => projection;

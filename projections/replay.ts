@@ -1,9 +1,8 @@
 import { sql } from 'kysely';
-import type { StoredEvent } from '../domain/stored-event.ts';
 import { applyEvents } from './apply.ts';
 import type { DynamicDb, DynamicTransaction } from './dynamic-db.ts';
 import { MemoryRowStore } from './memory-row-store.ts';
-import type { Projection, Row, TableSpec } from './projection.ts';
+import type { ProjectedEvent, Projection, Row, TableSpec } from './projection.ts';
 
 export interface TableComparison {
   table: string;
@@ -68,7 +67,7 @@ const INSERT_BATCH = 5_000;
 export async function replayAndCompare(
   db: DynamicDb,
   projections: readonly Projection[],
-  readPages: (reader: DynamicDb) => AsyncIterable<readonly StoredEvent[]>,
+  readPages: (reader: DynamicDb) => AsyncIterable<readonly ProjectedEvent[]>,
   options: ReplayOptions = {},
 ): Promise<ReplayReport> {
   const started = performance.now();

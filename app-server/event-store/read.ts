@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { DomainEvent } from '../../domain/events.ts';
 import type { EventMetadata, StoredEvent } from '../../domain/stored-event.ts';
+import type { ProjectedEvent } from '../../projections/projection.ts';
 import type { Database } from '../db/schema.ts';
 
 type EventRow = Database['events'] extends infer T ? { [K in keyof T]: unknown } : never;
@@ -100,6 +101,26 @@ export async function* walkLog(
     if (page.length === 0) return;
     yield page;
     after = page.at(-1)!.position;
+  }
+}
+
+/**
+ * Every event as projections see it (ProjectedEvent: seven of its twelve columns, no ids or hashes to convert),
+ * page by page: what a replay reads.
+ */
+export async function* walkLogForProjections(db: Kysely<Database>, pageSize: number): AsyncGenerator<ProjectedEvent[]> {
+  let after = 0;
+  for (;;) {
+    const page = await db
+      .selectFrom('events')
+      .select(['position', 'stream_id', 'stream_type', 'type', 'data', 'metadata', occurredAtIso().as('occurred_at')])
+      .where('position', '>', after)
+      .orderBy('position')
+      .limit(pageSize)
+      .execute();
+    if (page.length === 0) return;
+    yield page as unknown as ProjectedEvent[];
+    after = Number(page.at(-1)!.position);
   }
 }
 

@@ -1,11 +1,10 @@
-import type { StoredEvent } from '../../domain/stored-event.ts';
-import { defineProjection, type Row } from '../projection.ts';
+import { defineProjection, type ProjectedEvent, type Row } from '../projection.ts';
 import { idOfStream } from '../stream-ids.ts';
 
 const TABLE = 'escrows';
 
 /** Changes to the escrow row for each event; null where the event is only recorded elsewhere. */
-function changesFor(event: StoredEvent, row: Row): Row {
+function changesFor(event: ProjectedEvent, row: Row): Row {
   const at = event.occurred_at;
   switch (event.type) {
     case 'PaymentAddressAssigned':

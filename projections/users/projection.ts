@@ -1,10 +1,9 @@
-import type { StoredEvent } from '../../domain/stored-event.ts';
-import { defineProjection, type Row } from '../projection.ts';
+import { defineProjection, type ProjectedEvent, type Row } from '../projection.ts';
 import { idOfStream } from '../stream-ids.ts';
 
 const TABLE = 'users';
 
-function changesFor(event: StoredEvent, row: Row): Row | 'delete' {
+function changesFor(event: ProjectedEvent, row: Row): Row | 'delete' {
   switch (event.type) {
     case 'EmailVerified':
       return event.data.email.toLowerCase() === row.email ? { email_verified: true } : {};
