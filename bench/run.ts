@@ -19,7 +19,7 @@ import { withBenchDatabase } from './bench-database.ts';
 import { logWalk } from './log-walk.ts';
 import { type BenchResult, checkResult, informational, limitResult, printResult, ratioResult, writeResults } from './results.ts';
 import { seedBulk } from './seed-bulk.ts';
-import { measureRoutes } from './web-size.ts';
+import { chromiumPath, measureRoutes } from './web-size.ts';
 
 const { values } = parseArgs({
   options: {
@@ -34,6 +34,8 @@ const seconds = Number(values.seconds);
 const events = Number(values.events);
 const postgres = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const benchDir = new URL('.', import.meta.url).pathname;
+
+if (only.has('web')) chromiumPath(); // before the long benchmarks, not after them
 
 const results: BenchResult[] = [];
 const add = (r: BenchResult) => {

@@ -5,7 +5,7 @@
  */
 import { serve } from '@hono/node-server';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
@@ -28,6 +28,13 @@ export interface RouteWeight {
 
 const webDist = new URL('../web/dist/', import.meta.url).pathname;
 
+/** Debian's Chromium (or CHROMIUM_PATH); never a downloaded browser. */
+export function chromiumPath(): string {
+  const path = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+  if (!existsSync(path)) throw new Error(`no Chromium at ${path}: apt-get install -y chromium, or set CHROMIUM_PATH`);
+  return path;
+}
+
 export async function measureRoutes(routes: string[]): Promise<RouteWeight[]> {
   return withBenchDatabase(async (database) => {
     const app = createApp(
@@ -37,7 +44,7 @@ export async function measureRoutes(routes: string[]): Promise<RouteWeight[]> {
     const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
     await new Promise((resolve) => server.once('listening', resolve));
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu'] });
+    const browser = await chromium.launch({ executablePath: chromiumPath(), args: ['--headless', '--no-sandbox', '--disable-gpu'] });
     try {
       const weights: RouteWeight[] = [];
       for (const route of routes) {
