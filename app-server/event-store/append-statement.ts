@@ -33,10 +33,13 @@ const quote = (identifier: string) => `"${identifier.replaceAll('"', '""')}"`;
 const columnList = (columns: readonly string[]) => columns.map(quote).join(', ');
 const APPLIED = 'EXISTS (SELECT 1 FROM head)';
 
-/** One part of the statement: its SQL with `$$` where its JSON rows go, and the rows. */
+/**
+ * One part of the statement: its shape (what decides its SQL), its SQL with `$$` where its JSON rows go (written
+ * only the first time the statement's shape is seen), and the rows.
+ */
 interface Part {
   shape: string;
-  sql: string;
+  sql: () => string;
   rows: unknown[];
 }
 
@@ -47,38 +50,41 @@ function byColumns(rows: readonly Row[]): Map<string, Row[]> {
   const groups = new Map<string, Row[]>();
   for (const row of rows) {
     const columns = Object.keys(row).sort().join(',');
-    groups.set(columns, [...(groups.get(columns) ?? []), row]);
+    const group = groups.get(columns);
+    if (group) group.push(row);
+    else groups.set(columns, [row]);
   }
   return groups;
 }
 
 /** Upserts of one table's put rows, one part per set of columns. */
 function putParts(spec: TableSpec, puts: Row[]): Part[] {
-  return [...byColumns(puts)].map(([joined, rows]) => {
-    const columns = joined.split(',');
-    const updates = columns.filter((c) => !spec.key.includes(c));
-    const onConflict = updates.length === 0 ? 'DO NOTHING' : `DO UPDATE SET ${updates.map((c) => `${quote(c)} = excluded.${quote(c)}`).join(', ')}`;
-    return {
-      shape: `put ${spec.name} ${joined}`,
-      sql: `INSERT INTO ${quote(spec.name)} (${columnList(columns)}) SELECT ${columnList(columns)} FROM ${recordset(spec.name)} WHERE ${APPLIED} ON CONFLICT (${columnList(spec.key)}) ${onConflict}`,
-      rows,
-    };
-  });
+  return [...byColumns(puts)].map(([joined, rows]) => ({
+    shape: `put ${spec.name} ${joined}`,
+    sql: () => {
+      const columns = joined.split(',');
+      const updates = columns.filter((c) => !spec.key.includes(c));
+      const onConflict = updates.length === 0 ? 'DO NOTHING' : `DO UPDATE SET ${updates.map((c) => `${quote(c)} = excluded.${quote(c)}`).join(', ')}`;
+      return `INSERT INTO ${quote(spec.name)} (${columnList(columns)}) SELECT ${columnList(columns)} FROM ${recordset(spec.name)} WHERE ${APPLIED} ON CONFLICT (${columnList(spec.key)}) ${onConflict}`;
+    },
+    rows,
+  }));
 }
 
 /** Plain inserts into one table, one part per set of columns. */
 function insertParts({ table, rows: all }: PlainInsert): Part[] {
-  return [...byColumns(all)].map(([joined, rows]) => {
-    const columns = columnList(joined.split(','));
-    return { shape: `insert ${table} ${joined}`, sql: `INSERT INTO ${quote(table)} (${columns}) SELECT ${columns} FROM ${recordset(table)} WHERE ${APPLIED}`, rows };
-  });
+  return [...byColumns(all)].map(([joined, rows]) => ({
+    shape: `insert ${table} ${joined}`,
+    sql: () => `INSERT INTO ${quote(table)} (${columnList(joined.split(','))}) SELECT ${columnList(joined.split(','))} FROM ${recordset(table)} WHERE ${APPLIED}`,
+    rows,
+  }));
 }
 
 function deletePart(spec: TableSpec, keys: ReadonlyArray<readonly (string | number)[]>): Part {
-  const matches = spec.key.map((c) => `target.${quote(c)} = gone.${quote(c)}`).join(' AND ');
+  const matches = () => spec.key.map((c) => `target.${quote(c)} = gone.${quote(c)}`).join(' AND ');
   return {
     shape: `delete ${spec.name}`,
-    sql: `DELETE FROM ${quote(spec.name)} AS target USING ${recordset(spec.name)} AS gone WHERE ${matches} AND ${APPLIED}`,
+    sql: () => `DELETE FROM ${quote(spec.name)} AS target USING ${recordset(spec.name)} AS gone WHERE ${matches()} AND ${APPLIED}`,
     rows: keys.map((key) => Object.fromEntries(spec.key.map((column, i) => [column, key[i]]))),
   };
 }
@@ -92,7 +98,7 @@ function statementText(streams: number, parts: Part[]): string {
   if (known) return known;
   let n = 4;
   const streamChecks = Array.from({ length: streams }, () => `AND coalesce((SELECT version FROM streams WHERE stream_id = $${++n}), 0) = $${++n}`);
-  const ctes = parts.map((p, i) => `w${i} AS (${p.sql.replace('$$', () => `$${++n}`)})`);
+  const ctes = parts.map((p, i) => `w${i} AS (${p.sql().replace('$$', () => `$${++n}`)})`);
   const text = `${PREPARE} WITH head AS (UPDATE chain_head SET position = $1, hash = $2 WHERE id = 1 AND position = $3 AND hash = $4 ${streamChecks.join(' ')} RETURNING 1), ${ctes.join(', ')} SELECT count(*)::int AS moved FROM head`;
   if (texts.size < 1_000) texts.set(shape, text);
   return text;
@@ -100,20 +106,21 @@ function statementText(streams: number, parts: Part[]): string {
 
 /**
  * Writes one append in ONE statement: moves the chain head, records the stream versions, inserts the events,
- * applies every read-model change and inserts the plain rows that go with it. The head moves only if it is still at `from` and every stream is still at its
- * expected version (re-checked on the newest row version if another append commits first); every other part runs
- * only if the head moved. Returns whether it did, so a caller that chained to a stale head can retry under the lock.
+ * applies every read-model change and inserts the plain rows that go with it. The head moves only if it is still at
+ * `from` and every stream is still at its expected version (re-checked on the newest row version if another append
+ * commits first); every other part runs only if the head moved. Returns whether it did, so a caller that chained to
+ * a stale head can retry under the lock.
  */
 export async function writeAppend(db: Kysely<Database>, write: AppendWrite): Promise<boolean> {
   const parts: Part[] = [
     {
       shape: 'streams',
-      sql: `INSERT INTO streams (stream_id, stream_type, version) SELECT stream_id, stream_type, version FROM ${recordset('streams')} WHERE ${APPLIED} ON CONFLICT (stream_id) DO UPDATE SET version = excluded.version`,
+      sql: () => `INSERT INTO streams (stream_id, stream_type, version) SELECT stream_id, stream_type, version FROM ${recordset('streams')} WHERE ${APPLIED} ON CONFLICT (stream_id) DO UPDATE SET version = excluded.version`,
       rows: write.streams.map((s) => ({ stream_id: s.streamId, stream_type: s.streamType, version: s.version })),
     },
     {
       shape: 'events',
-      sql: `INSERT INTO events (${columnList(EVENT_COLUMNS)}) SELECT ${columnList(EVENT_COLUMNS)} FROM ${recordset('events')} WHERE ${APPLIED}`,
+      sql: () => `INSERT INTO events (${columnList(EVENT_COLUMNS)}) SELECT ${columnList(EVENT_COLUMNS)} FROM ${recordset('events')} WHERE ${APPLIED}`,
       rows: write.events,
     },
   ];
