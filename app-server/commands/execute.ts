@@ -8,7 +8,7 @@ import type { StoredEvent } from '../../domain/stored-event.ts';
 import type { Database } from '../db/schema.ts';
 import type { AppendOptions, EventStore } from '../event-store/append.ts';
 import { readStream } from '../event-store/read.ts';
-import { foldStream } from './folded-states.ts';
+import { foldAppended, foldStream } from './folded-states.ts';
 
 export interface CommandMeta {
   actor: string;
@@ -130,7 +130,7 @@ async function executeOnce<State, Command>(
   );
   return {
     events: stored,
-    state: newEvents.reduce(aggregate.evolve, state),
+    state: foldAppended(aggregate, streamId(aggregate.streamType, id), state, stored),
     version: version + newEvents.length,
   };
 }

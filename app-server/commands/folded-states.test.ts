@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Aggregate } from '../../domain/aggregates.ts';
 import type { StoredEvent } from '../../domain/stored-event.ts';
-import { foldStream } from './folded-states.ts';
+import { foldAppended, foldStream } from './folded-states.ts';
 
 /** An aggregate whose state is the list of what it folded, counting its folds. */
 function recorder() {
@@ -37,6 +37,17 @@ describe('foldStream', () => {
     expect(foldStream(aggregate, 'escrow:x', [event(1, 'p'), event(2, 'q'), event(3, 'r')])).toEqual(['p', 'q', 'r']);
     // A stream shorter than the kept state is folded afresh too.
     expect(foldStream(aggregate, 'escrow:x', [event(1, 'p')])).toEqual(['p']);
+  });
+
+  it('keeps the state a command leaves, so the stream\'s next command folds nothing it appended', () => {
+    const { aggregate, counter } = recorder();
+    const history = [event(1, 'a'), event(2, 'b')];
+    const before = foldStream(aggregate, 'escrow:x', history);
+    expect(foldAppended(aggregate, 'escrow:x', before, [event(3, 'c')])).toEqual(['a', 'b', 'c']);
+    expect(foldStream(aggregate, 'escrow:x', [...history, event(3, 'c')])).toEqual(['a', 'b', 'c']);
+    expect(counter.folds).toBe(3);
+    // Had the append not been the one that landed at version 3, the stream's event there differs: folded afresh.
+    expect(foldStream(aggregate, 'escrow:x', [...history, event(3, 'z')])).toEqual(['a', 'b', 'z']);
   });
 
   it('keeps states apart per stream and per aggregate', () => {
