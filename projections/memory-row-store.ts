@@ -40,7 +40,8 @@ export class MemoryRowStore implements RowStore {
       if (rows.length >= this.appendBatch) await this.flushTable(table);
       return;
     }
-    this.tables.get(table)!.set(keyOf(spec.key.map((c) => row[c] as string | number)), row);
+    const key = spec.key.length === 1 ? String(row[spec.key[0]!]) : keyOf(spec.key.map((c) => row[c] as string | number));
+    this.tables.get(table)!.set(key, row);
   }
 
   async delete(table: string, key: readonly (string | number)[]): Promise<void> {
