@@ -128,9 +128,12 @@ async function executeOnce<State, Command>(
     },
     { now: ctx.now, ...(options.alsoWrite ? { alsoWrite: options.alsoWrite } : {}), ...(options.alsoInsert ? { alsoInsert: options.alsoInsert } : {}) },
   );
+  const after = foldAppended(aggregate, streamId(aggregate.streamType, id), state, stored);
   return {
     events: stored,
-    state: foldAppended(aggregate, streamId(aggregate.streamType, id), state, stored),
+    get state() {
+      return after();
+    },
     version: version + newEvents.length,
   };
 }

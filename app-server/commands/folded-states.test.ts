@@ -43,7 +43,9 @@ describe('foldStream', () => {
     const { aggregate, counter } = recorder();
     const history = [event(1, 'a'), event(2, 'b')];
     const before = foldStream(aggregate, 'escrow:x', history);
-    expect(foldAppended(aggregate, 'escrow:x', before, [event(3, 'c')])).toEqual(['a', 'b', 'c']);
+    const after = foldAppended(aggregate, 'escrow:x', before, [event(3, 'c')]);
+    expect(counter.folds).toBe(2); // not folded until asked for
+    expect(after()).toEqual(['a', 'b', 'c']);
     expect(foldStream(aggregate, 'escrow:x', [...history, event(3, 'c')])).toEqual(['a', 'b', 'c']);
     expect(counter.folds).toBe(3);
     // Had the append not been the one that landed at version 3, the stream's event there differs: folded afresh.

@@ -8,7 +8,8 @@ interface Folded {
   /** The stream version the state was folded to, and that event's hash. */
   version: number;
   hash: string;
-  state: unknown;
+  /** The state, folded when first asked for. */
+  state: () => unknown;
 }
 
 const byAggregate = new WeakMap<object, Map<string, Folded>>();
@@ -22,19 +23,22 @@ const byAggregate = new WeakMap<object, Map<string, Folded>>();
 export function foldStream<State, Command>(aggregate: Aggregate<State, Command>, streamId: string, events: readonly StoredEvent[]): State {
   const known = keptFor(aggregate).get(streamId);
   const reusable = known !== undefined && known.version <= events.length && events[known.version - 1]?.hash === known.hash;
-  let state = reusable ? (known.state as State) : aggregate.initial();
+  let state = reusable ? (known.state() as State) : aggregate.initial();
   for (let i = reusable ? known.version : 0; i < events.length; i++) state = aggregate.evolve(state, events[i]!);
   const last = events.at(-1);
-  if (last) keep(aggregate, streamId, { version: events.length, hash: last.hash, state });
+  const folded = state;
+  if (last) keep(aggregate, streamId, { version: events.length, hash: last.hash, state: () => folded });
   return state;
 }
 
 /**
  * The state after `appended` (the events a command just appended at the end of the stream, stored with their
- * hashes) on top of `before`, the state at the version they follow; kept, so the stream's next command folds nothing.
+ * hashes) on top of `before`, the state at the version they follow: kept, so the stream's next command folds
+ * nothing, and folded only when that command or the caller asks for it (opening an escrow asks for neither).
  */
-export function foldAppended<State, Command>(aggregate: Aggregate<State, Command>, streamId: string, before: State, appended: readonly StoredEvent[]): State {
-  const state = appended.reduce(aggregate.evolve, before);
+export function foldAppended<State, Command>(aggregate: Aggregate<State, Command>, streamId: string, before: State, appended: readonly StoredEvent[]): () => State {
+  let folded: { state: State } | undefined;
+  const state = () => (folded ??= { state: appended.reduce(aggregate.evolve, before) }).state;
   const last = appended.at(-1);
   if (last) keep(aggregate, streamId, { version: last.stream_version, hash: last.hash, state });
   return state;
