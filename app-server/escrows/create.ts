@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { CompiledQuery } from 'kysely';
 import type { z } from 'zod';
 import { escrowAggregate } from '../../domain/aggregates.ts';
 import type { createEscrowSchema } from '../../domain/escrow/api-schemas.ts';
@@ -7,9 +8,13 @@ import { DomainError, forbidden } from '../../domain/shared/errors.ts';
 import { checkSecondFactor } from '../accounts/second-factor.ts';
 import { type CommandMeta, executeCommand } from '../commands/execute.ts';
 import { publicUrl } from '../config.ts';
+import { PREPARE } from '../db/database.ts';
 import type { AppDeps, SignedInUser } from '../http/env.ts';
 import { queuedMail } from '../mail/outbox.ts';
 import { takeFreeAddress } from './payment-address.ts';
+
+/** Compiled once: every escrow opened reads it. */
+const PRICING_IN_FORCE = CompiledQuery.raw(`${PREPARE} SELECT rate_cents, fee_bps FROM settings WHERE id = 1`, []);
 
 /**
  * Opens an escrow at the rate and fee in force. The creator's role decides the side; the counterparty is invited
@@ -25,7 +30,7 @@ export async function createEscrow(deps: AppDeps, user: SignedInUser, input: z.i
   const side = user.role;
   const counterparty = side === 'buyer' ? input.seller_email : input.buyer_email;
   if (!counterparty) throw new DomainError('invalid_input', side === 'buyer' ? 'seller_email is required' : 'buyer_email is required');
-  const pricing = await db.selectFrom('settings').select(['rate_cents', 'fee_bps']).where('id', '=', 1).executeTakeFirst();
+  const [pricing] = (await db.executeQuery<{ rate_cents: number | null; fee_bps: number }>(PRICING_IN_FORCE)).rows;
   if (!pricing?.rate_cents) throw new DomainError('not_ready', 'The BTC/USD rate has not been set yet; escrows cannot be created until an admin sets it');
 
   const escrowId = randomUUID();
