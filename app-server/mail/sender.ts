@@ -28,7 +28,9 @@ export async function deliverDueMail(
         .select(['id', 'to_address', 'subject', 'body', 'attempts'])
         .where('sent_at', 'is', null)
         .where('attempts', '<', MAX_ATTEMPTS)
-        .where('next_attempt_at', '<=', now())
+        // Without a given clock, the database's: mail is queued at its now(), to the microsecond, which a Date
+        // taken in the same millisecond would see as not yet due.
+        .where('next_attempt_at', '<=', options.now ? options.now() : sql<Date>`now()`)
         .orderBy('id')
         .limit(1)
         .forUpdate()
