@@ -6,9 +6,8 @@ import type { Database } from '../db/schema.ts';
 
 type EventRow = Database['events'] extends infer T ? { [K in keyof T]: unknown } : never;
 
-/** Turns a row of `events` into a StoredEvent, whichever driver read it. */
-export function toStoredEvent(row: Omit<EventRow, 'transaction_id'>): StoredEvent {
-  const occurred = row.occurred_at instanceof Date ? row.occurred_at.toISOString() : String(row.occurred_at);
+/** Turns a row of `events` (read with `eventColumns`) into a StoredEvent, whichever driver read it. */
+function toStoredEvent(row: Omit<EventRow, 'transaction_id'>): StoredEvent {
   return {
     position: Number(row.position),
     event_id: String(row.event_id),
@@ -19,7 +18,7 @@ export function toStoredEvent(row: Omit<EventRow, 'transaction_id'>): StoredEven
     schema_version: Number(row.schema_version),
     data: row.data as DomainEvent['data'],
     metadata: row.metadata as EventMetadata,
-    occurred_at: occurred,
+    occurred_at: String(row.occurred_at),
     prev_hash: String(row.prev_hash),
     hash: String(row.hash),
   } as StoredEvent;
