@@ -8,7 +8,7 @@ import { migrateToLatest } from '../app-server/db/migrate.ts';
  * end), or an in-memory PGlite when it is unset.
  */
 export async function withBenchDatabase<T>(
-  work: (handle: DatabaseHandle) => Promise<T>,
+  work: (handle: DatabaseHandle, url?: string) => Promise<T>,
   backend = process.env.BENCH_DATABASE_URL,
 ): Promise<T> {
   if (!backend) {
@@ -29,7 +29,7 @@ export async function withBenchDatabase<T>(
   const handle = await openDatabase({ databaseUrl: url.toString(), poolSize: 20 });
   try {
     await migrateToLatest(handle.db);
-    return await work(handle);
+    return await work(handle, url.toString());
   } finally {
     await handle.close();
     await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);

@@ -32,6 +32,31 @@ export interface LogWalkFigures {
   readAndParseLinesPerSecond: number;
 }
 
+/** Starts the line `--json` prints the figures on. */
+export const FIGURES_LINE = 'log-walk figures: ';
+
+/**
+ * The log benchmarks in a process of their own, as an operator runs replay and verify-export: a fresh heap, not
+ * one that has just seeded a million events and run the other benchmarks (the replay spends a quarter of its time
+ * collecting garbage, which a heap full of another benchmark's leftovers makes dearer).
+ */
+export async function logWalkInChild(databaseUrl: string, out: string): Promise<LogWalkFigures> {
+  const root = new URL('..', import.meta.url).pathname;
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/log-walk.ts', '--out', out, '--json'], {
+    cwd: root,
+    env: { ...process.env, DATABASE_URL: databaseUrl },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let figures: LogWalkFigures | undefined;
+  for await (const line of createInterface({ input: child.stdout! })) {
+    if (line.startsWith(FIGURES_LINE)) figures = JSON.parse(line.slice(FIGURES_LINE.length)) as LogWalkFigures;
+    else console.log(`  ${line}`);
+  }
+  const code = await new Promise<number | null>((resolve) => (child.exitCode !== null ? resolve(child.exitCode) : child.once('exit', resolve)));
+  if (code !== 0 || !figures) throw new Error(`the log benchmarks stopped (exit ${code}) without their figures`);
+  return figures;
+}
+
 const seconds = (since: number) => (performance.now() - since) / 1000;
 
 /** The baseline: the same events, read in pages of 2,000 by position, nothing else done with them. */
@@ -151,13 +176,16 @@ export async function logWalk(databaseUrl: string, out: string): Promise<LogWalk
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const { values } = parseArgs({ options: { out: { type: 'string', default: '/tmp/escrow-events.ndjson' }, 'export-only': { type: 'boolean', default: false } } });
+  const { values } = parseArgs({
+    options: { out: { type: 'string', default: '/tmp/escrow-events.ndjson' }, 'export-only': { type: 'boolean', default: false }, json: { type: 'boolean', default: false } },
+  });
   const url = process.env.DATABASE_URL;
   if (!url) throw new Error('DATABASE_URL: the PostgreSQL store to walk');
   if (values['export-only']) {
     const e = await exportThroughServer(url, values.out!, 1_000_000);
     console.log(`export: ${Math.round(e.perSecond)} events/s (of a million), server RSS at most ${e.peakRssMb.toFixed(0)} MB while exporting (${e.rssBeforeMb.toFixed(0)} MB before)`);
   } else {
-    await logWalk(url, values.out!);
+    const figures = await logWalk(url, values.out!);
+    if (values.json) console.log(`${FIGURES_LINE}${JSON.stringify(figures)}`);
   }
 }

@@ -16,7 +16,7 @@ import { migrateToLatest } from '../app-server/db/migrate.ts';
 import { commandsPerSecond, rawInsertsPerSecond } from './append.ts';
 import { apiBenchmarks } from './api.ts';
 import { withBenchDatabase } from './bench-database.ts';
-import { logWalk } from './log-walk.ts';
+import { logWalkInChild } from './log-walk.ts';
 import { type BenchResult, checkResult, informational, limitResult, printResult, ratioResult, writeResults } from './results.ts';
 import { seedBulk } from './seed-bulk.ts';
 import { chromiumPath, measureRoutes } from './web-size.ts';
@@ -76,14 +76,14 @@ if (only.has('api')) {
 }
 
 if (only.has('log')) {
-  await withBenchDatabase(async (handle) => {
+  await withBenchDatabase(async (handle, url) => {
     step(`${events} events on postgres: seed, keyset read, replay, export, verify-export`);
     const started = performance.now();
     const seeded = await seedBulk(handle.db, events, 200, progress(started));
     console.log(`  seeded ${seeded.events} events (${seeded.deals} deals) in ${((performance.now() - started) / 1000).toFixed(0)} s`);
     const out = join(tmpdir(), `escrow-bench-${process.pid}.ndjson`);
     try {
-      const walk = await logWalk(handle.location, out);
+      const walk = await logWalkInChild(url!, out);
       add(ratioResult(`replay, ${walk.events} events`, 'events/s', walk.replayEventsPerSecond, walk.keysetRowsPerSecond, 0.35));
       add(checkResult('replay equals the live read models', walk.replayMatch, 'match'));
       add(ratioResult(`export, ${walk.events} events`, 'events/s', walk.exportEventsPerSecond, walk.keysetRowsPerSecond, 0.6));
