@@ -8,7 +8,7 @@ import { projections } from '../../projections/registry.ts';
 import { executeCommand } from '../commands/execute.ts';
 import type { Database } from '../db/schema.ts';
 import { openTestDatabase, type TestDatabase } from '../testing/test-database.ts';
-import { createEventStore, type EventStore, type StreamAppend } from './append.ts';
+import { type AppendOptions, createEventStore, type EventStore, type StreamAppend } from './append.ts';
 import { chainHead, readLog, readStream } from './read.ts';
 import { verifyChain } from './verify-chain.ts';
 
@@ -168,25 +168,17 @@ describe('two processes on one log (each with its own memory of it)', () => {
     expect(await verifyChain(t.db)).toMatchObject({ ok: true, events: 3 });
   });
 
-  it('writes what goes with an append once, chained after the other process moved the head', async () => {
-    const [first, second] = [createEventStore(t.db, projections), createEventStore(t.db, projections)];
-    const outbox = (to: string) => ({
+  const outbox: Record<string, (to: string) => AppendOptions> = {
+    'in a transaction (alsoWrite)': (to) => ({
       alsoWrite: async (trx: Transaction<Database>) => {
         await trx.insertInto('mail_outbox').values({ to_address: to, subject: 'Address added', body: '-' }).execute();
       },
-    });
-    await first.append([newAddress()], meta, outbox('one@example.com'));
-    await second.append([newAddress()], meta, outbox('two@example.com'));
-    const [third] = await first.append([newAddress()], meta, outbox('three@example.com'));
-    expect(third!.position).toBe(3);
-    const mails = await t.db.selectFrom('mail_outbox').select('to_address').orderBy('id').execute();
-    expect(mails.map((m) => m.to_address)).toEqual(['one@example.com', 'two@example.com', 'three@example.com']);
-    expect(await verifyChain(t.db)).toMatchObject({ ok: true, events: 3 });
-  });
-
-  it('inserts the rows that go with an append once, in the statement chained after the other process moved the head', async () => {
+    }),
+    'in its statement (alsoInsert)': (to) => ({ alsoInsert: () => [{ table: 'mail_outbox', rows: [{ to_address: to, subject: 'Address added', body: '-' }] }] }),
+  };
+  it.each(Object.keys(outbox))('writes what goes with an append %s once, chained after the other process moved the head', async (how) => {
     const [first, second] = [createEventStore(t.db, projections), createEventStore(t.db, projections)];
-    const mail = (to: string) => ({ alsoInsert: () => [{ table: 'mail_outbox', rows: [{ to_address: to, subject: 'Address added', body: '-' }] }] });
+    const mail = outbox[how]!;
     await first.append([newAddress()], meta, mail('one@example.com'));
     await second.append([newAddress()], meta, mail('two@example.com'));
     const [third] = await first.append([newAddress()], meta, mail('three@example.com'));
