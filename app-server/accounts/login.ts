@@ -52,10 +52,10 @@ export async function login(deps: AppDeps, input: z.infer<typeof loginSchema>, c
   }
   if (user.is_frozen) throw forbidden('Account suspended');
   if (user.totp_enabled) {
-    if (!input.totp_code) throw new DomainError('unauthenticated', '2FA code required');
+    if (!input.totp_code) throw new DomainError('unauthenticated', '2FA code required', {}, 'totp_required');
     if (!(await checkSecondFactor(db, deps.secrets, user.id, input.totp_code))) {
       await failed('bad-2fa');
-      throw new DomainError('unauthenticated', 'Invalid 2FA code');
+      throw new DomainError('unauthenticated', 'Invalid 2FA code', {}, 'totp_invalid');
     }
   }
   // The session exists before the sign-in is recorded, so a suspension landing in between revokes it too. A sign-in

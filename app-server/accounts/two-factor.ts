@@ -39,7 +39,7 @@ export async function enableTwoFactor(deps: AppDeps, user: SignedInUser, code: s
   if (user.totp_enabled) throw transitionNotAllowed('2FA is already enabled');
   const pending = await db.selectFrom('totp_secrets').select('user_id').where('user_id', '=', user.id).executeTakeFirst();
   if (!pending) throw transitionNotAllowed('Set up 2FA first');
-  if (!(await checkSecondFactor(db, deps.secrets, user.id, code))) throw new DomainError('invalid_input', 'Invalid 2FA code');
+  if (!(await checkSecondFactor(db, deps.secrets, user.id, code))) throw new DomainError('invalid_input', 'Invalid 2FA code', {}, 'totp_invalid');
   const codes = Array.from({ length: RECOVERY_CODES }, newRecoveryCode);
   await executeCommand({ db, store: deps.store }, userAggregate, user.id, { type: 'enableTwoFactor' }, { ...meta, actor: user.id }, {
     alsoWrite: async (trx) => {
@@ -58,7 +58,7 @@ export async function enableTwoFactor(deps: AppDeps, user: SignedInUser, code: s
 export async function disableTwoFactor(deps: AppDeps, user: SignedInUser, code: string, keepToken: string | undefined, meta: Omit<CommandMeta, 'actor'>) {
   const { db } = deps.database;
   if (!user.totp_enabled) throw transitionNotAllowed('2FA is not enabled');
-  if (!(await checkSecondFactor(db, deps.secrets, user.id, code))) throw new DomainError('invalid_input', 'Invalid 2FA code');
+  if (!(await checkSecondFactor(db, deps.secrets, user.id, code))) throw new DomainError('invalid_input', 'Invalid 2FA code', {}, 'totp_invalid');
   await executeCommand({ db, store: deps.store }, userAggregate, user.id, { type: 'disableTwoFactor' }, { ...meta, actor: user.id }, {
     alsoWrite: async (trx) => {
       await trx.deleteFrom('totp_secrets').where('user_id', '=', user.id).execute();

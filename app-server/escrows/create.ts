@@ -24,8 +24,8 @@ export async function createEscrow(deps: AppDeps, user: SignedInUser, input: z.i
   const { db } = deps.database;
   if (user.role === 'admin') throw forbidden('Admins do not create escrows; sign in as a buyer or seller');
   if (user.totp_enabled) {
-    if (!input.totp_code) throw new DomainError('invalid_input', '2FA code required to create escrow');
-    if (!(await checkSecondFactor(db, deps.secrets, user.id, input.totp_code))) throw new DomainError('invalid_input', 'Invalid 2FA code');
+    if (!input.totp_code) throw new DomainError('invalid_input', '2FA code required to create escrow', {}, 'totp_required');
+    if (!(await checkSecondFactor(db, deps.secrets, user.id, input.totp_code))) throw new DomainError('invalid_input', 'Invalid 2FA code', {}, 'totp_invalid');
   }
   const side = user.role;
   const counterparty = side === 'buyer' ? input.seller_email : input.buyer_email;

@@ -31,7 +31,7 @@ describe('runtime endpoints', () => {
     const res = await t.app.request('/api/no-such-thing', { method: 'POST' });
     expect(res.status).toBe(404);
     expect(res.headers.get('content-type')).toContain('application/json');
-    expect(await res.json()).toEqual({ detail: 'No such API route' });
+    expect(await res.json()).toEqual({ detail: 'No such API route', code: 'not_found' });
   });
 
   it('sets the security headers and a request id on every response', async () => {
@@ -61,6 +61,6 @@ describe('runtime endpoints', () => {
       headers: { 'content-type': 'text/plain' },
     });
     expect(res.status).toBe(413);
-    expect(await res.json()).toEqual({ detail: 'Request body is too large' });
+    expect(await res.json()).toEqual({ detail: 'Request body is too large', code: 'payload_too_large' });
   });
 });

@@ -44,7 +44,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
   app.use('*', requestContext({ logger: deps.logger }));
   app.use('*', securityHeaders());
   // Counted while the body streams in: a client that lies about (or omits) its length is cut off at the limit.
-  const tooLarge = (c: Context) => c.json({ detail: 'Request body is too large' }, 413);
+  const tooLarge = (c: Context) => c.json({ detail: 'Request body is too large', code: 'payload_too_large' }, 413);
   const smallBody = bodyLimit({ maxSize: MAX_BODY_BYTES, onError: tooLarge });
   const uploadBody = bodyLimit({ maxSize: MAX_UPLOAD_BODY_BYTES, onError: tooLarge });
   // GET and HEAD requests never carry a body here (the server does not read one); not asking for it spares building
@@ -82,9 +82,9 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
       deps.logger.error({ request_id: c.get('requestId'), err: error }, 'request failed');
     }
     for (const [name, value] of Object.entries(mapped.headers)) c.header(name, value);
-    return c.json({ detail: mapped.detail }, mapped.status as 400);
+    return c.json({ detail: mapped.detail, code: mapped.code }, mapped.status as 400);
   });
-  app.notFound((c) => c.json({ detail: 'Not found' }, 404));
+  app.notFound((c) => c.json({ detail: 'Not found', code: 'not_found' }, 404));
   return app;
 }
 

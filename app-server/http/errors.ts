@@ -17,6 +17,8 @@ const statusByCode: Record<ErrorCode, number> = {
 
 export interface HttpError {
   status: number;
+  /** Machine-readable: the DomainError's reason, else its code, else a code for the status. */
+  code: string;
   detail: string;
   headers: Record<string, string>;
   /** True when the cause is ours (a bug or an outage), to be logged with its stack. */
@@ -37,11 +39,15 @@ const DATABASE_DOWN = new Set([
 /** What the driver says, without a code, when the server went away or no connection could be had in time. */
 const CONNECTION_LOST = /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/;
 
+const codeForStatus = (status: number): string =>
+  (Object.entries(statusByCode).find(([, s]) => s === status)?.[0] as ErrorCode | undefined) ?? 'invalid_input';
+
 /** The one mapping from anything thrown to an HTTP status and a `detail`. No stack ever leaves the server. */
 export function toHttpError(error: unknown): HttpError {
   if (error instanceof DomainError) {
     return {
       status: statusByCode[error.code],
+      code: error.reason ?? error.code,
       detail: error.detail,
       headers: { ...error.headers },
       unexpected: false,
@@ -51,6 +57,7 @@ export function toHttpError(error: unknown): HttpError {
   if ((code && DATABASE_DOWN.has(code)) || CONNECTION_LOST.test((error as Error | null)?.message ?? '')) {
     return {
       status: 503,
+      code: 'not_ready',
       detail: 'The database is unavailable; please try again shortly',
       headers: { 'Retry-After': '5' },
       unexpected: true,
@@ -59,18 +66,19 @@ export function toHttpError(error: unknown): HttpError {
   if (code === '40001' || code === '40P01') {
     return {
       status: 409,
+      code: 'conflict',
       detail: 'A concurrent change got there first; please retry',
       headers: {},
       unexpected: false,
     };
   }
   const status = (error as { status?: number } | null)?.status;
-  if (status === 413) return { status, detail: 'Request body is too large', headers: {}, unexpected: false };
+  if (status === 413) return { status, code: 'payload_too_large', detail: 'Request body is too large', headers: {}, unexpected: false };
   if (error instanceof HTTPException && status && status >= 400 && status < 500) {
     const detail = status === 415 ? 'Unsupported content type for this call' : error.message || 'Bad request';
-    return { status, detail, headers: {}, unexpected: false };
+    return { status, code: codeForStatus(status), detail, headers: {}, unexpected: false };
   }
-  return { status: 500, detail: 'Internal error; it has been logged', headers: {}, unexpected: true };
+  return { status: 500, code: 'internal', detail: 'Internal error; it has been logged', headers: {}, unexpected: true };
 }
 
 /** A detail for a refused request body, naming the field. */

@@ -14,18 +14,26 @@ export type ErrorCode =
   | 'rate_limited' // 429
   | 'not_ready'; // 503
 
+/**
+ * A finer, machine-readable reason where a client must tell refusals of one status apart (the sign-in form asks for a
+ * code on `totp_required`, not on any 401). Sent as the error body's `code`; the HTTP status still follows `code`.
+ */
+export type ErrorReason = 'totp_required' | 'totp_invalid' | 'totp_locked' | 'admin_totp_not_enabled' | 'email_unverified' | 'address_changed' | 'password_change_required';
+
 export class DomainError extends Error {
   readonly code: ErrorCode;
   readonly detail: string;
   /** Extra response headers (e.g. Retry-After); never secrets. */
   readonly headers: Readonly<Record<string, string>>;
+  readonly reason: ErrorReason | undefined;
 
-  constructor(code: ErrorCode, detail: string, headers: Record<string, string> = {}) {
+  constructor(code: ErrorCode, detail: string, headers: Record<string, string> = {}, reason?: ErrorReason) {
     super(detail);
     this.name = 'DomainError';
     this.code = code;
     this.detail = detail;
     this.headers = headers;
+    this.reason = reason;
   }
 }
 

@@ -34,7 +34,7 @@ describe('account routes by role', () => {
     await executeCommand({ db: t.database.db, store: t.deps.store }, userAggregate, ann.id, { type: 'suspend', reason: 'Fraud' }, { actor: 'system', requestId: 'test' });
     const res = await t.app.request(path, init(ann.token));
     expect(res.status).toBe(403);
-    expect(await res.json()).toEqual({ detail: 'Account suspended' });
+    expect(await res.json()).toEqual({ detail: 'Account suspended', code: 'forbidden' });
   });
 });
 

@@ -62,7 +62,7 @@ export function escrowActionRoutes(deps: AppDeps) {
   const secondFactor = async (user: SignedInUser, code: string | undefined) => {
     if (!user.totp_enabled) return;
     if (!code) throw invalidInput('totp_code is required: your account has 2FA on');
-    if (!(await checkSecondFactor(db, deps.secrets, user.id, code))) throw new DomainError('invalid_input', 'Invalid 2FA code');
+    if (!(await checkSecondFactor(db, deps.secrets, user.id, code))) throw new DomainError('invalid_input', 'Invalid 2FA code', {}, 'totp_invalid');
   };
 
   const party = { middleware: [requireUser()] };

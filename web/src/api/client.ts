@@ -12,10 +12,13 @@ export const sessionToken = {
 
 export class ApiError extends Error {
   readonly status: number;
-  constructor(status: number, message: string) {
+  /** The server's machine-readable `code` (e.g. `totp_required`); branch on this, never on the message. */
+  readonly code: string | null;
+  constructor(status: number, message: string, code: string | null = null) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
+    this.code = code;
   }
 }
 
@@ -52,10 +55,11 @@ export async function api<T>(path: string, options: CallOptions = {}): Promise<T
     if ((error as Error).name === 'AbortError') throw error;
     throw new ApiError(0, options.fallback ?? 'Cannot reach the service. Check your connection and try again.');
   }
-  const data = (await res.json().catch(() => null)) as (T & { detail?: unknown }) | null;
+  const data = (await res.json().catch(() => null)) as (T & { detail?: unknown; code?: unknown }) | null;
   if (!res.ok) {
     const detail = data && typeof data.detail === 'string' ? data.detail : null;
-    throw new ApiError(res.status, detail ?? options.fallback ?? `Request failed (${res.status})`);
+    const code = data && typeof data.code === 'string' ? data.code : null;
+    throw new ApiError(res.status, detail ?? options.fallback ?? `Request failed (${res.status})`, code);
   }
   return data as T;
 }

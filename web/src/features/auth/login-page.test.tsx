@@ -20,7 +20,7 @@ describe('Sign in', () => {
     const app = renderApp('/login', ({ method, path, body }) => {
       if (method === 'POST' && path === '/api/auth/login') {
         const code = (body as { totp_code?: string }).totp_code;
-        if (!code) return { status: 401, body: { detail: '2FA code required' } };
+        if (!code) return { status: 401, body: { detail: '2FA code required', code: 'totp_required' } };
         return code === '123456' ? { status: 200, body: { access_token: 'token-1', token_type: 'bearer' } } : { status: 401, body: { detail: 'Invalid 2FA code' } };
       }
       if (path === '/api/auth/me') return { status: 200, body: me };

@@ -32,7 +32,7 @@ export function LoginPage() {
       const from = (location.state as { from?: string } | null)?.from;
       navigate(from && from !== '/login' ? from : '/dashboard', { replace: true });
     } catch (error) {
-      if (error instanceof ApiError && error.message === '2FA code required') {
+      if (error instanceof ApiError && error.code === 'totp_required') {
         setNeedsCode(true);
         setFailure('Please enter your 2FA code');
         setTimeout(() => setFocus('totp_code'), 0);
