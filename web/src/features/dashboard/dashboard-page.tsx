@@ -5,7 +5,7 @@ import { useAuth } from '../../auth/auth-context.tsx';
 import { usePageMeta } from '../../components/page-meta.ts';
 import { Loading } from '../../components/ui/loading.tsx';
 import { Message } from '../../components/ui/message.tsx';
-import { StatusBadge } from './status-badge.tsx';
+import { StatusBadge } from '../../components/ui/status-badge.tsx';
 
 interface EscrowSummary {
   id: string;
