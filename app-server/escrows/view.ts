@@ -37,6 +37,7 @@ const FIELDS: Array<[name: string, expression: string]> = [
   ['seller_sats', 'e.seller_sats'],
   ['buyer_sats', 'e.buyer_sats'],
   ['fee_sats', 'e.fee_sats'],
+  ['funded_at', isoSql('e.funded_at')],
   ['payment_rejected_at', `(SELECT ${isoSql('max(m.decided_at)')} FROM payment_marks m WHERE m.escrow_id = e.id AND m.status = 'rejected')`],
   ['dispute', LATEST_DISPUTE],
   ['created_at', isoSql('e.created_at')],

@@ -18,7 +18,8 @@ const ContactPage = page(() => import('../features/support/contact-page.tsx'), '
 const LoginPage = page(() => import('../features/auth/login-page.tsx'), 'LoginPage');
 const RegisterPage = page(() => import('../features/auth/register-page.tsx'), 'RegisterPage');
 const VerifyEmailPage = page(() => import('../features/auth/verify-email-page.tsx'), 'VerifyEmailPage');
-const DashboardPage = page(() => import('../features/dashboard/dashboard-page.tsx'), 'DashboardPage');
+const DashboardPage = page(() => import('../features/escrows/routes/dashboard-page.tsx'), 'DashboardPage');
+const EscrowPage = page(() => import('../features/escrows/routes/escrow-page.tsx'), 'EscrowPage');
 const NotFoundPage = page(() => import('../components/not-found-page.tsx'), 'NotFoundPage');
 
 const suspended = (element: React.ReactNode) => <Suspense fallback={<Loading />}>{element}</Suspense>;
@@ -38,6 +39,7 @@ export const routes = [
       { path: '/register', element: suspended(<RegisterPage />) },
       { path: '/verify-email', element: suspended(<VerifyEmailPage />) },
       { path: '/dashboard', element: <RequireUser>{suspended(<DashboardPage />)}</RequireUser> },
+      { path: '/escrow/:id', element: <RequireUser>{suspended(<EscrowPage />)}</RequireUser> },
       { path: '*', element: suspended(<NotFoundPage />) },
     ],
   },
