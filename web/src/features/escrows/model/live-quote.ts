@@ -15,10 +15,10 @@ export type LiveQuote = { ok: true; amount_cents: number; fee_cents: number; tot
 export function liveQuote(amountText: string, pricing: Pricing): LiveQuote {
   if (!amountText.trim()) return { ok: false, error: null };
   try {
-    const amount_cents = parseUsdToCents(amountText);
+    const amount_cents = parseUsdToCents(amountText, 'The amount');
     const figures = quote({ amount_cents, fee_bps: parsePercentToBps(String(pricing.fee_percentage)), rate_cents: usdNumberToCents(pricing.btc_usd_rate) });
     return { ok: true, amount_cents, ...figures };
   } catch (error) {
-    return { ok: false, error: (error as Error).message };
+    return { ok: false, error: (error as Error).message.replace(/^amount_usd\b/, 'The amount') };
   }
 }
