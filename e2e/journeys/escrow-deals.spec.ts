@@ -194,8 +194,15 @@ test('a dispute opened by each side', async ({ server, person }) => {
     await test.step(`the ${side} opens a dispute, with a reason`, async () => {
       const page = await signedIn(person, who);
       await page.goto(`/escrow/${id}`);
-      await page.getByRole('button', { name: 'Open Dispute' }).click();
+      const opener = page.getByRole('button', { name: 'Open Dispute' });
+      await opener.focus();
+      await page.keyboard.press('Enter');
       const dialog = page.getByRole('dialog', { name: 'Open Dispute' });
+      await expect(dialog.locator(':focus'), 'focus moved into the dialog').toHaveCount(1);
+      await page.keyboard.press('Escape');
+      await expect(dialog).toHaveCount(0);
+      await expect(opener, 'focus back on the button that opened the dialog').toBeFocused();
+      await opener.click();
       await dialog.getByRole('button', { name: 'Open Dispute' }).click();
       await expect(dialog.getByText('Please give the reason for the dispute')).toBeVisible();
       await dialog.getByLabel(/Reason/).fill(reason);
