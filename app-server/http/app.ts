@@ -22,6 +22,8 @@ import { pricingRoutes } from './routes/pricing.ts';
 import { reviewRoutes } from './routes/reviews.ts';
 import { siteRoutes } from './routes/site.ts';
 import { staticApp } from './static-app.ts';
+import { createMetrics } from '../metrics/metrics.ts';
+import { metricsRoutes } from '../metrics/route.ts';
 
 /** Largest body of any call but an evidence upload. */
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -41,7 +43,8 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
     },
   });
 
-  app.use('*', requestContext({ logger: deps.logger }));
+  const metrics = deps.metrics ?? createMetrics();
+  app.use('*', requestContext({ logger: deps.logger, metrics }));
   app.use('*', securityHeaders());
   // Counted while the body streams in: a client that lies about (or omits) its length is cut off at the limit.
   const tooLarge = (c: Context) => c.json({ detail: 'Request body is too large', code: 'payload_too_large' }, 413);
@@ -71,6 +74,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
     openapi: '3.1.0',
     info: { title: 'Bitcoin escrow API', version: '0.1.0' },
   });
+  app.route('/', metricsRoutes(deps, metrics, { served: deps.config.METRICS_TOKEN !== undefined, token: deps.config.METRICS_TOKEN }));
   app.all('/api/*', () => {
     throw notFound('No such API route');
   });
