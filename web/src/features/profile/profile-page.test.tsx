@@ -84,7 +84,8 @@ describe('Profile, General tab', () => {
   });
 
   it("shows the spec's fallback when the switch fails without a detail", async () => {
-    renderApp('/profile', (request) => (request.path === '/api/profile/switch-role' ? { status: 500, body: {} } : accountServer()(request)));
+    const account = accountServer();
+    renderApp('/profile', (request) => (request.path === '/api/profile/switch-role' ? { status: 500, body: {} } : account(request)));
     await userEvent.click(await screen.findByRole('radio', { name: /Seller/ }));
     await userEvent.click(screen.getByRole('button', { name: 'Switch role' }));
     expect(await screen.findByText('Failed to switch role')).toBeTruthy();
@@ -146,21 +147,19 @@ describe('Profile, Security tab: 2FA', () => {
   });
 
   it("says 'Failed to setup 2FA' when setting up fails without a detail, and the server's detail when there is one", async () => {
-    let detail: string | undefined;
-    renderApp('/profile?tab=security', (request) =>
-      request.path === '/api/auth/setup-2fa' ? { status: 409, body: detail ? { detail } : {} } : accountServer()(request),
-    );
+    const refusal: { detail?: string } = {};
+    const account = accountServer();
+    renderApp('/profile?tab=security', (request) => (request.path === '/api/auth/setup-2fa' ? { status: 409, body: { ...refusal } } : account(request)));
     await userEvent.click(await screen.findByRole('button', { name: 'Set up 2FA' }));
     expect(await screen.findByText('Failed to setup 2FA')).toBeTruthy();
-    detail = '2FA is already enabled; disable it first to set up a new device';
+    refusal.detail = '2FA is already enabled; disable it first to set up a new device';
     await userEvent.click(screen.getByRole('button', { name: 'Set up 2FA' }));
-    expect(await screen.findByText(detail)).toBeTruthy();
+    expect(await screen.findByText(refusal.detail)).toBeTruthy();
   });
 
   it("says 'Failed to disable 2FA' when turning it off fails without a detail", async () => {
-    renderApp('/profile?tab=security', (request) =>
-      request.path === '/api/auth/disable-2fa' ? { status: 500, body: {} } : accountServer(user({ totp_enabled: true }))(request),
-    );
+    const account = accountServer(user({ totp_enabled: true }));
+    renderApp('/profile?tab=security', (request) => (request.path === '/api/auth/disable-2fa' ? { status: 500, body: {} } : account(request)));
     await userEvent.type(await screen.findByLabelText(/2FA code or recovery code/), '123456');
     await userEvent.click(screen.getByRole('button', { name: 'Disable 2FA' }));
     expect(await screen.findByText('Failed to disable 2FA')).toBeTruthy();
