@@ -13,6 +13,8 @@ export interface CurrentUser {
   country: string | null;
   phone: string | null;
   totp_enabled: boolean;
+  /** When the account was opened (ISO 8601). */
+  created_at: string;
 }
 
 export interface PublicReview {

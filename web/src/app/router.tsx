@@ -20,6 +20,7 @@ const RegisterPage = page(() => import('../features/auth/register-page.tsx'), 'R
 const VerifyEmailPage = page(() => import('../features/auth/verify-email-page.tsx'), 'VerifyEmailPage');
 const DashboardPage = page(() => import('../features/escrows/routes/dashboard-page.tsx'), 'DashboardPage');
 const EscrowPage = page(() => import('../features/escrows/routes/escrow-page.tsx'), 'EscrowPage');
+const ProfilePage = page(() => import('../features/profile/routes/profile-page.tsx'), 'ProfilePage');
 const NotFoundPage = page(() => import('../components/not-found-page.tsx'), 'NotFoundPage');
 
 const suspended = (element: React.ReactNode) => <Suspense fallback={<Loading />}>{element}</Suspense>;
@@ -40,6 +41,7 @@ export const routes = [
       { path: '/verify-email', element: suspended(<VerifyEmailPage />) },
       { path: '/dashboard', element: <RequireUser>{suspended(<DashboardPage />)}</RequireUser> },
       { path: '/escrow/:id', element: <RequireUser>{suspended(<EscrowPage />)}</RequireUser> },
+      { path: '/profile', element: <RequireUser>{suspended(<ProfilePage />)}</RequireUser> },
       { path: '*', element: suspended(<NotFoundPage />) },
     ],
   },
