@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { renderApp, resetApp, type Answer, type SentRequest } from '../../../testing/render-app.tsx';
@@ -7,6 +7,8 @@ import type { Escrow } from '../api/types.ts';
 import { escrowFixture } from '../model/escrow-fixture.ts';
 
 afterEach(resetApp);
+// A page's first render also loads its lazy chunk, which takes longer than the default second on a busy machine.
+configure({ asyncUtilTimeout: 5000 });
 
 const ADDRESS = 'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4';
 const ann = { id: 'user-ann', username: 'ann', email: 'ann@example.com', full_name: 'Ann', role: 'buyer', email_verified: true, totp_enabled: false, country: null, phone: null };
