@@ -11,7 +11,7 @@ import { EscrowActionsPanel } from '../components/escrow-actions-panel.tsx';
 import { EscrowDetails } from '../components/escrow-details.tsx';
 import { EscrowTimeline } from '../components/escrow-timeline.tsx';
 import { StatusTracker } from '../components/status-tracker.tsx';
-import { escrowActions } from '../model/escrow-actions.ts';
+import { escrowActions, needsMyAction } from '../model/escrow-actions.ts';
 import { nextStepFor, statusNote, trackerSteps } from '../model/escrow-progress.ts';
 import '../escrows.css';
 
@@ -75,6 +75,7 @@ export function EscrowPage() {
                 <EscrowActionsPanel
                   escrow={data}
                   actions={actions}
+                  waitsOnMe={needsMyAction(data, user)}
                   totpEnabled={user.totp_enabled}
                   startWithPayment={params.get('pay') === '1'}
                   onPaymentShown={() => params.has('pay') && setParams({}, { replace: true })}
