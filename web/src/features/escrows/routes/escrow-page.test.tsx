@@ -121,6 +121,13 @@ describe('the escrow page', () => {
     await waitFor(() => expect(app.calls('POST')[0]?.body).toEqual({ reason: 'Never arrived' }));
   });
 
+  it('no longer shows the payment address of a cancelled escrow as one to pay to', async () => {
+    open(escrowFixture({ status: 'cancelled', assigned_address: ADDRESS }), ann);
+    expect(await screen.findByText('Given back to the pool when the escrow was cancelled: do not pay to it.')).toBeTruthy();
+    expect(screen.queryByText(ADDRESS)).toBeNull();
+    expect(screen.getByText('This escrow was cancelled; do not send money to its address.')).toBeTruthy();
+  });
+
   it('answers a stranger as if the escrow did not exist', async () => {
     localStorage.setItem('escrow.session', 'token');
     renderApp('/escrow/0b8a3c1e-5f7d-4c2a-9e61-2d4f8a7b9c10', (request) =>
