@@ -19,6 +19,7 @@ const LoginPage = page(() => import('../features/auth/login-page.tsx'), 'LoginPa
 const RegisterPage = page(() => import('../features/auth/register-page.tsx'), 'RegisterPage');
 const VerifyEmailPage = page(() => import('../features/auth/verify-email-page.tsx'), 'VerifyEmailPage');
 const DashboardPage = page(() => import('../features/dashboard/dashboard-page.tsx'), 'DashboardPage');
+const AdminPage = page(() => import('../features/admin/routes/admin-page.tsx'), 'AdminPage');
 const NotFoundPage = page(() => import('../components/not-found-page.tsx'), 'NotFoundPage');
 
 const suspended = (element: React.ReactNode) => <Suspense fallback={<Loading />}>{element}</Suspense>;
@@ -38,6 +39,7 @@ export const routes = [
       { path: '/register', element: suspended(<RegisterPage />) },
       { path: '/verify-email', element: suspended(<VerifyEmailPage />) },
       { path: '/dashboard', element: <RequireUser>{suspended(<DashboardPage />)}</RequireUser> },
+      { path: '/admin', element: <RequireUser admin>{suspended(<AdminPage />)}</RequireUser> },
       { path: '*', element: suspended(<NotFoundPage />) },
     ],
   },
