@@ -10,6 +10,7 @@ import { requestContext } from './middleware/request-context.ts';
 import { securityHeaders } from './middleware/security-headers.ts';
 import { adminAddressRoutes } from './routes/admin-addresses.ts';
 import { adminAuditRoutes } from './routes/admin-audit.ts';
+import { adminEscrowListRoutes } from './routes/admin-escrow-list.ts';
 import { adminReviewRoutes } from './routes/admin-reviews.ts';
 import { adminUserRoutes } from './routes/admin-users.ts';
 import { authRoutes } from './routes/auth.ts';
@@ -66,6 +67,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
   app.route('/api', pricingRoutes(deps));
   app.route('/api', adminAddressRoutes(deps));
   app.route('/api', adminAuditRoutes(deps));
+  app.route('/api', adminEscrowListRoutes(deps));
   app.route('/api', escrowRoutes(deps));
   app.route('/api', escrowActionRoutes(deps));
   app.route('/api', escrowPaymentRoutes(deps));

@@ -162,6 +162,7 @@ const ROUTES: Record<string, Entry> = {
   'POST /api/admin/escrows/{id}/assign-address': { access: 'admin', ...escrowId, body: (f) => ({ form: { address_id: f.freeAddress } }) },
   'POST /api/admin/disputes/{id}/resolve': { access: 'admin', id: (f) => f.dispute, body: () => ({ form: { outcome: 'Matrix check' } }) },
   'GET /api/admin/disputes': { access: 'admin' },
+  'GET /api/admin/escrows': { access: 'admin' },
   'GET /api/admin/pending-verifications': { access: 'admin' },
 };
 

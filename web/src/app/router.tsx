@@ -21,6 +21,7 @@ const VerifyEmailPage = page(() => import('../features/auth/verify-email-page.ts
 const DashboardPage = page(() => import('../features/escrows/routes/dashboard-page.tsx'), 'DashboardPage');
 const EscrowPage = page(() => import('../features/escrows/routes/escrow-page.tsx'), 'EscrowPage');
 const ProfilePage = page(() => import('../features/profile/routes/profile-page.tsx'), 'ProfilePage');
+const AdminPage = page(() => import('../features/admin/routes/admin-page.tsx'), 'AdminPage');
 const NotFoundPage = page(() => import('../components/not-found-page.tsx'), 'NotFoundPage');
 
 const suspended = (element: React.ReactNode) => <Suspense fallback={<Loading />}>{element}</Suspense>;
@@ -42,6 +43,7 @@ export const routes = [
       { path: '/dashboard', element: <RequireUser>{suspended(<DashboardPage />)}</RequireUser> },
       { path: '/escrow/:id', element: <RequireUser>{suspended(<EscrowPage />)}</RequireUser> },
       { path: '/profile', element: <RequireUser>{suspended(<ProfilePage />)}</RequireUser> },
+      { path: '/admin', element: <RequireUser admin>{suspended(<AdminPage />)}</RequireUser> },
       { path: '*', element: suspended(<NotFoundPage />) },
     ],
   },
