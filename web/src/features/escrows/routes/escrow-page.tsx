@@ -72,6 +72,11 @@ export function EscrowPage() {
               <section className="card next-step" aria-labelledby="next-heading">
                 <h2 id="next-heading">Next step</h2>
                 <p>{nextStepFor(data)}</p>
+                {data.side === 'admin' && (
+                  <p>
+                    <Link to={`/admin?tab=escrows&escrow=${data.id}`}>Open this escrow in the admin console</Link>
+                  </p>
+                )}
                 <EscrowActionsPanel
                   escrow={data}
                   actions={actions}
