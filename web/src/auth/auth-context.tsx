@@ -10,6 +10,10 @@ interface Auth {
   user: CurrentUser | null;
   /** True while a stored session is being checked. */
   loading: boolean;
+  /** The stored session could not be checked (the service is unreachable or failing); the session is kept. */
+  checkFailed: boolean;
+  /** Checks the stored session again after a failure. */
+  recheck: () => void;
   /** True once the user signed out here (until the next sign-in): guarded pages then go to /, not to /login. */
   signedOut: boolean;
   /**
@@ -55,6 +59,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     queryKey: [...meQueryKey, token],
     enabled: Boolean(token),
     retry: (count, error) => !(error instanceof ApiError && error.status === 401) && count < 2,
+    retryDelay: (attempt) => 500 * 2 ** attempt,
     queryFn: ({ signal }) => api<CurrentUser>('/auth/me', { signal }),
   });
 
@@ -83,12 +88,16 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     void queryClient.invalidateQueries();
   }, [queryClient]);
 
+  const refetchMe = me.refetch;
+  const recheck = useCallback(() => void refetchMe(), [refetchMe]);
   const acknowledgeExpiry = useCallback(() => setSessionNotice((notice) => (notice === 'expired' ? null : notice)), []);
 
   const value = useMemo<Auth>(
     () => ({
       user: token ? (me.data ?? null) : null,
       loading: Boolean(token) && me.isPending,
+      checkFailed: Boolean(token) && me.isError && !me.data,
+      recheck,
       signedOut,
       sessionNotice,
       signIn,
@@ -96,7 +105,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       passwordChanged,
       acknowledgeExpiry,
     }),
-    [token, me.data, me.isPending, signedOut, sessionNotice, signIn, signOut, passwordChanged, acknowledgeExpiry],
+    [token, me.data, me.isPending, me.isError, recheck, signedOut, sessionNotice, signIn, signOut, passwordChanged, acknowledgeExpiry],
   );
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
 }

@@ -116,3 +116,25 @@ describe('A session the server stops accepting', () => {
     expect(localStorage.getItem('escrow.session')).toBe('must-change');
   });
 });
+
+describe('A session that cannot be checked', () => {
+  it('keeps the session and offers Retry when the service does not answer, instead of asking to sign in', async () => {
+    localStorage.setItem('escrow.session', 'stored');
+    let up = false;
+    const app = renderApp('/profile', ({ path }) => {
+      if (path === '/api/auth/me') return up ? { status: 200, body: me('buyer') } : { status: 503, body: { detail: 'Service unavailable', code: 'not_ready' } };
+      return undefined;
+    });
+    // Two quick retries first (0.5 s, then 1 s): a blip is not a failure.
+    expect(await screen.findByText(/Could not reach the service to check your session/, {}, { timeout: 4000 })).toBeTruthy();
+    expect(mainNav().getByText('Offline')).toBeTruthy();
+    expect(app.router.state.location.pathname).toBe('/profile');
+    expect(localStorage.getItem('escrow.session')).toBe('stored');
+    expect(mainNav().queryByRole('link', { name: 'Sign in' })).toBeNull();
+
+    up = true;
+    await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Profile' })).toBeTruthy();
+    expect(mainNav().getByRole('button', { name: 'Logout' })).toBeTruthy();
+  });
+});

@@ -23,17 +23,20 @@ function NavItem({ to, children }: { to: string; children: string }) {
   );
 }
 
-/** Spec: while the session is being checked the navigation says 'Loading...', never the signed-out links. */
-function CheckingSession() {
+/**
+ * Spec: while the session is being checked the navigation says 'Loading...', never the signed-out links; when the
+ * check fails for want of an answer, it says so (the page offers Retry).
+ */
+function CheckingSession({ failed }: { failed: boolean }) {
   return (
     <span className="nav-loading" role="status">
-      Loading...
+      {failed ? 'Offline' : 'Loading...'}
     </span>
   );
 }
 
 export function Layout() {
-  const { user, loading, signOut } = useAuth();
+  const { user, loading, checkFailed, signOut } = useAuth();
   const site = useSiteInfo();
   const navigate = useNavigate();
   const location = useLocation();
@@ -68,8 +71,8 @@ export function Layout() {
           <span className="visually-hidden">Menu</span>
         </button>
         <nav id="site-nav" aria-label="Main" className={`site-nav${menuOpen ? ' site-nav-open' : ''}`}>
-          {loading ? (
-            <CheckingSession />
+          {loading || checkFailed ? (
+            <CheckingSession failed={checkFailed} />
           ) : user ? (
             <>
               <NavItem to="/dashboard">Dashboard</NavItem>
