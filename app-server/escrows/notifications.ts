@@ -45,8 +45,8 @@ function disputeNoticeToOtherParty(openedBy: Side, escrow: Escrow): Letter {
     lines: [
       `The ${openedBy} opened a dispute on escrow "${escrow.product_service}". Nothing moves until an admin resolves it.`,
       reader === 'seller'
-        ? 'An admin will look at both sides. Reply to them with what you delivered and when; set your payout address on the escrow page if you have not yet.'
-        : 'An admin will look at both sides. Keep what you received as it is; set a refund address on the escrow page if you have not yet.',
+        ? 'An admin will look at both sides and may contact you: keep proof of what you delivered and when, and set your payout address on the escrow page if you have not yet.'
+        : 'An admin will look at both sides and may contact you: keep proof of what you received (or did not), and set a refund address on the escrow page if you have not yet.',
     ],
   };
 }

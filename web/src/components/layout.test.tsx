@@ -1,10 +1,12 @@
 // @vitest-environment happy-dom
-import { screen, waitFor, within } from '@testing-library/react';
+import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { renderApp, resetApp, type Server } from '../testing/render-app.tsx';
 
 afterEach(resetApp);
+// The first visit to a lazily loaded page compiles its chunk, which takes more than a second on a busy machine.
+configure({ asyncUtilTimeout: 5000 });
 
 const me = (role: 'buyer' | 'seller' | 'admin') => ({
   id: 'u1',

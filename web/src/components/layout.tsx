@@ -1,5 +1,5 @@
 import { Menu, X } from 'lucide-react';
-import { type KeyboardEvent, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link, NavLink, Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { useSiteInfo } from '../api/site.ts';
 import { useAuth } from '../auth/auth-context.tsx';
@@ -44,11 +44,16 @@ export function Layout() {
   const [menuOpenAt, setMenuOpenAt] = useState<string | null>(null);
   const menuOpen = menuOpenAt === location.pathname;
   const menuToggle = useRef<HTMLButtonElement>(null);
-  const closeMenuOnEscape = (event: KeyboardEvent) => {
-    if (event.key !== 'Escape' || !menuOpen) return;
-    setMenuOpenAt(null);
-    menuToggle.current?.focus();
-  };
+  useEffect(() => {
+    if (!menuOpen) return;
+    const closeOnEscape = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape') return;
+      setMenuOpenAt(null);
+      menuToggle.current?.focus();
+    };
+    document.addEventListener('keydown', closeOnEscape);
+    return () => document.removeEventListener('keydown', closeOnEscape);
+  }, [menuOpen]);
 
   const logout = () => {
     void signOut();
@@ -61,7 +66,7 @@ export function Layout() {
       <a className="skip-link" href="#main">
         Skip to content
       </a>
-      <header className="site-header" onKeyDown={closeMenuOnEscape}>
+      <header className="site-header">
         <Link to={user ? '/dashboard' : '/'} className="brand">
           <BrandMark />
           Escrow

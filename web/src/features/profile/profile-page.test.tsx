@@ -1,10 +1,12 @@
 // @vitest-environment happy-dom
-import { screen, waitFor } from '@testing-library/react';
+import { configure, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { renderApp, resetApp, type SentRequest } from '../../testing/render-app.tsx';
 
 afterEach(resetApp);
+// The first visit to a lazily loaded page compiles its chunk, which takes more than a second on a busy machine.
+configure({ asyncUtilTimeout: 5000 });
 beforeEach(() => localStorage.setItem('escrow.session', 'good'));
 
 type Role = 'buyer' | 'seller' | 'admin';
