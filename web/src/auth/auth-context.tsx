@@ -31,6 +31,9 @@ interface Auth {
 
 const AuthContext = createContext<Auth | null>(null);
 
+/** No answer, or the service failing (5xx): the session may be fine. */
+const isOutage = (error: unknown) => !(error instanceof ApiError) || error.status === 0 || error.status >= 500;
+
 export const meQueryKey = ['me'] as const;
 
 /**
@@ -58,9 +61,23 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const me = useQuery({
     queryKey: [...meQueryKey, token],
     enabled: Boolean(token),
-    retry: (count, error) => !(error instanceof ApiError && error.status === 401) && count < 2,
+    // Only an unanswered or failing service is worth asking again; a refusal is an answer.
+    retry: (count, error) => isOutage(error) && count < 2,
     retryDelay: (attempt) => 500 * 2 ** attempt,
-    queryFn: ({ signal }) => api<CurrentUser>('/auth/me', { signal }),
+    queryFn: async ({ signal }) => {
+      try {
+        return await api<CurrentUser>('/auth/me', { signal });
+      } catch (error) {
+        // A 401 is handled by the API client for every call; any other refusal of the session itself (a suspended
+        // account: 403) ends it here too, so the user is asked to sign in (and sign-in says why) instead of waiting.
+        if (error instanceof ApiError && !isOutage(error) && error.status !== 401) {
+          sessionToken.clear();
+          setToken(null);
+          setSessionNotice('expired');
+        }
+        throw error;
+      }
+    },
   });
 
   const signIn = useCallback(
@@ -96,7 +113,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     () => ({
       user: token ? (me.data ?? null) : null,
       loading: Boolean(token) && me.isPending,
-      checkFailed: Boolean(token) && me.isError && !me.data,
+      checkFailed: Boolean(token) && me.isError && !me.data && isOutage(me.error),
       recheck,
       signedOut,
       sessionNotice,
@@ -105,7 +122,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       passwordChanged,
       acknowledgeExpiry,
     }),
-    [token, me.data, me.isPending, me.isError, recheck, signedOut, sessionNotice, signIn, signOut, passwordChanged, acknowledgeExpiry],
+    [token, me.data, me.isPending, me.isError, me.error, recheck, signedOut, sessionNotice, signIn, signOut, passwordChanged, acknowledgeExpiry],
   );
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
 }

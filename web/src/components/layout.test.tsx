@@ -140,3 +140,14 @@ describe('A session that cannot be checked', () => {
     expect(mainNav().getByRole('button', { name: 'Logout' })).toBeTruthy();
   });
 });
+
+describe('A suspended account', () => {
+  it('is sent to sign in (where the server says why), not told the service is down', async () => {
+    localStorage.setItem('escrow.session', 'suspended');
+    const app = renderApp('/dashboard', ({ path }) => (path === '/api/auth/me' ? { status: 403, body: { detail: 'Account suspended', code: 'forbidden' } } : undefined));
+    await waitFor(() => expect(app.router.state.location.pathname).toBe('/login'));
+    expect(await screen.findByText(/Your session has ended/)).toBeTruthy();
+    expect(screen.queryByText(/Could not reach the service/)).toBeNull();
+    expect(localStorage.getItem('escrow.session')).toBeNull();
+  });
+});
