@@ -41,7 +41,8 @@ async function waitUntilReady(baseURL: string, exited: () => string | null): Pro
 
 export default async function globalSetup(): Promise<() => Promise<void>> {
   const dataDir = mkdtempSync(join(tmpdir(), 'escrow-e2e-'));
-  const port = await freePort();
+  // E2E_PORT pins the server's port (e.g. to a range a shared machine gives you); else any free one.
+  const port = process.env.E2E_PORT ? Number(process.env.E2E_PORT) : await freePort();
   const baseURL = `http://127.0.0.1:${port}`;
   const admin = { username: 'e2eadmin', email: 'e2eadmin@example.com', password: `e2e-admin-${Date.now()}` };
   const info: E2eServer = { baseURL, outbox: join(dataDir, 'mail-outbox.jsonl'), dataDir, admin };
