@@ -4,7 +4,7 @@ import { openDeal, shoot, submitReview } from '../support/admin-data.ts';
 import { checkPage, expect, test } from '../support/fixtures.ts';
 
 test('edit, suspend (a reason is asked; cancel changes nothing), unsuspend, reset the password, delete', async ({ server, person }) => {
-  const user = await registerVerified(server, 'buyer', 'carol');
+  const user = await registerVerified(server, 'buyer');
   const busy = (await openDeal(server, `Busy ${Date.now()}`)).buyer;
   const page = await person();
   await signInInBrowser(page, server.admin);

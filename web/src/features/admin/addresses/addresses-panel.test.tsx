@@ -41,7 +41,7 @@ describe('Addresses', () => {
     const dialog = screen.getByRole('dialog', { name: 'Add 2 addresses to the pool?' });
     await userEvent.click(within(dialog).getByRole('button', { name: 'Add' }));
     expect(await screen.findByText('Added 1 address to the pool.')).toBeTruthy();
-    const report = screen.getByText('Not added:').closest('[role="alert"]')!;
+    const report = screen.getByText('Not added:').closest<HTMLElement>('[role="alert"]')!;
     expect(within(report).getByText(/already in the pool/)).toBeTruthy();
     expect(within(report).getByText(/not a valid Bitcoin address/)).toBeTruthy();
     expect(app.calls('POST').map((c) => c.body)).toEqual([{ address_string: GOOD }, { address_string: OTHER }]);
