@@ -1,6 +1,7 @@
 import { createWriteStream } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { ensureAdmin } from '../accounts/first-admin.ts';
+import { issueSetupLink } from '../accounts/first-admin-setup.ts';
 import { ConfigError, loadConfig } from '../config.ts';
 import { createLogger } from '../logger.ts';
 import { openRuntime } from '../runtime.ts';
@@ -28,6 +29,7 @@ Commands:
   create-admin   --username U --email E --password P: create an admin unless that username exists
   import-events  FILE: load an export into an empty store (checking the chain) and rebuild every read model
   backup         --out DIR: PGlite only: a consistent copy of the data directory (PostgreSQL: pg_dump)
+  setup-link     while no admin exists: print a one-time link to /setup where the first admin is created
   doctor         check configuration, database, migrations, chain, mail, pool, rate and admins; exit 1 on a problem
   reset-password --username U: give a user a temporary password (printed) to change at the next sign-in
 
@@ -131,6 +133,16 @@ const commands: Record<string, Command> = {
       throw error;
     }
   },
+  'setup-link': () =>
+    withRuntime(async (deps) => {
+      const link = await issueSetupLink(deps);
+      if (!link) {
+        console.error('An admin exists already: sign in, or use create-admin / reset-password');
+        return 1;
+      }
+      console.log(`Create the first admin here (the link works once, until an admin exists):\n\n  ${link}\n`);
+      return 0;
+    }),
   doctor: async () => {
     const config = loadConfig();
     const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });

@@ -20,6 +20,7 @@ import { escrowRoutes } from './routes/escrows.ts';
 import { healthRoutes } from './routes/health.ts';
 import { pricingRoutes } from './routes/pricing.ts';
 import { reviewRoutes } from './routes/reviews.ts';
+import { setupRoutes } from './routes/setup.ts';
 import { siteRoutes } from './routes/site.ts';
 import { staticApp } from './static-app.ts';
 import { createMetrics } from '../metrics/metrics.ts';
@@ -69,6 +70,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
   app.route('/api', escrowActionRoutes(deps));
   app.route('/api', escrowPaymentRoutes(deps));
   app.route('/api', siteRoutes(deps));
+  app.route('/api', setupRoutes(deps));
 
   app.doc31('/api/openapi.json', {
     openapi: '3.1.0',
