@@ -21,6 +21,7 @@ import { healthRoutes } from './routes/health.ts';
 import { pricingRoutes } from './routes/pricing.ts';
 import { reviewRoutes } from './routes/reviews.ts';
 import { setupRoutes } from './routes/setup.ts';
+import { apiDocsRoutes } from './routes/api-docs.ts';
 import { siteRoutes } from './routes/site.ts';
 import { staticApp } from './static-app.ts';
 import { createMetrics } from '../metrics/metrics.ts';
@@ -80,6 +81,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
     info: { title: 'Bitcoin escrow API', version: '0.1.0' },
   });
   app.route('/', metricsRoutes(deps, metrics, { served: deps.config.METRICS_TOKEN !== undefined, token: deps.config.METRICS_TOKEN }));
+  app.route('/', apiDocsRoutes());
   app.all('/api/*', () => {
     throw notFound('No such API route');
   });
