@@ -1,4 +1,5 @@
 import { createRoute, type RouteConfig } from '@hono/zod-openapi';
+import { withDocumentation } from './documentation.ts';
 import { requireRole } from './middleware/authenticate.ts';
 
 type Method = 'get' | 'post' | 'put' | 'delete';
@@ -11,7 +12,7 @@ export const route = <M extends Method, P extends string, X extends Extra, R ext
   summary: string,
   extra: X,
   responses: R,
-) => createRoute({ method, path, summary, ...extra, responses });
+) => createRoute(withDocumentation({ method, path, summary, ...extra, responses }));
 
 /** The same, for admins only (anonymous: 401, others: 403), checked before the body is read. */
 export const adminRoute = <M extends Method, P extends string, X extends Extra, R extends RouteConfig['responses']>(
@@ -20,4 +21,4 @@ export const adminRoute = <M extends Method, P extends string, X extends Extra, 
   summary: string,
   extra: X,
   responses: R,
-) => createRoute({ method, path, summary, middleware: [requireRole('admin')] as const, ...extra, responses });
+) => createRoute(withDocumentation({ method, path, summary, middleware: [requireRole('admin')] as const, ...extra, responses }));

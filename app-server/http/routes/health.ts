@@ -1,29 +1,24 @@
-import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
+import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
+import { healthSchema, readinessSchema } from '../../../contract/site.ts';
+import { withDocumentation } from '../documentation.ts';
 import { sql } from 'kysely';
 import { migrationsApplied } from '../../db/migrate.ts';
 import type { AppDeps, AppEnv } from '../env.ts';
 
-const health = createRoute({
+const health = createRoute(withDocumentation({
   method: 'get',
   path: '/health',
   summary: 'The process is up',
   responses: {
     200: {
       description: 'Alive',
-      content: { 'application/json': { schema: z.object({ status: z.literal('ok') }) } },
+      content: { 'application/json': { schema: healthSchema } },
     },
   },
-});
+}));
 
-const readiness = z.object({
-  ready: z.boolean(),
-  database: z.boolean(),
-  migrations: z.boolean(),
-  /** The server's own check of the event log's hash chain: 'unverified' until its first check has finished. */
-  chain: z.enum(['ok', 'broken', 'unverified']),
-  detail: z.string().optional(),
-});
-const ready = createRoute({
+const readiness = readinessSchema;
+const ready = createRoute(withDocumentation({
   method: 'get',
   path: '/ready',
   summary: 'The database answers, every migration is applied and the event log is not known to be tampered with',
@@ -31,7 +26,7 @@ const ready = createRoute({
     200: { description: 'Ready', content: { 'application/json': { schema: readiness } } },
     503: { description: 'Not ready', content: { 'application/json': { schema: readiness } } },
   },
-});
+}));
 
 export function healthRoutes({ database, chainWatch }: AppDeps) {
   return new OpenAPIHono<AppEnv>()

@@ -1,4 +1,6 @@
 import { OpenAPIHono, z } from '@hono/zod-openapi';
+import { errorSchema } from '../../../contract/errors.ts';
+import { firstAdminCreatedSchema, setupStatusSchema } from '../../../contract/setup.ts';
 import { firstAdminSchema } from '../../../domain/user/api-schemas.ts';
 import { createFirstAdmin, setupTokenValid } from '../../accounts/first-admin-setup.ts';
 import { findUserById, userView } from '../../accounts/user-view.ts';
@@ -14,19 +16,20 @@ export function setupRoutes(deps: AppDeps) {
   return new OpenAPIHono<AppEnv>()
     .openapi(
       route('post', '/setup/status', 'Whether a setup link still works (issued, unused, and no admin exists yet)', { request: { body: jsonBody(tokenBody) } }, {
-        200: jsonAnswer('Whether the link works', z.object({ valid: z.boolean() })),
+        200: jsonAnswer('Whether the link works', setupStatusSchema),
       }),
       async (c) => c.json({ valid: await setupTokenValid(db, c.req.valid('json').token) }, 200),
     )
     .openapi(
       route('post', '/setup/admin', 'Create the first admin with a setup link, and sign them in; the link (and every other) then stops working', { request: { body: jsonBody(firstAdminSchema) } }, {
-        201: jsonAnswer('The first admin, signed in', z.object({ access_token: z.string(), token_type: z.literal('bearer'), user: z.object({ id: z.string(), username: z.string(), role: z.literal('admin') }) })),
+        201: jsonAnswer('The first admin, signed in', firstAdminCreatedSchema),
+        403: jsonAnswer('The link was used, or an admin exists (code setup_link_invalid)', errorSchema),
       }),
       async (c) => {
         const input = c.req.valid('json');
         const created = await createFirstAdmin(deps, input.token, input, c.get('requestId'));
         const user = (await findUserById(db, created.userId))!;
-        return c.json({ access_token: created.token, token_type: 'bearer' as const, user: { ...userView(user), role: 'admin' as const } }, 201);
+        return c.json({ access_token: created.token, token_type: 'bearer' as const, user: userView(user) }, 201);
       },
     );
 }
