@@ -22,6 +22,7 @@ import { pricingRoutes } from './routes/pricing.ts';
 import { reviewRoutes } from './routes/reviews.ts';
 import { setupRoutes } from './routes/setup.ts';
 import { apiDocsRoutes } from './routes/api-docs.ts';
+import { documentRoutes } from './documentation.ts';
 import { siteRoutes } from './routes/site.ts';
 import { staticApp } from './static-app.ts';
 import { createMetrics } from '../metrics/metrics.ts';
@@ -76,6 +77,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
   app.route('/api', siteRoutes(deps));
   app.route('/api', setupRoutes(deps));
 
+  documentRoutes(app.openAPIRegistry);
   app.doc31('/api/openapi.json', {
     openapi: '3.1.0',
     info: { title: 'Bitcoin escrow API', version: '0.1.0' },

@@ -1,14 +1,16 @@
-import type { RouteConfig } from '@hono/zod-openapi';
+import type { OpenAPIHono, RouteConfig } from '@hono/zod-openapi';
+
+type OpenAPIRegistry = OpenAPIHono['openAPIRegistry'];
 import { ERROR_DESCRIPTIONS, type ErrorStatus, errorSchema } from '../../contract/errors.ts';
 
 /** Routes whose calls are counted against a limit per client or per account (429 with Retry-After). */
-const RATE_LIMITED = new Set(['post /auth/login', 'post /auth/register', 'post /reviews', 'post /contact', 'post /escrows', 'post /auth/resend-verification']);
+const RATE_LIMITED = new Set(['post /api/auth/login', 'post /api/auth/register', 'post /api/reviews', 'post /api/contact', 'post /api/escrows', 'post /api/auth/resend-verification']);
 
 const errorAnswer = (status: ErrorStatus) => ({ description: ERROR_DESCRIPTIONS[status], content: { 'application/json': { schema: errorSchema } } });
 
 /** The group a route is listed under in /api/docs: its resource, and whether it is the admins'. */
 export function tagOf(path: string): string {
-  const [first = '', second = ''] = path.split('/').filter(Boolean);
+  const [first = '', second = ''] = path.replace(/^\/api\//, '/').split('/').filter(Boolean);
   const names: Record<string, string> = { auth: 'Accounts', profile: 'Accounts', setup: 'First start', escrows: 'Escrows', evidence: 'Escrows', reviews: 'Reviews', 'btc-rate': 'Pricing', health: 'Service', ready: 'Service', site: 'Site', 'pgp-key': 'Site', contact: 'Site' };
   if (first !== 'admin') return names[first] ?? 'Other';
   const admin: Record<string, string> = { users: 'users', reviews: 'reviews', 'btc-rate': 'pricing', addresses: 'address pool', escrows: 'escrows', disputes: 'escrows', 'pending-verifications': 'escrows', 'audit-logs': 'audit', events: 'audit', replay: 'audit', chain: 'audit' };
@@ -25,8 +27,7 @@ export function tagOf(path: string): string {
 export function withDocumentation<R extends RouteConfig>(config: R): R {
   const statuses = new Set<ErrorStatus>();
   const request = config.request ?? {};
-  const names = [config.middleware ?? []].flat().map((m) => (m as { name?: string }).name ?? '');
-  const signedIn = names.some((n) => n === 'requireUserMiddleware' || n === 'requireRoleMiddleware');
+  const signedIn = (config.security?.length ?? 0) > 0;
   const changes = config.method !== 'get';
   if (request.body) for (const s of [400, 413, 415, 422] as const) statuses.add(s);
   if (request.params) statuses.add(422).add(404);
@@ -34,8 +35,19 @@ export function withDocumentation<R extends RouteConfig>(config: R): R {
   if (signedIn) statuses.add(401).add(403);
   if (changes) statuses.add(409);
   if (RATE_LIMITED.has(`${config.method} ${config.path}`)) statuses.add(429);
-  if (config.path !== '/health') statuses.add(503);
+  if (config.path !== '/api/health') statuses.add(503);
   const responses: Record<string, unknown> = { ...config.responses };
   for (const status of [...statuses].sort()) responses[status] ??= errorAnswer(status);
   return { ...config, tags: config.tags ?? [tagOf(config.path)], responses };
+}
+
+/**
+ * Documents every route of the app (its full path known once all are mounted): groups and error answers. Called
+ * once, after the routes are registered and before the document is first served.
+ */
+export function documentRoutes(registry: OpenAPIRegistry): void {
+  registry.registerComponent('securitySchemes', 'bearer', { type: 'http', scheme: 'bearer', description: 'The access_token of POST /api/auth/login' });
+  for (const definition of registry.definitions) {
+    if (definition.type === 'route') definition.route = withDocumentation(definition.route);
+  }
 }

@@ -1,11 +1,10 @@
 import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
 import { healthSchema, readinessSchema } from '../../../contract/site.ts';
-import { withDocumentation } from '../documentation.ts';
 import { sql } from 'kysely';
 import { migrationsApplied } from '../../db/migrate.ts';
 import type { AppDeps, AppEnv } from '../env.ts';
 
-const health = createRoute(withDocumentation({
+const health = createRoute({
   method: 'get',
   path: '/health',
   summary: 'The process is up',
@@ -15,10 +14,10 @@ const health = createRoute(withDocumentation({
       content: { 'application/json': { schema: healthSchema } },
     },
   },
-}));
+});
 
 const readiness = readinessSchema;
-const ready = createRoute(withDocumentation({
+const ready = createRoute({
   method: 'get',
   path: '/ready',
   summary: 'The database answers, every migration is applied and the event log is not known to be tampered with',
@@ -26,7 +25,7 @@ const ready = createRoute(withDocumentation({
     200: { description: 'Ready', content: { 'application/json': { schema: readiness } } },
     503: { description: 'Not ready', content: { 'application/json': { schema: readiness } } },
   },
-}));
+});
 
 export function healthRoutes({ database, chainWatch }: AppDeps) {
   return new OpenAPIHono<AppEnv>()
