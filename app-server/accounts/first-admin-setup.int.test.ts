@@ -44,7 +44,7 @@ describe('the first-start setup link', () => {
     for (const used of [token, other]) {
       expect(await status(used)).toBe(false);
       const again = await t.app.request('/api/setup/admin', admin(used, 'intruder'));
-      expect(again.status).toBe(403);
+      expect(again.status).toBe(409);
       expect(await again.json()).toMatchObject({ code: 'setup_link_invalid' });
     }
     expect(await issueSetupLink(t.deps)).toBeNull();
@@ -56,7 +56,7 @@ describe('the first-start setup link', () => {
   it('lets only one of two simultaneous attempts through', async () => {
     const token = tokenOf((await issueSetupLink(t.deps))!);
     const answers = await Promise.all([t.app.request('/api/setup/admin', admin(token, 'first')), t.app.request('/api/setup/admin', admin(token, 'second'))]);
-    expect(answers.map((r) => r.status).sort()).toEqual([201, 403]);
+    expect(answers.map((r) => r.status).sort()).toEqual([201, 409]);
     expect(await t.database.db.selectFrom('users').select('username').where('role', '=', 'admin').execute()).toHaveLength(1);
   });
 
@@ -64,7 +64,7 @@ describe('the first-start setup link', () => {
     const token = tokenOf((await issueSetupLink(t.deps))!);
     await ensureAdmin(t.deps, { username: 'root', email: 'root@example.com', password: 'correct horse battery' });
     expect(await status(token)).toBe(false);
-    expect((await t.app.request('/api/setup/admin', admin(token))).status).toBe(403);
+    expect((await t.app.request('/api/setup/admin', admin(token))).status).toBe(409);
   });
 
   it('refuses bad input naming the field, and keeps the link usable', async () => {

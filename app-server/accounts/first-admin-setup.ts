@@ -36,7 +36,7 @@ export async function setupTokenValid(db: Kysely<Database>, token: string): Prom
 }
 
 const invalidLink = () =>
-  new DomainError('forbidden', 'This setup link is no longer valid: it was used, or an admin exists already. Sign in instead.', {}, 'setup_link_invalid');
+  new DomainError('conflict', 'This setup link is no longer valid: it was used, or an admin exists already. Sign in instead.', {}, 'setup_link_invalid');
 
 /**
  * Creates the first admin through the setup link, and signs them in. The user's events and the deletion of every

@@ -107,7 +107,8 @@ describe('the OpenAPI document', () => {
     for (const [path, operations] of Object.entries(doc.paths)) {
       for (const [method, operation] of Object.entries(operations)) {
         const statuses = Object.keys(operation.responses);
-        if (!statuses.some((s) => s.startsWith('4') || s.startsWith('5'))) withoutErrors.push(`${method} ${path}`);
+        // /api/health answers whenever the process does: it has no refusal to document.
+        if (path !== '/api/health' && !statuses.some((s) => s.startsWith('4') || s.startsWith('5'))) withoutErrors.push(`${method} ${path}`);
         for (const [status, response] of Object.entries(operation.responses)) {
           const schema = response.content?.['application/json']?.schema;
           const text = JSON.stringify(schema ?? {});
@@ -126,7 +127,7 @@ describe('every route on a seeded store', () => {
     for (const path of ['/api/health', '/api/ready', '/api/site', '/api/pgp-key', '/api/btc-rate', '/api/reviews', '/api/reviews/stats', '/api/reviews/countries']) expectStatus(await call('GET', path), 200);
     expectStatus(await call('POST', '/api/contact', { body: { json: { name: 'Visitor', email: 'visitor@example.com', message: 'How long does a payment check take?' } } }), 202);
     expectStatus(await call('POST', '/api/setup/status', { body: { json: { token: 'no-such-token' } } }), 200);
-    expectStatus(await call('POST', '/api/setup/admin', { body: { json: { token: 'no-such-token', full_name: 'X', email: 'x@example.com', username: 'xavier', password: 'long enough pass', confirm_password: 'long enough pass' } } }), 403);
+    expectStatus(await call('POST', '/api/setup/admin', { body: { json: { token: 'no-such-token', full_name: 'X', email: 'x@example.com', username: 'xavier', password: 'long enough pass', confirm_password: 'long enough pass' } } }), 409);
     expectStatus(await call('GET', '/api/escrows'), 401);
 
     // An account's life.

@@ -115,7 +115,7 @@ async function session() {
   const firstAdmin = await call('/api/setup/admin', json({ token: setupToken, full_name: 'Root Admin', email: 'root@example.com', username: 'root', password: ADMIN_PASSWORD, confirm_password: ADMIN_PASSWORD }));
   expect(firstAdmin.status).toBe(201);
   handedOver('session token of the setup', firstAdmin.body.access_token as string);
-  expect((await call('/api/setup/admin', json({ token: setupToken, full_name: 'Root Admin', email: 'root2@example.com', username: 'root2', password: ADMIN_PASSWORD, confirm_password: ADMIN_PASSWORD }))).status).toBe(403);
+  expect((await call('/api/setup/admin', json({ token: setupToken, full_name: 'Root Admin', email: 'root2@example.com', username: 'root2', password: ADMIN_PASSWORD, confirm_password: ADMIN_PASSWORD }))).status).toBe(409);
   const admin = await login('root', ADMIN_PASSWORD);
   expect((await call('/api/admin/btc-rate', form({ btc_usd_rate: '50000' }, admin, 'PUT'))).status).toBe(200);
 

@@ -43,16 +43,15 @@ export function apiDocsRoutes() {
     'swagger-ui-bundle.js': { type: 'text/javascript; charset=utf-8', body: () => asset('swagger-ui-bundle.js') },
     'init.js': { type: 'text/javascript; charset=utf-8', body: () => INIT },
   };
-  const cache = new Map<string, Buffer | string>();
-  return new Hono()
-    .get('/api/docs', (c) => c.html(PAGE))
-    .get('/api/docs/:file', (c) => {
-      const name = c.req.param('file');
-      const file = files[name];
-      if (!file) return c.json({ detail: 'Not found', code: 'not_found' }, 404);
-      if (!cache.has(name)) cache.set(name, file.body());
+  const app = new Hono().get('/api/docs', (c) => c.html(PAGE));
+  for (const [name, file] of Object.entries(files)) {
+    let body: Buffer | string | undefined;
+    app.get(`/api/docs/${name}`, (c) => {
+      body ??= file.body();
       c.header('Content-Type', file.type);
       c.header('Cache-Control', 'public, max-age=3600');
-      return c.body(cache.get(name)! as unknown as ArrayBuffer);
+      return c.body(body as unknown as ArrayBuffer);
     });
+  }
+  return app;
 }

@@ -23,7 +23,7 @@ export function setupRoutes(deps: AppDeps) {
     .openapi(
       route('post', '/setup/admin', 'Create the first admin with a setup link, and sign them in; the link (and every other) then stops working', { request: { body: jsonBody(firstAdminSchema) } }, {
         201: jsonAnswer('The first admin, signed in', firstAdminCreatedSchema),
-        403: jsonAnswer('The link was used, or an admin exists (code setup_link_invalid)', errorSchema),
+        409: jsonAnswer('The link was used, or an admin exists (code setup_link_invalid)', errorSchema),
       }),
       async (c) => {
         const input = c.req.valid('json');
