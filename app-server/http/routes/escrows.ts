@@ -1,4 +1,5 @@
 import { OpenAPIHono, z } from '@hono/zod-openapi';
+import { escrowListSchema, escrowSchema } from '../../../contract/escrows.ts';
 import { createEscrowSchema, escrowHistoryEntrySchema } from '../../../domain/escrow/api-schemas.ts';
 import { partyHistory } from '../../../domain/escrow/history.ts';
 import { escrowAggregate } from '../../../domain/aggregates.ts';
@@ -15,7 +16,7 @@ import { currentUser, requireUser } from '../middleware/authenticate.ts';
 import { route } from '../route.ts';
 
 const idParam = z.object({ id: z.uuid('id must be an escrow id') });
-const escrowAnswer = jsonAnswer('The escrow', z.record(z.string(), z.unknown()));
+const escrowAnswer = jsonAnswer('The escrow', escrowSchema);
 
 /** Escrows as their parties see them. A user who is not a party gets 404, as if it did not exist. */
 export function escrowRoutes(deps: AppDeps) {
@@ -28,7 +29,7 @@ export function escrowRoutes(deps: AppDeps) {
 
   app.openapi(
     route('get', '/escrows', 'Escrows you created or are a party to by a verified e-mail (admins: all)', { middleware: [requireUser()] as const }, {
-      200: jsonAnswer('Escrows, newest first', z.array(z.record(z.string(), z.unknown()))),
+      200: jsonAnswer('Escrows, newest first', escrowListSchema),
     }),
     async (c) => {
       const user = currentUser(c);

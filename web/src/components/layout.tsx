@@ -123,6 +123,10 @@ export function Layout() {
                   <Link to={to}>{label}</Link>
                 </li>
               ))}
+              <li>
+                {/* A page of the server, not of the app: a full page load. */}
+                <a href="/api/docs">API</a>
+              </li>
             </ul>
           </nav>
           {site.data && (
