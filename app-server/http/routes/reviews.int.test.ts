@@ -45,8 +45,8 @@ describe('POST /api/reviews', () => {
   });
 
   it.each([
-    [{ terms_accepted: false }, 'You must accept the terms to submit a review'],
-    [{ terms_accepted: undefined }, 'You must accept the terms to submit a review'],
+    [{ terms_accepted: false }, 'terms_accepted: You must accept the terms to submit a review'],
+    [{ terms_accepted: undefined }, 'terms_accepted: You must accept the terms to submit a review'],
     [{ name: '  ' }, 'name is required'],
     [{ country: undefined }, 'country is required'],
     [{ text: '' }, 'text is required'],
