@@ -4,6 +4,7 @@ import { escrowAggregate } from '../../../domain/aggregates.ts';
 import { checkBitcoinAddress } from '../../../domain/bitcoin-address.ts';
 import type { EscrowActor, EscrowCommand } from '../../../domain/escrow/decide.ts';
 import { DomainError, invalidInput, notFound } from '../../../domain/shared/errors.ts';
+import { wholeNumber } from '../../../domain/shared/schemas.ts';
 import { checkSecondFactor } from '../../accounts/second-factor.ts';
 import { endUnpaid, verifyPayment } from '../../commands/escrow-payment.ts';
 import { executeCommand } from '../../commands/execute.ts';
@@ -30,7 +31,8 @@ const verifyForm = notesForm.extend({ verified: z.enum(['true', 'false'], 'verif
 const resolveForm = z.object({
   outcome: z.string('outcome is required').trim().min(1, 'outcome is required').max(5000),
   resolution: z.enum(['release', 'refund', 'split'], 'resolution must be release, refund or split').optional(),
-  seller_percent: z.coerce.number().int('seller_percent must be a whole number').optional(),
+  // A form's empty field is no split percentage, not zero.
+  seller_percent: z.preprocess((value) => (value === '' ? undefined : value), wholeNumber('seller_percent').optional()),
   txid: optionalTxid,
   totp_code: totp,
 });
