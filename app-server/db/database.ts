@@ -15,6 +15,8 @@ export interface DatabaseHandle {
   /** Where the data lives: the PGlite directory, or the PostgreSQL URL without its password. */
   location: string;
   close: () => Promise<void>;
+  /** PGlite only: its whole data directory as one consistent gzipped tarball (`backup`). */
+  dumpDataDir?: () => Promise<Blob>;
 }
 
 export interface DatabaseOptions {
@@ -71,7 +73,7 @@ async function openPglite(dataDir: string): Promise<DatabaseHandle> {
       await db.destroy();
       lock?.release();
     };
-    return { db, backend: 'pglite', location, close };
+    return { db, backend: 'pglite', location, close, dumpDataDir: () => client.dumpDataDir('gzip') };
   } catch (error) {
     lock?.release();
     throw error;

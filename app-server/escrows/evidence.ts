@@ -1,14 +1,14 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { EvidenceRef } from '../../domain/escrow/events.ts';
+import { EVIDENCE_TYPES, EVIDENCE_TYPES_IN_WORDS, MAX_EVIDENCE_BYTES } from '../../domain/escrow/evidence-rules.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
 
-/** Largest evidence file: 10 MiB. */
-export const MAX_EVIDENCE_BYTES = 10 * 1024 * 1024;
+export { MAX_EVIDENCE_BYTES };
 /** The upload call's whole body may exceed the file by the form's other fields and boundaries. */
 export const MAX_UPLOAD_BODY_BYTES = MAX_EVIDENCE_BYTES + 64 * 1024;
 
-/** What each accepted type may be declared as by the client, and the file name extensions it may carry. */
-const ACCEPTED: Record<string, { declared: readonly string[]; extensions: readonly string[] }> = {
+/** What each accepted type (EVIDENCE_TYPES) may be declared as by the client, and the name extensions it may carry. */
+const ACCEPTED: Record<keyof typeof EVIDENCE_TYPES | string, { declared: readonly string[]; extensions: readonly string[] }> = {
   'image/png': { declared: ['image/png'], extensions: ['png'] },
   'image/jpeg': { declared: ['image/jpeg', 'image/jpg', 'image/pjpeg'], extensions: ['jpg', 'jpeg', 'jpe', 'jfif'] },
   'image/webp': { declared: ['image/webp'], extensions: ['webp'] },
@@ -18,14 +18,7 @@ const ACCEPTED: Record<string, { declared: readonly string[]; extensions: readon
 };
 /** Declarations that claim nothing: a browser's empty type for an unknown extension, curl's default. */
 const UNDECLARED = new Set(['', 'application/octet-stream']);
-const EXTENSION: Record<string, string> = {
-  'image/png': 'png',
-  'image/jpeg': 'jpg',
-  'image/webp': 'webp',
-  'image/gif': 'gif',
-  'application/pdf': 'pdf',
-  'text/plain': 'txt',
-};
+const EXTENSION: Record<string, string> = EVIDENCE_TYPES;
 
 /**
  * Markup and scripts that a browser or a viewer could run or render, wherever they are in the text (old sniffers
@@ -84,7 +77,7 @@ export async function checkEvidence(clientName: string, declaredType: string, by
   if (!contentType || !accepted) {
     throw new DomainError(
       'unsupported_media_type',
-      `file must be a PNG, JPEG, WebP, GIF, PDF or plain text file (its content is ${contentType ?? 'not one of these'}; ${sentAs})`,
+      `file must be a ${EVIDENCE_TYPES_IN_WORDS} file (its content is ${contentType ?? 'not one of these'}; ${sentAs})`,
     );
   }
   const declaredAgrees = UNDECLARED.has(declared) || accepted.declared.includes(declared);

@@ -10,6 +10,7 @@ import { requestContext } from './middleware/request-context.ts';
 import { securityHeaders } from './middleware/security-headers.ts';
 import { adminAddressRoutes } from './routes/admin-addresses.ts';
 import { adminAuditRoutes } from './routes/admin-audit.ts';
+import { adminEscrowListRoutes } from './routes/admin-escrow-list.ts';
 import { adminReviewRoutes } from './routes/admin-reviews.ts';
 import { adminUserRoutes } from './routes/admin-users.ts';
 import { authRoutes } from './routes/auth.ts';
@@ -21,6 +22,8 @@ import { pricingRoutes } from './routes/pricing.ts';
 import { reviewRoutes } from './routes/reviews.ts';
 import { siteRoutes } from './routes/site.ts';
 import { staticApp } from './static-app.ts';
+import { createMetrics } from '../metrics/metrics.ts';
+import { metricsRoutes } from '../metrics/route.ts';
 
 /** Largest body of any call but an evidence upload. */
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -42,7 +45,8 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
     },
   });
 
-  app.use('*', requestContext({ logger: deps.logger }));
+  const metrics = deps.metrics ?? createMetrics();
+  app.use('*', requestContext({ logger: deps.logger, metrics }));
   app.use('*', securityHeaders());
   app.use(
     '*',
@@ -63,6 +67,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
   app.route('/api', pricingRoutes(deps));
   app.route('/api', adminAddressRoutes(deps));
   app.route('/api', adminAuditRoutes(deps));
+  app.route('/api', adminEscrowListRoutes(deps));
   app.route('/api', escrowRoutes(deps));
   app.route('/api', escrowActionRoutes(deps));
   app.route('/api', escrowPaymentRoutes(deps));
@@ -72,6 +77,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
     openapi: '3.1.0',
     info: { title: 'Bitcoin escrow API', version: '0.1.0' },
   });
+  app.route('/', metricsRoutes(deps, metrics, { served: deps.config.METRICS_TOKEN !== undefined, token: deps.config.METRICS_TOKEN }));
   app.all('/api/*', () => {
     throw notFound('No such API route');
   });
