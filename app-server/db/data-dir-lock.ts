@@ -15,13 +15,18 @@ export interface DataDirLock {
   release: () => void;
 }
 
-/** True when a process with this id runs (one we may not signal still runs). */
+/** True when a process with this id runs (one we may not signal still runs; a killed one not yet reaped does not). */
 function isRunning(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  try {
+    // Linux: a zombie (state Z) answers signal 0 but holds nothing; its parent has not collected it yet.
+    return readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '')[0] !== 'Z';
+  } catch {
+    return true;
   }
 }
 
