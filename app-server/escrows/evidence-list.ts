@@ -28,7 +28,9 @@ export const evidencePath = (evidenceId: string) => `/api/evidence/${evidenceId}
  * files of the mark awaiting an admin.
  */
 export async function evidenceByEscrow(db: Kysely<Database>, escrowIds: readonly string[], options: { currentMarkOnly?: boolean } = {}): Promise<Map<string, EvidenceItem[]>> {
+  // Keyed by the ids as given; the database answers a uuid in lower case whatever case it was asked in.
   const byEscrow = new Map<string, EvidenceItem[]>(escrowIds.map((id) => [id, []]));
+  const given = new Map(escrowIds.map((id) => [id.toLowerCase(), id]));
   if (!escrowIds.length) return byEscrow;
   let query = db
     .selectFrom('payment_evidence as f')
@@ -40,7 +42,7 @@ export async function evidenceByEscrow(db: Kysely<Database>, escrowIds: readonly
   }
   const rows = await query.orderBy('f.mark_position').orderBy('f.evidence_id').execute();
   for (const row of rows) {
-    byEscrow.get(row.escrow_id)!.push({
+    byEscrow.get(given.get(row.escrow_id.toLowerCase()) ?? row.escrow_id)?.push({
       id: row.evidence_id,
       notes: row.notes,
       file_path: evidencePath(row.evidence_id),

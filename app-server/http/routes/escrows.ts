@@ -54,8 +54,8 @@ export function escrowRoutes(deps: AppDeps) {
 
   app.openapi(route('get', '/escrows/{id}', 'One escrow', { middleware: [requireUser()] as const, request: { params: idParam } }, { 200: escrowAnswer }), async (c) => {
     const { id } = c.req.valid('param');
-    const { answer } = await visible(id, currentUser(c));
-    return jsonText(c, withEvidence(answer, (await evidenceByEscrow(db, [id])).get(id)!), 200);
+    const { answer, escrow } = await visible(id, currentUser(c));
+    return jsonText(c, withEvidence(answer, (await evidenceByEscrow(db, [escrow.id])).get(escrow.id) ?? []), 200);
   });
 
   app.openapi(
