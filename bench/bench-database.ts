@@ -4,13 +4,11 @@ import { type DatabaseHandle, openDatabase } from '../app-server/db/database.ts'
 import { migrateToLatest } from '../app-server/db/migrate.ts';
 
 /**
- * A fresh, migrated database for one benchmark run: a new database on BENCH_DATABASE_URL's server (dropped at the
- * end), or an in-memory PGlite when it is unset.
+ * A fresh, migrated database for one benchmark run: a new database on the PostgreSQL server at `backend` (dropped
+ * at the end), or an in-memory PGlite when `backend` is null. Said by every caller: a default taken from the
+ * environment once turned a PGlite pass (`undefined`) into a second PostgreSQL one.
  */
-export async function withBenchDatabase<T>(
-  work: (handle: DatabaseHandle, url?: string) => Promise<T>,
-  backend = process.env.BENCH_DATABASE_URL,
-): Promise<T> {
+export async function withBenchDatabase<T>(work: (handle: DatabaseHandle, url?: string) => Promise<T>, backend: string | null): Promise<T> {
   if (!backend) {
     const handle = await openDatabase({ dataDir: 'memory://' });
     await migrateToLatest(handle.db);

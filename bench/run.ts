@@ -46,7 +46,7 @@ const step = (title: string) => console.log(`\n== ${title} (${new Date().toISOSt
 let lockedInsertBaseline: number | undefined;
 
 if (only.has('append')) {
-  for (const backend of [postgres, undefined]) {
+  for (const backend of [postgres, null]) {
     await withBenchDatabase(async (handle) => {
       step(`append on ${handle.backend}`);
       const raw1 = await rawInsertsPerSecond(handle, 1, seconds, false);

@@ -110,7 +110,7 @@ export async function measureRoutes(routes: string[]): Promise<RouteWeight[]> {
       await browser.close();
       server.close();
     }
-  });
+  }, process.env.BENCH_DATABASE_URL ?? null);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

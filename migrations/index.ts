@@ -5,6 +5,7 @@ import * as accounts from './0003_accounts.ts';
 import * as reviewPublished from './0004_review_published.ts';
 import * as evidenceFiles from './0005_evidence_files.ts';
 import * as setupTokens from './0006_setup_tokens.ts';
+import * as idempotencyLease from './0007_idempotency_lease.ts';
 
 /** Every migration in order. Names never change once released. */
 export const migrations: Record<string, Migration> = {
@@ -14,4 +15,5 @@ export const migrations: Record<string, Migration> = {
   '0004_review_published': reviewPublished,
   '0005_evidence_files': evidenceFiles,
   '0006_setup_tokens': setupTokens,
+  '0007_idempotency_lease': idempotencyLease,
 };

@@ -43,7 +43,7 @@ export async function login(deps: AppDeps, input: z.infer<typeof loginSchema>, c
 
   const user = await findUserByUsername(db, input.username);
   const credentials = user
-    ? await db.selectFrom('credentials').select('password_hash').where('user_id', '=', user.id).executeTakeFirst()
+    ? await db.selectFrom('credentials').select(['password_hash', 'must_change']).where('user_id', '=', user.id).executeTakeFirst()
     : undefined;
   const passwordOk = await verifyPassword(input.password, credentials?.password_hash ?? (await dummyHash(deps.config.PASSWORD_HASH_COST)));
   if (!user || !credentials || !passwordOk) {
@@ -67,5 +67,5 @@ export async function login(deps: AppDeps, input: z.infer<typeof loginSchema>, c
     await revokeSession(db, token);
     throw error;
   }
-  return { token, user };
+  return { token, user, mustChangePassword: credentials.must_change };
 }

@@ -3,8 +3,8 @@ import { sql } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { SignedInUser } from '../http/env.ts';
 
-/** A user as the API shows it: never a secret. */
-export function userView(user: SignedInUser) {
+/** A user as the API shows it: never a secret. `must_change_password`: signed in with a temporary password. */
+export function userView(user: SignedInUser, mustChangePassword = false) {
   return {
     id: user.id,
     username: user.username,
@@ -18,6 +18,7 @@ export function userView(user: SignedInUser) {
     is_frozen: user.is_frozen,
     suspension_reason: user.suspension_reason,
     totp_enabled: user.totp_enabled,
+    must_change_password: mustChangePassword,
   };
 }
 

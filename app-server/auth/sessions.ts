@@ -27,12 +27,16 @@ export async function openSession(db: Kysely<Database>, userId: string, now = ne
  * memory until it does (see AnswersAtPosition).
  */
 export async function sessionUser(db: Kysely<Database>, token: string, now = new Date()) {
-  const { rows } = await db.executeQuery<Selectable<UserRow> & { escrows_position: number }>(CompiledQuery.raw(SESSION_USER, [hashToken(token), now]));
+  const { rows } = await db.executeQuery<Selectable<UserRow> & { escrows_position: number; must_change_password: boolean }>(CompiledQuery.raw(SESSION_USER, [hashToken(token), now]));
   return rows[0];
 }
 
-/** Compiled once: the lookup runs on every signed-in request. $1 token hash, $2 now. */
-const SESSION_USER = `${PREPARE} SELECT users.*, (SELECT coalesce(max(position), 0) FROM events WHERE stream_type = 'escrow') AS escrows_position
+/**
+ * Compiled once: the lookup runs on every signed-in request. $1 token hash, $2 now. `must_change_password`: an
+ * admin set a temporary password that the user has not replaced yet.
+ */
+const SESSION_USER = `${PREPARE} SELECT users.*, (SELECT coalesce(max(position), 0) FROM events WHERE stream_type = 'escrow') AS escrows_position,
+  coalesce((SELECT must_change FROM credentials WHERE credentials.user_id = users.id), false) AS must_change_password
   FROM sessions INNER JOIN users ON users.id = sessions.user_id
   WHERE sessions.token_hash = $1 AND sessions.revoked_at IS NULL AND sessions.expires_at > $2`;
 

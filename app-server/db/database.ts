@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { type Compilable, CompiledQuery, Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
+import { lockDataDir } from './data-dir-lock.ts';
 import { parseInt8 } from './int8.ts';
 import type { Database } from './schema.ts';
 
@@ -57,14 +58,26 @@ function openPostgres(url: string, poolSize: number): DatabaseHandle {
 async function openPglite(dataDir: string): Promise<DatabaseHandle> {
   const inMemory = dataDir.startsWith('memory://');
   const location = inMemory ? dataDir : resolve(dataDir, 'pglite');
+  if (!inMemory) mkdirSync(dataDir, { recursive: true });
+  // PGlite is one process's: a second process on the same files would lose its writes (see data-dir-lock.ts).
+  const lock = inMemory ? null : lockDataDir(resolve(dataDir, 'pglite.lock'));
   if (!inMemory) mkdirSync(location, { recursive: true });
   // Loaded only when used: the embedded engine costs ~45 MB of memory that a server on PostgreSQL does not need.
   const [{ PGlite, types: pgliteTypes }, { PGliteDialect }] = await Promise.all([import('@electric-sql/pglite'), import('kysely-pglite-dialect')]);
-  const client = await PGlite.create(inMemory ? undefined : location, {
-    parsers: { [pgliteTypes.INT8]: (value: string) => parseInt8(value) },
-  });
-  const db = new Kysely<Database>({ dialect: new PGliteDialect(client) });
-  return { db, backend: 'pglite', location, close: () => db.destroy(), dumpDataDir: () => client.dumpDataDir('gzip') };
+  try {
+    const client = await PGlite.create(inMemory ? undefined : location, {
+      parsers: { [pgliteTypes.INT8]: (value: string) => parseInt8(value) },
+    });
+    const db = new Kysely<Database>({ dialect: new PGliteDialect(client) });
+    const close = async () => {
+      await db.destroy();
+      lock?.release();
+    };
+    return { db, backend: 'pglite', location, close, dumpDataDir: () => client.dumpDataDir('gzip') };
+  } catch (error) {
+    lock?.release();
+    throw error;
+  }
 }
 
 /** Marks a statement to be prepared once per connection and then only bound and executed (see below). */

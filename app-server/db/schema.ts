@@ -39,6 +39,12 @@ export interface EventStoreTables {
     status: number | null;
     response_body: string | null;
     created_at: Generated<Date>;
+    /** Who runs the request now (a random token per claim) and until when; a retry after that takes it over. */
+    lease_token: string | null;
+    lease_until: ColumnType<Date | null, string | null | undefined, string | null>;
+    /** Set in the transaction of the command's events: the command happened, whatever became of its answer. */
+    committed_at: ColumnType<Date | null, string | null | undefined, string | null>;
+    committed_stream: string | null;
   };
   evidence_files: {
     evidence_id: string;

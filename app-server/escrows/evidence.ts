@@ -7,8 +7,24 @@ export { MAX_EVIDENCE_BYTES };
 /** The upload call's whole body may exceed the file by the form's other fields and boundaries. */
 export const MAX_UPLOAD_BODY_BYTES = MAX_EVIDENCE_BYTES + 64 * 1024;
 
-const ALLOWED = new Set<string>(Object.keys(EVIDENCE_TYPES));
+/** What each accepted type (EVIDENCE_TYPES) may be declared as by the client, and the name extensions it may carry. */
+const ACCEPTED: Record<keyof typeof EVIDENCE_TYPES | string, { declared: readonly string[]; extensions: readonly string[] }> = {
+  'image/png': { declared: ['image/png'], extensions: ['png'] },
+  'image/jpeg': { declared: ['image/jpeg', 'image/jpg', 'image/pjpeg'], extensions: ['jpg', 'jpeg', 'jpe', 'jfif'] },
+  'image/webp': { declared: ['image/webp'], extensions: ['webp'] },
+  'image/gif': { declared: ['image/gif'], extensions: ['gif'] },
+  'application/pdf': { declared: ['application/pdf'], extensions: ['pdf'] },
+  'text/plain': { declared: ['text/plain'], extensions: ['txt', 'text', 'log'] },
+};
+/** Declarations that claim nothing: a browser's empty type for an unknown extension, curl's default. */
+const UNDECLARED = new Set(['', 'application/octet-stream']);
 const EXTENSION: Record<string, string> = EVIDENCE_TYPES;
+
+/**
+ * Markup and scripts that a browser or a viewer could run or render, wherever they are in the text (old sniffers
+ * read past the start): WHATWG's HTML sniffing signatures, SVG, XML and other processing instructions (`<?php`), and a script's `#!` line.
+ */
+const MARKUP = /<(?:!doctype|!--|\?|(?:html|head|body|script|iframe|frame|frameset|object|embed|applet|svg|math|style|link|meta|base|form|input|img|video|audio|template|title|table|div|font|h1|a|b|br|p)(?=[\s/>]))|^\uFEFF?\s*#!/i;
 
 export interface CheckedEvidence {
   ref: EvidenceRef;
@@ -33,23 +49,41 @@ function safeFilename(clientName: string, contentType: string): string {
   return `${base || 'evidence'}.${EXTENSION[contentType]}`;
 }
 
+/** The name's extension, lower case, or '' when it has none. */
+const extensionOf = (name: string) => /\.([^./\\]+)$/.exec(name.replace(/^.*[\\/]/, ''))?.[1]?.toLowerCase() ?? '';
+
 /**
- * Checks an uploaded file by its bytes, never by its name or declared type: PNG, JPEG, WebP, GIF, PDF or plain
- * text, at most 10 MiB, not empty. Answers the reference the event records (with its SHA-256) and the bytes.
+ * Checks an uploaded file by its bytes: PNG, JPEG, WebP, GIF, PDF or plain text (never HTML, SVG, XML or a script,
+ * whatever it is called), at most 10 MiB, not empty. The type the client declared and the name's extension must agree
+ * with what the bytes are, else 415 naming both. Answers the reference the event records (with its SHA-256) and the
+ * bytes.
  */
-export async function checkEvidence(clientName: string, bytes: Uint8Array): Promise<CheckedEvidence> {
+export async function checkEvidence(clientName: string, declaredType: string, bytes: Uint8Array): Promise<CheckedEvidence> {
   if (bytes.byteLength > MAX_EVIDENCE_BYTES) {
     throw new DomainError('payload_too_large', 'file must be at most 10 MB');
   }
   if (bytes.byteLength === 0) throw new DomainError('invalid_input', 'file is empty');
+  const declared = declaredType.split(';')[0]!.trim().toLowerCase();
+  const extension = extensionOf(clientName);
+  const sentAs = `sent as ${declared || 'no type'} named ${extension ? `*.${extension}` : 'without an extension'}`;
   const { fileTypeFromBuffer } = await import('file-type'); // loaded on the first upload, not at start
   const sniffed = await fileTypeFromBuffer(bytes);
-  const contentType = sniffed ? sniffed.mime : isPlainText(bytes) ? 'text/plain' : null;
-  if (!contentType || !ALLOWED.has(contentType)) {
+  const text = !sniffed && isPlainText(bytes) ? new TextDecoder().decode(bytes) : null;
+  if (text !== null && MARKUP.test(text)) {
+    throw new DomainError('unsupported_media_type', `file holds HTML, SVG, XML or a script, which is never accepted (${sentAs})`);
+  }
+  const contentType = sniffed ? sniffed.mime : text !== null ? 'text/plain' : null;
+  const accepted = contentType ? ACCEPTED[contentType] : undefined;
+  if (!contentType || !accepted) {
     throw new DomainError(
       'unsupported_media_type',
-      `file must be a ${EVIDENCE_TYPES_IN_WORDS} file${sniffed ? ` (its content is ${sniffed.mime})` : ''}`,
+      `file must be a ${EVIDENCE_TYPES_IN_WORDS} file (its content is ${contentType ?? 'not one of these'}; ${sentAs})`,
     );
+  }
+  const declaredAgrees = UNDECLARED.has(declared) || accepted.declared.includes(declared);
+  const extensionAgrees = extension === '' || accepted.extensions.includes(extension);
+  if (!declaredAgrees || !extensionAgrees) {
+    throw new DomainError('unsupported_media_type', `file content is ${contentType} but it was ${sentAs}; the type and the extension must match the content`);
   }
   return {
     content: bytes,

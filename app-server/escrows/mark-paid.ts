@@ -12,11 +12,11 @@ import { checkEvidence } from './evidence.ts';
  */
 export async function markPaid(
   deps: Pick<AppDeps, 'database' | 'store' | 'config'>,
-  input: { escrowId: string; by: EscrowActor; notes: string; file: { name: string; bytes: Uint8Array } | null },
+  input: { escrowId: string; by: EscrowActor; notes: string; file: { name: string; type: string; bytes: Uint8Array } | null },
   meta: CommandMeta,
 ) {
   const { db } = deps.database;
-  const evidence = input.file ? [await checkEvidence(input.file.name, input.file.bytes)] : [];
+  const evidence = input.file ? [await checkEvidence(input.file.name, input.file.type, input.file.bytes)] : [];
   const effects = escrowEffects(deps);
   return executeCommand(
     { db, store: deps.store },

@@ -11,6 +11,7 @@ import type { DynamicDb } from '../../projections/dynamic-db.ts';
 import type { Projection, Row, TableSpec } from '../../projections/projection.ts';
 import type { Database } from '../db/schema.ts';
 import { type HeadState, type PlainInsert, writeAppend } from './append-statement.ts';
+import { type AppendScope, appendScope } from './append-scope.ts';
 import { readStream as readStreamFromDb } from './read.ts';
 import { RecentState } from './recent-state.ts';
 
@@ -182,8 +183,9 @@ export function createEventStore(db: Kysely<Database>, projections: readonly Pro
   }
 
   return {
-    async append(appends, metadata, options = {}) {
+    async append(appends, metadata, given = {}) {
       if (appends.length === 0 || appends.every((a) => a.events.length === 0)) return [];
+      const options = withScope(given, appendScope.getStore());
       const occurredAt = options.now ?? new Date().toISOString();
       const validated = appends.map((a) => ({
         ...a,
@@ -221,6 +223,19 @@ export function createEventStore(db: Kysely<Database>, projections: readonly Pro
 
     forgetStream(streamId) {
       recent.forgetStream(streamId);
+    },
+  };
+}
+
+/** The append's options with the scope's write after its own `alsoWrite`. */
+function withScope(options: AppendOptions, scope: AppendScope | undefined): AppendOptions {
+  if (!scope) return options;
+  const { alsoWrite } = options;
+  return {
+    ...options,
+    alsoWrite: async (trx, stored) => {
+      await alsoWrite?.(trx, stored);
+      await scope.alsoWrite(trx, stored);
     },
   };
 }

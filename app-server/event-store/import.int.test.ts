@@ -91,6 +91,9 @@ describe('import-events', () => {
       const login = await restored.app.request('/api/auth/login', json({ username: 'root', password: 'a temporary passphrase' }));
       expect(login.status).toBe(200);
       const { access_token } = (await login.json()) as { access_token: string };
+      // A temporary password must be replaced before anything else.
+      const changed = await restored.app.request('/api/auth/change-password', json({ current_password: 'a temporary passphrase', new_password: 'the admin own passphrase' }, access_token));
+      expect(changed.status).toBe(200);
       const list = await restored.app.request('/api/admin/disputes', bearer(access_token));
       expect(list.status).toBe(200);
     } finally {

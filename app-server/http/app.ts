@@ -42,7 +42,7 @@ export interface AppOptions {
 export function createApp(deps: AppDeps, options: AppOptions = {}) {
   const app = new OpenAPIHono<AppEnv>({
     defaultHook: (result) => {
-      if (!result.success) throw invalidInput(describeZodError(result.error));
+      if (!result.success) throw invalidInput(describeZodError(result.error, result.target));
       const field = unstorableField(result.data);
       if (field !== undefined) throw invalidInput(`${field || result.target} must not contain NUL characters or unpaired surrogates`);
     },

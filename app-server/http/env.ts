@@ -33,6 +33,8 @@ export interface AppEnv {
     user?: SignedInUser;
     /** The bearer token of this request, when it opened a live session. */
     token?: string;
+    /** The session's user signed in with a temporary password (an admin's reset) and must change it. */
+    mustChangePassword?: boolean;
     /** The position of the last escrow event, read with the session: where the escrow read model stood. */
     escrowsPosition?: number;
   };

@@ -81,13 +81,20 @@ export function toHttpError(error: unknown): HttpError {
   return { status: 500, code: 'internal', detail: 'Internal error; it has been logged', headers: {}, unexpected: true };
 }
 
-/** A detail for a refused request body, naming the field. */
-export function describeZodError(error: ZodError): string {
+/**
+ * The detail for refused input: always `field: what is wrong` (contract.md section 4), whether the input came as
+ * JSON, a form, a multipart upload or the query string. A message that already begins with its field's name
+ * ('full_name is required') stands as it is; anything else, the schema's own sentence or zod's wording, gets the
+ * field put in front ('confirm_password: Passwords do not match'). A field that is missing altogether reads `field: required`.
+ */
+export function describeZodError(error: ZodError, target = 'body'): string {
+  if (target === 'json' || target === 'form') target = 'body';
   const issue = error.issues[0];
-  if (!issue) return 'Invalid input';
-  const field = issue.path.length ? issue.path.join('.') : 'body';
-  // A message that names its field, or is a whole sentence for people (the spec's own texts), stands alone.
-  if (issue.message.includes(field) || /^[A-Z]/.test(issue.message)) return issue.message;
+  if (!issue) return `${target}: invalid`;
+  const field = issue.path.length ? issue.path.map(String).join('.') : target;
+  const leaf = String(issue.path.at(-1) ?? target);
+  if (issue.code === 'invalid_type' && /received undefined$/.test(issue.message)) return `${field}: required`;
+  if (issue.message.startsWith(`${field} `) || issue.message.startsWith(`${leaf} `)) return issue.message;
   return `${field}: ${issue.message}`;
 }
 

@@ -126,7 +126,7 @@ async function session() {
   const short = await call('/api/auth/register', json({ full_name: 'Ann', email: 'ann@example.com', username: 'ann', password: SHORT_PASSWORD, confirm_password: SHORT_PASSWORD }));
   expect(short.status).toBe(422);
   const mismatch = await call('/api/auth/register', json({ full_name: 'Ann', email: 'ann@example.com', username: 'ann', password: ANN_PASSWORD, confirm_password: MISMATCHED_PASSWORD }));
-  expect([mismatch.status, mismatch.body.detail]).toEqual([422, 'Passwords do not match']);
+  expect([mismatch.status, mismatch.body.detail]).toEqual([422, 'confirm_password: Passwords do not match']);
   await register('ann', ANN_PASSWORD, 'buyer');
   await register('sam', SAM_PASSWORD, 'seller');
   const taken = await call('/api/auth/register', json({ full_name: 'Ann', email: 'ann2@example.com', username: 'ann', password: ANN_PASSWORD, confirm_password: ANN_PASSWORD }));

@@ -1,12 +1,14 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../logger.ts';
 import { openTestDatabase, type TestDatabase } from '../testing/test-database.ts';
 import { enqueueMail } from './outbox.ts';
 import { deliverDueMail } from './sender.ts';
-import { fileTransport, type MailTransport } from './transports.ts';
+import { fileTransport, type MailTransport, smtpTransport } from './transports.ts';
 
 let t: TestDatabase;
 const logger = createLogger('silent');
@@ -40,6 +42,7 @@ describe('mail outbox', () => {
       subject: 'Welcome',
       text: 'Body of Welcome',
       sent_at: expect.any(String),
+      message_id: expect.stringMatching(/^<outbox\.\d+\.\d+@localhost>$/),
     });
   });
 
@@ -83,5 +86,63 @@ describe('mail outbox', () => {
     expect(a.sent + b.sent).toBe(20);
     expect(new Set(seen).size).toBe(20);
     expect(seen).toHaveLength(20);
+  });
+});
+
+describe('Message-ID', () => {
+  it('each mail carries one derived from its outbox row: the same on every attempt, another for another row', async () => {
+    await queue('Funded', 'Released');
+    const handed: Array<{ subject: string; messageId: string }> = [];
+    let crashAfterHandingOver = true;
+    // Hands the mail over, then fails before the row is marked sent: what a crash right after SMTP accepted it leaves.
+    const crashing: MailTransport = {
+      describe: 'crashing',
+      messageDomain: 'escrow.example.com',
+      async send(mail) {
+        handed.push({ subject: mail.subject, messageId: mail.messageId });
+        if (crashAfterHandingOver) throw new Error('process died');
+      },
+    };
+    const start = new Date(Date.now() + 1);
+    await deliverDueMail(t.db, crashing, logger, { now: () => start, batch: 1 });
+    crashAfterHandingOver = false;
+    await deliverDueMail(t.db, crashing, logger, { now: () => new Date(start.getTime() + 61_000) });
+    expect(handed.map((h) => h.subject)).toEqual(['Funded', 'Funded', 'Released']);
+    expect(handed[0]!.messageId).toMatch(/^<outbox\.\d+\.\d+@escrow\.example\.com>$/);
+    expect(handed[1]!.messageId).toBe(handed[0]!.messageId);
+    expect(handed[2]!.messageId).not.toBe(handed[0]!.messageId);
+  });
+
+  it('goes out over SMTP as the Message-ID header, the same when the mail is sent again', async () => {
+    const received: string[] = [];
+    const server = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS', 'AUTH'],
+      logger: false,
+      onData(stream, _session, done) {
+        const chunks: Buffer[] = [];
+        stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+        stream.on('end', () => {
+          received.push(Buffer.concat(chunks).toString('utf8'));
+          done();
+        });
+      },
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (server.server.address() as AddressInfo).port;
+      const smtp = smtpTransport(`smtp://127.0.0.1:${port}`, 'Escrow Support <support@escrow.example.com>');
+      await queue('Funded');
+      expect(await deliverDueMail(t.db, smtp, logger)).toEqual({ sent: 1, failed: 0 });
+      // The crash between SMTP's acceptance and the commit: the row is due again after the restart.
+      await t.db.updateTable('mail_outbox').set({ sent_at: null }).execute();
+      expect(await deliverDueMail(t.db, smtp, logger)).toEqual({ sent: 1, failed: 0 });
+      const ids = received.map((message) => /^Message-ID: (.*)$/im.exec(message)?.[1]?.trim());
+      expect(ids).toHaveLength(2);
+      expect(ids[0]).toMatch(/^<outbox\.\d+\.\d+@escrow\.example\.com>$/);
+      expect(ids[1]).toBe(ids[0]);
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 });

@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { Logger } from '../logger.ts';
+import { messageIdOf } from './outbox.ts';
 import type { MailTransport } from './transports.ts';
 
 export const MAX_MAIL_ATTEMPTS = 10;
@@ -10,7 +11,8 @@ export const retryDelayMinutes = (attempts: number) => Math.min(60, 2 ** Math.ma
 
 /**
  * Delivers due mail. Each row is claimed with FOR UPDATE SKIP LOCKED inside its own transaction, so several
- * server processes never send the same mail twice; a failure schedules a retry with backoff.
+ * server processes never send the same mail twice; a failure schedules a retry with backoff. Each mail carries the
+ * Message-ID of its row, so one handed over just before a crash and sent again after it is known as the same mail.
  */
 export async function deliverDueMail(
   db: Kysely<Database>,
@@ -25,7 +27,7 @@ export async function deliverDueMail(
     const outcome = await db.transaction().execute(async (trx) => {
       const mail = await trx
         .selectFrom('mail_outbox')
-        .select(['id', 'to_address', 'subject', 'body', 'attempts'])
+        .select(['id', 'to_address', 'subject', 'body', 'attempts', 'created_at'])
         .where('sent_at', 'is', null)
         .where('attempts', '<', MAX_MAIL_ATTEMPTS)
         // Without a given clock, the database's: mail is queued at its now(), to the microsecond, which a Date
@@ -39,7 +41,8 @@ export async function deliverDueMail(
       if (!mail) return 'none' as const;
       const at = now().toISOString();
       try {
-        await transport.send({ to: mail.to_address, subject: mail.subject, text: mail.body }, at);
+        const messageId = messageIdOf(mail, transport.messageDomain ?? 'localhost');
+        await transport.send({ to: mail.to_address, subject: mail.subject, text: mail.body, messageId }, at);
         await trx
           .updateTable('mail_outbox')
           .set({ sent_at: at, attempts: mail.attempts + 1 })

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { wholeNumber } from '../shared/schemas.ts';
 
 const text = (field: string, max: number) =>
   z.string(`${field} is required`).trim().min(1, `${field} is required`).max(max, `${field} must be at most ${max} characters`);
@@ -15,11 +16,8 @@ export const createEscrowSchema = z.object({
   product_service: text('product_service', 200),
   description: text('description', 5000),
   amount_usd: z.union([z.number(), z.string()], 'amount_usd is required'),
-  deadline_days: z.coerce
-    .number('deadline_days must be a number')
-    .int('deadline_days must be a whole number')
-    .min(1, 'deadline_days must be from 1 to 90')
-    .max(90, 'deadline_days must be from 1 to 90')
+  deadline_days: wholeNumber('deadline_days')
+    .pipe(z.number().min(1, 'deadline_days must be from 1 to 90').max(90, 'deadline_days must be from 1 to 90'))
     .default(7),
   seller_email: email('seller_email'),
   buyer_email: email('buyer_email'),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { decimalNumber, wholeNumber } from '../shared/schemas.ts';
 import { REVIEW_TEXT_MAX } from './decide.ts';
 
 export const REVIEW_RATINGS = [5, 4.5, 4, 3.5, 3] as const;
@@ -20,8 +21,7 @@ export const reviewSubmissionSchema = z.object({
     .transform((v) => (v ? v.toLowerCase() : null))
     .pipe(z.email('email must be a valid e-mail address').nullable()),
   country: required('country', 80),
-  rating: z.coerce
-    .number('rating must be a number')
+  rating: decimalNumber('rating')
     .refine((r) => (REVIEW_RATINGS as readonly number[]).includes(r), 'rating must be one of 5.0, 4.5, 4.0, 3.5, 3.0')
     .transform((r) => r as (typeof REVIEW_RATINGS)[number]),
   text: required('text', REVIEW_TEXT_MAX),
@@ -35,8 +35,8 @@ export const reviewSubmissionSchema = z.object({
 });
 
 export const reviewListQuerySchema = z.object({
-  skip: z.coerce.number().int().min(0).max(1_000_000).default(0),
-  limit: z.coerce.number().int().min(1).max(100).default(20),
+  skip: wholeNumber('skip').pipe(z.number().max(1_000_000, 'skip must be at most 1000000')).default(0),
+  limit: wholeNumber('limit').pipe(z.number().min(1, 'limit must be from 1 to 100').max(100, 'limit must be from 1 to 100')).default(20),
   sort: z.enum(['newest', 'oldest', 'highest']).default('newest'),
   country: z
     .string()
@@ -44,5 +44,5 @@ export const reviewListQuerySchema = z.object({
     .max(80)
     .optional()
     .transform((v) => (v && v !== 'all' ? v : undefined)),
-  min_rating: z.coerce.number().min(3).max(5).optional(),
+  min_rating: decimalNumber('min_rating').pipe(z.number().min(3, 'min_rating must be from 3 to 5').max(5, 'min_rating must be from 3 to 5')).optional(),
 });

@@ -5,10 +5,14 @@ import { sessionUser } from '../../auth/sessions.ts';
 import type { Database } from '../../db/schema.ts';
 import type { AppEnv } from '../env.ts';
 
+/** What a session holding a temporary password may still do: see who it is, change the password, sign out. */
+const WHILE_PASSWORD_MUST_CHANGE = new Set(['GET /api/auth/me', 'POST /api/auth/change-password', 'POST /api/auth/logout']);
+
 /**
  * Reads `Authorization: Bearer <token>`. A live session makes the request the user's; a suspended user is stopped
- * here with 403 on every call. A missing or dead token leaves the request anonymous (routes that need a user say
- * 401 themselves).
+ * here with 403 on every call, and so is a user signed in with a temporary password (after an admin's reset) on
+ * every call but the three that lead to a new password. A missing or dead token leaves the request anonymous
+ * (routes that need a user say 401 themselves).
  */
 export function authenticate(options: { db: Kysely<Database> }): MiddlewareHandler<AppEnv> {
   return async function authenticateMiddleware(c, next) {
@@ -17,8 +21,12 @@ export function authenticate(options: { db: Kysely<Database> }): MiddlewareHandl
     if (token) {
       const found = await sessionUser(options.db, token);
       if (found) {
-        const { escrows_position, ...user } = found;
+        const { escrows_position, must_change_password, ...user } = found;
         if (user.is_frozen) throw forbidden('Account suspended');
+        if (must_change_password && !WHILE_PASSWORD_MUST_CHANGE.has(`${c.req.method} ${c.req.path}`)) {
+          throw new DomainError('forbidden', 'Change your temporary password first (POST /api/auth/change-password)', {}, 'password_change_required');
+        }
+        c.set('mustChangePassword', must_change_password);
         c.set('user', user);
         c.set('escrowsPosition', Number(escrows_position));
         c.set('actor', user.id);

@@ -4,6 +4,7 @@ import { adminEscrowHistorySchema } from '../../../contract/escrows.ts';
 import { escrowStatusOf, evolveEscrow, initialEscrowState } from '../../../domain/escrow/state.ts';
 import type { EscrowEvent } from '../../../domain/escrow/events.ts';
 import { notFound } from '../../../domain/shared/errors.ts';
+import { wholeNumber } from '../../../domain/shared/schemas.ts';
 import { exportChunks } from '../../event-store/export.ts';
 import { chainHead, readLog, readStream } from '../../event-store/read.ts';
 import { verifyChain } from '../../event-store/verify-chain.ts';
@@ -13,10 +14,10 @@ import { currentUser } from '../middleware/authenticate.ts';
 import type { AppDeps, AppEnv } from '../env.ts';
 import { adminRoute } from '../route.ts';
 
-const page = { limit: z.coerce.number().int().min(1).max(500).default(50) };
+const page = { limit: wholeNumber('limit').pipe(z.number().min(1, 'limit must be from 1 to 500').max(500, 'limit must be from 1 to 500')).default(50) };
 const auditQuery = z.object({
   ...page,
-  before: z.coerce.number().int().min(1).optional(),
+  before: wholeNumber('before').pipe(z.number().min(1, 'before must be at least 1')).optional(),
   actor: z.string().max(100).optional(),
   object_type: z.enum(['escrow', 'address', 'user', 'review', 'settings']).optional(),
   object_id: z.string().max(100).optional(),
@@ -26,12 +27,15 @@ const auditQuery = z.object({
 });
 const eventsQuery = z.object({
   ...page,
-  after: z.coerce.number().int().min(0).default(0),
+  after: wholeNumber('after').default(0),
   stream_id: z.string().max(120).optional(),
   stream_type: z.enum(['escrow', 'address', 'user', 'review', 'settings']).optional(),
   type: z.string().max(60).optional(),
 });
-const exportQuery = z.object({ from: z.coerce.number().int().min(1).optional(), to: z.coerce.number().int().min(1).optional() });
+const exportQuery = z.object({
+  from: wholeNumber('from').pipe(z.number().min(1, 'from must be at least 1')).optional(),
+  to: wholeNumber('to').pipe(z.number().min(1, 'to must be at least 1')).optional(),
+});
 const swapField = z.enum(['true', 'false'], 'swap must be true or false');
 const replayBody = {
   required: false,

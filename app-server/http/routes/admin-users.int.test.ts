@@ -46,7 +46,9 @@ describe('admin user management: what it does', () => {
     const res = await t.app.request('/api/admin/users', bearer(admin.token));
     const users = (await res.json()) as Record<string, unknown>[];
     expect(users.map((u) => u.username).sort()).toEqual(['ann', 'root']);
-    expect(JSON.stringify(users)).not.toMatch(/password|secret|scrypt/i);
+    // The one field that names a password says only whether it must be changed.
+    expect(users.map((u) => u.must_change_password)).toEqual([false, false]);
+    expect(JSON.stringify(users.map(({ must_change_password: _flag, ...u }) => u))).not.toMatch(/password|secret|scrypt/i);
   });
 
   it('updates only the non-empty fields', async () => {
@@ -121,6 +123,45 @@ describe('admin user management: what it does', () => {
     expect(res.status).toBe(200);
     expect((await t.app.request('/api/auth/me', bearer(ann.token))).status).toBe(401);
     await signIn(t, 'ann', 'temporary pass 1');
+  });
+
+  it('after a reset, the temporary password opens nothing but me, change-password and logout until it is changed', async () => {
+    const ann = await signedInUser(t, 'ann');
+    const admin = await signedInAdmin(t);
+    await t.app.request(`/api/admin/users/${ann.id}/reset-password`, form({ temporary_password: 'temporary pass 1' }, admin.token));
+    const login = await t.app.request('/api/auth/login', json({ username: 'ann', password: 'temporary pass 1' }));
+    const { access_token: token, user } = (await login.json()) as { access_token: string; user: { must_change_password: boolean } };
+    expect(user.must_change_password).toBe(true);
+
+    const me = await t.app.request('/api/auth/me', bearer(token));
+    expect([me.status, ((await me.json()) as { must_change_password: boolean }).must_change_password]).toEqual([200, true]);
+    const refused = [
+      await t.app.request('/api/escrows', json({ product_service: 'Camera', description: 'Mirrorless', amount_usd: '10.00', seller_email: 'sam@example.com' }, token)),
+      await t.app.request('/api/escrows', bearer(token)),
+      await t.app.request('/api/auth/setup-2fa', bearer(token, 'POST')),
+      await t.app.request('/api/profile/switch-role', form({ new_role: 'seller' }, token)),
+      await t.app.request('/api/reviews', json({ name: 'Ann', country: 'NO', rating: 5, text: 'Great', terms_accepted: true }, token)),
+    ];
+    for (const res of refused) {
+      expect([res.status, await res.json()]).toEqual([403, { detail: 'Change your temporary password first (POST /api/auth/change-password)', code: 'password_change_required' }]);
+    }
+    expect(await t.database.db.selectFrom('escrows').select('id').execute()).toEqual([]);
+
+    const changed = await t.app.request('/api/auth/change-password', json({ current_password: 'temporary pass 1', new_password: 'my own new password' }, token));
+    expect(changed.status).toBe(200);
+    const after = await t.app.request('/api/escrows', bearer(token));
+    expect(after.status).toBe(200);
+    expect(((await (await t.app.request('/api/auth/me', bearer(token))).json()) as { must_change_password: boolean }).must_change_password).toBe(false);
+    expect((await t.app.request('/api/auth/logout', bearer(token, 'POST'))).status).toBe(200);
+  });
+
+  it('a session holding a temporary password may still sign out', async () => {
+    const ann = await signedInUser(t, 'ann');
+    const admin = await signedInAdmin(t);
+    await t.app.request(`/api/admin/users/${ann.id}/reset-password`, form({ temporary_password: 'temporary pass 1' }, admin.token));
+    const token = await signIn(t, 'ann', 'temporary pass 1');
+    expect((await t.app.request('/api/auth/logout', bearer(token, 'POST'))).status).toBe(200);
+    expect((await t.app.request('/api/auth/me', bearer(token))).status).toBe(401);
   });
 
   it('answers 404 for an unknown user and 422 for a malformed id', async () => {

@@ -29,8 +29,14 @@ export function adminUserRoutes(deps: AppDeps) {
   });
 
   app.openapi(adminRoute('get', '/admin/users', 'Every account, newest first', {}, { 200: jsonAnswer('Users', usersSchema) }), async (c) => {
-    const users = await deps.database.db.selectFrom('users').selectAll().orderBy('created_at', 'desc').execute();
-    return c.json(users.map(userView), 200);
+    const users = await deps.database.db
+      .selectFrom('users')
+      .leftJoin('credentials', 'credentials.user_id', 'users.id')
+      .selectAll('users')
+      .select('credentials.must_change')
+      .orderBy('users.created_at', 'desc')
+      .execute();
+    return c.json(users.map(({ must_change, ...user }) => userView(user, must_change ?? false)), 200);
   });
 
   app.openapi(

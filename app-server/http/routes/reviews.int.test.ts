@@ -8,6 +8,7 @@ import { executeCommand } from '../../commands/execute.ts';
 import { createEventStore } from '../../event-store/append.ts';
 import { createApp } from '../app.ts';
 import { bearer, form, json, signedInAdmin, signedInUser } from '../../testing/accounts.ts';
+import { openMarket } from '../../testing/market.ts';
 import { openTestApp, type TestApp } from '../../testing/test-app.ts';
 
 let t: TestApp;
@@ -45,14 +46,14 @@ describe('POST /api/reviews', () => {
   });
 
   it.each([
-    [{ terms_accepted: false }, 'You must accept the terms to submit a review'],
-    [{ terms_accepted: undefined }, 'You must accept the terms to submit a review'],
+    [{ terms_accepted: false }, 'terms_accepted: You must accept the terms to submit a review'],
+    [{ terms_accepted: undefined }, 'terms_accepted: You must accept the terms to submit a review'],
     [{ name: '  ' }, 'name is required'],
     [{ country: undefined }, 'country is required'],
     [{ text: '' }, 'text is required'],
     [{ text: 'x'.repeat(1001) }, 'text must be at most 1000 characters'],
     [{ rating: 4.2 }, 'rating must be one of 5.0, 4.5, 4.0, 3.5, 3.0'],
-    [{ rating: 'five' }, 'rating must be a number'],
+    [{ rating: 'five' }, 'rating must be a number written in decimal digits'],
     [{ email: 'not-mail' }, 'email must be a valid e-mail address'],
     [{ escrow_id: 'abc' }, 'escrow_id must be an escrow id'],
   ])('refuses %o: %s', async (overrides, message) => {
@@ -65,9 +66,22 @@ describe('POST /api/reviews', () => {
     await submit({ text: ` ${'x'.repeat(1000)} `, email: '' });
   });
 
-  it('refuses an escrow id that names no escrow', async () => {
-    const res = await t.app.request('/api/reviews', json(review({ escrow_id: randomUUID() })));
-    expect([res.status, await detail(res)]).toEqual([422, 'escrow_id does not name an escrow']);
+  it("answers an escrow id that names no escrow exactly as one that is not the author's: no probing which exist", async () => {
+    const { buyer } = await openMarket(t);
+    const created = await t.app.request('/api/escrows', json({ product_service: 'Lamp', description: 'Desk lamp', amount_usd: '50.00', seller_email: 'sam@example.com' }, buyer.token));
+    const existing = ((await created.json()) as { id: string }).id;
+    const stranger = await signedInUser(t, 'zed');
+    const answers = [];
+    for (const [escrow_id, token] of [[randomUUID(), undefined], [existing, undefined], [randomUUID(), stranger.token], [existing, stranger.token]] as const) {
+      const res = await t.app.request('/api/reviews', json(review({ escrow_id }), token));
+      const { id: _id, ...body } = (await res.json()) as { id: string };
+      answers.push([res.status, body]);
+    }
+    expect(new Set(answers.map((a) => JSON.stringify(a))).size).toBe(1);
+    expect(answers[0]![0]).toBe(201);
+    const admin = await signedInAdmin(t);
+    const all = (await (await t.app.request('/api/admin/reviews', bearer(admin.token))).json()) as Review[];
+    expect(all.map((r) => r.verified_deal)).toEqual([false, false, false, false]);
   });
 
   it('keeps the text as given: markup is data, never HTML', async () => {

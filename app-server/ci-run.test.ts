@@ -1,0 +1,13 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+
+const ci = readFileSync(new URL('../.ci/run', import.meta.url), 'utf8');
+const commands = ci.split('\n').filter((line) => !line.trim().startsWith('#'));
+
+describe('.ci/run', () => {
+  it("runs the suite with the README's command, npm test, never vitest by another way", () => {
+    expect(commands.some((line) => /\bnpm test -- /.test(line))).toBe(true);
+    expect(commands.filter((line) => /\bnpx vitest\b|node_modules\/.bin\/vitest/.test(line))).toEqual([]);
+    expect(readFileSync(new URL('../README.md', import.meta.url), 'utf8')).toContain('\nnpm test\n');
+  });
+});
