@@ -5,10 +5,11 @@ import type { EscrowRow } from '../../projections/escrows/table.ts';
 import { idOfStream } from '../../projections/stream-ids.ts';
 import type { Database } from '../db/schema.ts';
 import { enqueueMail, type OutgoingMail } from '../mail/outbox.ts';
+import { escrowRef, userWords } from '../mail/user-words.ts';
 
 type Escrow = Selectable<EscrowRow>;
 interface Letter {
-  to: 'parties' | 'buyer' | 'admins';
+  to: 'parties' | 'buyer' | 'admins' | 'everyone';
   subject: string;
   /** What happened and what the reader does next; per side when they differ. */
   lines: string[] | ((side: 'buyer' | 'seller') => string[]);
@@ -18,12 +19,13 @@ const btc = (sats: number | null) => `${formatSats(sats ?? 0)} BTC`;
 
 /** The letter an escrow event calls for, or null when nobody needs to hear of it. Pure. */
 export function letterFor(event: StoredEvent, escrow: Escrow): Letter | null {
-  const what = `"${escrow.product_service}"`;
+  const ref = escrowRef(escrow.id);
+  const what = ref.replace(/^escrow /, '');
   switch (event.type) {
     case 'PaymentMarked':
       return {
         to: 'admins',
-        subject: `Payment marked: ${escrow.product_service}`,
+        subject: `Payment marked: ${ref}`,
         lines: [
           `The buyer marked escrow ${what} as paid (${btc(escrow.amount_sats)} to ${escrow.assigned_address ?? 'no address'}).`,
           `Check the payment on the chain, then verify or reject it under Verifications in the admin console.`,
@@ -32,7 +34,7 @@ export function letterFor(event: StoredEvent, escrow: Escrow): Letter | null {
     case 'PaymentRejected':
       return {
         to: 'buyer',
-        subject: `Payment not confirmed: ${escrow.product_service}`,
+        subject: `Payment not confirmed: ${ref}`,
         lines: [
           `The payment you marked on escrow ${what} could not be confirmed on the chain.`,
           `Admin's note: ${event.data.notes || '(none)'}`,
@@ -42,7 +44,7 @@ export function letterFor(event: StoredEvent, escrow: Escrow): Letter | null {
     case 'PaymentVerified':
       return {
         to: 'parties',
-        subject: `Escrow funded: ${escrow.product_service}`,
+        subject: `Escrow funded: ${ref}`,
         lines: (side) => [
           `The payment of ${btc(escrow.amount_sats)} for escrow ${what} is confirmed and held in escrow.`,
           side === 'seller'
@@ -53,31 +55,31 @@ export function letterFor(event: StoredEvent, escrow: Escrow): Letter | null {
     case 'DisputeOpened':
       return {
         to: 'admins',
-        subject: `Dispute opened: ${escrow.product_service}`,
-        lines: [`The ${event.data.opened_by_side} opened a dispute on escrow ${what}.`, `Reason: ${event.data.reason}`, 'Review it under Disputes in the admin console.'],
+        subject: `Dispute opened: ${ref}`,
+        lines: [`The ${event.data.opened_by_side} opened a dispute on escrow ${what}.`, ...userWords(`The ${event.data.opened_by_side}'s reason`, event.data.reason), 'Review it under Disputes in the admin console.'],
       };
     case 'EscrowReleased':
       return {
         to: 'parties',
-        subject: `Escrow released: ${escrow.product_service}`,
-        lines: [`${btc(event.data.seller_sats)} was released to the seller's payout address ${escrow.payout_address ?? ''}.`, txLine(event.data.txid), 'The deal is complete; you can leave a review.'],
+        subject: `Escrow released: ${ref}`,
+        lines: [`${btc(event.data.seller_sats)} was released to the seller's payout address ${paidTo(event.data.destinations, 'seller') ?? escrow.payout_address ?? ''}.`, txLine(event.data.txid), 'The deal is complete; you can leave a review.'],
       };
     case 'EscrowRefunded':
       return {
         to: 'parties',
-        subject: `Escrow refunded: ${escrow.product_service}`,
-        lines: [`${btc(event.data.buyer_sats)} was refunded to the buyer's address ${escrow.refund_address ?? ''}.`, txLine(event.data.txid), 'The escrow is closed.'],
+        subject: `Escrow refunded: ${ref}`,
+        lines: [`${btc(event.data.buyer_sats)} was refunded to the buyer's address ${paidTo(event.data.destinations, 'buyer') ?? escrow.refund_address ?? ''}.`, txLine(event.data.txid), 'The escrow is closed.'],
       };
     case 'EscrowCancelled':
       return {
         to: 'parties',
-        subject: `Escrow cancelled: ${escrow.product_service}`,
+        subject: `Escrow cancelled: ${ref}`,
         lines: [`Escrow ${what} was cancelled by its creator before any payment.`, 'Do not send money to its payment address; nothing more is needed from you.'],
       };
     case 'EscrowExpired':
       return {
         to: 'parties',
-        subject: `Escrow expired: ${escrow.product_service}`,
+        subject: `Escrow expired: ${ref}`,
         lines: [`No payment was marked on escrow ${what} before its deadline, so it was cancelled.`, 'Do not send money to its payment address; open a new escrow to try again.'],
       };
     case 'DisputeResolved': {
@@ -87,8 +89,22 @@ export function letterFor(event: StoredEvent, escrow: Escrow): Letter | null {
           : `Seller receives ${btc(event.data.seller_sats)}, buyer receives ${btc(event.data.buyer_sats)}.`;
       return {
         to: 'parties',
-        subject: `Dispute resolved: ${escrow.product_service}`,
+        subject: `Dispute resolved: ${ref}`,
         lines: [`The dispute on escrow ${what} was resolved: ${event.data.outcome}`, money, txLine(event.data.txid)],
+      };
+    }
+    case 'PayoutAddressSet': {
+      // A first address is news to nobody; a replacement is what a thief holding one session would do.
+      if (!event.data.replaces) return null;
+      const which = event.data.side === 'seller' ? "seller's payout address" : "buyer's refund address";
+      return {
+        to: 'everyone',
+        subject: `Address changed: ${ref}`,
+        lines: [
+          `The ${which} of escrow ${what} was changed from ${event.data.replaces} to ${event.data.address}.`,
+          event.data.held_until ? `No money can be sent to the new address before ${event.data.held_until}.` : '',
+          'If you did not expect this change, contact support at once and do not release or refund until it is explained.',
+        ],
       };
     }
     default:
@@ -96,26 +112,29 @@ export function letterFor(event: StoredEvent, escrow: Escrow): Letter | null {
   }
 }
 
+const paidTo = (destinations: readonly { to: 'buyer' | 'seller'; address: string }[] | undefined, side: 'buyer' | 'seller') =>
+  destinations?.find((d) => d.to === side)?.address;
+
 const txLine = (txid: string | null) => (txid ? `Transaction: ${txid}` : '');
 
 /** Writes the letter out as mails to its readers, each with the escrow's figures and a link. Pure. */
 export function mailsFor(letter: Letter, escrow: Escrow, adminEmails: readonly string[], baseUrl: string): OutgoingMail[] {
   const footer = (path: string) => [
     '',
-    `Escrow: ${escrow.product_service} (${escrow.id})`,
+    `Escrow: ${escrow.id}`,
+    ...userWords('What it is for, as its creator described it', escrow.product_service),
     `Amount: ${formatCents(escrow.total_cents)} USD = ${btc(escrow.amount_sats)}`,
     `Open it: ${baseUrl}${path}`,
   ];
   const body = (side: 'buyer' | 'seller') => (typeof letter.lines === 'function' ? letter.lines(side) : letter.lines).filter(Boolean);
-  if (letter.to === 'admins') {
-    return adminEmails.map((to) => ({ to, subject: letter.subject, text: [...body('buyer'), ...footer(`/admin`)].join('\n') }));
-  }
+  const toAdmins = adminEmails.map((to) => ({ to, subject: letter.subject, text: [...body('buyer'), ...footer(`/admin`)].join('\n') }));
+  if (letter.to === 'admins') return toAdmins;
   const sides: Array<'buyer' | 'seller'> = letter.to === 'buyer' ? ['buyer'] : ['buyer', 'seller'];
-  return sides.map((side) => ({
+  return [...(letter.to === 'everyone' ? toAdmins : []), ...sides.map((side) => ({
     to: side === 'buyer' ? escrow.buyer_email : escrow.seller_email,
     subject: letter.subject,
     text: [...body(side), ...footer(`/escrow/${escrow.id}`)].join('\n'),
-  }));
+  }))];
 }
 
 /**
@@ -129,7 +148,7 @@ export function notifyOnEscrowEvents(baseUrl: string) {
       const escrow = await trx.selectFrom('escrows').selectAll().where('id', '=', idOfStream(event.stream_id)).executeTakeFirst();
       const letter = escrow ? letterFor(event, escrow) : null;
       if (!escrow || !letter) continue;
-      const admins = letter.to === 'admins' ? await adminEmails(trx) : [];
+      const admins = letter.to === 'admins' || letter.to === 'everyone' ? await adminEmails(trx) : [];
       await enqueueMail(trx, mailsFor(letter, escrow, admins, baseUrl));
     }
   };
