@@ -62,6 +62,10 @@ export const configSchema = z.object({
   PASSWORD_HASH_COST: z.coerce.number().int().min(10).max(20).default(17),
   DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(120_000).default(10_000),
+  /** The bearer token a Prometheus scraper sends to GET /metrics on the main port; unset: refused there. */
+  METRICS_TOKEN: optionalUrl.refine((v) => v === undefined || v.length >= 16, { message: 'must be at least 16 characters' }),
+  /** A separate port serving only GET /metrics (with no token unless METRICS_TOKEN is set too); unset: none. */
+  METRICS_PORT: port.optional(),
 });
 
 export type Config = z.infer<typeof configSchema>;

@@ -1,9 +1,14 @@
 import pino, { type Logger } from 'pino';
+import pretty from 'pino-pretty';
 
 export type { Logger };
 
-/** Structured JSON logs. Credentials are redacted wherever they might appear. */
-export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
+/**
+ * Structured logs: JSON lines, or short readable lines when standard output is a terminal (`pretty`). Credentials
+ * are redacted wherever they might appear (request lines never carry a header or a body in the first place).
+ */
+export function createLogger(level: string, destination?: pino.DestinationStream, options: { pretty?: boolean } = {}): Logger {
+  const readable = options.pretty ?? (destination === undefined && process.stdout.isTTY === true);
   return pino(
     {
       level,
@@ -24,6 +29,8 @@ export function createLogger(level: string, destination?: pino.DestinationStream
         censor: '[redacted]',
       },
     },
-    destination,
+    readable
+      ? pretty({ colorize: true, translateTime: 'HH:MM:ss', ignore: 'pid,hostname,request_id,method,route,path,status', singleLine: true, sync: true })
+      : destination,
   );
 }

@@ -11,6 +11,7 @@ import { createLogger } from './logger.ts';
 import { deliverDueMail } from './mail/sender.ts';
 import { mailTransportFor } from './mail/transport-for.ts';
 import { openRuntime } from './runtime.ts';
+import { metricsRoutes } from './metrics/route.ts';
 
 // The repository root, both from app-server/main.ts and from its bundle in dist/server.mjs.
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -48,6 +49,11 @@ async function main(): Promise<void> {
     logger.info({ port: info.port, host: config.HOST }, `Listening on http://${config.HOST}:${info.port}`);
   });
 
+  // METRICS_PORT: /metrics alone on a port of its own (for a monitoring network), the token still asked if set.
+  const metricsServer = config.METRICS_PORT === undefined || !deps.metrics
+    ? undefined
+    : serve({ fetch: metricsRoutes(deps, deps.metrics, { served: true, token: config.METRICS_TOKEN }).fetch, port: config.METRICS_PORT, hostname: config.HOST });
+
   let stopping = false;
   const shutdown = (signal: string) => {
     if (stopping) return;
@@ -59,6 +65,7 @@ async function main(): Promise<void> {
       (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
     }, config.SHUTDOWN_GRACE_MS);
     force.unref();
+    metricsServer?.close();
     server.close(async () => {
       await Promise.all(jobs.map((job) => job.stop()));
       await deps.database.close();

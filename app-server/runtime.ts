@@ -8,6 +8,8 @@ import { migrateToLatest } from './db/migrate.ts';
 import { createEventStore } from './event-store/append.ts';
 import type { AppDeps } from './http/env.ts';
 import type { Logger } from './logger.ts';
+import { countedStore } from './metrics/counted-store.ts';
+import { createMetrics } from './metrics/metrics.ts';
 
 /** Opens the configured database, applies migrations and wires the event store with every projection. */
 export async function openRuntime(config: Config, logger: Logger): Promise<AppDeps> {
@@ -27,11 +29,13 @@ export async function openRuntime(config: Config, logger: Logger): Promise<AppDe
   const applied = await migrateToLatest(database.db);
   if (applied.length) logger.info({ migrations: applied }, `Applied ${applied.length} migration(s)`);
   const { key, source } = loadSecretKey(config.SECRET_KEY, config.DATA_DIR);
-  logger.info({ secret_key: source }, `Secrets at rest are sealed with the key from ${source}`);
+  logger.debug({ secret_key: source }, `Secrets at rest are sealed with the key from ${source}`);
+  const metrics = createMetrics();
   return {
     config,
     database,
-    store: createEventStore(database.db, projections),
+    metrics,
+    store: countedStore(createEventStore(database.db, projections), metrics),
     logger,
     secrets: secretBox(key),
     chainWatch: new ChainWatch(database.db, logger),

@@ -132,3 +132,28 @@ export const centsToNumber = (cents: number) => Number(formatCents(cents));
 export const satsToBtcNumber = (sats: number) => Number(formatSats(sats));
 /** 150 → 1.5 */
 export const bpsToPercent = (bps: number) => Number(fixed(bps, 2));
+
+const groupThousands = (digits: string) => digits.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+
+/** 202999 → "$2,029.99": how people read an amount, on screen and in mail alike. */
+export function displayUsd(cents: number): string {
+  const [whole, fraction] = formatCents(Math.abs(cents)).split('.') as [string, string];
+  return `${cents < 0 ? '-' : ''}$${groupThousands(whole)}.${fraction}`;
+}
+
+/** 3123062 → "0.03123062 BTC" (all 8 decimals: the amount to send, exactly). */
+export const displayBtc = (sats: number) => `${formatSats(sats)} BTC`;
+
+/**
+ * The API's 2-decimal USD number (e.g. 2029.99) back to cents, through its decimal text, not by multiplying a float.
+ */
+export function usdNumberToCents(amount: number): number {
+  const [whole, fraction = ''] = amount.toFixed(2).split('.') as [string, string?];
+  return Number(BigInt(whole) * 100n + (whole.startsWith('-') ? -1n : 1n) * BigInt(fraction || '0'));
+}
+
+/** The API's 8-decimal BTC number back to satoshis, through its decimal text. */
+export function btcNumberToSats(amount: number): number {
+  const [whole, fraction = ''] = amount.toFixed(8).split('.') as [string, string?];
+  return Number(BigInt(whole) * SATS_PER_BTC + BigInt(fraction || '0'));
+}

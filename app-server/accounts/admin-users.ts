@@ -77,7 +77,9 @@ export async function resetPassword(deps: AppDeps, id: string, temporaryPassword
   const hash = await hashGateFor(deps.config).run(() => hashPassword(temporaryPassword, { log2N: deps.config.PASSWORD_HASH_COST, r: 8, p: 1 }));
   await executeCommand({ db: deps.database.db, store: deps.store }, userAggregate, id, { type: 'resetPassword' }, meta, {
     alsoWrite: async (trx) => {
-      await trx.updateTable('credentials').set({ password_hash: hash, must_change: true, updated_at: new Date().toISOString() }).where('user_id', '=', id).execute();
+      // An upsert: a store restored from the log (import-events) has users but no credentials yet.
+      const values = { password_hash: hash, must_change: true, updated_at: new Date().toISOString() };
+      await trx.insertInto('credentials').values({ user_id: id, ...values }).onConflict((oc) => oc.column('user_id').doUpdateSet(values)).execute();
     },
   });
   await revokeUserSessions(deps.database.db, id);

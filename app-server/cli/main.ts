@@ -12,6 +12,8 @@ import { exportEvents } from '../event-store/export.ts';
 import { chainHead } from '../event-store/read.ts';
 import { verifyChain } from '../event-store/verify-chain.ts';
 import { formatReplayReport, replayProjections } from '../replay.ts';
+import { diagnose, formatFindings } from './doctor.ts';
+import { backupCommand, importEventsCommand, resetPasswordCommand } from './restore.ts';
 
 const usage = `Usage: npm run cli -- <command>
 
@@ -24,6 +26,10 @@ Commands:
   verify-export  FILE [--expect-head POS:HASH]: check an export offline (no database) and replay it
   chain-head     print the position and hash of the last event, to publish
   create-admin   --username U --email E --password P: create an admin unless that username exists
+  import-events  FILE: load an export into an empty store (checking the chain) and rebuild every read model
+  backup         --out DIR: PGlite only: a consistent copy of the data directory (PostgreSQL: pg_dump)
+  doctor         check configuration, database, migrations, chain, mail, pool, rate and admins; exit 1 on a problem
+  reset-password --username U: give a user a temporary password (printed) to change at the next sign-in
 
 The database is the one the server uses: DATABASE_URL, else PGlite under DATA_DIR.`;
 
@@ -125,6 +131,20 @@ const commands: Record<string, Command> = {
       throw error;
     }
   },
+  doctor: async () => {
+    const config = loadConfig();
+    const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
+    try {
+      const { text, exitCode } = formatFindings(await diagnose(config, database));
+      console.log(text);
+      return exitCode;
+    } finally {
+      await database.close();
+    }
+  },
+  'import-events': (args) => withDatabase((database) => importEventsCommand(database, args)),
+  backup: (args) => withDatabase((database) => backupCommand(database, args)),
+  'reset-password': (args) => withRuntime((deps) => resetPasswordCommand(deps, args)),
   'chain-head': () =>
     withDatabase(async (database) => {
       const head = await chainHead(database.db);

@@ -14,6 +14,8 @@ export interface DatabaseHandle {
   /** Where the data lives: the PGlite directory, or the PostgreSQL URL without its password. */
   location: string;
   close: () => Promise<void>;
+  /** PGlite only: its whole data directory as one consistent gzipped tarball (`backup`). */
+  dumpDataDir?: () => Promise<Blob>;
 }
 
 export interface DatabaseOptions {
@@ -62,7 +64,7 @@ async function openPglite(dataDir: string): Promise<DatabaseHandle> {
     parsers: { [pgliteTypes.INT8]: (value: string) => parseInt8(value) },
   });
   const db = new Kysely<Database>({ dialect: new PGliteDialect(client) });
-  return { db, backend: 'pglite', location, close: () => db.destroy() };
+  return { db, backend: 'pglite', location, close: () => db.destroy(), dumpDataDir: () => client.dumpDataDir('gzip') };
 }
 
 /** Marks a statement to be prepared once per connection and then only bound and executed (see below). */

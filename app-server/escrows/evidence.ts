@@ -1,21 +1,14 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { EvidenceRef } from '../../domain/escrow/events.ts';
+import { EVIDENCE_TYPES, EVIDENCE_TYPES_IN_WORDS, MAX_EVIDENCE_BYTES } from '../../domain/escrow/evidence-rules.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
 
-/** Largest evidence file: 10 MiB. */
-export const MAX_EVIDENCE_BYTES = 10 * 1024 * 1024;
+export { MAX_EVIDENCE_BYTES };
 /** The upload call's whole body may exceed the file by the form's other fields and boundaries. */
 export const MAX_UPLOAD_BODY_BYTES = MAX_EVIDENCE_BYTES + 64 * 1024;
 
-const ALLOWED = new Set(['image/png', 'image/jpeg', 'image/webp', 'image/gif', 'application/pdf', 'text/plain']);
-const EXTENSION: Record<string, string> = {
-  'image/png': 'png',
-  'image/jpeg': 'jpg',
-  'image/webp': 'webp',
-  'image/gif': 'gif',
-  'application/pdf': 'pdf',
-  'text/plain': 'txt',
-};
+const ALLOWED = new Set<string>(Object.keys(EVIDENCE_TYPES));
+const EXTENSION: Record<string, string> = EVIDENCE_TYPES;
 
 export interface CheckedEvidence {
   ref: EvidenceRef;
@@ -55,7 +48,7 @@ export async function checkEvidence(clientName: string, bytes: Uint8Array): Prom
   if (!contentType || !ALLOWED.has(contentType)) {
     throw new DomainError(
       'unsupported_media_type',
-      `file must be a PNG, JPEG, WebP, GIF, PDF or plain text file${sniffed ? ` (its content is ${sniffed.mime})` : ''}`,
+      `file must be a ${EVIDENCE_TYPES_IN_WORDS} file${sniffed ? ` (its content is ${sniffed.mime})` : ''}`,
     );
   }
   return {

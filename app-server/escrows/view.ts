@@ -3,6 +3,10 @@ import type { EscrowActor } from '../../domain/escrow/decide.ts';
 import { PREPARE } from '../db/database.ts';
 import { decimalSql, isoSql, jsonObjectSql } from '../db/json-view.ts';
 
+/** The escrow's latest dispute as its parties see it (no account ids), or null. */
+const LATEST_DISPUTE = `(SELECT row_to_json(d) FROM (SELECT d.id, d.reason, d.opened_by_side, ${isoSql('d.opened_at')} AS opened_at, d.status, d.outcome,
+  d.resolution, d.seller_percent, ${isoSql('d.resolved_at')} AS resolved_at FROM disputes d WHERE d.escrow_id = e.id ORDER BY d.opened_at DESC LIMIT 1) d)`;
+
 /** The answer's fields, in order, as SQL over the escrows row `e`: money as 2- and 8-decimal numbers next to satoshis. */
 const FIELDS: Array<[name: string, expression: string]> = [
   ['id', 'e.id'],
@@ -36,6 +40,9 @@ const FIELDS: Array<[name: string, expression: string]> = [
   ['seller_sats', 'e.seller_sats'],
   ['buyer_sats', 'e.buyer_sats'],
   ['fee_sats', 'e.fee_sats'],
+  ['funded_at', isoSql('e.funded_at')],
+  ['payment_rejected_at', `(SELECT ${isoSql('max(m.decided_at)')} FROM payment_marks m WHERE m.escrow_id = e.id AND m.status = 'rejected')`],
+  ['dispute', LATEST_DISPUTE],
   ['created_at', isoSql('e.created_at')],
   ['updated_at', isoSql('e.updated_at')],
 ];

@@ -1,16 +1,16 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
-import type { Context } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { MAX_UPLOAD_BODY_BYTES } from '../escrows/evidence.ts';
 import { invalidInput, notFound } from '../../domain/shared/errors.ts';
 import type { AppDeps, AppEnv } from './env.ts';
 import { describeZodError, toHttpError, unstorableField } from './errors.ts';
 import { authenticate } from './middleware/authenticate.ts';
+import { bodyLimits } from './middleware/body-limits.ts';
 import { idempotency } from './middleware/idempotency.ts';
 import { requestContext } from './middleware/request-context.ts';
 import { securityHeaders } from './middleware/security-headers.ts';
 import { adminAddressRoutes } from './routes/admin-addresses.ts';
 import { adminAuditRoutes } from './routes/admin-audit.ts';
+import { adminEscrowListRoutes } from './routes/admin-escrow-list.ts';
 import { adminReviewRoutes } from './routes/admin-reviews.ts';
 import { adminUserRoutes } from './routes/admin-users.ts';
 import { authRoutes } from './routes/auth.ts';
@@ -22,9 +22,13 @@ import { pricingRoutes } from './routes/pricing.ts';
 import { reviewRoutes } from './routes/reviews.ts';
 import { siteRoutes } from './routes/site.ts';
 import { staticApp } from './static-app.ts';
+import { createMetrics } from '../metrics/metrics.ts';
+import { metricsRoutes } from '../metrics/route.ts';
 
 /** Largest body of any call but an evidence upload. */
 const MAX_BODY_BYTES = 1024 * 1024;
+/** A refused or unread body up to this size is read away so that its connection serves the next request. */
+const MAX_DISCARDED_BODY_BYTES = 16 * 1024 * 1024;
 
 export interface AppOptions {
   /** The built web app to serve at `/`; omitted in API-only tests. */
@@ -41,16 +45,17 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
     },
   });
 
-  app.use('*', requestContext({ logger: deps.logger }));
+  const metrics = deps.metrics ?? createMetrics();
+  app.use('*', requestContext({ logger: deps.logger, metrics }));
   app.use('*', securityHeaders());
-  // Counted while the body streams in: a client that lies about (or omits) its length is cut off at the limit.
-  const tooLarge = (c: Context) => c.json({ detail: 'Request body is too large', code: 'payload_too_large' }, 413);
-  const smallBody = bodyLimit({ maxSize: MAX_BODY_BYTES, onError: tooLarge });
-  const uploadBody = bodyLimit({ maxSize: MAX_UPLOAD_BODY_BYTES, onError: tooLarge });
-  // GET and HEAD requests never carry a body here (the server does not read one); not asking for it spares building
-  // a whole Fetch Request for every read (a tenth of a GET's CPU).
-  const bodiless = (c: Context) => c.req.method === 'GET' || c.req.method === 'HEAD';
-  app.use('/api/*', (c, next) => (bodiless(c) ? next() : (c.req.path.endsWith('/mark-paid') ? uploadBody : smallBody)(c, next)));
+  app.use(
+    '*',
+    bodyLimits({
+      limitFor: (path) => (path.endsWith('/mark-paid') ? MAX_UPLOAD_BODY_BYTES : MAX_BODY_BYTES),
+      discardUpTo: MAX_DISCARDED_BODY_BYTES,
+      discardWithinMs: 10_000,
+    }),
+  );
   app.use('/api/*', authenticate({ db: deps.database.db }));
   app.use('/api/*', idempotency({ db: deps.database.db }));
 
@@ -62,6 +67,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
   app.route('/api', pricingRoutes(deps));
   app.route('/api', adminAddressRoutes(deps));
   app.route('/api', adminAuditRoutes(deps));
+  app.route('/api', adminEscrowListRoutes(deps));
   app.route('/api', escrowRoutes(deps));
   app.route('/api', escrowActionRoutes(deps));
   app.route('/api', escrowPaymentRoutes(deps));
@@ -71,6 +77,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
     openapi: '3.1.0',
     info: { title: 'Bitcoin escrow API', version: '0.1.0' },
   });
+  app.route('/', metricsRoutes(deps, metrics, { served: deps.config.METRICS_TOKEN !== undefined, token: deps.config.METRICS_TOKEN }));
   app.all('/api/*', () => {
     throw notFound('No such API route');
   });

@@ -141,6 +141,7 @@ const ROUTES: Record<string, Entry> = {
     body: () => ({ json: { product_service: 'Book', description: 'A used book', amount_usd: '20.00', buyer_email: 'ann@example.com', seller_email: 'sam@example.com' } }),
   },
   'GET /api/escrows/{id}': { access: 'party', ...escrowId },
+  'GET /api/escrows/{id}/history': { access: 'party', ...escrowId },
   'POST /api/escrows/{id}/request-payment': { access: 'party', deny: ['seller', 'admin'], ...escrowId },
   'POST /api/escrows/{id}/cancel': {
     access: 'party',
@@ -161,6 +162,7 @@ const ROUTES: Record<string, Entry> = {
   'POST /api/admin/escrows/{id}/assign-address': { access: 'admin', ...escrowId, body: (f) => ({ form: { address_id: f.freeAddress } }) },
   'POST /api/admin/disputes/{id}/resolve': { access: 'admin', id: (f) => f.dispute, body: () => ({ form: { outcome: 'Matrix check' } }) },
   'GET /api/admin/disputes': { access: 'admin' },
+  'GET /api/admin/escrows': { access: 'admin' },
   'GET /api/admin/pending-verifications': { access: 'admin' },
 };
 

@@ -6,6 +6,7 @@ import type { Config } from '../config.ts';
 import type { DatabaseHandle } from '../db/database.ts';
 import type { EventStore } from '../event-store/append.ts';
 import type { Logger } from '../logger.ts';
+import type { Metrics } from '../metrics/metrics.ts';
 
 /** What every route can reach: handed in once, never module-level singletons. */
 export interface AppDeps {
@@ -17,6 +18,8 @@ export interface AppDeps {
   secrets: SecretBox;
   /** The server's own check of the hash chain, read by /api/ready and /api/admin/chain; absent, both say 'unverified'. */
   chainWatch?: ChainWatch;
+  /** Counters and gauges for /metrics; absent, the app makes its own (appends are then not counted). */
+  metrics?: Metrics;
 }
 
 export type SignedInUser = Selectable<UserRow>;

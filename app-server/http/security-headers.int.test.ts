@@ -71,9 +71,9 @@ function expectSecurityHeaders(res: Response, label: string): void {
   const defaultSrc = directives.get('default-src') ?? [];
   expect.soft(defaultSrc.length > 0 && defaultSrc.every((v) => v === "'self'" || v === "'none'"), `${where}: default-src is 'self' or stricter, got ${csp}`).toBe(true);
   expect.soft(directives.get('frame-ancestors'), `${where}: frame-ancestors`).toEqual(["'none'"]);
-  // An allow-list, not a deny-list: only this origin, nothing, or the response's nonce; data: only for images (QR codes).
+  // An allow-list, not a deny-list: only this origin, nothing, or the response's nonce; data: and blob: only for images (QR codes, evidence previews fetched by the page itself).
   for (const [name, values] of directives) {
-    const allowed = (v: string) => v === "'self'" || v === "'none'" || /^'nonce-[A-Za-z0-9+/=_-]+'$/.test(v) || (name === 'img-src' && v === 'data:');
+    const allowed = (v: string) => v === "'self'" || v === "'none'" || /^'nonce-[A-Za-z0-9+/=_-]+'$/.test(v) || (name === 'img-src' && (v === 'data:' || v === 'blob:'));
     expect.soft(values.filter((v) => !allowed(v)), `${where}: ${name} allows more than this origin`).toEqual([]);
   }
   const hsts = /^max-age=(\d+)/.exec(res.headers.get('strict-transport-security') ?? '');
@@ -206,6 +206,13 @@ describe('the web app', () => {
     expect((await check(web, 'POST to a page', '/escrows', { method: 'POST' })).status).toBe(404);
     expect((await check(web, 'API 404 beside the web app', '/api/nothing-here')).status).toBe(404);
     expect((await check(web, 'API beside the web app', '/api/health')).status).toBe(200);
+  });
+
+  it('pages may show images the page fetched itself (blob: evidence previews), and API answers may show nothing', async () => {
+    const web = createApp(t.deps, { webDist });
+    const imgSrc = (res: Response) => /img-src ([^;]*)/.exec(res.headers.get('content-security-policy') ?? '')?.[1]?.split(' ');
+    expect(imgSrc(await check(web, 'the console', '/admin?tab=verifications'))).toEqual(["'self'", 'data:', 'blob:']);
+    expect(imgSrc(await check(web, 'API', '/api/health'))).toBeUndefined();
   });
 
   it('the "not built" answer', async () => {

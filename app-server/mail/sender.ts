@@ -3,7 +3,7 @@ import type { Database } from '../db/schema.ts';
 import type { Logger } from '../logger.ts';
 import type { MailTransport } from './transports.ts';
 
-const MAX_ATTEMPTS = 10;
+export const MAX_MAIL_ATTEMPTS = 10;
 
 /** Minutes to wait after the n-th failed attempt: 1, 2, 4 … capped at an hour. */
 export const retryDelayMinutes = (attempts: number) => Math.min(60, 2 ** Math.max(0, attempts - 1));
@@ -27,7 +27,7 @@ export async function deliverDueMail(
         .selectFrom('mail_outbox')
         .select(['id', 'to_address', 'subject', 'body', 'attempts'])
         .where('sent_at', 'is', null)
-        .where('attempts', '<', MAX_ATTEMPTS)
+        .where('attempts', '<', MAX_MAIL_ATTEMPTS)
         // Without a given clock, the database's: mail is queued at its now(), to the microsecond, which a Date
         // taken in the same millisecond would see as not yet due.
         .where('next_attempt_at', '<=', options.now ? options.now() : sql<Date>`now()`)

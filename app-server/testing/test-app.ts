@@ -7,6 +7,8 @@ import { createEventStore } from '../event-store/append.ts';
 import { createApp } from '../http/app.ts';
 import type { AppDeps } from '../http/env.ts';
 import { createLogger } from '../logger.ts';
+import { countedStore } from '../metrics/counted-store.ts';
+import { createMetrics } from '../metrics/metrics.ts';
 import { openTestDatabase, type TestDatabase } from './test-database.ts';
 
 export interface TestApp {
@@ -23,10 +25,12 @@ export async function openTestApp(env: NodeJS.ProcessEnv = {}): Promise<TestApp>
   const database = await openTestDatabase();
   const logLines: string[] = [];
   const logger = createLogger('info', { write: (line: string) => void logLines.push(line) });
+  const metrics = createMetrics();
   const deps: AppDeps = {
     config: loadConfig({ PASSWORD_HASH_COST: '10', ...env }),
     database,
-    store: createEventStore(database.db, projections),
+    metrics,
+    store: countedStore(createEventStore(database.db, projections), metrics),
     logger,
     secrets: secretBox(randomBytes(32)),
     // Not started: a test runs its checks when it wants them.

@@ -10,7 +10,8 @@ const common = {
 } as const;
 
 /**
- * Pages: a CSP with no inline script and nothing from another origin (QR codes are data: URLs drawn locally).
+ * Pages: a CSP with no inline script and nothing from another origin (QR codes are data: URLs drawn locally;
+ * evidence images the console previews are blob: URLs of files it fetched with the session).
  * Style elements need the response's nonce: the web app's dialogs inject one (scroll lock), and index.html hands
  * the nonce to them.
  */
@@ -19,7 +20,7 @@ const pageHeaders = secureHeaders({
     defaultSrc: ["'self'"],
     scriptSrc: ["'self'"],
     styleSrc: ["'self'", NONCE],
-    imgSrc: ["'self'", 'data:'],
+    imgSrc: ["'self'", 'data:', 'blob:'],
     fontSrc: ["'self'"],
     connectSrc: ["'self'"],
     objectSrc: ["'none'"],

@@ -1,9 +1,11 @@
 import { OpenAPIHono, z } from '@hono/zod-openapi';
-import { createEscrowSchema } from '../../../domain/escrow/api-schemas.ts';
+import { createEscrowSchema, escrowHistoryEntrySchema } from '../../../domain/escrow/api-schemas.ts';
+import { partyHistory } from '../../../domain/escrow/history.ts';
 import { escrowAggregate } from '../../../domain/aggregates.ts';
 import { DomainError, forbidden } from '../../../domain/shared/errors.ts';
 import { loadAggregate } from '../../commands/execute.ts';
 import { createEscrow } from '../../escrows/create.ts';
+import { readStream } from '../../event-store/read.ts';
 import { findVisibleEscrow, listVisibleEscrows } from '../../escrows/parties.ts';
 import { takeFreeAddress } from '../../escrows/payment-address.ts';
 import { AnswersAtPosition } from '../answers-at-position.ts';
@@ -52,6 +54,18 @@ export function escrowRoutes(deps: AppDeps) {
   app.openapi(route('get', '/escrows/{id}', 'One escrow', { middleware: [requireUser()] as const, request: { params: idParam } }, { 200: escrowAnswer }), async (c) => {
     return jsonText(c, (await visible(c.req.valid('param').id, currentUser(c))).answer, 200);
   });
+
+  app.openapi(
+    route('get', '/escrows/{id}/history', "What happened when, as the escrow's parties may read it (no admin notes, no account ids)", { middleware: [requireUser()] as const, request: { params: idParam } }, {
+      200: jsonAnswer('Events oldest first: time, what happened in words, the side that acted', z.array(escrowHistoryEntrySchema)),
+    }),
+    async (c) => {
+      const { id } = c.req.valid('param');
+      await visible(id, currentUser(c));
+      const { events } = await readStream(db, `escrow:${id}`);
+      return c.json(partyHistory(events as unknown as Parameters<typeof partyHistory>[0]), 200);
+    },
+  );
 
   app.openapi(
     route('post', '/escrows/{id}/request-payment', 'Make Payment: the buyer asks for a payment address', { middleware: [requireUser()] as const, request: { params: idParam } }, {

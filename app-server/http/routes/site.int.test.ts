@@ -17,8 +17,11 @@ afterAll(async () => {
 });
 
 describe('GET /api/site and /api/pgp-key', () => {
-  it('gives the configured support contacts', async () => {
-    expect(await (await t.app.request('/api/site')).json()).toEqual({ support_email: 'help@escrow.example', support_hours: 'Mon-Fri 9:00 AM-6:00 PM GMT', pgp_key_configured: true });
+  it('gives the configured support contacts and the Bitcoin network addresses are checked for', async () => {
+    expect(await (await t.app.request('/api/site')).json()).toEqual({ support_email: 'help@escrow.example', support_hours: 'Mon-Fri 9:00 AM-6:00 PM GMT', pgp_key_configured: true, bitcoin_network: 'mainnet' });
+    const testnet = await openTestApp({ BITCOIN_NETWORK: 'testnet' });
+    expect(await (await testnet.app.request('/api/site')).json()).toMatchObject({ bitcoin_network: 'testnet' });
+    await testnet.close();
   });
 
   it('reads the key type, id and fingerprint from the key itself', async () => {

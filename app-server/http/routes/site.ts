@@ -17,10 +17,10 @@ export function siteRoutes(deps: AppDeps) {
   let key: Promise<PgpKeyInfo> | undefined;
 
   app.openapi(
-    route('get', '/site', 'Support e-mail and hours, as configured', {}, {
-      200: jsonAnswer('Support contacts', z.object({ support_email: z.string(), support_hours: z.string(), pgp_key_configured: z.boolean() })),
+    route('get', '/site', 'Support e-mail and hours, and the Bitcoin network addresses are checked for, as configured', {}, {
+      200: jsonAnswer('Support contacts and network', z.object({ support_email: z.string(), support_hours: z.string(), pgp_key_configured: z.boolean(), bitcoin_network: z.enum(['mainnet', 'testnet', 'signet', 'regtest']) })),
     }),
-    (c) => c.json({ support_email: config.SUPPORT_EMAIL, support_hours: config.SUPPORT_HOURS, pgp_key_configured: Boolean(config.PGP_PUBLIC_KEY_FILE) }, 200),
+    (c) => c.json({ support_email: config.SUPPORT_EMAIL, support_hours: config.SUPPORT_HOURS, pgp_key_configured: Boolean(config.PGP_PUBLIC_KEY_FILE), bitcoin_network: config.BITCOIN_NETWORK }, 200),
   );
 
   app.openapi(

@@ -10,6 +10,20 @@ export const sessionToken = {
   clear: () => localStorage.removeItem(TOKEN_KEY),
 };
 
+/**
+ * What a refusal says about the session itself, whatever call it answered: `expired` (the stored token is no longer
+ * accepted: expired, revoked by a logout elsewhere, a password change or a suspension) or `password_change_required`
+ * (an admin reset the password: only the profile's change-password form works until it is changed).
+ */
+export type SessionProblem = 'expired' | 'password_change_required';
+const sessionListeners = new Set<(problem: SessionProblem) => void>();
+
+/** Subscribes to session problems seen on any call; returns the unsubscribe. */
+export function onSessionProblem(listener: (problem: SessionProblem) => void): () => void {
+  sessionListeners.add(listener);
+  return () => sessionListeners.delete(listener);
+}
+
 export class ApiError extends Error {
   readonly status: number;
   /** The server's machine-readable `code` (e.g. `totp_required`); branch on this, never on the message. */
@@ -59,6 +73,14 @@ export async function api<T>(path: string, options: CallOptions = {}): Promise<T
   if (!res.ok) {
     const detail = data && typeof data.detail === 'string' ? data.detail : null;
     const code = data && typeof data.code === 'string' ? data.code : null;
+    const sentStoredToken = Boolean(token) && options.token === undefined;
+    const sessionRefused = res.status === 401 && (code === null || code === 'unauthenticated') && path !== '/auth/login';
+    if (sentStoredToken && sessionRefused && token === sessionToken.get()) {
+      sessionToken.clear();
+      sessionListeners.forEach((listener) => listener('expired'));
+    } else if (sentStoredToken && code === 'password_change_required') {
+      sessionListeners.forEach((listener) => listener('password_change_required'));
+    }
     throw new ApiError(res.status, detail ?? options.fallback ?? `Request failed (${res.status})`, code);
   }
   return data as T;

@@ -13,6 +13,8 @@ export interface CurrentUser {
   country: string | null;
   phone: string | null;
   totp_enabled: boolean;
+  /** When the account was opened (ISO 8601). */
+  created_at: string;
 }
 
 export interface PublicReview {
@@ -36,6 +38,8 @@ export interface SiteInfo {
   support_email: string;
   support_hours: string;
   pgp_key_configured: boolean;
+  /** Which addresses the server accepts: payout and refund addresses are checked in the browser for the same. */
+  bitcoin_network: 'mainnet' | 'testnet' | 'signet' | 'regtest';
 }
 
 export interface PgpKey extends PgpKeyInfo {

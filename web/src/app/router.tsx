@@ -18,7 +18,10 @@ const ContactPage = page(() => import('../features/support/contact-page.tsx'), '
 const LoginPage = page(() => import('../features/auth/login-page.tsx'), 'LoginPage');
 const RegisterPage = page(() => import('../features/auth/register-page.tsx'), 'RegisterPage');
 const VerifyEmailPage = page(() => import('../features/auth/verify-email-page.tsx'), 'VerifyEmailPage');
-const DashboardPage = page(() => import('../features/dashboard/dashboard-page.tsx'), 'DashboardPage');
+const DashboardPage = page(() => import('../features/escrows/routes/dashboard-page.tsx'), 'DashboardPage');
+const EscrowPage = page(() => import('../features/escrows/routes/escrow-page.tsx'), 'EscrowPage');
+const ProfilePage = page(() => import('../features/profile/routes/profile-page.tsx'), 'ProfilePage');
+const AdminPage = page(() => import('../features/admin/routes/admin-page.tsx'), 'AdminPage');
 const NotFoundPage = page(() => import('../components/not-found-page.tsx'), 'NotFoundPage');
 
 const suspended = (element: React.ReactNode) => <Suspense fallback={<Loading />}>{element}</Suspense>;
@@ -38,6 +41,9 @@ export const routes = [
       { path: '/register', element: suspended(<RegisterPage />) },
       { path: '/verify-email', element: suspended(<VerifyEmailPage />) },
       { path: '/dashboard', element: <RequireUser>{suspended(<DashboardPage />)}</RequireUser> },
+      { path: '/escrow/:id', element: <RequireUser>{suspended(<EscrowPage />)}</RequireUser> },
+      { path: '/profile', element: <RequireUser>{suspended(<ProfilePage />)}</RequireUser> },
+      { path: '/admin', element: <RequireUser admin>{suspended(<AdminPage />)}</RequireUser> },
       { path: '*', element: suspended(<NotFoundPage />) },
     ],
   },

@@ -1,7 +1,10 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { createContext, type ReactNode, useCallback, useContext, useMemo, useState } from 'react';
-import { ApiError, api, sessionToken } from '../api/client.ts';
+import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
+import { ApiError, api, onSessionProblem, sessionToken } from '../api/client.ts';
 import type { CurrentUser } from '../api/types.ts';
+
+/** Why the user is not (fully) signed in any more, when the server said so; null when nothing went wrong. */
+export type SessionNotice = 'expired' | 'password_change_required' | null;
 
 interface Auth {
   user: CurrentUser | null;
@@ -9,35 +12,50 @@ interface Auth {
   loading: boolean;
   /** True once the user signed out here (until the next sign-in): guarded pages then go to /, not to /login. */
   signedOut: boolean;
+  /**
+   * `expired`: a call with the stored session was refused (expired, revoked elsewhere, password changed); the
+   * session is gone. `password_change_required`: an admin reset the password; only changing it works.
+   */
+  sessionNotice: SessionNotice;
   signIn: (token: string) => Promise<void>;
   signOut: () => Promise<void>;
+  /** After the password was changed: the session works fully again. */
+  passwordChanged: () => void;
+  /** The sign-in page has said the session ended, and the user moved on: forget the notice. */
+  acknowledgeExpiry: () => void;
 }
 
 const AuthContext = createContext<Auth | null>(null);
 
+export const meQueryKey = ['me'] as const;
+
 /**
- * The signed-in user, from the stored session token through GET /api/auth/me. A token the server refuses is
- * removed (spec: a failed /auth/me removes the token).
+ * The signed-in user, from the stored session token through GET /api/auth/me. A token the server refuses on any
+ * call is removed (spec: a failed /auth/me removes the token) and the session notice says why.
  */
 export function AuthProvider({ children }: { children: ReactNode }) {
   const queryClient = useQueryClient();
   const [token, setToken] = useState(sessionToken.get);
   const [signedOut, setSignedOut] = useState(false);
+  const [sessionNotice, setSessionNotice] = useState<SessionNotice>(null);
+
+  useEffect(
+    () =>
+      onSessionProblem((problem) => {
+        if (problem === 'expired') {
+          setToken(null);
+          queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== 'me' });
+        }
+        setSessionNotice(problem);
+      }),
+    [queryClient],
+  );
+
   const me = useQuery({
-    queryKey: ['me', token],
+    queryKey: [...meQueryKey, token],
     enabled: Boolean(token),
     retry: (count, error) => !(error instanceof ApiError && error.status === 401) && count < 2,
-    queryFn: async ({ signal }) => {
-      try {
-        return await api<CurrentUser>('/auth/me', { signal });
-      } catch (error) {
-        if (error instanceof ApiError && error.status === 401) {
-          sessionToken.clear();
-          setToken(null);
-        }
-        throw error;
-      }
-    },
+    queryFn: ({ signal }) => api<CurrentUser>('/auth/me', { signal }),
   });
 
   const signIn = useCallback(
@@ -45,7 +63,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       sessionToken.set(next);
       setToken(next);
       setSignedOut(false);
-      await queryClient.fetchQuery({ queryKey: ['me', next], queryFn: () => api<CurrentUser>('/auth/me') });
+      setSessionNotice(null);
+      await queryClient.fetchQuery({ queryKey: [...meQueryKey, next], queryFn: () => api<CurrentUser>('/auth/me') });
     },
     [queryClient],
   );
@@ -55,13 +74,29 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     sessionToken.clear();
     setToken(null);
     setSignedOut(true);
+    setSessionNotice(null);
     queryClient.clear();
     if (current) await api('/auth/logout', { method: 'POST', token: current }).catch(() => undefined);
   }, [queryClient]);
+  const passwordChanged = useCallback(() => {
+    setSessionNotice((notice) => (notice === 'password_change_required' ? null : notice));
+    void queryClient.invalidateQueries();
+  }, [queryClient]);
+
+  const acknowledgeExpiry = useCallback(() => setSessionNotice((notice) => (notice === 'expired' ? null : notice)), []);
 
   const value = useMemo<Auth>(
-    () => ({ user: token ? (me.data ?? null) : null, loading: Boolean(token) && me.isPending, signedOut, signIn, signOut }),
-    [token, me.data, me.isPending, signedOut, signIn, signOut],
+    () => ({
+      user: token ? (me.data ?? null) : null,
+      loading: Boolean(token) && me.isPending,
+      signedOut,
+      sessionNotice,
+      signIn,
+      signOut,
+      passwordChanged,
+      acknowledgeExpiry,
+    }),
+    [token, me.data, me.isPending, signedOut, sessionNotice, signIn, signOut, passwordChanged, acknowledgeExpiry],
   );
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
 }

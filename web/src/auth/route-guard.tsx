@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router-dom';
 import { Loading } from '../components/ui/loading.tsx';
 import { useAuth } from './auth-context.tsx';
+import type { LoginState } from './session-redirect.tsx';
 
 /** Spec: 'Loading...' while the user loads; no user goes to /login (or to / right after a logout); a non-admin on an admin route goes to /. */
 export function RequireUser({ admin = false, children }: { admin?: boolean; children: ReactNode }) {
@@ -9,7 +10,7 @@ export function RequireUser({ admin = false, children }: { admin?: boolean; chil
   const location = useLocation();
   if (loading) return <Loading />;
   if (!user && signedOut) return <Navigate to="/" replace />;
-  if (!user) return <Navigate to="/login" replace state={{ from: location.pathname }} />;
+  if (!user) return <Navigate to="/login" replace state={{ from: location.pathname + location.search } satisfies LoginState} />;
   if (admin && user.role !== 'admin') return <Navigate to="/" replace />;
   return children;
 }

@@ -1,8 +1,9 @@
 import { Menu, X } from 'lucide-react';
-import { useState } from 'react';
+import { type KeyboardEvent, useRef, useState } from 'react';
 import { Link, NavLink, Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { useSiteInfo } from '../api/site.ts';
 import { useAuth } from '../auth/auth-context.tsx';
+import { SessionRedirect } from '../auth/session-redirect.tsx';
 import { BrandMark } from './brand-mark.tsx';
 
 const publicLinks = [
@@ -22,14 +23,29 @@ function NavItem({ to, children }: { to: string; children: string }) {
   );
 }
 
+/** Spec: while the session is being checked the navigation says 'Loading...', never the signed-out links. */
+function CheckingSession() {
+  return (
+    <span className="nav-loading" role="status">
+      Loading...
+    </span>
+  );
+}
+
 export function Layout() {
-  const { user, signOut } = useAuth();
+  const { user, loading, signOut } = useAuth();
   const site = useSiteInfo();
   const navigate = useNavigate();
   const location = useLocation();
   // The mobile menu belongs to the page it was opened on: navigating closes it.
   const [menuOpenAt, setMenuOpenAt] = useState<string | null>(null);
   const menuOpen = menuOpenAt === location.pathname;
+  const menuToggle = useRef<HTMLButtonElement>(null);
+  const closeMenuOnEscape = (event: KeyboardEvent) => {
+    if (event.key !== 'Escape' || !menuOpen) return;
+    setMenuOpenAt(null);
+    menuToggle.current?.focus();
+  };
 
   const logout = () => {
     void signOut();
@@ -38,25 +54,30 @@ export function Layout() {
 
   return (
     <div className="shell">
+      <SessionRedirect />
       <a className="skip-link" href="#main">
         Skip to content
       </a>
-      <header className="site-header">
+      <header className="site-header" onKeyDown={closeMenuOnEscape}>
         <Link to={user ? '/dashboard' : '/'} className="brand">
           <BrandMark />
           Escrow
         </Link>
-        <button type="button" className="icon-button menu-toggle" aria-expanded={menuOpen} aria-controls="site-nav" onClick={() => setMenuOpenAt(menuOpen ? null : location.pathname)}>
+        <button ref={menuToggle} type="button" className="icon-button menu-toggle" aria-expanded={menuOpen} aria-controls="site-nav" onClick={() => setMenuOpenAt(menuOpen ? null : location.pathname)}>
           {menuOpen ? <X aria-hidden="true" size={22} /> : <Menu aria-hidden="true" size={22} />}
           <span className="visually-hidden">Menu</span>
         </button>
         <nav id="site-nav" aria-label="Main" className={`site-nav${menuOpen ? ' site-nav-open' : ''}`}>
-          {user ? (
+          {loading ? (
+            <CheckingSession />
+          ) : user ? (
             <>
               <NavItem to="/dashboard">Dashboard</NavItem>
-              <NavItem to="/reviews">Reviews</NavItem>
-              <NavItem to="/faq">FAQ</NavItem>
-              <NavItem to="/contact">Contact</NavItem>
+              <NavItem to="/profile">Profile</NavItem>
+              {user.role === 'admin' && <NavItem to="/admin">Admin</NavItem>}
+              <span className="nav-user" title={user.email}>
+                Signed in as <strong>{user.username}</strong>
+              </span>
               <button type="button" className="btn btn-secondary nav-button" onClick={logout}>
                 Logout
               </button>

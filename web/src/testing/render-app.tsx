@@ -15,7 +15,8 @@ export interface SentRequest {
   body: unknown;
 }
 export type Answer = { status: number; body: unknown };
-export type Server = (request: SentRequest) => Answer | undefined;
+/** Answers a request; a promise that never settles keeps it in flight (to see what a page shows meanwhile). */
+export type Server = (request: SentRequest) => Answer | undefined | Promise<Answer | undefined>;
 
 const json = (answer: Answer) =>
   new Response(JSON.stringify(answer.body), { status: answer.status, headers: { 'content-type': 'application/json' } });
@@ -27,7 +28,7 @@ function parseBody(body: BodyInit | null | undefined): unknown {
 }
 
 /** Calls nobody scripted answer like the public site would with nothing in it. */
-const emptySite: Server = ({ method, path }) => {
+const emptySite = ({ method, path }: SentRequest): Answer | undefined => {
   if (method !== 'GET') return undefined;
   if (path === '/api/site') return { status: 200, body: { support_email: 'support@example.com', support_hours: 'Mon-Fri 9:00 AM-6:00 PM GMT' } };
   if (path === '/api/reviews/stats') return { status: 200, body: { average_rating: 0, total: 0, distribution: {} } };
@@ -43,7 +44,7 @@ export function renderApp(path: string, server: Server = () => undefined) {
     vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
       const request = { method: init.method ?? 'GET', path: String(input), body: parseBody(init.body) };
       requests.push(request);
-      const answer = server(request) ?? emptySite(request) ?? { status: 404, body: { detail: `Not scripted: ${request.method} ${request.path}` } };
+      const answer = (await server(request)) ?? emptySite(request) ?? { status: 404, body: { detail: `Not scripted: ${request.method} ${request.path}` } };
       return json(answer);
     }),
   );

@@ -6,6 +6,7 @@ import type { z } from 'zod';
 import { loginSchema } from '../../../../domain/user/api-schemas.ts';
 import { ApiError, api } from '../../api/client.ts';
 import { useAuth } from '../../auth/auth-context.tsx';
+import type { LoginState } from '../../auth/session-redirect.tsx';
 import { usePageMeta } from '../../components/page-meta.ts';
 import { Button } from '../../components/ui/button.tsx';
 import { Field } from '../../components/ui/field.tsx';
@@ -15,11 +16,12 @@ type LoginInput = z.input<typeof loginSchema>;
 
 export function LoginPage() {
   usePageMeta('Sign in', 'Sign in to your escrow account.');
-  const { user, signIn } = useAuth();
+  const { user, signIn, sessionNotice } = useAuth();
   const navigate = useNavigate();
   const location = useLocation();
   const [needsCode, setNeedsCode] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
+  const arrival = (location.state as LoginState | null) ?? {};
   const { register, handleSubmit, formState, setFocus } = useForm<LoginInput>({ resolver: zodResolver(loginSchema), defaultValues: { username: '', password: '', totp_code: '' } });
   const { errors, isSubmitting } = formState;
   if (user) return <Navigate to="/dashboard" replace />;
@@ -29,7 +31,7 @@ export function LoginPage() {
     try {
       const { access_token } = await api<{ access_token: string }>('/auth/login', { json: values, fallback: 'Login failed' });
       await signIn(access_token);
-      const from = (location.state as { from?: string } | null)?.from;
+      const from = arrival.from;
       navigate(from && from !== '/login' ? from : '/dashboard', { replace: true });
     } catch (error) {
       if (error instanceof ApiError && error.code === 'totp_required') {
@@ -46,6 +48,9 @@ export function LoginPage() {
     <section className="card narrow center-block">
       <h1>Sign in</h1>
       <form className="form" onSubmit={submit} noValidate>
+        {sessionNotice === 'expired' && !failure && (
+          <Message tone="info">Your session has ended: it expired or was signed out from another place. Sign in again to continue.</Message>
+        )}
         {failure && <Message tone={failure === 'Please enter your 2FA code' ? 'info' : 'error'}>{failure}</Message>}
         <Field label="Username" required error={errors.username?.message}>
           <input type="text" autoComplete="username" autoCapitalize="none" {...register('username')} />

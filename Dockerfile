@@ -1,0 +1,35 @@
+# syntax=docker/dockerfile:1
+# The escrow service: one image for every app server of a deployment (see compose.yaml and README "Deploy it").
+
+# ---- build: every dependency, then the web app (Vite) and the server's bundle (esbuild) ----
+FROM node:20.19-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY . .
+RUN npm run build
+
+# ---- runtime: production dependencies, the two builds, and the TypeScript sources the CLI runs (under tsx) ----
+FROM node:20.19-bookworm-slim AS runtime
+ENV NODE_ENV=production \
+    HOST=0.0.0.0 \
+    PORT=3000 \
+    DATA_DIR=/data
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+COPY --from=build /app/dist ./dist
+COPY --from=build /app/web/dist ./web/dist
+COPY --from=build /app/app-server ./app-server
+COPY --from=build /app/domain ./domain
+COPY --from=build /app/projections ./projections
+COPY --from=build /app/migrations ./migrations
+# The image's own user (uid 1000 in the node image): never root. PGlite's files, the secret key file and the mail
+# outbox file (when there is no DATABASE_URL, SECRET_KEY or SMTP_URL) go to the volume.
+RUN mkdir -p /data && chown node:node /data
+USER node
+VOLUME ["/data"]
+EXPOSE 3000
+HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/api/ready').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+CMD ["node", "--expose-gc", "dist/server.mjs"]

@@ -1,0 +1,86 @@
+// No Docker engine is needed to check the deployment files: the Dockerfile goes through a Dockerfile linter and is
+// read for what the README promises; compose.yaml is parsed and checked for its shape.
+import { existsSync, readFileSync } from 'node:fs';
+import { validate } from 'dockerfile-utils';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+
+const read = (file: string) => readFileSync(new URL(`../${file}`, import.meta.url), 'utf8');
+const dockerfile = read('Dockerfile');
+const lines = dockerfile.split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
+const stages = dockerfile.split(/^FROM /m).slice(1);
+
+interface Service {
+  image?: string;
+  build?: string;
+  environment?: Record<string, string>;
+  depends_on?: Record<string, { condition: string }> | string[];
+  healthcheck?: { test: string[] };
+  ports?: string[];
+  volumes?: string[];
+  networks?: Record<string, { ipv4_address?: string } | null>;
+}
+const compose = parse(read('compose.yaml'), { merge: true }) as { services: Record<string, Service> };
+
+describe('Dockerfile', () => {
+  it('passes the linter with no warning', () => {
+    expect(validate(dockerfile).map((d) => `line ${d.range.start.line + 1}: ${d.message}`)).toEqual([]);
+  });
+
+  it('builds in one stage and runs from another, as a user that is not root', () => {
+    expect(stages.length).toBeGreaterThanOrEqual(2);
+    const runtime = stages.at(-1)!;
+    expect(runtime).toMatch(/^USER (?!root\b|0\b)\S+/m);
+    expect(runtime).toMatch(/npm ci --omit=dev/);
+  });
+
+  it('checks its health on /api/ready', () => {
+    expect(stages.at(-1)).toMatch(/^HEALTHCHECK [\s\S]*\/api\/ready/m);
+  });
+
+  it('copies only what exists in the repository', () => {
+    const sources = lines
+      .filter((l) => l.startsWith('COPY --from=build /app/'))
+      .map((l) => l.split(/\s+/)[2]!.replace('/app/', ''));
+    expect(sources.length).toBeGreaterThan(3);
+    const built = new Set(['dist', 'web/dist']);
+    for (const source of sources) if (!built.has(source)) expect(existsSync(new URL(`../${source}`, import.meta.url)), source).toBe(true);
+  });
+});
+
+describe('compose.yaml', () => {
+  const { services } = compose;
+  const apps = Object.entries(services).filter(([, s]) => s.build !== undefined).map(([name, s]) => ({ name, ...s }));
+
+  it('runs PostgreSQL, two app servers from this image and a proxy', () => {
+    expect(services.postgres?.image).toMatch(/^postgres:\d+/);
+    expect(services.postgres?.healthcheck?.test).toContain('pg_isready');
+    expect(apps.map((a) => a.name)).toEqual(['app1', 'app2']);
+    expect(services.proxy?.ports).toEqual(['8080:8080']);
+  });
+
+  it('gives every app server the same database, SECRET_KEY and TRUST_PROXY, and starts them after PostgreSQL is healthy', () => {
+    const [first, second] = apps;
+    for (const name of ['DATABASE_URL', 'SECRET_KEY', 'TRUST_PROXY'] as const) {
+      expect(first!.environment?.[name], name).toBeTruthy();
+      expect(second!.environment?.[name], name).toBe(first!.environment?.[name]);
+    }
+    expect(first!.environment!.DATABASE_URL).toMatch(/@postgres:5432\//);
+    expect(first!.environment!.SECRET_KEY).toMatch(/^\$\{SECRET_KEY:\?/); // compose refuses to start without it
+    for (const app of apps) expect(app.depends_on).toEqual({ postgres: { condition: 'service_healthy' } });
+  });
+
+  it('trusts exactly the proxy: TRUST_PROXY is the proxy\'s fixed address', () => {
+    const proxyAddress = Object.values(services.proxy?.networks ?? {})[0]?.ipv4_address;
+    expect(proxyAddress).toBeTruthy();
+    expect(apps[0]!.environment!.TRUST_PROXY).toBe(proxyAddress);
+  });
+
+  it('has the proxy spread requests over both app servers, checking /api/ready', () => {
+    const caddyfile = read('deploy/Caddyfile');
+    const mounted = services.proxy?.volumes?.find((v) => v.startsWith('./deploy/Caddyfile:'));
+    expect(mounted).toBeTruthy();
+    expect(caddyfile).toMatch(/reverse_proxy app1:3000 app2:3000/);
+    expect(caddyfile).toMatch(/health_uri \/api\/ready/);
+  });
+});

@@ -1,0 +1,81 @@
+import type { EscrowHistoryEntry } from './api-schemas.ts';
+import type { EscrowEvent } from './events.ts';
+
+type Side = EscrowHistoryEntry['actor_side'];
+type Dated = EscrowEvent & { occurred_at: string; stream_version: number };
+
+const resolutionWords = { release: 'released to the seller', refund: 'refunded to the buyer', split: 'split between the parties' } as const;
+
+const empty = { reason: null, outcome: null, address: null, txid: null, seller_percent: null, seller_sats: null, buyer_sats: null, evidence_files: null };
+
+/**
+ * One stored event as the escrow's parties may read it: what happened in words, on whose side, and only what
+ * both parties are entitled to see. Admin notes, freeze reasons, the buyer's private payment notes and account ids
+ * never appear. The actor's side is read from the event itself, not from who the acting account is today.
+ */
+function entryFor(event: Dated, creatorSide: 'buyer' | 'seller'): Omit<EscrowHistoryEntry, 'version' | 'occurred_at' | 'type'> {
+  switch (event.type) {
+    case 'EscrowCreated':
+      return { ...empty, summary: `Escrow opened by the ${event.data.creator_side}`, actor_side: event.data.creator_side };
+    case 'PaymentAddressAssigned':
+      return {
+        ...empty,
+        summary: event.data.assigned_via === 'admin' ? 'Payment address assigned by an admin' : 'Payment address given to the buyer',
+        actor_side: event.data.assigned_via,
+        address: event.data.address,
+      };
+    case 'PaymentMarked':
+      return { ...empty, summary: 'Payment marked as sent', actor_side: 'buyer', evidence_files: event.data.evidence.length };
+    case 'PaymentRejected':
+      return { ...empty, summary: 'Payment not confirmed on the chain; the buyer may mark it again', actor_side: 'admin' };
+    case 'PaymentVerified':
+      return { ...empty, summary: 'Payment verified: the money is held in escrow', actor_side: 'admin', txid: event.data.txid };
+    case 'ReceiptConfirmed':
+      return { ...empty, summary: 'Receipt confirmed by the buyer', actor_side: 'buyer' };
+    case 'PayoutAddressSet':
+      return {
+        ...empty,
+        summary: event.data.side === 'seller' ? 'Payout address set by the seller' : 'Refund address set by the buyer',
+        actor_side: event.data.side,
+        address: event.data.address,
+      };
+    case 'EscrowReleased':
+      return { ...empty, summary: 'Released to the seller', actor_side: 'admin', txid: event.data.txid, seller_sats: event.data.seller_sats };
+    case 'EscrowRefunded':
+      return { ...empty, summary: 'Refunded to the buyer', actor_side: 'admin', txid: event.data.txid, buyer_sats: event.data.buyer_sats };
+    case 'DisputeOpened':
+      return { ...empty, summary: `Dispute opened by the ${event.data.opened_by_side}`, actor_side: event.data.opened_by_side, reason: event.data.reason };
+    case 'DisputeResolved': {
+      const { resolution } = event.data;
+      return {
+        ...empty,
+        summary: resolution ? `Dispute resolved: ${resolutionWords[resolution]}` : 'Dispute resolved without moving money',
+        actor_side: 'admin',
+        outcome: event.data.outcome,
+        txid: event.data.txid,
+        seller_percent: event.data.seller_percent,
+        seller_sats: resolution ? event.data.seller_sats : null,
+        buyer_sats: resolution ? event.data.buyer_sats : null,
+      };
+    }
+    case 'EscrowCancelled':
+      return { ...empty, summary: `Cancelled by the ${creatorSide}`, actor_side: creatorSide };
+    case 'EscrowExpired':
+      return { ...empty, summary: 'Cancelled: no payment was marked before the deadline', actor_side: 'system' };
+    case 'EscrowFrozen':
+      return { ...empty, summary: 'Frozen by an admin', actor_side: 'admin' };
+    case 'EscrowUnfrozen':
+      return { ...empty, summary: 'Unfrozen by an admin', actor_side: 'admin' };
+    default: {
+      const unknown: never = event;
+      throw new Error(`Unknown escrow event ${(unknown as { type: string }).type}`);
+    }
+  }
+}
+
+/** The escrow's events, oldest first, as its parties' timeline. Pure. */
+export function partyHistory(events: readonly Dated[]): EscrowHistoryEntry[] {
+  const created = events.find((e) => e.type === 'EscrowCreated');
+  const creatorSide: Side & ('buyer' | 'seller') = created?.type === 'EscrowCreated' ? created.data.creator_side : 'buyer';
+  return events.map((event) => ({ version: event.stream_version, occurred_at: event.occurred_at, type: event.type, ...entryFor(event, creatorSide) }));
+}

@@ -1,0 +1,31 @@
+import { defineConfig } from '@playwright/test';
+
+/**
+ * The browser suite: journeys through the real server (started once by the global setup on a fresh data directory
+ * and a free port) in Debian's Chromium, never a downloaded browser. Failures keep a screenshot and a trace in
+ * E2E_ARTIFACTS (default e2e/.artifacts).
+ */
+export default defineConfig({
+  testDir: './journeys',
+  outputDir: process.env.E2E_ARTIFACTS ?? '.artifacts',
+  globalSetup: './support/global-setup.ts',
+  // One server, one mail outbox; journeys are independent (each makes its own people) but the machine is small.
+  workers: 1,
+  fullyParallel: false,
+  retries: 0,
+  timeout: 120_000,
+  expect: { timeout: 15_000 },
+  reporter: process.env.CI ? [['list'], ['html', { open: 'never', outputFolder: `${process.env.E2E_ARTIFACTS ?? '.artifacts'}/report` }]] : 'list',
+  use: {
+    browserName: 'chromium',
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    },
+    viewport: { width: 1366, height: 900 },
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    actionTimeout: 15_000,
+    navigationTimeout: 30_000,
+  },
+});

@@ -1,0 +1,74 @@
+import { useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
+import { Pager } from '../../../components/ui/pager.tsx';
+import { QueryState } from '../../../components/ui/query-state.tsx';
+import { formatDateTime } from '../../../lib/format.ts';
+import { EscrowLink } from '../shared/escrow-link.tsx';
+import { PanelHead } from '../shared/panel-head.tsx';
+import { AUDIT_PAGE_SIZE, type AuditFilters as Filters, useAuditLogs } from './api/get-audit-logs.ts';
+import { AuditFilters } from './components/audit-filters.tsx';
+
+const KEYS = ['action_type', 'object_type', 'object_id', 'actor', 'from', 'to'] as const;
+
+/** Audit: every event in words, newest first, filtered (in the URL) and paged by the server. */
+export function AuditPanel() {
+  const [params, setParams] = useSearchParams();
+  const filters = Object.fromEntries(KEYS.map((k) => [k, params.get(k) ?? ''])) as unknown as Filters;
+  // Each page's cursor: the id the page before it ended at (null for the first page).
+  const [cursors, setCursors] = useState<(number | null)[]>([null]);
+  const page = cursors.length - 1;
+  const logs = useAuditLogs(filters, cursors[page] ?? null);
+  const apply = (next: Filters) => {
+    const merged = new URLSearchParams({ tab: 'audit' });
+    for (const k of KEYS) if (next[k]) merged.set(k, next[k]);
+    setCursors([null]);
+    setParams(merged);
+  };
+  return (
+    <>
+      <PanelHead title="Audit">Every change, who made it and when, newest first. The raw events are on the Ledger tab.</PanelHead>
+      <AuditFilters filters={filters} onApply={apply} />
+      <QueryState query={logs} errorFallback="Failed to load the audit log" isEmpty={(list) => list.length === 0} empty="No entries match these filters.">
+        {(list) => (
+          <>
+            <table className="admin-table">
+              <caption className="visually-hidden">Audit log</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Time</th>
+                  <th scope="col">Action</th>
+                  <th scope="col">Object</th>
+                  <th scope="col">Actor</th>
+                </tr>
+              </thead>
+              <tbody>
+                {list.map((e) => (
+                  <tr key={e.id}>
+                    <td data-label="Time">{formatDateTime(e.timestamp)}</td>
+                    <td data-label="Action">
+                      <strong>{e.action_type}</strong>
+                      <div className="small muted">{e.summary}</div>
+                    </td>
+                    <td data-label="Object" className="small">
+                      {e.object_type}{' '}
+                      {e.object_type === 'escrow' ? <EscrowLink id={e.object_id} /> : <span className="mono">{e.object_id.slice(0, 8)}</span>}
+                    </td>
+                    <td data-label="Actor" className="small">
+                      {e.actor_username ?? e.actor}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+            <Pager
+              page={page}
+              hasNext={list.length === AUDIT_PAGE_SIZE}
+              onPage={(n) => setCursors(n < page ? cursors.slice(0, n + 1) : [...cursors, list.at(-1)!.id])}
+              label="Audit log pages"
+            />
+          </>
+        )}
+      </QueryState>
+    </>
+  );
+}

@@ -1,0 +1,101 @@
+import { Field } from '../../../../components/ui/field.tsx';
+import { formatBtc } from '../../../../lib/format.ts';
+import type { AdminEscrow } from '../../escrows/api/get-escrow.ts';
+import { moneyOf } from '../../escrows/components/money-dialog.tsx';
+import { ActionDialog } from '../../shared/action-dialog.tsx';
+import { txidRefusal } from '../../shared/txid.ts';
+import { useResetState } from '../../shared/use-reset-state.ts';
+import type { Dispute } from '../api/get-disputes.ts';
+import { type Resolution, useResolveDispute } from '../api/resolve-dispute.ts';
+
+function Split({ escrow, resolution, percent }: { escrow: AdminEscrow; resolution: Exclude<Resolution, ''>; percent: number }) {
+  const money = moneyOf(escrow, resolution, resolution === 'split' ? percent : 100);
+  return (
+    <dl className="facts" aria-live="polite">
+      {money.seller_sats > 0 && (
+        <>
+          <dt>Seller gets</dt>
+          <dd className="mono">
+            <strong>{formatBtc(money.seller_sats)}</strong> to <span className="break">{escrow.payout_address ?? 'no payout address set'}</span>
+          </dd>
+        </>
+      )}
+      {money.buyer_sats > 0 && (
+        <>
+          <dt>Buyer gets</dt>
+          <dd className="mono">
+            <strong>{formatBtc(money.buyer_sats)}</strong> to <span className="break">{escrow.refund_address ?? 'no refund address set'}</span>
+          </dd>
+        </>
+      )}
+      <dt>Fee kept</dt>
+      <dd className="mono">{formatBtc(money.fee_sats)}</dd>
+    </dl>
+  );
+}
+
+/** Resolve a dispute: an outcome (required) and how the money goes, the satoshis and addresses shown before confirming. */
+export function ResolveDialog({ dispute, escrow, onClose, onDone }: { dispute: Dispute | null; escrow: AdminEscrow | null; onClose: () => void; onDone: (message: string) => void }) {
+  const key = dispute?.id;
+  const [outcome, setOutcome] = useResetState(key, () => '');
+  const [resolution, setResolution] = useResetState<Resolution>(key, () => '');
+  const [percent, setPercent] = useResetState(key, () => '50');
+  const [txid, setTxid] = useResetState(key, () => '');
+  const resolve = useResolveDispute();
+  const sellerPercent = Number(percent);
+  const percentOk = Number.isInteger(sellerPercent) && sellerPercent >= 1 && sellerPercent <= 99;
+  const check = () => {
+    if (!outcome.trim()) return 'Write the outcome (both parties are told)';
+    if (resolution === 'split' && !percentOk) return "The seller's share must be a whole percent from 1 to 99";
+    return txidRefusal(txid);
+  };
+  return (
+    <ActionDialog
+      open={dispute !== null && escrow !== null}
+      onOpenChange={(open) => !open && onClose()}
+      title="Resolve this dispute"
+      description="Both parties are told the outcome. Moving money cannot be undone: send the bitcoin first, then record it here."
+      confirmLabel="Resolve dispute"
+      tone={resolution ? 'danger' : 'primary'}
+      fallback="Failed to resolve dispute"
+      check={check}
+      run={async (totp_code) => {
+        await resolve.mutateAsync({
+          disputeId: dispute!.id,
+          outcome,
+          resolution,
+          seller_percent: sellerPercent,
+          txid,
+          expected_address: (resolution === 'refund' ? escrow?.refund_address : escrow?.payout_address) ?? '',
+          expected_refund_address: escrow?.refund_address ?? '',
+          totp_code,
+        });
+        return 'Dispute resolved';
+      }}
+      onDone={onDone}
+    >
+      <Field label="Outcome" required>
+        <textarea rows={3} value={outcome} onChange={(e) => setOutcome(e.target.value)} maxLength={5000} />
+      </Field>
+      <Field label="Resolution">
+        <select value={resolution} onChange={(e) => setResolution(e.target.value as Resolution)}>
+          <option value="">None: back to where it was, no money moves</option>
+          <option value="release">Release to the seller</option>
+          <option value="refund">Refund the buyer</option>
+          <option value="split">Split between them</option>
+        </select>
+      </Field>
+      {resolution === 'split' && (
+        <Field label="Seller's share (percent, 1 to 99)" error={percentOk ? undefined : 'Enter a whole number from 1 to 99'}>
+          <input type="number" min={1} max={99} step={1} value={percent} onChange={(e) => setPercent(e.target.value)} />
+        </Field>
+      )}
+      {resolution && escrow && (resolution !== 'split' || percentOk) && <Split escrow={escrow} resolution={resolution} percent={sellerPercent} />}
+      {resolution && (
+        <Field label="Transaction id (optional)" hint="64 hexadecimal characters">
+          <input className="mono" value={txid} onChange={(e) => setTxid(e.target.value)} spellCheck={false} autoComplete="off" />
+        </Field>
+      )}
+    </ActionDialog>
+  );
+}

@@ -1,0 +1,31 @@
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { api } from '../../../../api/client.ts';
+import { ADMIN_KEY } from '../../shared/admin-mutation.ts';
+import type { AdminEscrow, EscrowStatus } from './get-escrow.ts';
+
+export const ESCROWS_PAGE_SIZE = 25;
+
+export interface EscrowsQuery {
+  status: EscrowStatus | '';
+  search: string;
+  /** Zero-based. */
+  page: number;
+}
+
+export interface EscrowsPage {
+  total: number;
+  escrows: AdminEscrow[];
+}
+
+export function getEscrows({ status, search, page }: EscrowsQuery, signal?: AbortSignal) {
+  const query = new URLSearchParams({ limit: String(ESCROWS_PAGE_SIZE), offset: String(page * ESCROWS_PAGE_SIZE) });
+  if (status) query.set('status', status);
+  if (search.trim()) query.set('search', search.trim());
+  return api<EscrowsPage>(`/admin/escrows?${query}`, signal ? { signal } : {});
+}
+
+export const escrowsQueryOptions = (query: EscrowsQuery) =>
+  queryOptions({ queryKey: [ADMIN_KEY, 'escrows', query], queryFn: ({ signal }) => getEscrows(query, signal), placeholderData: keepPreviousData });
+
+/** One page of every escrow, filtered and searched by the server. */
+export const useEscrows = (query: EscrowsQuery) => useQuery(escrowsQueryOptions(query));

@@ -1,0 +1,21 @@
+import { api } from '../../../../api/client.ts';
+import { useAdminMutation, withCode } from '../../shared/admin-mutation.ts';
+import type { AdminEscrow } from './get-escrow.ts';
+
+export interface MoneyActionInput {
+  escrowId: string;
+  notes: string;
+  txid: string;
+  /** The address the confirmation showed: the server refuses (409 address_changed) if it changed since. */
+  expected_address: string;
+  totp_code: string;
+}
+
+export const moneyForm = ({ notes, txid, expected_address, totp_code }: MoneyActionInput) =>
+  withCode({ notes: notes.trim(), expected_address, ...(txid.trim() ? { txid: txid.trim() } : {}) }, totp_code);
+
+/** Release a funded escrow to the seller's payout address. */
+export const releaseEscrow = (input: MoneyActionInput) =>
+  api<AdminEscrow>(`/admin/escrows/${input.escrowId}/release`, { form: moneyForm(input), fallback: 'Failed to release escrow' });
+
+export const useReleaseEscrow = () => useAdminMutation(releaseEscrow);

@@ -1,0 +1,146 @@
+import { ArrowLeft } from 'lucide-react';
+import { useState } from 'react';
+import { Link } from 'react-router-dom';
+import { Button } from '../../../../components/ui/button.tsx';
+import { CopyButton } from '../../../../components/ui/copy-button.tsx';
+import { QueryState } from '../../../../components/ui/query-state.tsx';
+import { StatusBadge } from '../../../../components/ui/status-badge.tsx';
+import { formatBtc, formatDateTime, formatUsd } from '../../../../lib/format.ts';
+import { type AdminEscrow, useEscrow } from '../api/get-escrow.ts';
+import { type EscrowPower, escrowPowers } from '../escrow-powers.ts';
+import { AssignAddressDialog } from './assign-address-dialog.tsx';
+import { EscrowHistory } from './escrow-history.tsx';
+import { FreezeDialog } from './freeze-dialog.tsx';
+import { MoneyDialog } from './money-dialog.tsx';
+
+const LABELS: Record<EscrowPower, string> = { assign: 'Assign address', release: 'Release', refund: 'Refund', freeze: 'Freeze', unfreeze: 'Unfreeze' };
+
+function Address({ label, value }: { label: string; value: string | null }) {
+  return (
+    <>
+      <dt>{label}</dt>
+      <dd className="address-line">
+        {value ? (
+          <>
+            <span className="mono break">{value}</span>
+            <CopyButton text={value} label="Copy" variant="ghost" />
+          </>
+        ) : (
+          <span className="muted">not set</span>
+        )}
+      </dd>
+    </>
+  );
+}
+
+function Facts({ escrow }: { escrow: AdminEscrow }) {
+  return (
+    <dl className="facts">
+      <dt>Amount</dt>
+      <dd>
+        {formatUsd(escrow.amount_usd)} + fee {formatUsd(escrow.escrow_fee)} ({escrow.fee_percentage}%) = <strong>{formatUsd(escrow.total_usd)}</strong> ={' '}
+        <strong className="mono">{formatBtc(escrow.amount_sats)}</strong> at {formatUsd(escrow.btc_usd_rate)}/BTC
+      </dd>
+      <dt>Buyer</dt>
+      <dd className="break">{escrow.buyer_email}</dd>
+      <dt>Seller</dt>
+      <dd className="break">{escrow.seller_email}</dd>
+      <dt>Opened</dt>
+      <dd>
+        {formatDateTime(escrow.created_at)} by the {escrow.creator_side}
+        {escrow.payment_due_at && escrow.status === 'pending_payment' && `; payment due ${formatDateTime(escrow.payment_due_at)}`}
+      </dd>
+      <Address label="Payment address" value={escrow.assigned_address} />
+      {escrow.payment_marked_at && (
+        <>
+          <dt>Payment marked</dt>
+          <dd>{formatDateTime(escrow.payment_marked_at)}</dd>
+        </>
+      )}
+      {escrow.buyer_confirmed_at && (
+        <>
+          <dt>Receipt confirmed</dt>
+          <dd>{formatDateTime(escrow.buyer_confirmed_at)}</dd>
+        </>
+      )}
+      <Address label="Seller's payout address" value={escrow.payout_address} />
+      <Address label="Buyer's refund address" value={escrow.refund_address} />
+      {escrow.payment_txid && (
+        <>
+          <dt>Payment txid</dt>
+          <dd className="mono break">{escrow.payment_txid}</dd>
+        </>
+      )}
+      {escrow.payout_txid && (
+        <>
+          <dt>Payout txid</dt>
+          <dd className="mono break">{escrow.payout_txid}</dd>
+        </>
+      )}
+      {escrow.seller_sats !== null && (
+        <>
+          <dt>Paid out</dt>
+          <dd className="mono">
+            seller {formatBtc(escrow.seller_sats)}, buyer {formatBtc(escrow.buyer_sats ?? 0)}, fee {formatBtc(escrow.fee_sats ?? 0)}
+          </dd>
+        </>
+      )}
+    </dl>
+  );
+}
+
+/** One escrow in the console: its facts, the admin's powers on it now, and its history. */
+export function EscrowDetail({ escrowId, onDone }: { escrowId: string; onDone: (message: string) => void }) {
+  const escrow = useEscrow(escrowId);
+  const [open, setOpen] = useState<EscrowPower | null>(null);
+  const target = (power: EscrowPower) => (open === power ? (escrow.data ?? null) : null);
+  const close = () => setOpen(null);
+  return (
+    <div className="card escrow-detail">
+      <Link to="/admin?tab=escrows" className="back-link">
+        <ArrowLeft size={16} aria-hidden="true" /> All escrows
+      </Link>
+      <QueryState query={escrow} errorFallback="Failed to load the escrow">
+        {(e) => (
+          <>
+            <div className="verification-head">
+              <h3>{e.product_service}</h3>
+              <StatusBadge status={e.status} />
+            </div>
+            <p className="small muted mono break">Escrow {e.id}</p>
+            <p>{e.description}</p>
+            <Facts escrow={e} />
+            {e.status === 'pending_payment' && e.payment_marked_at && (
+              <p className="small">
+                The buyer marked the payment: <Link to="/admin?tab=verifications">verify it on the Verifications tab</Link>.
+              </p>
+            )}
+            {e.status === 'disputed' && (
+              <p className="small">
+                In dispute: <Link to="/admin?tab=disputes">resolve it on the Disputes tab</Link>.
+              </p>
+            )}
+            <div className="row-actions">
+              {escrowPowers(e).map((state) =>
+                state.allowed ? (
+                  <Button key={state.power} variant={state.power === 'release' || state.power === 'assign' || state.power === 'unfreeze' ? 'primary' : 'secondary'} onClick={() => setOpen(state.power)}>
+                    {LABELS[state.power]}
+                  </Button>
+                ) : (
+                  <span key={state.power} className="small muted">
+                    {LABELS[state.power]}: {state.why}
+                  </span>
+                ),
+              )}
+            </div>
+            <EscrowHistory escrowId={e.id} />
+          </>
+        )}
+      </QueryState>
+      <AssignAddressDialog escrow={target('assign')} onClose={close} onDone={onDone} />
+      <MoneyDialog escrow={target('release')} kind="release" onClose={close} onDone={onDone} />
+      <MoneyDialog escrow={target('refund')} kind="refund" onClose={close} onDone={onDone} />
+      <FreezeDialog escrow={target('freeze') ?? target('unfreeze')} unfreeze={open === 'unfreeze'} onClose={close} onDone={onDone} />
+    </div>
+  );
+}

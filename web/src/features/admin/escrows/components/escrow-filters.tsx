@@ -1,0 +1,36 @@
+import type { FormEvent } from 'react';
+import { Button } from '../../../../components/ui/button.tsx';
+import { Field } from '../../../../components/ui/field.tsx';
+import { useResetState } from '../../shared/use-reset-state.ts';
+import type { EscrowStatus } from '../api/get-escrow.ts';
+
+const STATUSES: EscrowStatus[] = ['pending_payment', 'funded', 'disputed', 'frozen', 'released', 'refunded', 'cancelled'];
+
+/** Status filter (applies at once) and a search by escrow id or e-mail (applies on Search). */
+export function EscrowFilters({ status, search, onChange }: { status: string; search: string; onChange: (next: { status: string; search: string }) => void }) {
+  const [text, setText] = useResetState(search, () => search);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    onChange({ status, search: text.trim() });
+  };
+  return (
+    <form className="filters-row" onSubmit={submit} role="search">
+      <Field label="Status">
+        <select value={status} onChange={(e) => onChange({ status: e.target.value, search })}>
+          <option value="">All statuses</option>
+          {STATUSES.map((s) => (
+            <option key={s} value={s}>
+              {s.replace('_', ' ')}
+            </option>
+          ))}
+        </select>
+      </Field>
+      <Field label="Escrow id or e-mail">
+        <input type="search" value={text} onChange={(e) => setText(e.target.value)} />
+      </Field>
+      <Button type="submit" variant="secondary">
+        Search
+      </Button>
+    </form>
+  );
+}

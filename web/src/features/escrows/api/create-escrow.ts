@@ -1,0 +1,21 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { z } from 'zod';
+import type { createEscrowSchema } from '../../../../../domain/escrow/api-schemas.ts';
+import { api } from '../../../api/client.ts';
+import type { Escrow } from './types.ts';
+
+export type CreateEscrowInput = z.input<typeof createEscrowSchema>;
+
+export const createEscrow = (input: CreateEscrowInput) => api<Escrow>('/escrows', { json: input, fallback: 'Failed to create escrow' });
+
+/** Opens an escrow; the server fixes the fee, total and BTC amount, and gives a buyer an address when one is free. */
+export function useCreateEscrow() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: createEscrow,
+    onSuccess: async (escrow) => {
+      queryClient.setQueryData(['escrows', escrow.id], escrow);
+      await queryClient.invalidateQueries({ queryKey: ['escrows'], exact: true });
+    },
+  });
+}

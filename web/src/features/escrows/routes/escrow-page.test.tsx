@@ -1,0 +1,129 @@
+// @vitest-environment happy-dom
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it } from 'vitest';
+import { renderApp, resetApp, type Answer, type SentRequest } from '../../../testing/render-app.tsx';
+import type { Escrow } from '../api/types.ts';
+import { escrowFixture } from '../model/escrow-fixture.ts';
+
+afterEach(resetApp);
+
+const ADDRESS = 'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4';
+const ann = { id: 'user-ann', username: 'ann', email: 'ann@example.com', full_name: 'Ann', role: 'buyer', email_verified: true, totp_enabled: false, country: null, phone: null };
+const sam = { ...ann, id: 'user-sam', username: 'sam', email: 'sam@example.com', role: 'seller' };
+
+function open(escrow: Escrow, me: object, post: (request: SentRequest) => Answer | undefined = () => undefined) {
+  localStorage.setItem('escrow.session', 'token');
+  return renderApp(`/escrow/${escrow.id}`, (request) => {
+    if (request.path === '/api/auth/me') return { status: 200, body: me };
+    if (request.path === '/api/site') return { status: 200, body: { support_email: 's@example.com', support_hours: 'always', pgp_key_configured: false, bitcoin_network: 'mainnet' } };
+    if (request.path === `/api/escrows/${escrow.id}` && request.method === 'GET') return { status: 200, body: escrow };
+    if (request.path === `/api/escrows/${escrow.id}/history`) return { status: 200, body: [] };
+    if (request.method === 'POST') return post(request);
+    if (request.path === '/api/escrows') return { status: 200, body: [escrow] };
+    return undefined;
+  });
+}
+
+const offered = async () => {
+  const next = await screen.findByRole('region', { name: 'Next step' });
+  return within(next)
+    .queryAllByRole('button')
+    .map((b) => b.textContent);
+};
+
+describe('the escrow page', () => {
+  it.each([
+    ['buyer, no address', ann, {}, ['Make Payment', 'Set refund address', 'Open Dispute', 'Cancel escrow']],
+    ['buyer, address given', ann, { assigned_address: ADDRESS }, ['Mark as Paid', 'Payment information', 'Set refund address', 'Open Dispute', 'Cancel escrow']],
+    ['buyer, funded', ann, { status: 'funded', assigned_address: ADDRESS, funded_at: '2026-11-25T10:00:00.000Z' }, ['Confirm Receipt', 'Set refund address', 'Open Dispute']],
+    ['seller, funded, payout set', sam, { side: 'seller', status: 'funded', payout_address: ADDRESS }, ['Change payout address', 'Open Dispute']],
+    ['seller, released', sam, { side: 'seller', status: 'released' }, []],
+    ['buyer, frozen', ann, { status: 'frozen' }, []],
+  ] as const)('offers exactly the actions for the %s', async (_what, me, state, buttons) => {
+    open(escrowFixture(state as Partial<Escrow>), me);
+    expect(await offered()).toEqual(buttons);
+    expect(screen.getByRole('heading', { level: 1, name: 'Mirrorless camera' })).toBeTruthy();
+  });
+
+  it("shows the server's detail when an action is refused", async () => {
+    const answer: Answer = { status: 409, body: { detail: 'Cannot confirm receipt of an escrow that is frozen', code: 'transition_not_allowed' } };
+    open(escrowFixture({ status: 'funded', assigned_address: ADDRESS }), ann, () => answer);
+    await userEvent.click(await screen.findByRole('button', { name: 'Confirm Receipt' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Confirm Receipt' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Confirm Receipt' }));
+    expect((await within(dialog).findByRole('alert')).textContent).toBe('Cannot confirm receipt of an escrow that is frozen');
+
+  });
+
+  it("uses the spec's fallback when the server gives no detail (Make Payment)", async () => {
+    open(escrowFixture(), ann, () => ({ status: 502, body: {} }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Make Payment' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('Failed to request payment address');
+  });
+
+  it('checks the evidence file before uploading it, then marks the payment with it', async () => {
+    const escrow = escrowFixture({ assigned_address: ADDRESS });
+    const app = open(escrow, ann, (request) => (request.path.endsWith('/mark-paid') ? { status: 200, body: { ...escrow, payment_marked_at: '2026-11-25T10:00:00.000Z' } } : undefined));
+    await userEvent.click(await screen.findByRole('button', { name: 'Mark as Paid' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Mark as Paid' });
+    const picker = within(dialog).getByLabelText(/Proof of payment/);
+    const huge = new File([new Uint8Array(10 * 1024 * 1024 + 1)], 'huge.png', { type: 'image/png' });
+    fireEvent.change(picker, { target: { files: [huge] } });
+    expect(within(dialog).getByText('The file must be at most 10 MB')).toBeTruthy();
+    const program = new File(['MZ'], 'setup.exe', { type: 'application/x-msdownload' });
+    fireEvent.change(picker, { target: { files: [program] } });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Mark as Paid' }));
+    expect(within(dialog).getByText('The file must be a PNG, JPEG, WebP, GIF, PDF or plain text file')).toBeTruthy();
+    expect(app.calls('POST')).toHaveLength(0);
+
+    const receipt = new File(['sent 0.0203 BTC'], 'receipt.txt', { type: 'text/plain' });
+    fireEvent.change(picker, { target: { files: [receipt] } });
+    await userEvent.type(within(dialog).getByLabelText('Notes'), 'From my hardware wallet');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Mark as Paid' }));
+    expect(await screen.findByText('Payment marked! Awaiting admin verification.')).toBeTruthy();
+    const sent = app.calls('POST')[0]!;
+    expect(sent.path).toBe(`/api/escrows/${escrow.id}/mark-paid`);
+    expect((sent.body as FormData).get('notes')).toBe('From my hardware wallet');
+    expect(((sent.body as FormData).get('file') as File).name).toBe('receipt.txt');
+  });
+
+  it("checks a payout address for the server's network in the browser before sending it", async () => {
+    const escrow = escrowFixture({ side: 'seller', status: 'funded' });
+    const app = open(escrow, sam, () => ({ status: 200, body: { ...escrow, payout_address: ADDRESS } }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Set payout address' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Payout address' });
+    const field = within(dialog).getByLabelText(/Your payout address/);
+    await userEvent.type(field, 'tb1qw508d6qejxtdg4y5r3zarvary0c5xw7kxpjzsx');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save address' }));
+    expect(await within(dialog).findByText('This address is a testnet or signet address, but this service runs on mainnet')).toBeTruthy();
+    expect(app.calls('POST')).toHaveLength(0);
+    await userEvent.clear(field);
+    await userEvent.type(field, ADDRESS.toUpperCase());
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save address' }));
+    await waitFor(() => expect(app.calls('POST')).toHaveLength(1));
+    expect(app.calls('POST')[0]!.body).toEqual({ address: ADDRESS });
+    expect(await screen.findByText('Payout address saved.')).toBeTruthy();
+  });
+
+  it('asks for a reason before opening a dispute', async () => {
+    const escrow = escrowFixture({ status: 'funded' });
+    const app = open(escrow, ann, () => ({ status: 200, body: { ...escrow, status: 'disputed' } }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Open Dispute' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Open Dispute' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Open Dispute' }));
+    expect(within(dialog).getByText('Please give the reason for the dispute')).toBeTruthy();
+    expect(app.calls('POST')).toHaveLength(0);
+    await userEvent.type(within(dialog).getByLabelText(/Reason/), 'Never arrived');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Open Dispute' }));
+    await waitFor(() => expect(app.calls('POST')[0]?.body).toEqual({ reason: 'Never arrived' }));
+  });
+
+  it('answers a stranger as if the escrow did not exist', async () => {
+    localStorage.setItem('escrow.session', 'token');
+    renderApp('/escrow/0b8a3c1e-5f7d-4c2a-9e61-2d4f8a7b9c10', (request) =>
+      request.path === '/api/auth/me' ? { status: 200, body: ann } : request.path.startsWith('/api/escrows/') ? { status: 404, body: { detail: 'Escrow not found', code: 'not_found' } } : undefined,
+    );
+    expect(await screen.findByRole('heading', { level: 1, name: 'Escrow not found' })).toBeTruthy();
+  });
+});

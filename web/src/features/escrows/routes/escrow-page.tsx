@@ -1,0 +1,95 @@
+import { useEffect, useState } from 'react';
+import { Link, useParams, useSearchParams } from 'react-router-dom';
+import { ApiError } from '../../../api/client.ts';
+import { useAuth } from '../../../auth/auth-context.tsx';
+import { usePageMeta } from '../../../components/page-meta.ts';
+import { Message } from '../../../components/ui/message.tsx';
+import { QueryState } from '../../../components/ui/query-state.tsx';
+import { StatusBadge } from '../../../components/ui/status-badge.tsx';
+import { useEscrow } from '../api/get-escrow.ts';
+import { EscrowActionsPanel } from '../components/escrow-actions-panel.tsx';
+import { EscrowDetails } from '../components/escrow-details.tsx';
+import { EscrowTimeline } from '../components/escrow-timeline.tsx';
+import { StatusTracker } from '../components/status-tracker.tsx';
+import { escrowActions } from '../model/escrow-actions.ts';
+import { nextStepFor, statusNote, trackerSteps } from '../model/escrow-progress.ts';
+import '../escrows.css';
+
+const NOTICE_MS = 3000;
+
+/** One escrow: where it stands, the one next step for this user, every detail, and what happened when. */
+export function EscrowPage() {
+  const { id = '' } = useParams();
+  const { user } = useAuth();
+  const [params, setParams] = useSearchParams();
+  const [notice, setNotice] = useState<string | null>(null);
+  const escrow = useEscrow(id);
+  usePageMeta(escrow.data ? `Escrow: ${escrow.data.product_service}` : 'Escrow', 'An escrow: its status, details, history and your next step.');
+
+  useEffect(() => {
+    if (!notice) return;
+    const timer = setTimeout(() => setNotice(null), NOTICE_MS);
+    return () => clearTimeout(timer);
+  }, [notice]);
+
+  if (!user) return null;
+  const notFound = escrow.error instanceof ApiError && escrow.error.status === 404;
+  if (notFound) {
+    return (
+      <article className="escrows-page">
+        <h1>Escrow not found</h1>
+        <p>There is no escrow here that you are a party to. If it was opened with your e-mail address, verify that address first.</p>
+        <p>
+          <Link to="/dashboard">Back to My Escrows</Link>
+        </p>
+      </article>
+    );
+  }
+
+  return (
+    <article className="escrows-page">
+      <p className="small">
+        <Link to="/dashboard">← My Escrows</Link>
+      </p>
+      <QueryState query={escrow} errorFallback="This escrow cannot be loaded right now.">
+        {(data) => {
+          const note = statusNote(data);
+          const actions = escrowActions(data, user);
+          return (
+            <>
+              <div className="page-head escrow-head">
+                <div>
+                  <p className="eyebrow">{data.side === 'admin' ? 'Escrow (admin view)' : `Escrow · you are the ${data.side}`}</p>
+                  <h1>{data.product_service}</h1>
+                </div>
+                <div className="escrow-status">
+                  <StatusBadge status={data.status} />
+                  {note && <p className="small status-note">{note}</p>}
+                </div>
+              </div>
+              <StatusTracker steps={trackerSteps(data)} />
+              {notice && <Message tone="success">{notice}</Message>}
+              <section className="card next-step" aria-labelledby="next-heading">
+                <h2 id="next-heading">Next step</h2>
+                <p>{nextStepFor(data)}</p>
+                <EscrowActionsPanel
+                  escrow={data}
+                  actions={actions}
+                  totpEnabled={user.totp_enabled}
+                  startWithPayment={params.get('pay') === '1'}
+                  onPaymentShown={() => params.has('pay') && setParams({}, { replace: true })}
+                  onNotice={setNotice}
+                />
+              </section>
+              <EscrowDetails escrow={data} />
+              <section className="card" aria-labelledby="history-heading">
+                <h2 id="history-heading">History</h2>
+                <EscrowTimeline id={data.id} updatedAt={data.updated_at} side={data.side} />
+              </section>
+            </>
+          );
+        }}
+      </QueryState>
+    </article>
+  );
+}

@@ -1,0 +1,15 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../../api/client.ts';
+import type { CurrentUser } from '../../../api/types.ts';
+
+export type SwitchableRole = 'buyer' | 'seller';
+
+/** POST /api/profile/switch-role (form new_role): answers the updated user. */
+export const switchRole = (role: SwitchableRole) =>
+  api<CurrentUser>('/profile/switch-role', { method: 'POST', form: { new_role: role }, fallback: 'Failed to switch role' });
+
+/** Switches buyer <-> seller; everything cached (the user, the escrow lists) is read again under the new role. */
+export function useSwitchRole() {
+  const queryClient = useQueryClient();
+  return useMutation({ mutationFn: switchRole, onSuccess: () => queryClient.invalidateQueries() });
+}

@@ -1,0 +1,14 @@
+import type { CurrentUser } from '../../../api/types.ts';
+import { ChangePasswordForm } from './change-password-form.tsx';
+import { TwoFactorSection } from './two-factor-section.tsx';
+
+export function SecurityTab({ user, mustChangePassword }: { user: CurrentUser; mustChangePassword: boolean }) {
+  return mustChangePassword ? (
+    <ChangePasswordForm mustChange />
+  ) : (
+    <>
+      <TwoFactorSection user={user} />
+      <ChangePasswordForm mustChange={false} />
+    </>
+  );
+}

@@ -1,0 +1,41 @@
+/**
+ * The one place the web app turns amounts and times into text. Amounts go through domain/money.ts, as in mail, so a
+ * screen and a mail about the same escrow read the same.
+ */
+import { btcNumberToSats, displayBtc, displayUsd, usdNumberToCents } from '../../../domain/money.ts';
+
+/** The API's USD number (2 decimals) → "$2,029.99". */
+export const formatUsd = (amount: number) => displayUsd(usdNumberToCents(amount));
+
+/** Satoshis → "0.03123062 BTC". */
+export const formatBtc = (sats: number) => displayBtc(sats);
+
+/** The API's BTC number (8 decimals) → "0.03123062 BTC". */
+export const formatBtcAmount = (amount: number) => displayBtc(btcNumberToSats(amount));
+
+const dateTime = new Intl.DateTimeFormat('en-GB', {
+  day: 'numeric',
+  month: 'short',
+  year: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  timeZone: 'UTC',
+  hourCycle: 'h23',
+});
+const dateOnly = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
+
+/** "24 Nov 2026, 15:49 UTC" */
+export const formatDateTime = (iso: string) => `${dateTime.format(new Date(iso))} UTC`;
+
+/** "24 Nov 2026" */
+export const formatDate = (iso: string) => dateOnly.format(new Date(iso));
+
+/** "just now", "5 minutes ago", "3 hours ago", "2 days ago": how old a value is (e.g. the BTC rate). */
+export function formatAge(iso: string, now: Date = new Date()): string {
+  const seconds = Math.max(0, Math.round((now.getTime() - new Date(iso).getTime()) / 1000));
+  const unit = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'} ago`;
+  if (seconds < 60) return 'just now';
+  if (seconds < 3600) return unit(Math.floor(seconds / 60), 'minute');
+  if (seconds < 86_400) return unit(Math.floor(seconds / 3600), 'hour');
+  return unit(Math.floor(seconds / 86_400), 'day');
+}
