@@ -63,11 +63,6 @@ export function escrowActionRoutes(deps: AppDeps) {
     await executeCommand({ db, store: deps.store }, escrowAggregate, id, command(side), meta(c), effects);
     return answer(id, user);
   };
-  /** Money-moving admin actions need the admin's 2FA code when 2FA is on. */
-  const secondFactor = async (c: Ctx, user: SignedInUser, code: string | undefined) => {
-    if (!user.totp_enabled) return;
-    await passSecondFactor(deps, user, code, { missing: 'totp_code is required: your account has 2FA on', meta: meta(c) });
-  };
 
   const party = { middleware: [requireUser()] };
   app.openapi(route('post', '/escrows/{id}/cancel', 'The creator cancels before any payment mark; the address goes back to the pool', { ...party, request: { params: idParam } }, { 200: escrowAnswer }), async (c) => {
@@ -131,7 +126,6 @@ export function escrowActionRoutes(deps: AppDeps) {
     const user = currentUser(c);
     const { id } = c.req.valid('param');
     const form = c.req.valid('form');
-    await secondFactor(c, user, form.totp_code);
     await assertMoneyMayMove(deps, id);
     if (form.verified === 'false') return jsonText(c, await act(c, id, () => ({ type: 'rejectPayment', by: 'admin', notes: form.notes })), 200);
     await load(id, user);
@@ -141,14 +135,12 @@ export function escrowActionRoutes(deps: AppDeps) {
   app.openapi(adminRoute('post', '/admin/escrows/{id}/release', 'Release a funded escrow to the seller', { request: { params: idParam, body: formBody(notesForm) } }, { 200: escrowAnswer }), async (c) => {
     const form = c.req.valid('form');
     const { id } = c.req.valid('param');
-    await secondFactor(c, currentUser(c), form.totp_code);
     await assertMoneyMayMove(deps, id);
     return jsonText(c, await act(c, id, () => ({ type: 'release', by: 'admin', notes: form.notes, txid: form.txid, expected_address: form.expected_address })), 200);
   });
   app.openapi(adminRoute('post', '/admin/escrows/{id}/refund', 'Refund a funded escrow to the buyer', { request: { params: idParam, body: formBody(notesForm) } }, { 200: escrowAnswer }), async (c) => {
     const form = c.req.valid('form');
     const { id } = c.req.valid('param');
-    await secondFactor(c, currentUser(c), form.totp_code);
     await assertMoneyMayMove(deps, id);
     return jsonText(c, await act(c, id, () => ({ type: 'refund', by: 'admin', notes: form.notes, txid: form.txid, expected_address: form.expected_address })), 200);
   });
@@ -161,7 +153,6 @@ export function escrowActionRoutes(deps: AppDeps) {
   app.openapi(adminRoute('post', '/admin/disputes/{id}/resolve', 'Resolve an open dispute, optionally moving the money', { request: { params: z.object({ id: z.uuid('id must be a dispute id') }), body: formBody(resolveForm) } }, { 200: escrowAnswer }), async (c) => {
     const form = c.req.valid('form');
     const disputeId = c.req.valid('param').id;
-    await secondFactor(c, currentUser(c), form.totp_code);
     const dispute = await db.selectFrom('disputes').select(['escrow_id', 'status']).where('id', '=', disputeId).executeTakeFirst();
     if (!dispute) throw notFound('Dispute not found');
     if (dispute.status !== 'open') throw conflict('This dispute is already resolved; only the escrow\'s open dispute can be resolved');
