@@ -22,16 +22,23 @@ export async function assertMoneyMayMove(deps: AppDeps, escrowId: string): Promi
     throw stopped(`the event log failed its integrity check at event ${chain.broken.position} (${chain.broken.reason})`);
   }
   const { db } = deps.database;
-  const { events } = await readStream(db, streamId('escrow', escrowId));
+  // The events and the row from one snapshot: an append commits both together, so a concurrent release is never
+  // mistaken for tampering.
+  const { events, row } = await db
+    .transaction()
+    .setIsolationLevel('repeatable read')
+    .execute(async (trx) => ({
+      events: (await readStream(trx, streamId('escrow', escrowId))).events,
+      row: await trx
+        .selectFrom('escrows')
+        .select(['status', 'amount_sats', 'fee_cents', 'total_cents', 'assigned_address', 'payout_address', 'refund_address'])
+        .where('id', '=', escrowId)
+        .executeTakeFirst(),
+    }));
   if (events.length === 0) return; // no such escrow: the action answers 404
   const changed = events.find((e) => chainHash(e.prev_hash, envelopeOf(e)) !== e.hash);
   if (changed) return refuse(deps, escrowId, `event ${changed.position} of this escrow no longer matches its hash`);
   const state = events.reduce(escrowAggregate.evolve, escrowAggregate.initial());
-  const row = await db
-    .selectFrom('escrows')
-    .select(['status', 'amount_sats', 'fee_cents', 'total_cents', 'assigned_address', 'payout_address', 'refund_address'])
-    .where('id', '=', escrowId)
-    .executeTakeFirst();
   if (!row) return refuse(deps, escrowId, 'the escrow has events but no row in the read model');
   const { context } = state;
   const expected: Record<string, unknown> = {
