@@ -1,6 +1,10 @@
 import { z } from 'zod';
+import { parseUsdToCents } from '../domain/money.ts';
 
 const port = z.coerce.number().int().min(0).max(65_535);
+const flag = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'], 'must be true or false')
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
 const optionalUrl = z
   .string()
   .trim()
@@ -36,6 +40,23 @@ export const configSchema = z.object({
   RATE_LIMIT_REGISTER: z.coerce.number().int().min(1).max(100_000).default(20),
   RATE_LIMIT_REVIEWS: z.coerce.number().int().min(1).max(100_000).default(10),
   RATE_LIMIT_CONTACT: z.coerce.number().int().min(1).max(100_000).default(5),
+  RATE_LIMIT_ESCROWS: z.coerce.number().int().min(1).max(100_000).default(20),
+  /** The smallest escrow amount in USD, as cents. */
+  MIN_ESCROW_USD: z
+    .string()
+    .trim()
+    .regex(/^\d{1,9}(\.\d{1,2})?$/, 'must be an amount in USD like 1.00')
+    .refine((v) => /[1-9]/.test(v), 'must be more than 0')
+    .default('1.00')
+    .transform((v) => parseUsdToCents(v, 'MIN_ESCROW_USD')),
+  /** Hours a replaced payout or refund address is held (no money goes to it) once the escrow is funded. */
+  PAYOUT_ADDRESS_HOLD_HOURS: z.coerce.number().int().min(0).max(24 * 90).default(24),
+  /** Whether admins must have 2FA on to use any admin power. */
+  ADMIN_2FA_REQUIRED: flag.default(true),
+  /** Password hashes computed at once; more wait their turn (briefly), then get 503. */
+  PASSWORD_HASH_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
+  /** How long a password check may wait for its turn before 503. */
+  PASSWORD_HASH_QUEUE_MS: z.coerce.number().int().min(0).max(60_000).default(3_000),
   PGP_PUBLIC_KEY_FILE: optionalUrl,
   /** log2 of scrypt's cost; 17 is OWASP's minimum. Lower only for tests. */
   PASSWORD_HASH_COST: z.coerce.number().int().min(10).max(20).default(17),

@@ -3,6 +3,8 @@ import { DomainError } from './shared/errors.ts';
 /** Money is integers: USD in cents, BTC in satoshis, the fee in basis points. Formulas run on bigint. */
 
 export const SATS_PER_BTC = 100_000_000n;
+/** Bitcoin's dust limit: an output of this many satoshis or fewer is not relayed, so an escrow must ask for more. */
+export const DUST_LIMIT_SATS = 546;
 const MAX_CENTS = 1_000_000_000_000; // 10 billion USD: far beyond any deal, far inside 2^53
 /**
  * Below 10,000,000 BTC (half of all there will ever be): at most 15 significant digits, so `amount_btc` as a JSON

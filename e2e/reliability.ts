@@ -21,7 +21,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { SMTPServer } from 'smtp-server';
-import { type SendInit, send } from './client.ts';
+import { outbox, type SendInit, send } from './client.ts';
 
 const { values } = parseArgs({
   options: {
@@ -79,7 +79,9 @@ interface Running {
 async function startServer(store: Store, dataDir: string, env: Record<string, string> = {}): Promise<Running> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const childEnv: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, ...store.env, ...env, PORT: String(port), LOG_LEVEL: 'error', ADMIN_USERNAME: ADMIN.username, ADMIN_EMAIL: 'reladmin@example.com', ADMIN_PASSWORD: ADMIN.password, SECRET_KEY: SHARED_SECRET };
+  const childEnv: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, ...store.env, ...env, PORT: String(port), LOG_LEVEL: 'error', ADMIN_USERNAME: ADMIN.username, ADMIN_EMAIL: 'reladmin@example.com', ADMIN_PASSWORD: ADMIN.password, SECRET_KEY: SHARED_SECRET,
+    // What is tested here is crashes, outages and two processes, not admin powers (no 2FA) nor abuse limits (200 deals).
+    ADMIN_2FA_REQUIRED: 'false', RATE_LIMIT_ESCROWS: '100000' };
   if (!store.env.DATABASE_URL && !env.DATABASE_URL) delete childEnv.DATABASE_URL;
   const child = spawn('npm', ['start'], { cwd: root, env: childEnv, stdio: ['ignore', 'ignore', 'inherit'], detached: true });
   for (let i = 0; i < 240; i++) {
@@ -121,13 +123,29 @@ async function signIn(base: string, username: string, password: string): Promise
   return String(answer.body.access_token);
 }
 
-/** The admin sets the rate; a seller registers and signs in (sellers' escrows take no pool address). */
-async function market(server: Running, name: string) {
+/** The verification link mailed to `to`, read from the server's outbox file (or from what an SMTP server received). */
+async function verificationToken(to: string, mails: () => Array<{ to: string; text: string }>): Promise<string> {
+  for (let i = 0; i < 60; i++) {
+    const token = /token=([A-Za-z0-9_-]+)/.exec(mails().filter((m) => m.to === to).at(-1)?.text ?? '')?.[1];
+    if (token) return token;
+    await sleep(500);
+  }
+  throw new Error(`no verification mail to ${to}`);
+}
+
+/**
+ * The admin sets the rate; a seller registers, confirms their e-mail (only then may they open escrows) and signs in
+ * (sellers' escrows take no pool address).
+ */
+async function market(server: Running, name: string, mails: () => Array<{ to: string; text: string }> = () => outbox(join(server.dataDir, 'mail-outbox.jsonl'))) {
   const admin = await signIn(server.base, ADMIN.username, ADMIN.password);
   await call(server.base, '/admin/btc-rate', { method: 'PUT', token: admin, form: { btc_usd_rate: '50000' } });
   const username = `${name}${Date.now().toString(36)}`;
-  const registered = await call(server.base, '/auth/register', { json: { full_name: 'Rel Seller', email: `${username}@example.com`, username, password: PASSWORD, confirm_password: PASSWORD, role: 'seller' } });
+  const email = `${username}@example.com`;
+  const registered = await call(server.base, '/auth/register', { json: { full_name: 'Rel Seller', email, username, password: PASSWORD, confirm_password: PASSWORD, role: 'seller' } });
   if (registered.status !== 201) throw new Error(`registration: ${registered.status}`);
+  const verified = await call(server.base, '/auth/verify-email', { json: { token: await verificationToken(email, mails) } });
+  if (verified.status !== 200) throw new Error(`e-mail verification: ${verified.status}`);
   return { admin, seller: await signIn(server.base, username, PASSWORD), username };
 }
 
@@ -347,7 +365,7 @@ async function twoProcesses(): Promise<void> {
   try {
     const a = await startServer(store, dirA, { SMTP_URL: smtp.url, MAIL_FROM: 'process-a@example.com' });
     const b = await startServer(store, dirB, { SMTP_URL: smtp.url, MAIL_FROM: 'process-b@example.com' });
-    const { seller, username } = await market(a, 'two');
+    const { seller, username } = await market(a, 'two', () => smtp.received.map((m) => ({ to: m.to, text: m.body.replace(/=\r?\n/g, '').replace(/=3D/gi, '=') }))); // quoted-printable undone
     check((await call(b.base, '/escrows', { token: seller })).status === 200, 'a session opened on one process holds on the other');
 
     const answers = await Promise.all(Array.from({ length: 60 }, (_, i) => call(i % 2 ? a.base : b.base, '/escrows', { token: seller, json: deal(`two-${i}`) })));

@@ -6,6 +6,7 @@ import * as reviewPublished from './0004_review_published.ts';
 import * as evidenceFiles from './0005_evidence_files.ts';
 import * as setupTokens from './0006_setup_tokens.ts';
 import * as idempotencyLease from './0007_idempotency_lease.ts';
+import * as moneySafety from './0008_money_safety.ts';
 
 /** Every migration in order. Names never change once released. */
 export const migrations: Record<string, Migration> = {
@@ -16,4 +17,5 @@ export const migrations: Record<string, Migration> = {
   '0005_evidence_files': evidenceFiles,
   '0006_setup_tokens': setupTokens,
   '0007_idempotency_lease': idempotencyLease,
+  '0008_money_safety': moneySafety,
 };

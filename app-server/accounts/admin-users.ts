@@ -2,10 +2,12 @@ import { sql } from 'kysely';
 import { userAggregate } from '../../domain/aggregates.ts';
 import type { Role } from '../../domain/shared/schemas.ts';
 import { conflict, forbidden, notFound } from '../../domain/shared/errors.ts';
+import { hashGateFor } from '../auth/hash-gate.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import { revokeUserSessions } from '../auth/sessions.ts';
 import { type CommandMeta, executeCommand, retryingConflicts } from '../commands/execute.ts';
 import type { AppDeps } from '../http/env.ts';
+import { bindEscrowsOf } from '../escrows/bind-parties.ts';
 import { findUserByEmail, findUserById } from './user-view.ts';
 
 const FINAL_STATUSES = ['released', 'refunded', 'cancelled'];
@@ -24,11 +26,16 @@ async function target(deps: AppDeps, id: string) {
 const run = (deps: AppDeps, id: string, command: Parameters<typeof userAggregate.decide>[0], meta: CommandMeta) =>
   retryingConflicts(() => executeCommand({ db: deps.database.db, store: deps.store }, userAggregate, id, command, meta));
 
+/** Escrows the account is a party to by its verified e-mail stay with it when the address goes (deletion, change). */
+const keepEscrows = (deps: AppDeps, user: { id: string; email: string; email_verified: boolean }, meta: CommandMeta) =>
+  user.email_verified ? bindEscrowsOf({ db: deps.database.db, store: deps.store }, user, meta) : Promise.resolve();
+
 export async function updateUser(deps: AppDeps, id: string, changes: { full_name?: string; email?: string; role?: Role }, meta: CommandMeta) {
-  await target(deps, id);
+  const user = await target(deps, id);
   if (changes.email) {
     const other = await findUserByEmail(deps.database.db, changes.email);
     if (other && other.id !== id) throw conflict('That e-mail address is already registered');
+    if (changes.email.toLowerCase() !== user.email.toLowerCase()) await keepEscrows(deps, user, meta);
   }
   await run(deps, id, { type: 'update', ...changes }, meta);
 }
@@ -59,6 +66,7 @@ export async function deleteUser(deps: AppDeps, id: string, meta: CommandMeta) {
     .limit(1)
     .executeTakeFirst();
   if (active) throw conflict('This user is a party to an escrow that is not finished; it cannot be deleted');
+  await keepEscrows(deps, user, meta);
   await run(deps, id, { type: 'delete' }, meta);
   await revokeUserSessions(db, id);
 }
@@ -66,7 +74,7 @@ export async function deleteUser(deps: AppDeps, id: string, meta: CommandMeta) {
 /** Sets a temporary password the user must change, and signs them out everywhere. */
 export async function resetPassword(deps: AppDeps, id: string, temporaryPassword: string, meta: CommandMeta) {
   await target(deps, id);
-  const hash = await hashPassword(temporaryPassword, { log2N: deps.config.PASSWORD_HASH_COST, r: 8, p: 1 });
+  const hash = await hashGateFor(deps.config).run(() => hashPassword(temporaryPassword, { log2N: deps.config.PASSWORD_HASH_COST, r: 8, p: 1 }));
   await executeCommand({ db: deps.database.db, store: deps.store }, userAggregate, id, { type: 'resetPassword' }, meta, {
     alsoWrite: async (trx) => {
       // An upsert: a store restored from the log (import-events) has users but no credentials yet.

@@ -2,6 +2,7 @@ import type { Kysely, Transaction } from 'kysely';
 import { userAggregate } from '../../domain/aggregates.ts';
 import { invalidInput } from '../../domain/shared/errors.ts';
 import { hashToken, newSecretToken } from '../auth/tokens.ts';
+import { bindEscrowsOf } from '../escrows/bind-parties.ts';
 import type { CommandMeta } from '../commands/execute.ts';
 import { executeCommand } from '../commands/execute.ts';
 import type { Database } from '../db/schema.ts';
@@ -30,7 +31,7 @@ export async function queueVerificationMail(
       to: input.email,
       subject: 'Confirm your e-mail address',
       text: [
-        `Hello ${input.fullName},`,
+        'Hello,',
         '',
         'Please confirm this e-mail address by opening the link below. Escrows that name this address become',
         'visible to you once it is confirmed.',
@@ -63,4 +64,6 @@ export async function verifyEmailToken(
       if (Number(used.numUpdatedRows) !== 1) throw invalidInput('This verification link was already used');
     },
   });
+  // A verified account is now the party its invitations name: those escrows stay with this account id.
+  await bindEscrowsOf(deps, { id: row.user_id, email: row.email }, meta);
 }

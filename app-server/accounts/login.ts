@@ -1,14 +1,18 @@
 import { randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { z } from 'zod';
 import { userAggregate } from '../../domain/aggregates.ts';
 import { DomainError, forbidden } from '../../domain/shared/errors.ts';
 import type { loginSchema } from '../../domain/user/api-schemas.ts';
+import { hashGateFor } from '../auth/hash-gate.ts';
 import { hashPassword, verifyPassword } from '../auth/passwords.ts';
-import { assertUnderLimit, type Limit, recordHit } from '../auth/rate-limit.ts';
+import { type Limit, reachedLimitWith, type Reservation, reserve, slidingCount } from '../auth/rate-limit.ts';
 import { openSession, revokeSession } from '../auth/sessions.ts';
 import { type CommandMeta, executeCommand } from '../commands/execute.ts';
-import type { AppDeps } from '../http/env.ts';
-import { checkSecondFactor } from './second-factor.ts';
+import { adminEmails } from '../escrows/notifications.ts';
+import type { AppDeps, SignedInUser } from '../http/env.ts';
+import { enqueueMail } from '../mail/outbox.ts';
+import { passSecondFactor } from './second-factor.ts';
 import { findUserByUsername } from './user-view.ts';
 
 /** Compared against when the username is unknown, at the same cost as real hashes, so both failures take as long. */
@@ -18,46 +22,78 @@ function dummyHash(cost: number): Promise<string> {
   return dummyHashes.get(cost)!;
 }
 const WINDOW_SECONDS = 15 * 60;
+/** How much longer each sign-in to an account takes while it is failing from many addresses. */
+export const ACCOUNT_UNDER_ATTACK_DELAY_MS = 2_000;
 
 const invalidCredentials = () => new DomainError('unauthenticated', 'Invalid username or password');
 
 /**
- * Signs in: refused with 429 once the account or the client address reached the failure limit (even with the
- * right password), the same message for an unknown user and a wrong password, then the second factor when on.
+ * Signs in. Before the password is hashed, the attempt takes a slot (in one statement each) in two hard limits:
+ * failures of this account from this client address, and failures from this client address; over either, 429 even
+ * with the right password. A third count, failures of the account from anywhere, never refuses: past the limit each
+ * sign-in to the account is slowed and the owner (and for an admin, the other admins) is mailed once, so nobody can
+ * lock the right password out from another address. Slots are given back when the attempt was not a failure. Then
+ * the second factor when on, through the one counter of wrong codes.
  */
 export async function login(deps: AppDeps, input: z.infer<typeof loginSchema>, client: string, meta: Omit<CommandMeta, 'actor'>) {
   const { db } = deps.database;
   const max = deps.config.RATE_LIMIT_LOGIN;
-  const perAccount: Limit = { bucket: 'login-account', max, windowSeconds: WINDOW_SECONDS };
-  const perAddress: Limit = { bucket: 'login-ip', max, windowSeconds: WINDOW_SECONDS };
   const accountKey = input.username.toLowerCase();
+  const perPair: Limit = { bucket: 'login-account-ip', max, windowSeconds: WINDOW_SECONDS };
+  const perAddress: Limit = { bucket: 'login-ip', max, windowSeconds: WINDOW_SECONDS };
+  const perAccount: Limit = { bucket: 'login-account', max, windowSeconds: WINDOW_SECONDS };
   const refusal = 'Too many failed sign-in attempts';
-  await assertUnderLimit(db, perAccount, accountKey, refusal);
-  await assertUnderLimit(db, perAddress, client, refusal);
 
-  const failed = async (kind: string) => {
-    await recordHit(db, perAccount, accountKey);
-    await recordHit(db, perAddress, client);
-    await db.insertInto('security_log').values({ kind, username: input.username.slice(0, 254), client_address: client }).execute();
-  };
+  const slots: Reservation[] = [];
+  const giveBack = () => Promise.all(slots.map((s) => s.release()));
+  try {
+    slots.push(await reserve(db, perPair, JSON.stringify([accountKey, client]), refusal));
+    slots.push(await reserve(db, perAddress, client, refusal));
+  } catch (error) {
+    await giveBack();
+    throw error;
+  }
+  const account = await reserve(db, { ...perAccount, max: Number.MAX_SAFE_INTEGER }, accountKey, refusal);
+  slots.push(account);
+  if (slidingCount({ ...account.counts, current: account.counts.current - 1 }) >= max) await sleep(ACCOUNT_UNDER_ATTACK_DELAY_MS);
 
   const user = await findUserByUsername(db, input.username);
-  const credentials = user
-    ? await db.selectFrom('credentials').select(['password_hash', 'must_change']).where('user_id', '=', user.id).executeTakeFirst()
-    : undefined;
-  const passwordOk = await verifyPassword(input.password, credentials?.password_hash ?? (await dummyHash(deps.config.PASSWORD_HASH_COST)));
-  if (!user || !credentials || !passwordOk) {
-    await failed('bad-password');
-    throw invalidCredentials();
-  }
-  if (user.is_frozen) throw forbidden('Account suspended');
-  if (user.totp_enabled) {
-    if (!input.totp_code) throw new DomainError('unauthenticated', '2FA code required', {}, 'totp_required');
-    if (!(await checkSecondFactor(db, deps.secrets, user.id, input.totp_code))) {
-      await failed('bad-2fa');
-      throw new DomainError('unauthenticated', 'Invalid 2FA code', {}, 'totp_invalid');
+  const failed = async (kind: string) => {
+    await db.insertInto('security_log').values({ kind, username: input.username.slice(0, 254), client_address: client }).execute();
+    if (user && reachedLimitWith(account.counts, perAccount)) await alertAccountUnderAttack(deps, user);
+  };
+
+  let mustChangePassword = false;
+  try {
+    const credentials = user
+      ? await db.selectFrom('credentials').select(['password_hash', 'must_change']).where('user_id', '=', user.id).executeTakeFirst()
+      : undefined;
+    mustChangePassword = credentials?.must_change ?? false;
+    const stored = credentials?.password_hash ?? (await dummyHash(deps.config.PASSWORD_HASH_COST));
+    const passwordOk = await hashGateFor(deps.config).run(() => verifyPassword(input.password, stored));
+    if (!user || !credentials || !passwordOk) {
+      await failed('bad-password');
+      throw invalidCredentials();
     }
+    if (user.is_frozen) {
+      await giveBack();
+      throw forbidden('Account suspended');
+    }
+    if (user.totp_enabled) {
+      try {
+        await passSecondFactor(deps, user, input.totp_code ?? undefined, { refuseAs: 'unauthenticated', missing: '2FA code required', meta: { ...meta, actor: user.id } });
+      } catch (error) {
+        if (error instanceof DomainError && error.reason === 'totp_invalid') await failed('bad-2fa');
+        else await giveBack();
+        throw error;
+      }
+    }
+  } catch (error) {
+    // A refusal that is not a failed sign-in (the server was busy, say) leaves nothing counted.
+    if (!(error instanceof DomainError) || error.code !== 'unauthenticated') await giveBack();
+    throw error;
   }
+  await giveBack();
   // The session exists before the sign-in is recorded, so a suspension landing in between revokes it too. A sign-in
   // that loses a race (another sign-in, or the suspension) is answered 409 and leaves no live session behind.
   const token = await openSession(db, user.id);
@@ -67,5 +103,32 @@ export async function login(deps: AppDeps, input: z.infer<typeof loginSchema>, c
     await revokeSession(db, token);
     throw error;
   }
-  return { token, user, mustChangePassword: credentials.must_change };
+  return { token, user, mustChangePassword };
+}
+
+/** The account failed the limit's worth of sign-ins from anywhere: its owner hears of it, and for an admin, the other admins. */
+async function alertAccountUnderAttack(deps: AppDeps, user: SignedInUser) {
+  const { db } = deps.database;
+  const admins = user.role === 'admin' ? (await adminEmails(db)).filter((to) => to !== user.email) : [];
+  const minutes = WINDOW_SECONDS / 60;
+  await db.transaction().execute((trx) =>
+    enqueueMail(trx, [
+      {
+        to: user.email,
+        subject: 'Your account: many failed sign-ins',
+        text: [
+          `There were ${deps.config.RATE_LIMIT_LOGIN} or more failed sign-ins to your account in the last ${minutes} minutes.`,
+          'Your account is not locked: sign-ins to it are slowed down for a while. If this was not you, use a strong password you use nowhere else, and turn on 2FA.',
+        ].join('\n'),
+      },
+      ...admins.map((to) => ({
+        to,
+        subject: 'Admin account: many failed sign-ins',
+        text: [
+          `There were ${deps.config.RATE_LIMIT_LOGIN} or more failed sign-ins to the admin account with username ${JSON.stringify(user.username)} in the last ${minutes} minutes, from one or more addresses.`,
+          'Sign-ins to it are slowed down, not refused. Check the security log for the addresses.',
+        ].join('\n'),
+      })),
+    ]),
+  );
 }

@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { userAggregate } from '../../domain/aggregates.ts';
 import { conflict } from '../../domain/shared/errors.ts';
 import type { registerSchema } from '../../domain/user/api-schemas.ts';
+import { hashGateFor } from '../auth/hash-gate.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import { consume } from '../auth/rate-limit.ts';
 import { type CommandMeta, executeCommand } from '../commands/execute.ts';
@@ -23,7 +24,7 @@ export async function register(deps: AppDeps, input: Registration, client: strin
   if (await findUserByUsername(db, input.username)) throw conflict('That username is taken');
   if (await findUserByEmail(db, input.email)) throw conflict('That e-mail address is already registered');
   const userId = randomUUID();
-  const passwordHash = await hashPassword(input.password, { log2N: deps.config.PASSWORD_HASH_COST, r: 8, p: 1 });
+  const passwordHash = await hashGateFor(deps.config).run(() => hashPassword(input.password, { log2N: deps.config.PASSWORD_HASH_COST, r: 8, p: 1 }));
   const now = new Date(meta.now ?? Date.now());
   await executeCommand(
     { db, store: deps.store },

@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { userAggregate } from '../../domain/aggregates.ts';
-import { DomainError, transitionNotAllowed } from '../../domain/shared/errors.ts';
+import { transitionNotAllowed } from '../../domain/shared/errors.ts';
 import { revokeUserSessions } from '../auth/sessions.ts';
 import { hashToken } from '../auth/tokens.ts';
 import { newTotpSecret, totpQrDataUrl, totpUri } from '../auth/totp.ts';
 import { type CommandMeta, executeCommand } from '../commands/execute.ts';
 import type { AppDeps, SignedInUser } from '../http/env.ts';
-import { checkSecondFactor, normaliseRecoveryCode } from './second-factor.ts';
+import { normaliseRecoveryCode, passSecondFactor } from './second-factor.ts';
 
 const ISSUER = 'Escrow';
 const RECOVERY_CODES = 10;
@@ -39,7 +39,7 @@ export async function enableTwoFactor(deps: AppDeps, user: SignedInUser, code: s
   if (user.totp_enabled) throw transitionNotAllowed('2FA is already enabled');
   const pending = await db.selectFrom('totp_secrets').select('user_id').where('user_id', '=', user.id).executeTakeFirst();
   if (!pending) throw transitionNotAllowed('Set up 2FA first');
-  if (!(await checkSecondFactor(db, deps.secrets, user.id, code))) throw new DomainError('invalid_input', 'Invalid 2FA code', {}, 'totp_invalid');
+  await passSecondFactor(deps, user, code, { meta });
   const codes = Array.from({ length: RECOVERY_CODES }, newRecoveryCode);
   await executeCommand({ db, store: deps.store }, userAggregate, user.id, { type: 'enableTwoFactor' }, { ...meta, actor: user.id }, {
     alsoWrite: async (trx) => {
@@ -58,7 +58,7 @@ export async function enableTwoFactor(deps: AppDeps, user: SignedInUser, code: s
 export async function disableTwoFactor(deps: AppDeps, user: SignedInUser, code: string, keepToken: string | undefined, meta: Omit<CommandMeta, 'actor'>) {
   const { db } = deps.database;
   if (!user.totp_enabled) throw transitionNotAllowed('2FA is not enabled');
-  if (!(await checkSecondFactor(db, deps.secrets, user.id, code))) throw new DomainError('invalid_input', 'Invalid 2FA code', {}, 'totp_invalid');
+  await passSecondFactor(deps, user, code, { meta });
   await executeCommand({ db, store: deps.store }, userAggregate, user.id, { type: 'disableTwoFactor' }, { ...meta, actor: user.id }, {
     alsoWrite: async (trx) => {
       await trx.deleteFrom('totp_secrets').where('user_id', '=', user.id).execute();

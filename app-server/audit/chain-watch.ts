@@ -2,6 +2,8 @@ import type { Kysely } from 'kysely';
 import { type ChainBreak, chainHash, envelopeOf } from '../../domain/chain.ts';
 import type { Database } from '../db/schema.ts';
 import { readLog } from '../event-store/read.ts';
+import { adminEmails } from '../escrows/notifications.ts';
+import { enqueueMail } from '../mail/outbox.ts';
 import { type ChainReport, verifyChain } from '../event-store/verify-chain.ts';
 import { type PeriodicJob, startPeriodic } from '../jobs/periodic.ts';
 import type { Logger } from '../logger.ts';
@@ -10,13 +12,17 @@ import type { Logger } from '../logger.ts';
 export const CHAIN_CHECK_EVERY_MS = 30_000;
 /** How long after start a server begins watching (its first check walks the whole log). */
 export const CHAIN_FIRST_CHECK_AFTER_MS = 60_000;
-/** How often it re-verifies the whole log from the first event (and once at start). */
-export const CHAIN_FULL_CHECK_EVERY_MS = 6 * 60 * 60_000;
+/**
+ * How often it re-verifies the whole log from the first event (and once at start): a change in the middle of the log
+ * is found within ten minutes plus the walk itself (which rests as long as it works).
+ */
+export const CHAIN_FULL_CHECK_EVERY_MS = 10 * 60_000;
 /**
  * Events hashed between two reads: each page holds the event loop while it is hashed (some 35 to 50 ms for 1,000 events
  * here), so requests served meanwhile wait at most that long.
  */
 const PAGE_SIZE = 1_000;
+const CHAIN_NOTICE = 'event_log_tampered';
 
 export type ChainStatus = 'unverified' | 'ok' | 'broken';
 
@@ -47,6 +53,7 @@ export class ChainWatch {
   private lastCheckAt: Date | null = null;
   private lastFullCheckAt: Date | null = null;
   private queue: Promise<unknown> = Promise.resolve();
+  private alerting: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -131,7 +138,10 @@ export class ChainWatch {
     this.settle(report, now);
     if (report.ok) {
       const fields = { events: report.events, head: report.head.position, ms: Date.now() - started };
-      if (wasBroken) this.logger.warn(fields, `Event log verifies again up to event ${report.head.position}; the earlier break is cleared`);
+      if (wasBroken) {
+        this.logger.warn(fields, `Event log verifies again up to event ${report.head.position}; the earlier break is cleared`);
+        await this.db.deleteFrom('notices').where('name', '=', CHAIN_NOTICE).execute();
+      }
       else this.logger.info(fields, `Event log verified: ${report.events} events, up to event ${report.head.position}`);
     }
     return report;
@@ -175,6 +185,35 @@ export class ChainWatch {
       { chain_position: found.position, reason: found.reason, verified_up_to: this.state().verifiedUpTo },
       `Event log tampered: event ${found.position}: ${found.reason}`,
     );
+    this.alerting = this.alerting.then(() => this.mailAdmins(found)).catch((error: unknown) =>
+      this.logger.error({ err: (error as Error).message }, 'could not queue the tampering alert'),
+    );
+  }
+
+  /** Resolves once the alert for the last break found is queued (tests wait on it). */
+  alerted(): Promise<void> {
+    return this.alerting;
+  }
+
+  /** The admins hear of a break once (across every server process: the notice row stays until the log verifies again). */
+  private async mailAdmins(found: ChainBreak): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      const first = await trx.insertInto('notices').values({ name: CHAIN_NOTICE }).onConflict((oc) => oc.doNothing()).returning('name').executeTakeFirst();
+      if (!first) return;
+      const admins = await adminEmails(trx);
+      await enqueueMail(
+        trx,
+        admins.map((to) => ({
+          to,
+          subject: 'Event log tampered: money actions are stopped',
+          text: [
+            `The server's check of the event log's hash chain failed at event ${found.position}: ${found.reason}.`,
+            'Until the log verifies again, every release, refund, payment verification and dispute resolution answers 503.',
+            'Run verify-chain, compare with the last exported chain head, and restore the changed rows from a backup or an export.',
+          ].join('\n'),
+        })),
+      );
+    });
   }
 
   private serialised<T>(work: () => Promise<T>): Promise<T> {

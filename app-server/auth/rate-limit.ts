@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import { DomainError } from '../../domain/shared/errors.ts';
+import { DomainError, type ErrorReason } from '../../domain/shared/errors.ts';
 import type { Database } from '../db/schema.ts';
 
 export interface Limit {
@@ -37,11 +37,14 @@ export function secondsUntilUnder(counts: WindowCounts, limit: Limit): number {
   return Math.max(1, Math.floor(wait * limit.windowSeconds + 1e-9) + 1); // past the exact moment, despite rounding
 }
 
-function tooMany(counts: WindowCounts, limit: Limit, detail: string): DomainError {
+export function tooMany(counts: WindowCounts, limit: Limit, detail: string, reason?: ErrorReason): DomainError {
   const seconds = secondsUntilUnder(counts, limit);
-  return new DomainError('rate_limited', `${detail}; try again in ${seconds} seconds`, {
-    'Retry-After': String(seconds),
-  });
+  return new DomainError(
+    'rate_limited',
+    `${detail}; try again in ${seconds} seconds`,
+    { 'Retry-After': String(seconds) },
+    reason,
+  );
 }
 
 /** Reads the counts from the database, so every server process sees the same numbers. */
@@ -112,6 +115,71 @@ export async function consume(
   const counts = await countsOf(db, limit, key, now);
   if (slidingCount(counts) > limit.max) throw tooMany(counts, limit, detail);
 }
+
+/** One attempt's place in a limit, taken before the attempt is made. */
+export interface Reservation {
+  /** The counts with this attempt in them; `current` is this attempt's rank in the current window. */
+  counts: WindowCounts;
+  /** Gives the slot back: the attempt turned out not to count (the right password, the right code). */
+  release: () => Promise<void>;
+}
+
+/**
+ * Takes one slot of `key`'s limit before the attempt is made, in one statement (the increment returns this attempt's
+ * rank), so N concurrent attempts pass at most the limit whatever their timing. Over the limit: the slot is given
+ * back and the attempt refused with 429 and Retry-After.
+ */
+export async function reserve(
+  db: Kysely<Database>,
+  limit: Limit,
+  key: string,
+  detail: string,
+  options: { now?: Date; reason?: ErrorReason } = {},
+): Promise<Reservation> {
+  const now = options.now ?? new Date();
+  const start = windowStart(now, limit.windowSeconds);
+  const { count } = await db
+    .insertInto('rate_limit_counters')
+    .values({ bucket: limit.bucket, key, window_start: start.toISOString(), count: 1 })
+    .onConflict((oc) => oc.columns(['bucket', 'key', 'window_start']).doUpdateSet({ count: sql`rate_limit_counters.count + 1` }))
+    .returning('count')
+    .executeTakeFirstOrThrow();
+  const previousStart = new Date(start.getTime() - limit.windowSeconds * 1000);
+  const previous = await db
+    .selectFrom('rate_limit_counters')
+    .select('count')
+    .where('bucket', '=', limit.bucket)
+    .where('key', '=', key)
+    .where('window_start', '=', previousStart)
+    .executeTakeFirst();
+  const counts = {
+    previous: previous?.count ?? 0,
+    current: Number(count),
+    elapsed: (now.getTime() - start.getTime()) / (limit.windowSeconds * 1000),
+  };
+  let released = false;
+  const release = async () => {
+    if (released) return;
+    released = true;
+    await db
+      .updateTable('rate_limit_counters')
+      .set({ count: sql`rate_limit_counters.count - 1` })
+      .where('bucket', '=', limit.bucket)
+      .where('key', '=', key)
+      .where('window_start', '=', start)
+      .where('count', '>', 0)
+      .execute();
+  };
+  if (slidingCount(counts) > limit.max) {
+    await release();
+    throw tooMany({ ...counts, current: counts.current - 1 }, limit, detail, options.reason);
+  }
+  return { counts, release };
+}
+
+/** Whether this attempt (kept, not released) is the one that brought the count up to the limit. */
+export const reachedLimitWith = (counts: WindowCounts, limit: Limit) =>
+  slidingCount(counts) >= limit.max && slidingCount({ ...counts, current: counts.current - 1 }) < limit.max;
 
 /** Drops windows that ended long ago. */
 export async function pruneCounters(db: Kysely<Database>, olderThan: Date): Promise<void> {

@@ -6,12 +6,15 @@ import type { createEscrowSchema } from '../../domain/escrow/api-schemas.ts';
 import { displayBtc, displayUsd, parseUsdToCents } from '../../domain/money.ts';
 import { displayUtc } from '../../domain/shared/display-time.ts';
 import { DomainError, forbidden } from '../../domain/shared/errors.ts';
-import { checkSecondFactor } from '../accounts/second-factor.ts';
+import { passSecondFactor } from '../accounts/second-factor.ts';
+import { findUserByEmail } from '../accounts/user-view.ts';
+import { reserve } from '../auth/rate-limit.ts';
 import { type CommandMeta, executeCommand } from '../commands/execute.ts';
 import { publicUrl } from '../config.ts';
 import { PREPARE } from '../db/database.ts';
 import type { AppDeps, SignedInUser } from '../http/env.ts';
 import { queuedMail } from '../mail/outbox.ts';
+import { userWords } from '../mail/user-words.ts';
 import { takeFreeAddress } from './payment-address.ts';
 
 /** Compiled once: every escrow opened reads it. */
@@ -24,15 +27,41 @@ const PRICING_IN_FORCE = CompiledQuery.raw(`${PREPARE} SELECT rate_cents, fee_bp
 export async function createEscrow(deps: AppDeps, user: SignedInUser, input: z.infer<typeof createEscrowSchema>, meta: Omit<CommandMeta, 'actor'>) {
   const { db } = deps.database;
   if (user.role === 'admin') throw forbidden('Admins do not create escrows; sign in as a buyer or seller');
-  if (user.totp_enabled) {
-    if (!input.totp_code) throw new DomainError('invalid_input', '2FA code required to create escrow', {}, 'totp_required');
-    if (!(await checkSecondFactor(db, deps.secrets, user.id, input.totp_code))) throw new DomainError('invalid_input', 'Invalid 2FA code', {}, 'totp_invalid');
+  if (!user.email_verified) {
+    throw new DomainError(
+      'forbidden',
+      `Confirm your e-mail address before opening an escrow: open the link we mailed to ${user.email}, or ask for a new one from your profile`,
+      {},
+      'email_unverified',
+    );
   }
+  if (user.totp_enabled) await passSecondFactor(deps, user, input.totp_code ?? undefined, { missing: '2FA code required to create escrow', meta });
   const side = user.role;
   const counterparty = side === 'buyer' ? input.seller_email : input.buyer_email;
   if (!counterparty) throw new DomainError('invalid_input', side === 'buyer' ? 'seller_email is required' : 'buyer_email is required');
   const [pricing] = (await db.executeQuery<{ rate_cents: number | null; fee_bps: number }>(PRICING_IN_FORCE)).rows;
   if (!pricing?.rate_cents) throw new DomainError('not_ready', 'The BTC/USD rate has not been set yet; escrows cannot be created until an admin sets it');
+  // Counted before the escrow is written, in one statement, so concurrent requests cannot open more than the limit.
+  const slot = await reserve(db, { bucket: 'escrows-user', max: deps.config.RATE_LIMIT_ESCROWS, windowSeconds: 3600 }, user.id, 'You have opened too many escrows in the last hour');
+  try {
+    return await open(deps, user, input, meta, { side, counterparty, pricing: { rate_cents: pricing.rate_cents, fee_bps: pricing.fee_bps } });
+  } catch (error) {
+    await slot.release();
+    throw error;
+  }
+}
+
+async function open(
+  deps: AppDeps,
+  user: SignedInUser,
+  input: z.infer<typeof createEscrowSchema>,
+  meta: Omit<CommandMeta, 'actor'>,
+  { side, counterparty, pricing }: { side: 'buyer' | 'seller'; counterparty: string; pricing: { rate_cents: number; fee_bps: number } },
+) {
+  const { db } = deps.database;
+  // A verified account already holding the counterparty's address is bound at once (parties are account ids).
+  const other = await findUserByEmail(db, counterparty);
+  const counterpartyId = other?.email_verified && other.role !== 'admin' ? other.id : null;
 
   const escrowId = randomUUID();
   const actorMeta = { ...meta, actor: user.id };
@@ -52,7 +81,9 @@ export async function createEscrow(deps: AppDeps, user: SignedInUser, input: z.i
       description: input.description,
       amount_cents: parseUsdToCents(input.amount_usd),
       deadline_days: input.deadline_days,
-      pricing: { rate_cents: pricing.rate_cents, fee_bps: pricing.fee_bps },
+      pricing,
+      min_amount_cents: deps.config.MIN_ESCROW_USD,
+      counterparty_id: counterpartyId,
     },
     actorMeta,
     {
@@ -64,11 +95,14 @@ export async function createEscrow(deps: AppDeps, user: SignedInUser, input: z.i
         return [queuedMail([
           {
             to: counterparty.toLowerCase(),
-            subject: `${user.full_name} invited you to an escrow: ${d.product_service}`,
+            subject: 'You are invited to an escrow',
             text: [
-              `${user.full_name} (${user.email}) opened an escrow with you as the ${side === 'buyer' ? 'seller' : 'buyer'}.`,
+              `The account ${user.email} opened an escrow with you as the ${side === 'buyer' ? 'seller' : 'buyer'}.`,
               '',
-              `What: ${d.product_service}`,
+              ...userWords('Their name', user.full_name),
+              '',
+              ...userWords('What it is for', d.product_service),
+              '',
               `Amount: ${displayUsd(d.amount_cents)} + ${displayUsd(d.fee_cents)} fee = ${displayUsd(d.total_cents)} (${displayBtc(d.amount_sats)})`,
               `Payment due by: ${displayUtc(d.payment_due_at)}`,
               '',

@@ -1,15 +1,17 @@
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import { displayBtc, displayUsd } from '../../domain/money.ts';
+import { displayUtc } from '../../domain/shared/display-time.ts';
 import type { StoredEvent } from '../../domain/stored-event.ts';
 import type { EscrowRow } from '../../projections/escrows/table.ts';
 import { idOfStream } from '../../projections/stream-ids.ts';
 import type { Database } from '../db/schema.ts';
 import { enqueueMail, type OutgoingMail } from '../mail/outbox.ts';
+import { escrowRef, userWords } from '../mail/user-words.ts';
 
 type Escrow = Selectable<EscrowRow>;
 type Side = 'buyer' | 'seller';
 interface Letter {
-  to: 'parties' | 'buyer' | 'seller' | 'admins';
+  to: 'parties' | 'buyer' | 'seller' | 'admins' | 'everyone';
   subject: string;
   /** What happened and what the reader does next; per side when they differ. */
   lines: string[] | ((side: Side) => string[]);
@@ -41,9 +43,9 @@ function disputeNoticeToOtherParty(openedBy: Side, escrow: Escrow): Letter {
   const reader = otherSide(openedBy);
   return {
     to: reader,
-    subject: `Dispute opened: ${escrow.product_service}`,
+    subject: `Dispute opened: ${escrowRef(escrow.id)}`,
     lines: [
-      `The ${openedBy} opened a dispute on escrow "${escrow.product_service}". Nothing moves until an admin resolves it.`,
+      `The ${openedBy} opened a dispute on escrow ${escrowRef(escrow.id).replace(/^escrow /, '')}. Nothing moves until an admin resolves it.`,
       reader === 'seller'
         ? 'An admin will look at both sides and may contact you: keep proof of what you delivered and when, and set your payout address on the escrow page if you have not yet.'
         : 'An admin will look at both sides and may contact you: keep proof of what you received (or did not), and set a refund address on the escrow page if you have not yet.',
@@ -53,13 +55,14 @@ function disputeNoticeToOtherParty(openedBy: Side, escrow: Escrow): Letter {
 
 /** The main letter an escrow event calls for, or null when nobody needs to hear of it. Pure. */
 export function letterFor(event: StoredEvent, escrow: Escrow): Letter | null {
-  const what = `"${escrow.product_service}"`;
+  const ref = escrowRef(escrow.id);
+  const what = ref.replace(/^escrow /, '');
   switch (event.type) {
     case 'PaymentMarked':
       return {
         to: 'admins',
         adminPath: adminConsolePath.verifications,
-        subject: `Payment marked: ${escrow.product_service}`,
+        subject: `Payment marked: ${ref}`,
         lines: [
           `The buyer marked escrow ${what} as paid (${btc(escrow.amount_sats)} to ${escrow.assigned_address ?? 'no address'}).`,
           `Check the payment on the chain, then verify or reject it under Verifications in the admin console.`,
@@ -68,7 +71,7 @@ export function letterFor(event: StoredEvent, escrow: Escrow): Letter | null {
     case 'PaymentRejected':
       return {
         to: 'buyer',
-        subject: `Payment not confirmed: ${escrow.product_service}`,
+        subject: `Payment not confirmed: ${ref}`,
         lines: [
           `The payment you marked on escrow ${what} could not be confirmed on the chain.`,
           `Admin's note: ${event.data.notes || '(none)'}`,
@@ -78,7 +81,7 @@ export function letterFor(event: StoredEvent, escrow: Escrow): Letter | null {
     case 'PaymentVerified':
       return {
         to: 'parties',
-        subject: `Escrow funded: ${escrow.product_service}`,
+        subject: `Escrow funded: ${ref}`,
         lines: (side) => [
           `The payment of ${btc(escrow.amount_sats)} for escrow ${what} is confirmed and held in escrow.`,
           side === 'seller'
@@ -90,31 +93,31 @@ export function letterFor(event: StoredEvent, escrow: Escrow): Letter | null {
       return {
         to: 'admins',
         adminPath: adminConsolePath.disputes,
-        subject: `Dispute opened: ${escrow.product_service}`,
-        lines: [`The ${event.data.opened_by_side} opened a dispute on escrow ${what}.`, `Reason: ${event.data.reason}`, 'Review it under Disputes in the admin console.'],
+        subject: `Dispute opened: ${ref}`,
+        lines: [`The ${event.data.opened_by_side} opened a dispute on escrow ${what}.`, ...userWords(`The ${event.data.opened_by_side}'s reason`, event.data.reason), 'Review it under Disputes in the admin console.'],
       };
     case 'EscrowReleased':
       return {
         to: 'parties',
-        subject: `Escrow released: ${escrow.product_service}`,
-        lines: [`${btc(event.data.seller_sats)} was released to the seller's payout address ${escrow.payout_address ?? ''}.`, txLine(event.data.txid), 'The deal is complete; you can leave a review.'],
+        subject: `Escrow released: ${ref}`,
+        lines: [`${btc(event.data.seller_sats)} was released to the seller's payout address ${paidTo(event.data.destinations, 'seller') ?? escrow.payout_address ?? ''}.`, txLine(event.data.txid), 'The deal is complete; you can leave a review.'],
       };
     case 'EscrowRefunded':
       return {
         to: 'parties',
-        subject: `Escrow refunded: ${escrow.product_service}`,
-        lines: [`${btc(event.data.buyer_sats)} was refunded to the buyer's address ${escrow.refund_address ?? ''}.`, txLine(event.data.txid), 'The escrow is closed.'],
+        subject: `Escrow refunded: ${ref}`,
+        lines: [`${btc(event.data.buyer_sats)} was refunded to the buyer's address ${paidTo(event.data.destinations, 'buyer') ?? escrow.refund_address ?? ''}.`, txLine(event.data.txid), 'The escrow is closed.'],
       };
     case 'EscrowCancelled':
       return {
         to: 'parties',
-        subject: `Escrow cancelled: ${escrow.product_service}`,
+        subject: `Escrow cancelled: ${ref}`,
         lines: [`Escrow ${what} was cancelled by its creator before any payment.`, 'Do not send money to its payment address; nothing more is needed from you.'],
       };
     case 'EscrowExpired':
       return {
         to: 'parties',
-        subject: `Escrow expired: ${escrow.product_service}`,
+        subject: `Escrow expired: ${ref}`,
         lines: [`No payment was marked on escrow ${what} before its deadline, so it was cancelled.`, 'Do not send money to its payment address; open a new escrow to try again.'],
       };
     case 'DisputeResolved': {
@@ -124,14 +127,14 @@ export function letterFor(event: StoredEvent, escrow: Escrow): Letter | null {
           : `Seller receives ${btc(event.data.seller_sats)}, buyer receives ${btc(event.data.buyer_sats)}.`;
       return {
         to: 'parties',
-        subject: `Dispute resolved: ${escrow.product_service}`,
+        subject: `Dispute resolved: ${ref}`,
         lines: [`The dispute on escrow ${what} was resolved: ${event.data.outcome}`, money, txLine(event.data.txid)],
       };
     }
     case 'EscrowFrozen':
       return {
         to: 'parties',
-        subject: `Escrow frozen: ${escrow.product_service}`,
+        subject: `Escrow frozen: ${ref}`,
         lines: [
           `An admin froze escrow ${what}: nothing can be paid out, refunded or changed on it until it is unfrozen.`,
           'Nothing is needed from you now; support will contact you if they need anything.',
@@ -140,13 +143,30 @@ export function letterFor(event: StoredEvent, escrow: Escrow): Letter | null {
     case 'EscrowUnfrozen':
       return {
         to: 'parties',
-        subject: `Escrow unfrozen: ${escrow.product_service}`,
+        subject: `Escrow unfrozen: ${ref}`,
         lines: [`An admin unfroze escrow ${what}: it carries on from where it stood.`, 'The escrow page shows what the next step is.'],
       };
+    case 'PayoutAddressSet': {
+      // A first address is news to nobody; a replacement is what a thief holding one session would do.
+      if (!event.data.replaces) return null;
+      const which = event.data.side === 'seller' ? "seller's payout address" : "buyer's refund address";
+      return {
+        to: 'everyone',
+        subject: `Address changed: ${ref}`,
+        lines: [
+          `The ${which} of escrow ${what} was changed from ${event.data.replaces} to ${event.data.address}.`,
+          event.data.held_until ? `No money can be sent to the new address before ${displayUtc(event.data.held_until)}.` : '',
+          'If you did not expect this change, contact support at once and do not release or refund until it is explained.',
+        ],
+      };
+    }
     default:
       return null;
   }
 }
+
+const paidTo = (destinations: readonly { to: 'buyer' | 'seller'; address: string }[] | undefined, side: 'buyer' | 'seller') =>
+  destinations?.find((d) => d.to === side)?.address;
 
 const txLine = (txid: string | null) => (txid ? `Transaction: ${txid}` : '');
 
@@ -157,21 +177,27 @@ const txLine = (txid: string | null) => (txid ? `Transaction: ${txid}` : '');
 export function mailsFor(letter: Letter, escrow: Escrow, adminEmails: readonly string[], baseUrl: string): OutgoingMail[] {
   const footer = (path: string, where: string) => [
     '',
-    `Escrow: ${escrow.product_service} (${escrow.id})`,
+    `Escrow: ${escrow.id}`,
+    ...userWords('What it is for, as its creator described it', escrow.product_service),
     `Amount: ${displayUsd(escrow.total_cents)} = ${btc(escrow.amount_sats)}`,
     `${where}: ${baseUrl}${path}`,
   ];
   const body = (side: Side) => (typeof letter.lines === 'function' ? letter.lines(side) : letter.lines).filter(Boolean);
-  if (letter.to === 'admins') {
-    const adminPath = letter.adminPath ?? adminConsolePath.escrow(escrow.id);
-    return adminEmails.map((to) => ({ to, subject: letter.subject, text: [...body('buyer'), ...footer(adminPath, 'Open it in the admin console')].join('\n') }));
-  }
-  const sides: Side[] = letter.to === 'parties' ? ['buyer', 'seller'] : [letter.to];
-  return sides.map((side) => ({
-    to: side === 'buyer' ? escrow.buyer_email : escrow.seller_email,
+  const toAdmins = adminEmails.map((to) => ({
+    to,
     subject: letter.subject,
-    text: [...body(side), ...footer(`/escrow/${escrow.id}`, 'Open it')].join('\n'),
+    text: [...body('buyer'), ...footer(letter.adminPath ?? adminConsolePath.escrow(escrow.id), 'Open it in the admin console')].join('\n'),
   }));
+  if (letter.to === 'admins') return toAdmins;
+  const sides: Side[] = letter.to === 'parties' || letter.to === 'everyone' ? ['buyer', 'seller'] : [letter.to];
+  return [
+    ...(letter.to === 'everyone' ? toAdmins : []),
+    ...sides.map((side) => ({
+      to: side === 'buyer' ? escrow.buyer_email : escrow.seller_email,
+      subject: letter.subject,
+      text: [...body(side), ...footer(`/escrow/${escrow.id}`, 'Open it')].join('\n'),
+    })),
+  ];
 }
 
 /**
@@ -185,7 +211,7 @@ export function notifyOnEscrowEvents(baseUrl: string) {
       const escrow = await trx.selectFrom('escrows').selectAll().where('id', '=', idOfStream(event.stream_id)).executeTakeFirst();
       if (!escrow) continue;
       for (const letter of lettersFor(event, escrow)) {
-        const admins = letter.to === 'admins' ? await adminEmails(trx) : [];
+        const admins = letter.to === 'admins' || letter.to === 'everyone' ? await adminEmails(trx) : [];
         await enqueueMail(trx, mailsFor(letter, escrow, admins, baseUrl));
       }
     }

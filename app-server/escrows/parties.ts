@@ -7,18 +7,24 @@ import { jsonArray } from '../db/json-view.ts';
 import { ADMIN_LIST, ONE_ESCROW, PARTY_LIST, withSide } from './view.ts';
 import type { SignedInUser } from '../http/env.ts';
 
+type Parties = Pick<Selectable<EscrowRow>, 'created_by' | 'creator_side' | 'buyer_email' | 'seller_email' | 'buyer_id' | 'seller_id'>;
+
 /**
- * How a signed-in user stands to an escrow: admins act as admin; the creator on their side; anyone else only
- * through an e-mail address they have verified. Null: not a party (the API answers 404, as for no escrow).
+ * How a signed-in user stands to an escrow: admins act as admin; the creator on their side; a side bound to an
+ * account belongs to that account id only; the counterparty's side, while no account is bound to it, to whoever has
+ * verified its e-mail address. Null: not a party (the API answers 404, as for no escrow).
  */
-export function relationTo(escrow: Pick<Selectable<EscrowRow>, 'created_by' | 'creator_side' | 'buyer_email' | 'seller_email'>, user: SignedInUser): EscrowActor | null {
+export function relationTo(escrow: Parties, user: SignedInUser): EscrowActor | null {
   if (user.role === 'admin') return 'admin';
   if (escrow.created_by === user.id) return escrow.creator_side;
+  if (escrow.buyer_id === user.id) return 'buyer';
+  if (escrow.seller_id === user.id) return 'seller';
   if (!user.email_verified) return null;
-  const email = user.email.toLowerCase();
-  if (escrow.buyer_email === email) return 'buyer';
-  if (escrow.seller_email === email) return 'seller';
-  return null;
+  const counterparty = escrow.creator_side === 'buyer' ? 'seller' : 'buyer';
+  const bound = counterparty === 'buyer' ? escrow.buyer_id : escrow.seller_id;
+  if (bound !== null) return null;
+  const email = counterparty === 'buyer' ? escrow.buyer_email : escrow.seller_email;
+  return email === user.email.toLowerCase() ? counterparty : null;
 }
 
 /**
@@ -35,11 +41,14 @@ export async function findVisibleEscrow(db: Kysely<Database>, id: string, user: 
 
 /** Escrows the user created or is a party to by a verified e-mail (admins: all), newest first, as one JSON text. */
 export async function listVisibleEscrows(db: Kysely<Database>, user: SignedInUser, limit: number): Promise<string> {
-  type Row = Pick<Selectable<EscrowRow>, 'created_by' | 'creator_side' | 'buyer_email' | 'seller_email'> & { view: string };
+  type Row = Parties & { view: string };
   const query =
     user.role === 'admin'
       ? CompiledQuery.raw(ADMIN_LIST, [limit])
       : CompiledQuery.raw(PARTY_LIST, [user.id, user.email_verified ? user.email.toLowerCase() : null, limit]);
   const { rows } = await db.executeQuery<Row>(query);
-  return jsonArray(rows.map((row) => withSide(row.view, relationTo(row, user)!)));
+  return jsonArray(rows.flatMap((row) => {
+    const side = relationTo(row, user);
+    return side ? [withSide(row.view, side)] : [];
+  }));
 }

@@ -6,6 +6,7 @@ import { enqueueMail } from '../mail/outbox.ts';
 import { escrowEffects } from './after-events.ts';
 import { publicUrl } from '../config.ts';
 import { adminConsolePath, adminEmails } from './notifications.ts';
+import { claimHourly } from './pool-alert.ts';
 
 /** Each lost race means that address is taken now, so the loop ends; the cap only guards against surprises. */
 const MAX_ATTEMPTS = 100;
@@ -46,19 +47,21 @@ async function mailAdmins(deps: AppDeps, escrowId: string) {
   const { db } = deps.database;
   const admins = await adminEmails(db);
   if (admins.length === 0) return;
-  await db.transaction().execute((trx) =>
-    enqueueMail(
+  // Every buyer pressing Make Payment on an empty pool would mail every admin: one mail an hour says it.
+  await db.transaction().execute(async (trx) => {
+    if (!(await claimHourly(trx, 'address_pool_empty_mailed'))) return;
+    await enqueueMail(
       trx,
       admins.map((to) => ({
         to,
         subject: 'The payment address pool is empty',
         text: [
-          `Escrow ${escrowId} is waiting for a payment address and none is free. Add addresses to the pool, then assign one in the admin console.`,
+          `Escrow ${escrowId} is waiting for a payment address and none is free. Add addresses to the pool, then assign one in the admin console. This alert is sent at most once an hour.`,
           '',
           `Add addresses: ${publicUrl(deps.config)}${adminConsolePath.addresses}`,
           `Assign one to the escrow: ${publicUrl(deps.config)}${adminConsolePath.escrow(escrowId)}`,
         ].join('\n'),
       })),
-    ),
-  );
+    );
+  });
 }

@@ -1,4 +1,4 @@
-import type { Transaction } from 'kysely';
+import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { enqueueMail } from '../mail/outbox.ts';
 import { adminConsolePath, adminEmails } from './notifications.ts';
@@ -24,7 +24,8 @@ export const checkAddressPool = (baseUrl: string) => async (trx: Transaction<Dat
     return;
   }
   const raised = await trx.insertInto('notices').values({ name: NOTICE }).onConflict((oc) => oc.doNothing()).returning('name').executeTakeFirst();
-  if (!raised) return;
+  // A pool that flaps around the threshold raises the notice again and again: one mail an hour at most.
+  if (!raised || !(await claimHourly(trx, `${NOTICE}_mailed`))) return;
   const admins = await adminEmails(trx);
   await enqueueMail(
     trx,
@@ -40,3 +41,22 @@ export const checkAddressPool = (baseUrl: string) => async (trx: Transaction<Dat
     })),
   );
 };
+
+/**
+ * Claims the right to send the alert `name` now: true at most once an hour, across every server process (the notice
+ * row's time moves only when the hour has passed, in one statement).
+ */
+export async function claimHourly(db: Kysely<Database>, name: string): Promise<boolean> {
+  const claimed = await db
+    .insertInto('notices')
+    .values({ name, raised_at: sql`now()` })
+    .onConflict((oc) =>
+      oc
+        .column('name')
+        .doUpdateSet({ raised_at: sql`now()` })
+        .where('notices.raised_at', '<', sql<Date>`now() - interval '1 hour'`),
+    )
+    .returning('name')
+    .executeTakeFirst();
+  return claimed !== undefined;
+}

@@ -23,6 +23,7 @@ const FIELDS: Array<[name: string, expression: string]> = [
   ['buyer_email', 'e.buyer_email'],
   ['seller_email', 'e.seller_email'],
   ['buyer_id', 'e.buyer_id'],
+  ['seller_id', 'e.seller_id'],
   ['created_by', 'e.created_by'],
   ['creator_side', 'e.creator_side'],
   ['assigned_address', 'e.assigned_address'],
@@ -32,6 +33,8 @@ const FIELDS: Array<[name: string, expression: string]> = [
   ['buyer_confirmed_at', isoSql('e.buyer_confirmed_at')],
   ['payout_address', 'e.payout_address'],
   ['refund_address', 'e.refund_address'],
+  ['payout_address_held_until', isoSql('e.payout_address_held_until')],
+  ['refund_address_held_until', isoSql('e.refund_address_held_until')],
   ['payment_txid', 'e.payment_txid'],
   ['payout_txid', 'e.payout_txid'],
   ['seller_sats', 'e.seller_sats'],
@@ -57,11 +60,15 @@ export const ONE_ESCROW = `${PREPARE} SELECT e.*, ${VIEW} AS view FROM escrows e
 /** The view as a column of a Kysely query whose escrows table is aliased `e`. */
 export const escrowViewJson = (): RawBuilder<string> => sql<string>`${sql.raw(VIEW)}`;
 
-/** The escrows a user may see, newest first, with what relationTo needs: $1 user id, $2 verified e-mail or null, $3 limit. */
-export const PARTY_LIST = `${PREPARE} SELECT e.created_by, e.creator_side, e.buyer_email, e.seller_email, ${VIEW} AS view FROM escrows e
-  WHERE e.created_by = $1 OR e.buyer_email = $2 OR e.seller_email = $2 ORDER BY e.created_at DESC, e.id DESC LIMIT $3`;
+/**
+ * The escrows a user may see, newest first, with what relationTo needs: $1 user id, $2 verified e-mail or null, $3
+ * limit. A side bound to an account is matched by its id only; an unbound one by its e-mail.
+ */
+export const PARTY_LIST = `${PREPARE} SELECT e.created_by, e.creator_side, e.buyer_email, e.seller_email, e.buyer_id, e.seller_id, ${VIEW} AS view FROM escrows e
+  WHERE e.created_by = $1 OR e.buyer_id = $1 OR e.seller_id = $1 OR (e.buyer_email = $2 AND e.buyer_id IS NULL) OR (e.seller_email = $2 AND e.seller_id IS NULL)
+  ORDER BY e.created_at DESC, e.id DESC LIMIT $3`;
 /** All escrows (admins), newest first: $1 limit. */
-export const ADMIN_LIST = `${PREPARE} SELECT e.created_by, e.creator_side, e.buyer_email, e.seller_email, ${VIEW} AS view FROM escrows e
+export const ADMIN_LIST = `${PREPARE} SELECT e.created_by, e.creator_side, e.buyer_email, e.seller_email, e.buyer_id, e.seller_id, ${VIEW} AS view FROM escrows e
   ORDER BY e.created_at DESC, e.id DESC LIMIT $1`;
 
 /** The escrow's JSON text with the side the caller stands on in it. */

@@ -5,6 +5,7 @@ import type { AppDeps, AppEnv } from './env.ts';
 import { describeZodError, toHttpError, unstorableField } from './errors.ts';
 import { authenticate } from './middleware/authenticate.ts';
 import { bodyLimits } from './middleware/body-limits.ts';
+import { adminStepUp } from './middleware/admin-step-up.ts';
 import { idempotency } from './middleware/idempotency.ts';
 import { requestContext } from './middleware/request-context.ts';
 import { securityHeaders } from './middleware/security-headers.ts';
@@ -61,6 +62,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
   );
   app.use('/api/*', authenticate({ db: deps.database.db }));
   app.use('/api/*', idempotency({ db: deps.database.db }));
+  app.use('/api/admin/*', adminStepUp(deps));
 
   app.route('/api', healthRoutes(deps));
   app.route('/api', authRoutes(deps));

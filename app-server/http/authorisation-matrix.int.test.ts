@@ -144,7 +144,7 @@ const ROUTES: Record<string, Entry> = {
   'GET /api/escrows': { access: 'user' },
   'POST /api/escrows': {
     access: 'user',
-    deny: ['admin'], // Admins do not create escrows.
+    deny: ['admin', 'unverified'], // Admins do not create escrows; an unverified e-mail may not open one.
     body: () => ({ json: { product_service: 'Book', description: 'A used book', amount_usd: '20.00', buyer_email: 'ann@example.com', seller_email: 'sam@example.com' } }),
   },
   'GET /api/escrows/{id}': { access: 'party', ...escrowId },

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { form, json, signedInAdmin, signedInUser } from '../testing/accounts.ts';
+import { form, json, signedInAdmin, verifiedUser } from '../testing/accounts.ts';
 import { openTestApp, type TestApp } from '../testing/test-app.ts';
 import { expireOverdueEscrows } from './expire-escrows.ts';
 
@@ -17,7 +17,7 @@ async function twoEscrows() {
   const admin = await signedInAdmin(t);
   await t.app.request('/api/admin/btc-rate', form({ btc_usd_rate: '50000' }, admin.token, 'PUT'));
   for (const address of POOL) await t.app.request('/api/admin/addresses', form({ address_string: address }, admin.token));
-  const buyer = await signedInUser(t, 'ann', 'buyer');
+  const buyer = await verifiedUser(t, 'ann', 'buyer');
   const ids: string[] = [];
   for (const deadline_days of [1, 3]) {
     const res = await t.app.request('/api/escrows', json({ product_service: `Deal ${deadline_days}`, description: 'x', amount_usd: 50, deadline_days, seller_email: 'sam@example.com' }, buyer.token));

@@ -4,6 +4,7 @@ import { reviewAggregate } from '../../domain/aggregates.ts';
 import type { reviewSubmissionSchema } from '../../domain/review/api-schemas.ts';
 import { consume } from '../auth/rate-limit.ts';
 import { type CommandMeta, executeCommand } from '../commands/execute.ts';
+import { relationTo } from '../escrows/parties.ts';
 import type { AppDeps, SignedInUser } from '../http/env.ts';
 
 /** A deal counts as verified when the reviewer is signed in as a party of that escrow and it was released. */
@@ -11,13 +12,12 @@ async function isVerifiedDeal(deps: AppDeps, escrowId: string, user: SignedInUse
   if (!user) return false;
   const escrow = await deps.database.db
     .selectFrom('escrows')
-    .select(['status', 'created_by', 'buyer_email', 'seller_email'])
+    .select(['status', 'created_by', 'creator_side', 'buyer_email', 'seller_email', 'buyer_id', 'seller_id'])
     .where('id', '=', escrowId)
     .executeTakeFirst();
   if (!escrow || escrow.status !== 'released') return false;
-  if (escrow.created_by === user.id) return true;
-  const email = user.email.toLowerCase();
-  return user.email_verified && (escrow.buyer_email === email || escrow.seller_email === email);
+  const side = relationTo(escrow, user);
+  return side === 'buyer' || side === 'seller';
 }
 
 /** Takes a public review into moderation, whatever escrow it names. Rate limited per client address. */

@@ -35,6 +35,7 @@ export async function writeEveryEventType(deps: { db: Kysely<Database>; store: E
     { type: 'suspend', reason: 'Check' },
     { type: 'unsuspend' },
     { type: 'update', full_name: 'Buyer Two' },
+    { type: 'lockTwoFactor', failures: 5, window_minutes: 15 },
   ] as const) {
     await user(BUYER, command);
   }
@@ -61,6 +62,7 @@ export async function writeEveryEventType(deps: { db: Kysely<Database>; store: E
   await escrow(id(101), { type: 'freeze', by: 'admin', reason: 'Check' });
   await escrow(id(101), { type: 'unfreeze', by: 'admin', reason: 'Fine' });
   await escrow(id(101), { type: 'release', by: 'admin', notes: 'done', txid: null });
+  await escrow(id(101), { type: 'bindParty', by: 'system', side: 'seller', user_id: id(3) }, 'system');
   await funded(id(102), id(202));
   await escrow(id(102), { type: 'refund', by: 'admin', notes: 'no delivery', txid: null });
   await funded(id(103), id(203));

@@ -3,7 +3,7 @@ import type { TestApp } from './test-app.ts';
 
 /**
  * What every escrow test starts from: an admin who set a BTC rate of $50,000 and put `pool` into the address pool,
- * a buyer `ann` and a seller `sam` whose e-mail is verified (so the escrows opened with it are theirs).
+ * a buyer `ann` and a seller `sam` whose e-mails are verified (so they may open escrows, and the escrows opened with them are theirs).
  */
 export async function openMarket(t: TestApp, pool: readonly string[] = []) {
   const admin = await signedInAdmin(t);
@@ -11,7 +11,9 @@ export async function openMarket(t: TestApp, pool: readonly string[] = []) {
   for (const address of pool) await t.app.request('/api/admin/addresses', form({ address_string: address }, admin.token));
   const buyer = await signedInUser(t, 'ann', 'buyer');
   const seller = await signedInUser(t, 'sam', 'seller');
-  const mail = await t.database.db.selectFrom('mail_outbox').select('body').where('to_address', '=', 'sam@example.com').executeTakeFirstOrThrow();
-  await t.app.request('/api/auth/verify-email', json({ token: tokenInMail(mail.body) }));
+  for (const to of ['sam@example.com', 'ann@example.com']) {
+    const mail = await t.database.db.selectFrom('mail_outbox').select('body').where('to_address', '=', to).executeTakeFirstOrThrow();
+    await t.app.request('/api/auth/verify-email', json({ token: tokenInMail(mail.body) }));
+  }
   return { admin, buyer, seller };
 }

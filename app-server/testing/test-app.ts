@@ -27,7 +27,9 @@ export async function openTestApp(env: NodeJS.ProcessEnv = {}): Promise<TestApp>
   const logger = createLogger('info', { write: (line: string) => void logLines.push(line) });
   const metrics = createMetrics();
   const deps: AppDeps = {
-    config: loadConfig({ PASSWORD_HASH_COST: '10', ...env }),
+    // Admins in tests have no 2FA unless a test switches it on: ADMIN_2FA_REQUIRED is off here, except in the tests
+    // about admin powers, which pass ADMIN_2FA_REQUIRED=true and send codes (admin-step-up.int.test.ts).
+    config: loadConfig({ PASSWORD_HASH_COST: '10', ADMIN_2FA_REQUIRED: 'false', ...env }),
     database,
     metrics,
     store: countedStore(createEventStore(database.db, projections), metrics),

@@ -3,7 +3,7 @@ import { escrowAggregate } from '../aggregates.ts';
 import type { EscrowEvent } from './events.ts';
 import type { EscrowCommand } from './decide.ts';
 import { given, NOW } from '../testing/given.ts';
-import { ADDRESS_ID, CREATOR_ID, DISPUTE_ID, ESCROW_ID, histories, sample, TXID } from './test-fixtures.ts';
+import { ADDRESS_ID, CREATOR_ID, DISPUTE_ID, ESCROW_ID, histories, sample, sellerPayout, TXID } from './test-fixtures.ts';
 
 const create = (overrides: Partial<Extract<EscrowCommand, { type: 'create' }>> = {}): EscrowCommand => ({
   type: 'create',
@@ -97,12 +97,18 @@ describe('payment', () => {
 describe('release and refund', () => {
   it('releases the principal to the seller and keeps the fee', () => {
     const [event] = escrow(histories.funded).when({ type: 'release', by: 'admin', notes: 'delivered', txid: TXID }).events();
-    expect(event).toEqual({ type: 'EscrowReleased', data: { notes: 'delivered', txid: TXID, seller_sats: 2_000_000, fee_sats: 30_000 } });
+    expect(event).toEqual({
+      type: 'EscrowReleased',
+      data: { notes: 'delivered', txid: TXID, seller_sats: 2_000_000, fee_sats: 30_000, destinations: [{ to: 'seller', address: 'bc1qpayout', sats: 2_000_000 }] },
+    });
   });
 
   it('refunds all of it to the buyer', () => {
     const [event] = escrow(histories.funded).when({ type: 'refund', by: 'admin', notes: 'no delivery', txid: null }).events();
-    expect(event).toEqual({ type: 'EscrowRefunded', data: { notes: 'no delivery', txid: null, buyer_sats: 2_030_000, fee_sats: 0 } });
+    expect(event).toEqual({
+      type: 'EscrowRefunded',
+      data: { notes: 'no delivery', txid: null, buyer_sats: 2_030_000, fee_sats: 0, destinations: [{ to: 'buyer', address: 'bc1qrefund', sats: 2_030_000 }] },
+    });
   });
 
   it('needs the payout or refund address', () => {
@@ -123,8 +129,58 @@ describe('release and refund', () => {
   });
 
   it('records the payout address on the caller side', () => {
-    escrow(histories.pendingFresh).when({ type: 'setPayoutAddress', by: 'buyer', address: 'bc1qr' }).then([{ type: 'PayoutAddressSet', data: { side: 'buyer', address: 'bc1qr' } }]);
+    escrow(histories.pendingFresh).when({ type: 'setPayoutAddress', by: 'buyer', address: 'bc1qr' }).then([{ type: 'PayoutAddressSet', data: { side: 'buyer', address: 'bc1qr', replaces: null, held_until: null } }]);
     escrow(histories.pendingFresh).when({ type: 'setPayoutAddress', by: 'admin', address: 'bc1qr' }).thenRefused('forbidden');
+  });
+});
+
+describe('payout address safety', () => {
+  const replaced = { type: 'PayoutAddressSet', data: { side: 'seller', address: 'bc1qnew', replaces: 'bc1qpayout', held_until: '2026-01-02T00:00:00.000Z' } } as const;
+
+  it('holds a replacement once funded, not the first address nor one replaced before funding', () => {
+    escrow(histories.funded).when({ type: 'setPayoutAddress', by: 'seller', address: 'bc1qnew', hold_hours: 24 }).then([replaced]);
+    escrow([sample.EscrowCreated, sample.PaymentAddressAssigned, sample.PaymentMarked, sample.PaymentVerified])
+      .when({ type: 'setPayoutAddress', by: 'seller', address: 'bc1qfirst', hold_hours: 24 })
+      .then([{ type: 'PayoutAddressSet', data: { side: 'seller', address: 'bc1qfirst', replaces: null, held_until: null } }]);
+    escrow([sample.EscrowCreated, sellerPayout])
+      .when({ type: 'setPayoutAddress', by: 'seller', address: 'bc1qnew', hold_hours: 24 })
+      .then([{ type: 'PayoutAddressSet', data: { side: 'seller', address: 'bc1qnew', replaces: 'bc1qpayout', held_until: null } }]);
+    escrow(histories.funded).when({ type: 'setPayoutAddress', by: 'seller', address: 'bc1qpayout', hold_hours: 24 }).then([]);
+  });
+
+  it('sends no money to a held address until the hold ends', () => {
+    const release = { type: 'release', by: 'admin', notes: '', txid: null } as const;
+    escrow([...histories.funded, replaced], '2026-01-01T23:59:59.000Z').when(release).thenRefused('transition_not_allowed', /money cannot go to it before 2026-01-02T00:00:00.000Z/);
+    const [event] = escrow([...histories.funded, replaced], '2026-01-02T00:00:00.000Z').when(release).events();
+    expect(event).toMatchObject({ type: 'EscrowReleased', data: { destinations: [{ to: 'seller', address: 'bc1qnew' }] } });
+  });
+
+  it('refuses money to an address other than the one the admin saw, naming both', () => {
+    escrow(histories.funded)
+      .when({ type: 'release', by: 'admin', notes: '', txid: null, expected_address: 'bc1qold' })
+      .thenRefused('conflict', "The seller's payout address changed: you saw bc1qold, it is now bc1qpayout. Reload the escrow and check it again");
+    escrow(histories.funded).when({ type: 'refund', by: 'admin', notes: '', txid: null, expected_address: 'bc1qold' }).thenRefused('conflict', /bc1qrefund/);
+  });
+
+  it("resolves only the escrow's open dispute", () => {
+    escrow(histories.disputedFromFunded)
+      .when({ type: 'resolveDispute', by: 'admin', outcome: 'x', resolution: null, seller_percent: null, txid: null, dispute_id: '00000000-0000-4000-8000-000000000999' })
+      .thenRefused('conflict', /no longer open/);
+  });
+
+  it('refuses amounts under the minimum and at or under the dust limit', () => {
+    const command = (amount_cents: number, rate_cents = 5_000_000) => create({ amount_cents, pricing: { rate_cents, fee_bps: 150 }, min_amount_cents: 100 });
+    escrow([]).when(command(99)).thenRefused('invalid_input', 'amount_usd must be at least 1.00');
+    escrow([]).when(command(100, 20_000_000)).thenRefused('invalid_input', /546/);
+    expect(escrow([]).when(command(100)).events()).toHaveLength(1);
+  });
+
+  it('binds a side to one account only', () => {
+    const bind = (user_id: string): EscrowCommand => ({ type: 'bindParty', by: 'system', side: 'seller', user_id });
+    const id = '00000000-0000-4000-8000-00000000bbbb';
+    escrow(histories.released).when(bind(id)).then([{ type: 'PartyBound', data: { side: 'seller', user_id: id } }]);
+    escrow([...histories.released, { type: 'PartyBound', data: { side: 'seller', user_id: id } }]).when(bind(id)).then([]);
+    escrow([...histories.released, { type: 'PartyBound', data: { side: 'seller', user_id: id } }]).when(bind('00000000-0000-4000-8000-00000000cccc')).thenRefused('forbidden');
   });
 });
 

@@ -1,7 +1,7 @@
-import { payout, quote } from '../money.ts';
+import { DUST_LIMIT_SATS, formatCents, payout, quote } from '../money.ts';
 import type { DecideContext } from '../shared/context.ts';
 import { DomainError, forbidden, invalidInput, transitionNotAllowed } from '../shared/errors.ts';
-import type { EscrowEvent, EvidenceRef } from './events.ts';
+import type { Destination, EscrowEvent, EvidenceRef } from './events.ts';
 import type { EscrowMachineEvent } from './machine.ts';
 import type { EscrowState } from './state.ts';
 
@@ -22,15 +22,24 @@ export type EscrowCommand = { by: EscrowActor } & (
       amount_cents: number;
       deadline_days: number;
       pricing: { rate_cents: number; fee_bps: number };
+      /** The smallest amount accepted (MIN_ESCROW_USD in cents); absent: any amount above 0. */
+      min_amount_cents?: number;
+      /** A verified account already holding the counterparty's e-mail: that side is bound to it at once. */
+      counterparty_id?: string | null;
     }
   | { type: 'assignAddress'; address_id: string; address: string }
   | { type: 'markPaid'; notes: string; evidence: EvidenceRef[] }
   | { type: 'rejectPayment'; notes: string }
   | { type: 'verifyPayment'; notes: string; txid: Txid }
   | { type: 'confirmReceipt' }
-  | { type: 'setPayoutAddress'; address: string }
-  | { type: 'release'; notes: string; txid: Txid }
-  | { type: 'refund'; notes: string; txid: Txid }
+  | {
+      type: 'setPayoutAddress';
+      address: string;
+      /** How long a replaced address is held once the escrow is funded (PAYOUT_ADDRESS_HOLD_HOURS); absent: 0. */
+      hold_hours?: number;
+    }
+  | { type: 'release'; notes: string; txid: Txid; expected_address?: string | null | undefined }
+  | { type: 'refund'; notes: string; txid: Txid; expected_address?: string | null | undefined }
   | { type: 'openDispute'; dispute_id: string; reason: string }
   | {
       type: 'resolveDispute';
@@ -38,8 +47,15 @@ export type EscrowCommand = { by: EscrowActor } & (
       resolution: 'release' | 'refund' | 'split' | null;
       seller_percent: number | null;
       txid: Txid;
+      /** The dispute the admin is resolving: it must be the escrow's open one. */
+      dispute_id?: string | undefined;
+      /** The seller's payout address (release, split) or the buyer's refund address (refund) the admin saw. */
+      expected_address?: string | null | undefined;
+      /** For a split: the buyer's refund address the admin saw. */
+      expected_refund_address?: string | null | undefined;
     }
   | { type: 'cancel' }
+  | { type: 'bindParty'; side: 'buyer' | 'seller'; user_id: string }
   | { type: 'expire' }
   | { type: 'freeze'; reason: string }
   | { type: 'unfreeze'; reason: string }
@@ -61,6 +77,7 @@ const verbs: Record<EscrowCommand['type'], string> = {
   expire: 'expire',
   freeze: 'freeze',
   unfreeze: 'unfreeze',
+  bindParty: 'bind a party to',
 };
 
 function only(command: EscrowCommand, ...allowed: EscrowActor[]) {
@@ -102,9 +119,21 @@ function create(command: Extract<EscrowCommand, { type: 'create' }>, state: Escr
   if (!Number.isSafeInteger(command.amount_cents) || command.amount_cents <= 0) {
     throw invalidInput('amount_usd must be more than 0');
   }
+  if (command.min_amount_cents !== undefined && command.amount_cents < command.min_amount_cents) {
+    throw invalidInput(`amount_usd must be at least ${formatCents(command.min_amount_cents)}`);
+  }
   const figures = quote({ amount_cents: command.amount_cents, ...command.pricing });
+  if (figures.amount_sats <= DUST_LIMIT_SATS) {
+    throw invalidInput(
+      `amount_usd is too small: ${figures.amount_sats} satoshis at the current rate, and Bitcoin needs more than ${DUST_LIMIT_SATS}`,
+    );
+  }
   const due = new Date(Date.parse(ctx.now) + command.deadline_days * 86_400_000).toISOString();
-  return allowed(
+  const counterpartySide = command.creator_side === 'buyer' ? 'seller' : 'buyer';
+  const bound: EscrowEvent[] = command.counterparty_id
+    ? [{ type: 'PartyBound', data: { side: counterpartySide, user_id: command.counterparty_id } }]
+    : [];
+  const created = allowed(
     state,
     command,
     {
@@ -129,6 +158,68 @@ function create(command: Extract<EscrowCommand, { type: 'create' }>, state: Escr
     } as const,
     ctx,
   );
+  return [...created, ...bound];
+}
+
+/** Refuses money going to an address other than the one the admin saw (409 naming both). */
+function expectAddress(expected: string | null | undefined, actual: string | null, what: string) {
+  if (expected === undefined || expected === null || expected === '') return;
+  if (expected !== actual) {
+    throw new DomainError(
+      'conflict',
+      `The ${what} changed: you saw ${expected}, it is now ${actual ?? 'not set'}. Reload the escrow and check it again`,
+      {},
+      'address_changed',
+    );
+  }
+}
+
+/** Refuses money going to a replaced address before its hold ends. */
+function notHeld(heldUntil: string | null, ctx: DecideContext, what: string) {
+  if (heldUntil && Date.parse(ctx.now) < Date.parse(heldUntil)) {
+    throw transitionNotAllowed(`The ${what} was replaced recently; money cannot go to it before ${heldUntil}`);
+  }
+}
+
+/** Each destination of a payout that receives satoshis. */
+function destinationsOf(
+  money: { seller_sats: number; buyer_sats: number },
+  context: EscrowState['context'],
+): Destination[] {
+  const out: Destination[] = [];
+  if (money.seller_sats > 0) out.push({ to: 'seller', address: context.payout_address!, sats: money.seller_sats });
+  if (money.buyer_sats > 0) out.push({ to: 'buyer', address: context.refund_address!, sats: money.buyer_sats });
+  return out;
+}
+
+function setPayoutAddress(
+  command: Extract<EscrowCommand, { type: 'setPayoutAddress' }>,
+  state: EscrowState,
+  ctx: DecideContext,
+) {
+  only(command, 'buyer', 'seller');
+  const side = command.by as 'buyer' | 'seller';
+  const { context } = state;
+  const current = side === 'seller' ? context.payout_address : context.refund_address;
+  if (current === command.address) return [];
+  const funded =
+    state.status === 'funded' || (state.status === 'disputed' && context.status_before_dispute === 'funded');
+  const hours = command.hold_hours ?? 0;
+  const held = current !== null && funded && hours > 0;
+  return allowed(
+    state,
+    command,
+    {
+      type: 'PayoutAddressSet',
+      data: {
+        side,
+        address: command.address,
+        replaces: current,
+        held_until: held ? new Date(Date.parse(ctx.now) + hours * 3_600_000).toISOString() : null,
+      },
+    } as const,
+    ctx,
+  );
 }
 
 function resolveDispute(
@@ -138,6 +229,9 @@ function resolveDispute(
 ) {
   only(command, 'admin');
   const { context } = state;
+  if (command.dispute_id !== undefined && command.dispute_id !== context.dispute_id) {
+    throw new DomainError('conflict', 'This dispute is no longer open on its escrow; it was resolved already');
+  }
   if (state.status !== 'disputed' || !context.dispute_id) {
     throw transitionNotAllowed(`Cannot resolve a dispute on an escrow that is ${state.status}`);
   }
@@ -159,6 +253,13 @@ function resolveDispute(
   if ((resolution === 'refund' || resolution === 'split') && !context.refund_address) {
     throw transitionNotAllowed('The buyer has not set a refund address yet');
   }
+  if (resolution === 'release' || resolution === 'split') {
+    expectAddress(command.expected_address, context.payout_address, "seller's payout address");
+    notHeld(context.payout_address_held_until, ctx, "seller's payout address");
+  }
+  if (resolution === 'refund') expectAddress(command.expected_address, context.refund_address, "buyer's refund address");
+  if (resolution === 'split') expectAddress(command.expected_refund_address, context.refund_address, "buyer's refund address");
+  if (resolution === 'refund' || resolution === 'split') notHeld(context.refund_address_held_until, ctx, "buyer's refund address");
   const money = resolution
     ? payout(resolution, context, resolution === 'split' ? (command.seller_percent ?? 0) : 100)
     : { seller_sats: 0, buyer_sats: 0, fee_sats: 0 };
@@ -174,6 +275,7 @@ function resolveDispute(
         seller_percent: resolution === 'split' ? command.seller_percent : null,
         ...money,
         txid: resolution ? command.txid : null,
+        ...(resolution ? { destinations: destinationsOf(money, context) } : {}),
       },
     } as const,
     ctx,
@@ -238,20 +340,16 @@ export function decideEscrow(command: EscrowCommand, state: EscrowState, ctx: De
       only(command, 'buyer');
       return allowed(state, command, { type: 'ReceiptConfirmed', data: {} } as const, ctx);
     case 'setPayoutAddress':
-      only(command, 'buyer', 'seller');
-      return allowed(
-        state,
-        command,
-        {
-          type: 'PayoutAddressSet',
-          data: { side: command.by as 'buyer' | 'seller', address: command.address },
-        } as const,
-        ctx,
-      );
-    case 'release':
+      return setPayoutAddress(command, state, ctx);
+    case 'release': {
       only(command, 'admin');
       if (state.status === 'funded' && !context.payout_address)
         throw transitionNotAllowed('The seller has not set a payout address yet');
+      if (state.status === 'funded') {
+        expectAddress(command.expected_address, context.payout_address, "seller's payout address");
+        notHeld(context.payout_address_held_until, ctx, "seller's payout address");
+      }
+      const money = payout('release', context);
       return allowed(
         state,
         command,
@@ -260,15 +358,22 @@ export function decideEscrow(command: EscrowCommand, state: EscrowState, ctx: De
           data: {
             notes: command.notes.trim(),
             txid: command.txid,
-            ...pick(payout('release', context), 'seller_sats', 'fee_sats'),
+            ...pick(money, 'seller_sats', 'fee_sats'),
+            destinations: state.status === 'funded' ? destinationsOf(money, context) : [],
           },
         } as const,
         ctx,
       );
-    case 'refund':
+    }
+    case 'refund': {
       only(command, 'admin');
       if (state.status === 'funded' && !context.refund_address)
         throw transitionNotAllowed('The buyer has not set a refund address yet');
+      if (state.status === 'funded') {
+        expectAddress(command.expected_address, context.refund_address, "buyer's refund address");
+        notHeld(context.refund_address_held_until, ctx, "buyer's refund address");
+      }
+      const money = payout('refund', context);
       return allowed(
         state,
         command,
@@ -277,11 +382,21 @@ export function decideEscrow(command: EscrowCommand, state: EscrowState, ctx: De
           data: {
             notes: command.notes.trim(),
             txid: command.txid,
-            ...pick(payout('refund', context), 'buyer_sats', 'fee_sats'),
+            ...pick(money, 'buyer_sats', 'fee_sats'),
+            destinations: state.status === 'funded' ? destinationsOf(money, context) : [],
           },
         } as const,
         ctx,
       );
+    }
+    case 'bindParty': {
+      only(command, 'system');
+      if (state.status === 'draft') throw new DomainError('not_found', 'Escrow not found');
+      const bound = state.parties[command.side];
+      if (bound === command.user_id) return [];
+      if (bound !== null) throw forbidden(`The ${command.side} of this escrow is another account`);
+      return [{ type: 'PartyBound', data: { side: command.side, user_id: command.user_id } }];
+    }
     case 'openDispute':
       only(command, 'buyer', 'seller');
       return allowed(

@@ -45,19 +45,35 @@ export const paymentMarked = z.object({
 export const paymentRejected = z.object({ notes: z.string().max(5000) });
 export const paymentVerified = z.object({ notes: z.string().max(5000), txid: txid.nullable() });
 export const receiptConfirmed = z.object({});
-export const payoutAddressSet = z.object({ side, address: z.string() });
+/**
+ * `replaces` and `held_until` are absent on events written before addresses could be held: those set an address with
+ * no hold. `held_until` is set when an address already set is replaced once the escrow is funded: money cannot go to
+ * it before then.
+ */
+export const payoutAddressSet = z.object({
+  side,
+  address: z.string(),
+  replaces: z.string().nullable().optional(),
+  held_until: isoTime.nullable().optional(),
+});
+/** Where money went: each destination address and its satoshis (absent on events written before they were recorded). */
+export const destination = z.object({ to: side, address: z.string(), sats: money });
+export type Destination = z.infer<typeof destination>;
+const destinations = z.array(destination).max(2).optional();
 /** Payout figures make satoshi conservation checkable from the log: seller + buyer + fee = amount_sats. */
 export const escrowReleased = z.object({
   notes: z.string().max(5000),
   txid: txid.nullable(),
   seller_sats: money,
   fee_sats: money,
+  destinations,
 });
 export const escrowRefunded = z.object({
   notes: z.string().max(5000),
   txid: txid.nullable(),
   buyer_sats: money,
   fee_sats: money,
+  destinations,
 });
 export const disputeOpened = z.object({
   dispute_id: uuid,
@@ -73,11 +89,17 @@ export const disputeResolved = z.object({
   buyer_sats: money,
   fee_sats: money,
   txid: txid.nullable(),
+  destinations,
 });
 export const escrowCancelled = z.object({ reason: z.string().max(1000) });
 export const escrowExpired = z.object({});
 export const escrowFrozen = z.object({ reason: z.string().min(1).max(1000) });
 export const escrowUnfrozen = z.object({ reason: z.string().max(1000) });
+/**
+ * A verified account is now this side of the escrow: from here on the side belongs to that user id, not to whoever
+ * holds the e-mail address later (an account registered after the user was deleted sees nothing).
+ */
+export const partyBound = z.object({ side, user_id: uuid });
 
 export const escrowEventSchemas = {
   EscrowCreated: escrowCreated,
@@ -95,6 +117,7 @@ export const escrowEventSchemas = {
   EscrowExpired: escrowExpired,
   EscrowFrozen: escrowFrozen,
   EscrowUnfrozen: escrowUnfrozen,
+  PartyBound: partyBound,
 } as const;
 
 type Schemas = typeof escrowEventSchemas;

@@ -13,7 +13,7 @@ const empty = { reason: null, outcome: null, address: null, txid: null, seller_p
  * both parties are entitled to see. Admin notes, freeze reasons, the buyer's private payment notes and account ids
  * never appear. The actor's side is read from the event itself, not from who the acting account is today.
  */
-function entryFor(event: Dated, creatorSide: 'buyer' | 'seller'): Omit<EscrowHistoryEntry, 'version' | 'occurred_at' | 'type'> {
+function entryFor(event: Dated, creatorSide: 'buyer' | 'seller'): Omit<EscrowHistoryEntry, 'version' | 'occurred_at' | 'type'> | null {
   switch (event.type) {
     case 'EscrowCreated':
       return { ...empty, summary: `Escrow opened by the ${event.data.creator_side}`, actor_side: event.data.creator_side };
@@ -32,13 +32,20 @@ function entryFor(event: Dated, creatorSide: 'buyer' | 'seller'): Omit<EscrowHis
       return { ...empty, summary: 'Payment verified: the money is held in escrow', actor_side: 'admin', txid: event.data.txid };
     case 'ReceiptConfirmed':
       return { ...empty, summary: 'Receipt confirmed by the buyer', actor_side: 'buyer' };
-    case 'PayoutAddressSet':
+    case 'PayoutAddressSet': {
+      const which = event.data.side === 'seller' ? 'Payout address' : 'Refund address';
+      const verb = event.data.replaces ? `replaced (was ${event.data.replaces})` : 'set';
+      const held = event.data.held_until ? `; no money goes to it before ${event.data.held_until}` : '';
       return {
         ...empty,
-        summary: event.data.side === 'seller' ? 'Payout address set by the seller' : 'Refund address set by the buyer',
+        summary: `${which} ${verb} by the ${event.data.side}${held}`,
         actor_side: event.data.side,
         address: event.data.address,
       };
+    }
+    case 'PartyBound':
+      // Which account holds a side is bookkeeping, not a step of the deal (and account ids never appear).
+      return null;
     case 'EscrowReleased':
       return { ...empty, summary: 'Released to the seller', actor_side: 'admin', txid: event.data.txid, seller_sats: event.data.seller_sats };
     case 'EscrowRefunded':
@@ -77,5 +84,8 @@ function entryFor(event: Dated, creatorSide: 'buyer' | 'seller'): Omit<EscrowHis
 export function partyHistory(events: readonly Dated[]): EscrowHistoryEntry[] {
   const created = events.find((e) => e.type === 'EscrowCreated');
   const creatorSide: Side & ('buyer' | 'seller') = created?.type === 'EscrowCreated' ? created.data.creator_side : 'buyer';
-  return events.map((event) => ({ version: event.stream_version, occurred_at: event.occurred_at, type: event.type, ...entryFor(event, creatorSide) }));
+  return events.flatMap((event) => {
+    const entry = entryFor(event, creatorSide);
+    return entry ? [{ version: event.stream_version, occurred_at: event.occurred_at, type: event.type, ...entry }] : [];
+  });
 }

@@ -4,7 +4,8 @@ import type { EscrowMachineEvent } from './machine.ts';
 import { type EscrowStatus, foldEscrow } from './state.ts';
 import { histories, sample } from './test-fixtures.ts';
 
-const allTypes = Object.keys(sample) as EscrowEvent['type'][];
+/** PartyBound says who a side is, not where the deal stands: it never goes through the lifecycle. */
+const allTypes = (Object.keys(sample) as EscrowEvent['type'][]).filter((t) => t !== 'PartyBound');
 const at = (e: EscrowEvent) => ({ ...e, at: '2026-01-02T00:00:00.000Z' }) as EscrowMachineEvent;
 const fold = (events: readonly EscrowEvent[]) =>
   foldEscrow(events.map((e) => ({ ...e, occurred_at: '2026-01-01T00:00:00.000Z' })));
@@ -56,7 +57,7 @@ describe('escrow machine: every status x every event', () => {
     for (const type of allTypes) {
       const expected = allowedTypes.includes(type);
       it(`${history}: ${type} is ${expected ? 'allowed' : 'refused'}`, () => {
-        expect(state.snapshot.can(at(sample[type] as EscrowEvent))).toBe(expected);
+        expect(state.snapshot.can(at(sample[type as keyof typeof sample] as EscrowEvent))).toBe(expected);
       });
     }
   }

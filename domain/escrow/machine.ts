@@ -5,7 +5,7 @@ import type { EscrowEvent } from './events.ts';
 export const ESCROW_MACHINE_VERSION = 1;
 
 /** Machine events are the stored events, plus the time they happened. */
-export type EscrowMachineEvent = EscrowEvent & { at: string };
+export type EscrowMachineEvent = Exclude<EscrowEvent, { type: 'PartyBound' }> & { at: string };
 
 export interface EscrowContext {
   escrow_id: string | null;
@@ -21,6 +21,9 @@ export interface EscrowContext {
   buyer_confirmed_at: string | null;
   payout_address: string | null;
   refund_address: string | null;
+  /** Until when money may not go to a replaced payout (seller) or refund (buyer) address. */
+  payout_address_held_until: string | null;
+  refund_address_held_until: string | null;
   dispute_id: string | null;
   status_before_dispute: 'pending_payment' | 'funded' | null;
 }
@@ -39,6 +42,8 @@ const initialContext: EscrowContext = {
   buyer_confirmed_at: null,
   payout_address: null,
   refund_address: null,
+  payout_address_held_until: null,
+  refund_address_held_until: null,
   dispute_id: null,
   status_before_dispute: null,
 };
@@ -77,8 +82,10 @@ export const escrowMachine = setup({
   },
   actions: {
     setPayoutAddress: assign(({ event }) => {
-      const { side, address } = (event as Of<'PayoutAddressSet'>).data;
-      return side === 'seller' ? { payout_address: address } : { refund_address: address };
+      const { side, address, held_until } = (event as Of<'PayoutAddressSet'>).data;
+      return side === 'seller'
+        ? { payout_address: address, payout_address_held_until: held_until ?? null }
+        : { refund_address: address, refund_address_held_until: held_until ?? null };
     }),
     clearDispute: assign({ dispute_id: null, status_before_dispute: null }),
   },

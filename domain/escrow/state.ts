@@ -17,6 +17,8 @@ export interface EscrowState {
   snapshot: EscrowSnapshot;
   status: EscrowStatus;
   context: EscrowContext;
+  /** The user id each side is bound to (the creator's from the start, the counterparty's once bound). */
+  parties: { buyer: string | null; seller: string | null };
 }
 
 export function escrowStatusOf(snapshot: EscrowSnapshot): EscrowStatus {
@@ -24,13 +26,15 @@ export function escrowStatusOf(snapshot: EscrowSnapshot): EscrowStatus {
   return (typeof value === 'string' ? value : value.active) as EscrowStatus;
 }
 
-const stateOf = (snapshot: EscrowSnapshot): EscrowState => ({
+const stateOf = (snapshot: EscrowSnapshot, parties: EscrowState['parties']): EscrowState => ({
   snapshot,
   status: escrowStatusOf(snapshot),
   context: snapshot.context,
+  parties,
 });
 
-export const initialEscrowState = (): EscrowState => stateOf(initialTransition(escrowMachine)[0]);
+export const initialEscrowState = (): EscrowState =>
+  stateOf(initialTransition(escrowMachine)[0], { buyer: null, seller: null });
 
 /** Applies one stored event. A stored event the rules refuse means the stream is corrupt: never ignore it. */
 export function evolveEscrow(
@@ -38,11 +42,18 @@ export function evolveEscrow(
   event: EscrowEvent & { occurred_at?: string },
   at?: string,
 ): EscrowState {
+  // Who a side belongs to is not part of the lifecycle: it may be recorded in any state, final ones included.
+  if (event.type === 'PartyBound') {
+    if (state.status === 'draft') throw new Error('Stored event PartyBound before the escrow was created');
+    return { ...state, parties: { ...state.parties, [event.data.side]: event.data.user_id } };
+  }
   const machineEvent = { ...event, at: at ?? event.occurred_at ?? '' } as EscrowMachineEvent;
   if (!state.snapshot.can(machineEvent)) {
     throw new Error(`Stored event ${event.type} is not allowed while ${state.status}`);
   }
-  return stateOf(transition(escrowMachine, state.snapshot, machineEvent)[0]);
+  const parties =
+    event.type === 'EscrowCreated' ? { ...state.parties, [event.data.creator_side]: event.data.created_by } : state.parties;
+  return stateOf(transition(escrowMachine, state.snapshot, machineEvent)[0], parties);
 }
 
 export const foldEscrow = (events: readonly (EscrowEvent & { occurred_at?: string })[]): EscrowState =>

@@ -70,6 +70,7 @@ export const sample = {
   EscrowExpired: { type: 'EscrowExpired', data: {} },
   EscrowFrozen: { type: 'EscrowFrozen', data: { reason: 'investigation' } },
   EscrowUnfrozen: { type: 'EscrowUnfrozen', data: { reason: 'cleared' } },
+  PartyBound: { type: 'PartyBound', data: { side: 'seller', user_id: '00000000-0000-4000-8000-00000000aaaa' } },
 } satisfies { [K in EscrowEvent['type']]: Extract<EscrowEvent, { type: K }> };
 
 export const sellerPayout: EscrowEvent = sample.PayoutAddressSet as EscrowEvent;

@@ -85,7 +85,8 @@ export type UserCommand =
   | { type: 'delete' }
   | { type: 'resetPassword' }
   | { type: 'changePassword' }
-  | { type: 'signIn' };
+  | { type: 'signIn' }
+  | { type: 'lockTwoFactor'; failures: number; window_minutes: number };
 
 const notSelf = (state: UserState, ctx: DecideContext, doing: string) => {
   if (ctx.actor === state.user_id) throw forbidden(`You cannot ${doing} your own account`);
@@ -155,6 +156,8 @@ export function decideUser(command: UserCommand, state: UserState, ctx: DecideCo
     case 'signIn':
       if (state.suspended) throw forbidden('Account suspended');
       return [{ type: 'UserSignedIn', data: {} }];
+    case 'lockTwoFactor':
+      return [{ type: 'TwoFactorLocked', data: { failures: command.failures, window_minutes: command.window_minutes } }];
     default: {
       const unknown: never = command;
       throw new Error(`Unknown user command ${(unknown as { type: string }).type}`);

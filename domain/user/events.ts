@@ -26,6 +26,8 @@ export const userEventSchemas = {
   PasswordReset: z.object({}),
   PasswordChanged: z.object({}),
   UserSignedIn: z.object({}),
+  /** Too many wrong second-factor codes: code-gated actions are refused for a while. */
+  TwoFactorLocked: z.object({ failures: z.number().int().min(1), window_minutes: z.number().int().min(1) }),
 } as const;
 
 type Schemas = typeof userEventSchemas;

@@ -2,6 +2,8 @@ import type { DomainEvent } from '../../domain/events.ts';
 import { formatCents, formatSats } from '../../domain/money.ts';
 
 const short = (id: string) => id.slice(0, 8);
+const toAddresses = (destinations: readonly { address: string }[] | undefined) =>
+  destinations?.length ? ` at ${destinations.map((d) => d.address).join(', ')}` : '';
 
 /** One line a person reads in the audit log, built from the event's own data. */
 export function summarise(event: DomainEvent, objectId: string): string {
@@ -20,11 +22,11 @@ export function summarise(event: DomainEvent, objectId: string): string {
     case 'ReceiptConfirmed':
       return `confirmed receipt on ${escrow}`;
     case 'PayoutAddressSet':
-      return `set the ${event.data.side === 'seller' ? 'payout' : 'refund'} address of ${escrow}`;
+      return `${event.data.replaces ? 'replaced' : 'set'} the ${event.data.side === 'seller' ? 'payout' : 'refund'} address of ${escrow}${event.data.held_until ? ` (held until ${event.data.held_until})` : ''}`;
     case 'EscrowReleased':
-      return `released ${escrow} (${formatSats(event.data.seller_sats)} BTC to the seller)`;
+      return `released ${escrow} (${formatSats(event.data.seller_sats)} BTC to the seller${toAddresses(event.data.destinations)})`;
     case 'EscrowRefunded':
-      return `refunded ${escrow} (${formatSats(event.data.buyer_sats)} BTC to the buyer)`;
+      return `refunded ${escrow} (${formatSats(event.data.buyer_sats)} BTC to the buyer${toAddresses(event.data.destinations)})`;
     case 'DisputeOpened':
       return `opened a dispute on ${escrow} as the ${event.data.opened_by_side}`;
     case 'DisputeResolved':
@@ -37,6 +39,8 @@ export function summarise(event: DomainEvent, objectId: string): string {
       return `froze ${escrow}: ${event.data.reason}`;
     case 'EscrowUnfrozen':
       return `unfroze ${escrow}`;
+    case 'PartyBound':
+      return `bound the ${event.data.side} of ${escrow} to user ${short(event.data.user_id)}`;
     case 'AddressAdded':
       return `added address ${event.data.address} to the pool`;
     case 'AddressChanged':
@@ -73,6 +77,8 @@ export function summarise(event: DomainEvent, objectId: string): string {
       return `changed the password of user ${short(objectId)}`;
     case 'UserSignedIn':
       return `user ${short(objectId)} signed in`;
+    case 'TwoFactorLocked':
+      return `locked 2FA-gated actions of user ${short(objectId)} after ${event.data.failures} wrong codes in ${event.data.window_minutes} minutes`;
     case 'ReviewSubmitted':
       return `submitted review ${short(objectId)} (${event.data.rating.toFixed(1)} stars)`;
     case 'ReviewApproved':

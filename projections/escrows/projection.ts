@@ -19,8 +19,10 @@ function changesFor(event: ProjectedEvent, row: Row): Row {
       return { buyer_confirmed_at: at };
     case 'PayoutAddressSet':
       return event.data.side === 'seller'
-        ? { payout_address: event.data.address }
-        : { refund_address: event.data.address };
+        ? { payout_address: event.data.address, payout_address_held_until: event.data.held_until ?? null }
+        : { refund_address: event.data.address, refund_address_held_until: event.data.held_until ?? null };
+    case 'PartyBound':
+      return event.data.side === 'buyer' ? { buyer_id: event.data.user_id } : { seller_id: event.data.user_id };
     case 'EscrowReleased':
       return {
         status: 'released',
@@ -91,6 +93,7 @@ export const escrowsProjection = defineProjection({
     'EscrowExpired',
     'EscrowFrozen',
     'EscrowUnfrozen',
+    'PartyBound',
   ],
   async apply(store, event) {
     const id = idOfStream(event.stream_id);
@@ -114,6 +117,7 @@ export const escrowsProjection = defineProjection({
         creator_side: d.creator_side,
         created_by: d.created_by,
         buyer_id: d.creator_side === 'buyer' ? d.created_by : null,
+        seller_id: d.creator_side === 'seller' ? d.created_by : null,
         assigned_address_id: null,
         assigned_address: null,
         deadline_days: d.deadline_days,
@@ -122,6 +126,8 @@ export const escrowsProjection = defineProjection({
         buyer_confirmed_at: null,
         payout_address: null,
         refund_address: null,
+        payout_address_held_until: null,
+        refund_address_held_until: null,
         open_dispute_id: null,
         payment_txid: null,
         payout_txid: null,

@@ -20,7 +20,9 @@ export interface EscrowRow {
   seller_email: string;
   creator_side: 'buyer' | 'seller';
   created_by: string;
+  /** The account each side is bound to: the creator's from the start, the counterparty's once bound. */
   buyer_id: string | null;
+  seller_id: string | null;
   assigned_address_id: string | null;
   assigned_address: string | null;
   deadline_days: number;
@@ -29,6 +31,8 @@ export interface EscrowRow {
   buyer_confirmed_at: OptionalTime;
   payout_address: string | null;
   refund_address: string | null;
+  payout_address_held_until: OptionalTime;
+  refund_address_held_until: OptionalTime;
   open_dispute_id: string | null;
   payment_txid: string | null;
   payout_txid: string | null;

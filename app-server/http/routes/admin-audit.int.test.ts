@@ -30,7 +30,7 @@ describe('audit log', () => {
     expect(expired).toMatchObject({ actor: 'system', actor_user_id: null });
     const released = entries.find((e) => e.action_type === 'EscrowReleased')!;
     expect(released).toMatchObject({ actor_user_id: FIXTURE_ADMIN, actor_username: 'admin' });
-    expect(released.summary).toMatch(/^released escrow 00000000 \(0\.\d{8} BTC to the seller\)$/);
+    expect(released.summary).toMatch(/^released escrow 00000000 \(0\.\d{8} BTC to the seller at bc1qseller\)$/);
   });
 
   it('filters by action, object and actor, and pages with before', async () => {
@@ -58,7 +58,7 @@ describe('event log, history, replay, chain, export', () => {
   it('tells what an escrow looked like after each event', async () => {
     const history = await get<{ type: string; status_after: string }[]>(`/api/admin/escrows/${fixtureId(101)}/history`);
     expect(history.map((h) => h.status_after)).toEqual([
-      'pending_payment', 'pending_payment', 'pending_payment', 'pending_payment', 'pending_payment', 'funded', 'funded', 'funded', 'funded', 'frozen', 'funded', 'released',
+      'pending_payment', 'pending_payment', 'pending_payment', 'pending_payment', 'pending_payment', 'funded', 'funded', 'funded', 'funded', 'frozen', 'funded', 'released', 'released',
     ]);
     expect((await t.app.request(`/api/admin/escrows/${fixtureId(999)}/history`, bearer(admin.token))).status).toBe(404);
   });

@@ -8,7 +8,8 @@ import { login } from '../../accounts/login.ts';
 import { register } from '../../accounts/register.ts';
 import { disableTwoFactor, enableTwoFactor, setupTwoFactor } from '../../accounts/two-factor.ts';
 import { userView } from '../../accounts/user-view.ts';
-import { consume } from '../../auth/rate-limit.ts';
+import { hashGateFor } from '../../auth/hash-gate.ts';
+import { consume, reserve } from '../../auth/rate-limit.ts';
 import { hashPassword, verifyPassword } from '../../auth/passwords.ts';
 import { revokeSession, revokeUserSessions } from '../../auth/sessions.ts';
 import { executeCommand } from '../../commands/execute.ts';
@@ -125,10 +126,22 @@ export function authRoutes(deps: AppDeps) {
     async (c) => {
       const me = currentUser(c);
       const input = c.req.valid('json');
+      // Wrong current passwords count like failed sign-ins (per user), and the slot is taken before the hash.
+      const limit = { bucket: 'change-password', max: deps.config.RATE_LIMIT_LOGIN, windowSeconds: 15 * 60 };
+      const slot = await reserve(db, limit, me.id, 'Too many wrong current passwords');
       const stored = await db.selectFrom('credentials').select('password_hash').where('user_id', '=', me.id).executeTakeFirstOrThrow();
-      if (!(await verifyPassword(input.current_password, stored.password_hash))) throw forbidden('current_password is wrong');
+      const gate = hashGateFor(deps.config);
+      let currentOk: boolean;
+      try {
+        currentOk = await gate.run(() => verifyPassword(input.current_password, stored.password_hash));
+      } catch (error) {
+        await slot.release();
+        throw error;
+      }
+      if (!currentOk) throw forbidden('current_password is wrong');
+      await slot.release();
       if (input.current_password === input.new_password) throw invalidInput('new_password must differ from the current one');
-      const hash = await hashPassword(input.new_password, { log2N: deps.config.PASSWORD_HASH_COST, r: 8, p: 1 });
+      const hash = await gate.run(() => hashPassword(input.new_password, { log2N: deps.config.PASSWORD_HASH_COST, r: 8, p: 1 }));
       await executeCommand({ db, store: deps.store }, userAggregate, me.id, { type: 'changePassword' }, { ...meta(c), actor: me.id }, {
         alsoWrite: async (trx) => {
           await trx.updateTable('credentials').set({ password_hash: hash, must_change: false, updated_at: new Date().toISOString() }).where('user_id', '=', me.id).execute();

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { bearer, form, json, signedInAdmin, signedInUser } from '../../testing/accounts.ts';
+import { bearer, form, json, signedInAdmin, signedInUser, verifiedUser } from '../../testing/accounts.ts';
 import { openMarket } from '../../testing/market.ts';
 import { openTestApp, type TestApp } from '../../testing/test-app.ts';
 
@@ -50,7 +50,7 @@ describe('a whole deal through the API', () => {
     const admin = await signedInAdmin(t);
     await t.app.request('/api/admin/btc-rate', form({ btc_usd_rate: '50000' }, admin.token, 'PUT'));
     await t.app.request('/api/admin/addresses', form({ address_string: POOL }, admin.token));
-    const buyer = await signedInUser(t, 'ann', 'buyer');
+    const buyer = await verifiedUser(t, 'ann', 'buyer');
     const { id } = (await (await t.app.request('/api/escrows', json({ product_service: 'Pen', description: 'A pen', amount_usd: 10, seller_email: 's@example.com' }, buyer.token))).json()) as Escrow;
     await t.app.request(`/api/escrows/${id}/mark-paid`, form({ notes: 'sent' }, buyer.token));
     const rejected = await t.app.request(`/api/admin/escrows/${id}/verify-payment`, form({ verified: 'false', notes: 'nothing on chain' }, admin.token));

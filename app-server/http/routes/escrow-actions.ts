@@ -4,14 +4,15 @@ import { OpenAPIHono, z } from '@hono/zod-openapi';
 import { escrowAggregate } from '../../../domain/aggregates.ts';
 import { checkBitcoinAddress } from '../../../domain/bitcoin-address.ts';
 import type { EscrowActor, EscrowCommand } from '../../../domain/escrow/decide.ts';
-import { DomainError, invalidInput, notFound } from '../../../domain/shared/errors.ts';
+import { conflict, DomainError, invalidInput, notFound } from '../../../domain/shared/errors.ts';
 import { wholeNumber } from '../../../domain/shared/schemas.ts';
-import { checkSecondFactor } from '../../accounts/second-factor.ts';
+import { passSecondFactor } from '../../accounts/second-factor.ts';
 import { endUnpaid, verifyPayment } from '../../commands/escrow-payment.ts';
-import { executeCommand } from '../../commands/execute.ts';
+import { executeCommand, loadAggregate } from '../../commands/execute.ts';
 import { escrowEffects } from '../../escrows/after-events.ts';
 import { evidenceByEscrow } from '../../escrows/evidence-list.ts';
 import { markPaid } from '../../escrows/mark-paid.ts';
+import { assertMoneyMayMove } from '../../escrows/money-guard.ts';
 import { findVisibleEscrow } from '../../escrows/parties.ts';
 import { formBody, jsonAnswer, jsonBody, jsonText } from '../bodies.ts';
 import type { AppDeps, AppEnv, SignedInUser } from '../env.ts';
@@ -27,7 +28,9 @@ const optionalTxid = z
   .transform((v) => (v ? v.toLowerCase() : null))
   .pipe(z.string().regex(/^[0-9a-f]{64}$/, 'txid must be 64 hexadecimal characters').nullable());
 const totp = z.string().trim().max(32).optional();
-const notesForm = z.object({ notes: z.string().max(5000).default(''), txid: optionalTxid, totp_code: totp });
+/** The address the admin was shown; if the escrow's address differs now, the action is refused (409). */
+const expectedAddress = z.string().trim().max(200).optional();
+const notesForm = z.object({ notes: z.string().max(5000).default(''), txid: optionalTxid, totp_code: totp, expected_address: expectedAddress });
 const verifyForm = notesForm.extend({ verified: z.enum(['true', 'false'], 'verified must be true or false') });
 const resolveForm = z.object({
   outcome: z.string('outcome is required').trim().min(1, 'outcome is required').max(5000),
@@ -36,6 +39,8 @@ const resolveForm = z.object({
   seller_percent: z.preprocess((value) => (value === '' ? undefined : value), wholeNumber('seller_percent').optional()),
   txid: optionalTxid,
   totp_code: totp,
+  expected_address: expectedAddress,
+  expected_refund_address: expectedAddress,
 });
 const markPaidForm = z.object({
   notes: z.string().max(5000, 'notes must be at most 5000 characters').default(''),
@@ -62,12 +67,6 @@ export function escrowActionRoutes(deps: AppDeps) {
     await executeCommand({ db, store: deps.store }, escrowAggregate, id, command(side), meta(c), effects);
     return answer(id, user);
   };
-  /** Money-moving admin actions need the admin's 2FA code when 2FA is on. */
-  const secondFactor = async (user: SignedInUser, code: string | undefined) => {
-    if (!user.totp_enabled) return;
-    if (!code) throw invalidInput('totp_code is required: your account has 2FA on');
-    if (!(await checkSecondFactor(db, deps.secrets, user.id, code))) throw new DomainError('invalid_input', 'Invalid 2FA code', {}, 'totp_invalid');
-  };
 
   const party = { middleware: [requireUser()] };
   app.openapi(route('post', '/escrows/{id}/cancel', 'The creator cancels before any payment mark; the address goes back to the pool', { ...party, request: { params: idParam } }, { 200: escrowAnswer }), async (c) => {
@@ -81,11 +80,27 @@ export function escrowActionRoutes(deps: AppDeps) {
     jsonText(c, await act(c, c.req.valid('param').id, (by) => ({ type: 'confirmReceipt', by })), 200),
   );
   app.openapi(
-    route('post', '/escrows/{id}/payout-address', "The seller's payout or the buyer's refund address", { ...party, request: { params: idParam, body: jsonBody(z.object({ address: z.string('address is required').max(200) })) } }, { 200: escrowAnswer }),
+    route('post', '/escrows/{id}/payout-address', "The seller's payout or the buyer's refund address; replacing one once funded needs the 2FA code (when on) and holds the new address", {
+      ...party,
+      request: { params: idParam, body: jsonBody(z.object({ address: z.string('address is required').max(200), totp_code: totp })) },
+    }, { 200: escrowAnswer }),
     async (c) => {
-      const checked = checkBitcoinAddress(c.req.valid('json').address, deps.config.BITCOIN_NETWORK);
+      const user = currentUser(c);
+      const { id } = c.req.valid('param');
+      const body = c.req.valid('json');
+      const checked = checkBitcoinAddress(body.address, deps.config.BITCOIN_NETWORK);
       if (!checked.ok) throw invalidInput(`address ${checked.reason}`);
-      return jsonText(c, await act(c, c.req.valid('param').id, (by) => ({ type: 'setPayoutAddress', by, address: checked.address })), 200);
+      const { side } = await load(id, user);
+      if (user.totp_enabled && (side === 'buyer' || side === 'seller')) {
+        // Replacing an address once money is held is what a stolen session would do: it takes the second factor.
+        const { state } = await loadAggregate(db, escrowAggregate, id);
+        const current = side === 'seller' ? state.context.payout_address : state.context.refund_address;
+        const funded = state.status === 'funded' || (state.status === 'disputed' && state.context.status_before_dispute === 'funded');
+        if (funded && current !== null && current !== checked.address) {
+          await passSecondFactor(deps, user, body.totp_code, { missing: '2FA code required to replace an address on a funded escrow', meta: meta(c) });
+        }
+      }
+      return jsonText(c, await act(c, id, (by) => ({ type: 'setPayoutAddress', by, address: checked.address, hold_hours: deps.config.PAYOUT_ADDRESS_HOLD_HOURS })), 200);
     },
   );
   app.openapi(
@@ -115,7 +130,7 @@ export function escrowActionRoutes(deps: AppDeps) {
     const user = currentUser(c);
     const { id } = c.req.valid('param');
     const form = c.req.valid('form');
-    await secondFactor(user, form.totp_code);
+    await assertMoneyMayMove(deps, id);
     if (form.verified === 'false') return jsonText(c, await act(c, id, () => ({ type: 'rejectPayment', by: 'admin', notes: form.notes })), 200);
     await load(id, user);
     await verifyPayment({ db, store: deps.store }, { escrowId: id, notes: form.notes, txid: form.txid }, meta(c), effects);
@@ -123,13 +138,15 @@ export function escrowActionRoutes(deps: AppDeps) {
   });
   app.openapi(adminRoute('post', '/admin/escrows/{id}/release', 'Release a funded escrow to the seller', { request: { params: idParam, body: formBody(notesForm) } }, { 200: escrowAnswer }), async (c) => {
     const form = c.req.valid('form');
-    await secondFactor(currentUser(c), form.totp_code);
-    return jsonText(c, await act(c, c.req.valid('param').id, () => ({ type: 'release', by: 'admin', notes: form.notes, txid: form.txid })), 200);
+    const { id } = c.req.valid('param');
+    await assertMoneyMayMove(deps, id);
+    return jsonText(c, await act(c, id, () => ({ type: 'release', by: 'admin', notes: form.notes, txid: form.txid, expected_address: form.expected_address })), 200);
   });
   app.openapi(adminRoute('post', '/admin/escrows/{id}/refund', 'Refund a funded escrow to the buyer', { request: { params: idParam, body: formBody(notesForm) } }, { 200: escrowAnswer }), async (c) => {
     const form = c.req.valid('form');
-    await secondFactor(currentUser(c), form.totp_code);
-    return jsonText(c, await act(c, c.req.valid('param').id, () => ({ type: 'refund', by: 'admin', notes: form.notes, txid: form.txid })), 200);
+    const { id } = c.req.valid('param');
+    await assertMoneyMayMove(deps, id);
+    return jsonText(c, await act(c, id, () => ({ type: 'refund', by: 'admin', notes: form.notes, txid: form.txid, expected_address: form.expected_address })), 200);
   });
   app.openapi(adminRoute('post', '/admin/escrows/{id}/freeze', 'Freeze an escrow that is not final', { request: { params: idParam, body: formBody(reasonForm) } }, { 200: escrowAnswer }), async (c) =>
     jsonText(c, await act(c, c.req.valid('param').id, () => ({ type: 'freeze', by: 'admin', reason: c.req.valid('form').reason })), 200),
@@ -139,9 +156,11 @@ export function escrowActionRoutes(deps: AppDeps) {
   );
   app.openapi(adminRoute('post', '/admin/disputes/{id}/resolve', 'Resolve an open dispute, optionally moving the money', { request: { params: z.object({ id: z.uuid('id must be a dispute id') }), body: formBody(resolveForm) } }, { 200: escrowAnswer }), async (c) => {
     const form = c.req.valid('form');
-    await secondFactor(currentUser(c), form.totp_code);
-    const dispute = await db.selectFrom('disputes').select(['escrow_id', 'status']).where('id', '=', c.req.valid('param').id).executeTakeFirst();
+    const disputeId = c.req.valid('param').id;
+    const dispute = await db.selectFrom('disputes').select(['escrow_id', 'status']).where('id', '=', disputeId).executeTakeFirst();
     if (!dispute) throw notFound('Dispute not found');
+    if (dispute.status !== 'open') throw conflict('This dispute is already resolved; only the escrow\'s open dispute can be resolved');
+    await assertMoneyMayMove(deps, dispute.escrow_id);
     return jsonText(
       c,
       await act(c, dispute.escrow_id, () => ({
@@ -151,6 +170,9 @@ export function escrowActionRoutes(deps: AppDeps) {
         resolution: form.resolution ?? null,
         seller_percent: form.seller_percent ?? null,
         txid: form.txid,
+        dispute_id: disputeId,
+        expected_address: form.expected_address,
+        expected_refund_address: form.expected_refund_address,
       })),
       200,
     );

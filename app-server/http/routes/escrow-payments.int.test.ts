@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { bearer, form, json, multipart, signedInUser } from '../../testing/accounts.ts';
+import { freshAddress } from '../../testing/bitcoin.ts';
 import { openMarket } from '../../testing/market.ts';
 import { openTestApp, type TestApp } from '../../testing/test-app.ts';
 
@@ -42,7 +43,7 @@ describe('POST /api/escrows/{id}/mark-paid', () => {
       expect.objectContaining({ filename: 'receipt.png', content_type: 'image/png', size_bytes: PNG.byteLength, sha256: createHash('sha256').update(PNG).digest('hex') }),
     ]);
     const adminMail = (await mailsTo('root@example.com')).find((m) => m.subject.startsWith('Payment marked'));
-    expect(adminMail!.subject).toBe('Payment marked: Camera');
+    expect(adminMail!.subject).toBe(`Payment marked: escrow ${id.slice(0, 8)}`);
     expect(adminMail!.body).toContain('0.02030000 BTC to bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4');
   });
 
@@ -197,10 +198,11 @@ describe('the address pool', () => {
     expect(cancelled!.body).toContain('Do not send money');
   });
 
-  it('mails the admins once when fewer than three are free, and again after it was topped up', async () => {
+  it('mails the admins once when fewer than three are free, and again after it was topped up (at most once an hour)', async () => {
     const { admin, buyer } = await market(POOL);
     // Filling the pool one by one was itself "low" until the third: that mail is not what this looks at.
     await t.database.db.deleteFrom('mail_outbox').execute();
+    await t.database.db.deleteFrom('notices').where('name', '=', 'address_pool_low_mailed').execute(); // as if it was over an hour ago
     const poolMails = async () => (await mailsTo('root@example.com')).filter((m) => m.subject.startsWith('Payment address pool is low'));
     await open(buyer.token);
     expect((await poolMails()).map((m) => m.subject)).toEqual(['Payment address pool is low: 2 left']);
@@ -209,6 +211,12 @@ describe('the address pool', () => {
     for (const address of ['bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq', '1CounterpartyXXXXXXXXXXXXXXXUWLpVr']) {
       expect((await t.app.request('/api/admin/addresses', form({ address_string: address }, admin.token))).status).toBe(201);
     }
+    await open(buyer.token);
+    // Within the hour of the first alert, the second shortage is not mailed again...
+    expect(await poolMails()).toHaveLength(1);
+    // ...once the hour has passed, it is.
+    await t.database.db.updateTable('notices').set({ raised_at: new Date(Date.now() - 61 * 60_000) }).where('name', '=', 'address_pool_low_mailed').execute();
+    expect((await t.app.request('/api/admin/addresses', form({ address_string: freshAddress() }, admin.token))).status).toBe(201);
     await open(buyer.token);
     expect((await poolMails()).map((m) => m.subject)).toEqual(['Payment address pool is low: 2 left', 'Payment address pool is low: 2 left']);
   });
@@ -226,14 +234,15 @@ describe('notification mails', () => {
     await t.app.request(`/api/admin/escrows/${id}/release`, form({ notes: 'done', txid: 'b'.repeat(64) }, admin.token));
     const buyerMails = (await mailsTo('ann@example.com')).map((m) => m.subject);
     const sellerMails = (await mailsTo('sam@example.com')).map((m) => m.subject);
-    expect(buyerMails).toEqual(expect.arrayContaining(['Payment not confirmed: Camera', 'Escrow funded: Camera', 'Escrow released: Camera']));
-    expect(sellerMails).toEqual(expect.arrayContaining(['Escrow funded: Camera', 'Escrow released: Camera']));
-    expect(sellerMails).not.toContain('Payment not confirmed: Camera');
-    const released = (await mailsTo('sam@example.com')).find((m) => m.subject === 'Escrow released: Camera')!;
+    const ref = `escrow ${id.slice(0, 8)}`;
+    expect(buyerMails).toEqual(expect.arrayContaining([`Payment not confirmed: ${ref}`, `Escrow funded: ${ref}`, `Escrow released: ${ref}`]));
+    expect(sellerMails).toEqual(expect.arrayContaining([`Escrow funded: ${ref}`, `Escrow released: ${ref}`]));
+    expect(sellerMails).not.toContain(`Payment not confirmed: ${ref}`);
+    const released = (await mailsTo('sam@example.com')).find((m) => m.subject === `Escrow released: ${ref}`)!;
     expect(released.body).toContain(`0.02000000 BTC was released to the seller's payout address ${POOL[1]}`);
     expect(released.body).toContain(`Transaction: ${'b'.repeat(64)}`);
     expect(released.body).toContain(`/escrow/${id}`);
-    const funded = (await mailsTo('sam@example.com')).find((m) => m.subject === 'Escrow funded: Camera')!;
+    const funded = (await mailsTo('sam@example.com')).find((m) => m.subject === `Escrow funded: ${ref}`)!;
     expect(funded.body).toContain('Deliver now');
   });
 });

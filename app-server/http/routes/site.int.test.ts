@@ -45,9 +45,10 @@ describe('POST /api/contact', () => {
     const first = await t.app.request('/api/contact', json(message));
     expect([first.status, ((await first.json()) as { detail: string }).detail]).toEqual([202, "Thank you! We'll get back to you soon."]);
     const mail = await t.database.db.selectFrom('mail_outbox').selectAll().executeTakeFirstOrThrow();
-    expect(mail).toMatchObject({ to_address: 'help@escrow.example', subject: 'Contact form: Ann' });
-    expect(mail.body).toContain('From: Ann <ann@example.com>');
-    expect(mail.body).toContain('Where is my refund?');
+    expect(mail).toMatchObject({ to_address: 'help@escrow.example', subject: 'Contact form message' });
+    expect(mail.body).toContain('Reply to: ann@example.com');
+    expect(mail.body).toContain('Name given (their own words, not checked by us):\n> Ann');
+    expect(mail.body).toContain('> Where is my refund?');
     expect((await t.app.request('/api/contact', json(message))).status).toBe(202);
     const third = await t.app.request('/api/contact', json(message));
     expect(third.status).toBe(429);

@@ -3,6 +3,7 @@ import { pgpKeySchema, siteInfoSchema } from '../../../contract/site.ts';
 import { DomainError } from '../../../domain/shared/errors.ts';
 import { contactSchema, type PgpKeyInfo } from '../../../domain/support/api-schemas.ts';
 import { consume } from '../../auth/rate-limit.ts';
+import { userWords } from '../../mail/user-words.ts';
 import { enqueueMail } from '../../mail/outbox.ts';
 import { readPgpKey } from '../../site/pgp-key.ts';
 import { jsonAnswer, jsonBody } from '../bodies.ts';
@@ -47,7 +48,13 @@ export function siteRoutes(deps: AppDeps) {
       const { db } = deps.database;
       await consume(db, { bucket: 'contact-ip', max: config.RATE_LIMIT_CONTACT, windowSeconds: 3600 }, clientAddress(c, config.TRUST_PROXY), 'Too many messages from your address');
       await db.transaction().execute((trx) =>
-        enqueueMail(trx, [{ to: config.SUPPORT_EMAIL, subject: `Contact form: ${name}`, text: [`From: ${name} <${email}>`, '', message].join('\n') }]),
+        enqueueMail(trx, [
+          {
+            to: config.SUPPORT_EMAIL,
+            subject: 'Contact form message',
+            text: [`Reply to: ${email}`, '', ...userWords('Name given', name), '', ...userWords('Message', message)].join('\n'),
+          },
+        ]),
       );
       return c.json({ detail: "Thank you! We'll get back to you soon." }, 202);
     },

@@ -1,0 +1,66 @@
+import type { MiddlewareHandler } from 'hono';
+import { DomainError } from '../../../domain/shared/errors.ts';
+import { passSecondFactor } from '../../accounts/second-factor.ts';
+import type { AppDeps, AppEnv } from '../env.ts';
+
+/**
+ * Every admin power: whatever moves money or grants power. Reads (GET) and moderation of reviews are not powers;
+ * replay and export are read-only or operator tools.
+ */
+const POWERS: ReadonlyArray<readonly [method: string, path: RegExp]> = [
+  ['POST', /^\/api\/admin\/escrows\/[^/]+\/(verify-payment|release|refund|freeze|unfreeze|assign-address)$/],
+  ['POST', /^\/api\/admin\/disputes\/[^/]+\/resolve$/],
+  ['PUT', /^\/api\/admin\/users\/[^/]+$/], // name, e-mail and role
+  ['DELETE', /^\/api\/admin\/users\/[^/]+$/],
+  ['POST', /^\/api\/admin\/users\/[^/]+\/(suspend|unsuspend|reset-password)$/],
+  ['PUT', /^\/api\/admin\/btc-rate$/], // the rate and the fee
+  ['POST', /^\/api\/admin\/addresses$/],
+  ['PUT', /^\/api\/admin\/addresses\/[^/]+$/],
+  ['DELETE', /^\/api\/admin\/addresses\/[^/]+$/],
+];
+
+export const isAdminPower = (method: string, path: string) => POWERS.some(([m, p]) => m === method && p.test(path));
+
+/** `totp_code` from a form or JSON body (or the `X-TOTP-Code` header, for a DELETE without a body). */
+async function codeOf(c: Parameters<MiddlewareHandler<AppEnv>>[0]): Promise<string | undefined> {
+  const header = c.req.header('x-totp-code');
+  const type = c.req.header('content-type') ?? '';
+  let fromBody: unknown;
+  try {
+    if (type.includes('application/json')) fromBody = ((await c.req.json()) as Record<string, unknown> | null)?.totp_code;
+    else if (type.includes('form')) fromBody = (await c.req.parseBody())['totp_code'];
+  } catch {
+    fromBody = undefined; // a malformed body is the route's to refuse, naming the field
+  }
+  const code = typeof fromBody === 'string' && fromBody.trim() ? fromBody : header;
+  return code?.trim() ? code.trim().slice(0, 32) : undefined;
+}
+
+/**
+ * Step-up for admin powers, in one place: an admin with 2FA on sends a fresh code (`totp_code`) with every power,
+ * checked through the one counter of wrong codes; while `ADMIN_2FA_REQUIRED` is true an admin without 2FA cannot use
+ * any power (403, `admin_totp_not_enabled`), though they can still sign in and switch 2FA on. Anyone else passes
+ * through to the route, which answers 401 or 403 as before.
+ */
+export function adminStepUp(deps: AppDeps): MiddlewareHandler<AppEnv> {
+  return async function adminStepUpMiddleware(c, next) {
+    const user = c.get('user');
+    if (!user || user.role !== 'admin' || !isAdminPower(c.req.method, c.req.path)) return next();
+    if (!user.totp_enabled) {
+      if (deps.config.ADMIN_2FA_REQUIRED) {
+        throw new DomainError(
+          'forbidden',
+          'Admin powers need 2FA: open your profile, set up two-factor authentication with an authenticator app, then send its code as totp_code',
+          {},
+          'admin_totp_not_enabled',
+        );
+      }
+      return next();
+    }
+    await passSecondFactor(deps, user, await codeOf(c), {
+      missing: 'totp_code is required: every admin power needs a fresh 2FA code',
+      meta: { actor: user.id, requestId: c.get('requestId') },
+    });
+    return next();
+  };
+}
