@@ -63,7 +63,7 @@ export async function login(deps: AppDeps, input: z.infer<typeof loginSchema>, c
     if (user && reachedLimitWith(account.counts, perAccount)) await alertAccountUnderAttack(deps, user);
   };
 
-  let mustChangePassword = false;
+  let mustChangePassword: boolean;
   try {
     const credentials = user
       ? await db.selectFrom('credentials').select(['password_hash', 'must_change']).where('user_id', '=', user.id).executeTakeFirst()

@@ -4,7 +4,7 @@ import { OpenAPIHono, z } from '@hono/zod-openapi';
 import { escrowAggregate } from '../../../domain/aggregates.ts';
 import { checkBitcoinAddress } from '../../../domain/bitcoin-address.ts';
 import type { EscrowActor, EscrowCommand } from '../../../domain/escrow/decide.ts';
-import { conflict, DomainError, invalidInput, notFound } from '../../../domain/shared/errors.ts';
+import { conflict, invalidInput, notFound } from '../../../domain/shared/errors.ts';
 import { wholeNumber } from '../../../domain/shared/schemas.ts';
 import { passSecondFactor } from '../../accounts/second-factor.ts';
 import { endUnpaid, verifyPayment } from '../../commands/escrow-payment.ts';
