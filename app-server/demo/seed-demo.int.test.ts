@@ -8,7 +8,8 @@ import { type DemoReport, seedDemo, StoreNotEmpty } from './seed-demo.ts';
 let t: TestApp;
 let report: DemoReport;
 beforeAll(async () => {
-  t = await openTestApp({ BITCOIN_NETWORK: 'regtest' });
+  // The production default: seed-demo must work where admin powers need a fresh code.
+  t = await openTestApp({ BITCOIN_NETWORK: 'regtest', ADMIN_2FA_REQUIRED: 'true' });
   report = await seedDemo(t.deps);
 }, 120_000);
 afterAll(async () => t.close());

@@ -64,7 +64,10 @@ export async function seedDemo(deps: AppDeps, options: { password?: string } = {
   const head = await chainHead(db);
   if (head.position !== 0) throw new StoreNotEmpty(`the store is not empty (its log holds ${head.position} events): seed-demo fills a new store only; use another DATA_DIR or database`);
   const password = options.password ?? `demo-${randomBytes(6).toString('base64url')}`;
-  const call = demoClient(createApp(deps));
+  // The seeding runs on the operator's own machine with the database in hand, as the CLI's create-admin does; its
+  // made-up admin has no authenticator, so the admin powers it uses are not stepped up here. The admin it leaves
+  // behind signs in like any other: with ADMIN_2FA_REQUIRED, they turn 2FA on before their first admin power.
+  const call = demoClient(createApp({ ...deps, config: { ...deps.config, ADMIN_2FA_REQUIRED: false } }));
   const network = deps.config.BITCOIN_NETWORK;
 
   // The operator's admin, as create-admin makes it, then signed in through the API.
