@@ -37,6 +37,7 @@ export const escrowSchema = z.strictObject({
   buyer_email: z.string(),
   seller_email: z.string(),
   buyer_id: z.string().nullable(),
+  seller_id: z.string().nullable().describe('The seller account the escrow is bound to, once a verified account is its seller'),
   created_by: z.string(),
   creator_side: z.enum(['buyer', 'seller']),
   assigned_address: z.string().nullable().describe('Where the buyer pays'),
@@ -46,6 +47,8 @@ export const escrowSchema = z.strictObject({
   buyer_confirmed_at: optionalTime,
   payout_address: z.string().nullable(),
   refund_address: z.string().nullable(),
+  payout_address_held_until: optionalTime.describe('A replaced payout address receives no money before this time'),
+  refund_address_held_until: optionalTime.describe('A replaced refund address receives no money before this time'),
   payment_txid: z.string().nullable(),
   payout_txid: z.string().nullable(),
   seller_sats: sats.nullable(),
@@ -64,8 +67,13 @@ export const escrowListSchema = z.array(escrowSchema);
 /** GET /api/admin/escrows: a page of every escrow, and how many there are. */
 export const adminEscrowPageSchema = z.strictObject({ total: z.number().int(), escrows: z.array(escrowSchema) });
 
-/** An evidence file of a payment mark (its bytes at `url`, for admins and the escrow's parties). */
+/** An evidence file of a payment mark (its bytes at `file_path`, for admins and the escrow's parties). */
 export const evidenceFileSchema = z.strictObject({
+  id: z.string(),
+  notes: z.string().describe("The buyer's notes on the payment mark the file came with"),
+  file_path: z.string().describe('The URL that serves the file'),
+  marked_at: isoTime,
+  mark_status: z.enum(['pending', 'rejected', 'verified']),
   evidence_id: z.string(),
   filename: z.string(),
   content_type: z.string(),
@@ -73,6 +81,9 @@ export const evidenceFileSchema = z.strictObject({
   sha256: z.string(),
   url: z.string(),
 });
+
+/** GET /api/escrows/{id}: the escrow with the evidence of its payment marks. */
+export const escrowDetailSchema = escrowSchema.extend({ evidence: z.array(evidenceFileSchema) });
 
 /** GET /api/admin/pending-verifications: a marked payment waiting for an admin. */
 export const pendingVerificationSchema = z.strictObject({
@@ -97,6 +108,7 @@ export const adminDisputeSchema = z.strictObject({
   seller_percent: z.number().int().nullable(),
   resolved_by: z.string().nullable(),
   resolved_at: optionalTime,
+  evidence: z.array(evidenceFileSchema),
 });
 export const adminDisputesSchema = z.array(adminDisputeSchema);
 

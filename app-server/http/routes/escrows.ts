@@ -1,5 +1,5 @@
 import { OpenAPIHono, z } from '@hono/zod-openapi';
-import { escrowListSchema, escrowSchema } from '../../../contract/escrows.ts';
+import { escrowDetailSchema, escrowListSchema, escrowSchema } from '../../../contract/escrows.ts';
 import { createEscrowSchema, escrowHistoryEntrySchema } from '../../../domain/escrow/api-schemas.ts';
 import { partyHistory } from '../../../domain/escrow/history.ts';
 import { escrowAggregate } from '../../../domain/aggregates.ts';
@@ -53,7 +53,7 @@ export function escrowRoutes(deps: AppDeps) {
     },
   );
 
-  app.openapi(route('get', '/escrows/{id}', 'One escrow', { middleware: [requireUser()] as const, request: { params: idParam } }, { 200: escrowAnswer }), async (c) => {
+  app.openapi(route('get', '/escrows/{id}', 'One escrow', { middleware: [requireUser()] as const, request: { params: idParam } }, { 200: jsonAnswer('The escrow with the evidence of its payment marks', escrowDetailSchema) }), async (c) => {
     const { id } = c.req.valid('param');
     const { answer, escrow } = await visible(id, currentUser(c));
     return jsonText(c, withEvidence(answer, (await evidenceByEscrow(db, [escrow.id])).get(escrow.id) ?? []), 200);
