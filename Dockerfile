@@ -24,6 +24,7 @@ COPY --from=build /app/app-server ./app-server
 COPY --from=build /app/domain ./domain
 COPY --from=build /app/projections ./projections
 COPY --from=build /app/migrations ./migrations
+COPY --from=build /app/contract ./contract
 # The image's own user (uid 1000 in the node image): never root. PGlite's files, the secret key file and the mail
 # outbox file (when there is no DATABASE_URL, SECRET_KEY or SMTP_URL) go to the volume.
 RUN mkdir -p /data && chown node:node /data

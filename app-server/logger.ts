@@ -30,7 +30,15 @@ export function createLogger(level: string, destination?: pino.DestinationStream
       },
     },
     readable
-      ? pretty({ colorize: true, translateTime: 'HH:MM:ss', ignore: 'pid,hostname,request_id,method,route,path,status', singleLine: true, sync: true })
+      ? pretty({ colorize: true, translateTime: 'HH:MM:ss', hideObject: true, messageFormat: readableLine, sync: true })
       : destination,
   );
+}
+
+/** A log line for people: the message, plus a request's duration and actor, or an error's message. */
+function readableLine(log: Record<string, unknown>, messageKey: string): string {
+  const message = String(log[messageKey] ?? '');
+  if (typeof log.duration_ms === 'number') return `${message} ${log.duration_ms} ms (${String(log.actor)}, ${String(log.request_id)})`;
+  const err = log.err as { message?: string } | undefined;
+  return err?.message ? `${message}: ${err.message}` : message;
 }

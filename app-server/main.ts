@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
 import { ensureAdmin } from './accounts/first-admin.ts';
+import { adminExists, issueSetupLink } from './accounts/first-admin-setup.ts';
 import { CHAIN_FIRST_CHECK_AFTER_MS } from './audit/chain-watch.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { createApp } from './http/app.ts';
@@ -45,8 +46,14 @@ async function main(): Promise<void> {
   // The chain watch starts with the whole log, in the background. It waits a little, so that a start and its first
   // requests (say, an export of a million events) do not share the machine with it; /api/ready says 'unverified'.
   const chainWatchStart = setTimeout(() => jobs.push(deps.chainWatch!.start()), CHAIN_FIRST_CHECK_AFTER_MS);
+  // While no admin exists: a one-time link to /setup, on the terminal only (never in a log file or an event).
+  const setupLink = process.stdout.isTTY ? await issueSetupLink(deps) : null;
+  if (!process.stdout.isTTY && !(await adminExists(deps.database.db))) {
+    logger.warn('No admin yet: run `npm run cli -- setup-link` in a terminal for a one-time link to create one');
+  }
   const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, (info) => {
     logger.info({ port: info.port, host: config.HOST }, `Listening on http://${config.HOST}:${info.port}`);
+    if (setupLink) process.stdout.write(`\n  No admin yet. Create the first one here (the link works once):\n\n    ${setupLink}\n\n`);
   });
 
   // METRICS_PORT: /metrics alone on a port of its own (for a monitoring network), the token still asked if set.

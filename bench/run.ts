@@ -19,7 +19,7 @@ import { withBenchDatabase } from './bench-database.ts';
 import { logWalkInChild } from './log-walk.ts';
 import { type BenchResult, checkResult, informational, limitResult, printResult, ratioResult, writeResults } from './results.ts';
 import { seedBulk } from './seed-bulk.ts';
-import { chromiumPath, measureRoutes } from './web-size.ts';
+import { chromiumPath, ESCROW_ROUTE, measureRoutes } from './web-size.ts';
 
 const { values } = parseArgs({
   options: {
@@ -117,12 +117,14 @@ if (only.has('start')) {
 
 if (only.has('web')) {
   step('web: what Chromium downloads');
-  const [landing, admin] = await measureRoutes(['/', '/admin']);
+  const [landing, admin, escrow] = await measureRoutes(['/', '/admin', ESCROW_ROUTE]);
   add(limitResult('landing route JS + CSS, gzip', 'KB', (landing!.js_gzip_bytes + landing!.css_gzip_bytes) / 1024, { below: 150 }));
+  add(limitResult('escrow page with its payment dialog JS + CSS, gzip', 'KB', (escrow!.js_gzip_bytes + escrow!.css_gzip_bytes) / 1024, { below: 200 }));
+  add(checkResult('landing loads no escrow code', landing!.files.filter((f) => /escrow|dashboard|qrcode|browser-/i.test(f)).length === 0, 'no escrow chunk'));
   const adminFiles = (files: string[]) => files.filter((f) => /admin/i.test(f));
   console.log(`  /admin loads ${admin!.files.length} files, ${adminFiles(admin!.files).length} of them admin chunks`);
   add(checkResult('landing loads no admin console code', adminFiles(landing!.files).length === 0, 'no admin chunk'));
-  add(checkResult('no request to another host', landing!.foreign_requests.length === 0 && admin!.foreign_requests.length === 0, 'none'));
+  add(checkResult('no request to another host', [landing, admin, escrow].every((w) => w!.foreign_requests.length === 0), 'none'));
 }
 
 /** Prints the seeding's progress every 30 s. */

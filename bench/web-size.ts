@@ -11,6 +11,7 @@ import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 import { secretBox } from '../app-server/auth/secret-box.ts';
+import { ensureAdmin } from '../app-server/accounts/first-admin.ts';
 import { loadConfig } from '../app-server/config.ts';
 import { createEventStore } from '../app-server/event-store/append.ts';
 import { createApp } from '../app-server/http/app.ts';
@@ -35,12 +36,47 @@ export function chromiumPath(): string {
   return path;
 }
 
+/**
+ * A buyer with an escrow that has its payment address, made through the API as people would: the signed-in route
+ * `/escrow/{id}?pay=1` (the page with its payment dialog and QR code) is measured as that buyer.
+ */
+async function seedBuyerEscrow(app: ReturnType<typeof createApp>, deps: Parameters<typeof createApp>[0]) {
+  const post = async (path: string, init: { json?: unknown; form?: Record<string, string>; token?: string; method?: string }) => {
+    const headers: Record<string, string> = init.token ? { authorization: `Bearer ${init.token}` } : {};
+    if (init.json !== undefined) headers['content-type'] = 'application/json';
+    if (init.form) headers['content-type'] = 'application/x-www-form-urlencoded';
+    const body = init.json !== undefined ? JSON.stringify(init.json) : new URLSearchParams(init.form).toString();
+    const res = await app.request(`/api${path}`, { method: init.method ?? 'POST', headers, body });
+    if (!res.ok) throw new Error(`web-size seeding: ${path} answered ${res.status} ${await res.text()}`);
+    return (await res.json()) as Record<string, string>;
+  };
+  const password = 'web size bench password';
+  await ensureAdmin(deps, { username: 'benchadmin', email: 'benchadmin@example.com', password });
+  const admin = (await post('/auth/login', { json: { username: 'benchadmin', password } })).access_token!;
+  await post('/admin/btc-rate', { form: { btc_usd_rate: '50000' }, token: admin, method: 'PUT' });
+  await post('/admin/addresses', { form: { address_string: 'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4' }, token: admin });
+  await post('/auth/register', { json: { full_name: 'Bench Buyer', email: 'benchbuyer@example.com', username: 'benchbuyer', password, confirm_password: password, role: 'buyer' } });
+  const mail = await deps.database.db.selectFrom('mail_outbox').select('body').where('to_address', '=', 'benchbuyer@example.com').executeTakeFirstOrThrow();
+  await post('/auth/verify-email', { json: { token: /token=([A-Za-z0-9_-]+)/.exec(mail.body)?.[1] } });
+  const token = (await post('/auth/login', { json: { username: 'benchbuyer', password } })).access_token!;
+  const escrow = await post('/escrows', { json: { product_service: 'Camera', description: 'Mirrorless body', amount_usd: '1000', seller_email: 'seller@example.com' }, token });
+  return { token, escrowId: escrow.id! };
+}
+
+/** The signed-in escrow page, with its payment dialog open (its QR code chunk included). */
+export const ESCROW_ROUTE = '/escrow/{id}';
+
 export async function measureRoutes(routes: string[]): Promise<RouteWeight[]> {
   return withBenchDatabase(async (database) => {
-    const app = createApp(
-      { config: loadConfig({}), database, store: createEventStore(database.db, projections), logger: createLogger('silent'), secrets: secretBox(randomBytes(32)) },
-      { webDist },
-    );
+    const deps = {
+      config: loadConfig({ PASSWORD_HASH_COST: '10' }),
+      database,
+      store: createEventStore(database.db, projections),
+      logger: createLogger('silent'),
+      secrets: secretBox(randomBytes(32)),
+    };
+    const app = createApp(deps, { webDist });
+    const signedIn = routes.includes(ESCROW_ROUTE) ? await seedBuyerEscrow(app, deps) : null;
     const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
     await new Promise((resolve) => server.once('listening', resolve));
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -49,6 +85,12 @@ export async function measureRoutes(routes: string[]): Promise<RouteWeight[]> {
       const weights: RouteWeight[] = [];
       for (const route of routes) {
         const page = await browser.newPage();
+        let path = route;
+        if (route === ESCROW_ROUTE && signedIn) {
+          await page.goto(`${base}/about`);
+          await page.evaluate((token) => localStorage.setItem('escrow.session', token), signedIn.token);
+          path = `/escrow/${signedIn.escrowId}?pay=1`;
+        }
         const files = new Set<string>();
         const foreign: string[] = [];
         page.on('request', (request) => {
@@ -56,7 +98,8 @@ export async function measureRoutes(routes: string[]): Promise<RouteWeight[]> {
           if (url.origin !== base && url.protocol !== 'data:') foreign.push(request.url());
           else if (/\.(js|css)$/.test(url.pathname)) files.add(url.pathname);
         });
-        await page.goto(`${base}${route}`, { waitUntil: 'networkidle' });
+        await page.goto(`${base}${path}`, { waitUntil: 'networkidle' });
+        if (route === ESCROW_ROUTE) await page.locator('svg.qr-code').waitFor({ timeout: 10_000 });
         await page.close();
         const gz = (ext: string) =>
           [...files].filter((f) => f.endsWith(ext)).reduce((sum, f) => sum + gzipSync(readFileSync(`${webDist}${f.slice(1)}`), { level: 9 }).length, 0);

@@ -7,6 +7,8 @@ export type AddressCheck = { ok: true; kind: AddressKind; address: string } | { 
 
 const base58check = createBase58check(sha256);
 const HRP: Record<BitcoinNetwork, string> = { mainnet: 'bc', testnet: 'tb', signet: 'tb', regtest: 'bcrt' };
+/** The bech32 prefix of each network's segwit addresses. */
+export const HRP_OF_NETWORK: Readonly<Record<BitcoinNetwork, string>> = HRP;
 const LEGACY: Record<'mainnet' | 'test', { p2pkh: number; p2sh: number }> = {
   mainnet: { p2pkh: 0x00, p2sh: 0x05 },
   test: { p2pkh: 0x6f, p2sh: 0xc4 },

@@ -4,6 +4,7 @@ import * as readModels from './0002_read_models.ts';
 import * as accounts from './0003_accounts.ts';
 import * as reviewPublished from './0004_review_published.ts';
 import * as evidenceFiles from './0005_evidence_files.ts';
+import * as setupTokens from './0006_setup_tokens.ts';
 import * as idempotencyLease from './0007_idempotency_lease.ts';
 
 /** Every migration in order. Names never change once released. */
@@ -13,5 +14,6 @@ export const migrations: Record<string, Migration> = {
   '0003_accounts': accounts,
   '0004_review_published': reviewPublished,
   '0005_evidence_files': evidenceFiles,
+  '0006_setup_tokens': setupTokens,
   '0007_idempotency_lease': idempotencyLease,
 };

@@ -1,6 +1,7 @@
 import { createWriteStream } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { ensureAdmin } from '../accounts/first-admin.ts';
+import { issueSetupLink } from '../accounts/first-admin-setup.ts';
 import { ConfigError, loadConfig } from '../config.ts';
 import { createLogger } from '../logger.ts';
 import { openRuntime } from '../runtime.ts';
@@ -13,6 +14,8 @@ import { chainHead } from '../event-store/read.ts';
 import { verifyChain } from '../event-store/verify-chain.ts';
 import { formatReplayReport, replayProjections } from '../replay.ts';
 import { diagnose, formatFindings } from './doctor.ts';
+import { formatDemoReport } from './demo-report.ts';
+import { seedDemo, StoreNotEmpty } from '../demo/seed-demo.ts';
 import { backupCommand, importEventsCommand, resetPasswordCommand } from './restore.ts';
 
 const usage = `Usage: npm run cli -- <command>
@@ -28,6 +31,8 @@ Commands:
   create-admin   --username U --email E --password P: create an admin unless that username exists
   import-events  FILE: load an export into an empty store (checking the chain) and rebuild every read model
   backup         --out DIR: PGlite only: a consistent copy of the data directory (PostgreSQL: pg_dump)
+  seed-demo      fill an EMPTY store with demo accounts, a rate, 20 addresses, escrows, disputes and reviews
+  setup-link     while no admin exists: print a one-time link to /setup where the first admin is created
   doctor         check configuration, database, migrations, chain, mail, pool, rate and admins; exit 1 on a problem
   reset-password --username U: give a user a temporary password (printed) to change at the next sign-in
 
@@ -131,6 +136,30 @@ const commands: Record<string, Command> = {
       throw error;
     }
   },
+  'seed-demo': () =>
+    withRuntime(async (deps) => {
+      try {
+        const report = await seedDemo(deps);
+        console.log(formatDemoReport(report, deps));
+        return 0;
+      } catch (error) {
+        if (error instanceof StoreNotEmpty) {
+          console.error(`REFUSED: ${error.message}`);
+          return 1;
+        }
+        throw error;
+      }
+    }),
+  'setup-link': () =>
+    withRuntime(async (deps) => {
+      const link = await issueSetupLink(deps);
+      if (!link) {
+        console.error('An admin exists already: sign in, or use create-admin / reset-password');
+        return 1;
+      }
+      console.log(`Create the first admin here (the link works once, until an admin exists):\n\n  ${link}\n`);
+      return 0;
+    }),
   doctor: async () => {
     const config = loadConfig();
     const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });

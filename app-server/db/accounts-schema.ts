@@ -28,6 +28,8 @@ export interface AccountsTables {
     created_at: Time;
   };
   recovery_codes: { user_id: string; code_hash: string; used_at: OptionalTime };
+  /** One-time first-admin links (migration 0006): the token's SHA-256 only. */
+  setup_tokens: { token_hash: string; created_at: Generated<Date> };
   rate_limit_counters: { bucket: string; key: string; window_start: Time; count: number };
   security_log: {
     id: Generated<number>;

@@ -12,9 +12,10 @@ import { checkAddressPool } from './pool-alert.ts';
  */
 export function afterEscrowEvents(baseUrl: string) {
   const notify = notifyOnEscrowEvents(baseUrl);
+  const checkPool = checkAddressPool(baseUrl);
   return async (trx: Transaction<Database>, stored: StoredEvent[]) => {
     await notify(trx, stored);
-    if (stored.some((e) => e.stream_type === 'address')) await checkAddressPool(trx);
+    if (stored.some((e) => e.stream_type === 'address')) await checkPool(trx);
   };
 }
 

@@ -3,7 +3,8 @@ import { CompiledQuery } from 'kysely';
 import type { z } from 'zod';
 import { escrowAggregate } from '../../domain/aggregates.ts';
 import type { createEscrowSchema } from '../../domain/escrow/api-schemas.ts';
-import { formatCents, formatSats, parseUsdToCents } from '../../domain/money.ts';
+import { displayBtc, displayUsd, parseUsdToCents } from '../../domain/money.ts';
+import { displayUtc } from '../../domain/shared/display-time.ts';
 import { DomainError, forbidden } from '../../domain/shared/errors.ts';
 import { checkSecondFactor } from '../accounts/second-factor.ts';
 import { type CommandMeta, executeCommand } from '../commands/execute.ts';
@@ -68,8 +69,8 @@ export async function createEscrow(deps: AppDeps, user: SignedInUser, input: z.i
               `${user.full_name} (${user.email}) opened an escrow with you as the ${side === 'buyer' ? 'seller' : 'buyer'}.`,
               '',
               `What: ${d.product_service}`,
-              `Amount: ${formatCents(d.amount_cents)} USD + ${formatCents(d.fee_cents)} USD fee = ${formatCents(d.total_cents)} USD (${formatSats(d.amount_sats)} BTC)`,
-              `Payment due by: ${d.payment_due_at}`,
+              `Amount: ${displayUsd(d.amount_cents)} + ${displayUsd(d.fee_cents)} fee = ${displayUsd(d.total_cents)} (${displayBtc(d.amount_sats)})`,
+              `Payment due by: ${displayUtc(d.payment_due_at)}`,
               '',
               `Sign in (or register with this e-mail address and confirm it) to see it: ${publicUrl(deps.config)}/escrow/${escrowId}`,
             ].join('\n'),

@@ -1,5 +1,5 @@
 import type { Kysely, Selectable, Transaction } from 'kysely';
-import { formatCents, formatSats } from '../../domain/money.ts';
+import { displayBtc, displayUsd } from '../../domain/money.ts';
 import type { StoredEvent } from '../../domain/stored-event.ts';
 import type { EscrowRow } from '../../projections/escrows/table.ts';
 import { idOfStream } from '../../projections/stream-ids.ts';
@@ -7,22 +7,58 @@ import type { Database } from '../db/schema.ts';
 import { enqueueMail, type OutgoingMail } from '../mail/outbox.ts';
 
 type Escrow = Selectable<EscrowRow>;
+type Side = 'buyer' | 'seller';
 interface Letter {
-  to: 'parties' | 'buyer' | 'admins';
+  to: 'parties' | 'buyer' | 'seller' | 'admins';
   subject: string;
   /** What happened and what the reader does next; per side when they differ. */
-  lines: string[] | ((side: 'buyer' | 'seller') => string[]);
+  lines: string[] | ((side: Side) => string[]);
+  /** Admin letters: where in the admin console to act (default: the escrow in the Escrows tab). */
+  adminPath?: string;
 }
 
-const btc = (sats: number | null) => `${formatSats(sats ?? 0)} BTC`;
+const btc = (sats: number | null) => displayBtc(sats ?? 0);
+const otherSide = (side: Side): Side => (side === 'buyer' ? 'seller' : 'buyer');
 
-/** The letter an escrow event calls for, or null when nobody needs to hear of it. Pure. */
+/** The admin console's places, as its tabs read them from the URL. */
+export const adminConsolePath = {
+  verifications: '/admin?tab=verifications',
+  disputes: '/admin?tab=disputes',
+  addresses: '/admin?tab=addresses',
+  escrow: (escrowId: string) => `/admin?tab=escrows&escrow=${encodeURIComponent(escrowId)}`,
+};
+
+/** Every letter an escrow event calls for (none when nobody needs to hear of it). Pure. */
+export function lettersFor(event: StoredEvent, escrow: Escrow): Letter[] {
+  const letter = letterFor(event, escrow);
+  const letters = letter ? [letter] : [];
+  if (event.type === 'DisputeOpened') letters.push(disputeNoticeToOtherParty(event.data.opened_by_side, escrow));
+  return letters;
+}
+
+/** The party who did not open the dispute hears of it: their money (or their delivery) is now on hold. */
+function disputeNoticeToOtherParty(openedBy: Side, escrow: Escrow): Letter {
+  const reader = otherSide(openedBy);
+  return {
+    to: reader,
+    subject: `Dispute opened: ${escrow.product_service}`,
+    lines: [
+      `The ${openedBy} opened a dispute on escrow "${escrow.product_service}". Nothing moves until an admin resolves it.`,
+      reader === 'seller'
+        ? 'An admin will look at both sides and may contact you: keep proof of what you delivered and when, and set your payout address on the escrow page if you have not yet.'
+        : 'An admin will look at both sides and may contact you: keep proof of what you received (or did not), and set a refund address on the escrow page if you have not yet.',
+    ],
+  };
+}
+
+/** The main letter an escrow event calls for, or null when nobody needs to hear of it. Pure. */
 export function letterFor(event: StoredEvent, escrow: Escrow): Letter | null {
   const what = `"${escrow.product_service}"`;
   switch (event.type) {
     case 'PaymentMarked':
       return {
         to: 'admins',
+        adminPath: adminConsolePath.verifications,
         subject: `Payment marked: ${escrow.product_service}`,
         lines: [
           `The buyer marked escrow ${what} as paid (${btc(escrow.amount_sats)} to ${escrow.assigned_address ?? 'no address'}).`,
@@ -53,6 +89,7 @@ export function letterFor(event: StoredEvent, escrow: Escrow): Letter | null {
     case 'DisputeOpened':
       return {
         to: 'admins',
+        adminPath: adminConsolePath.disputes,
         subject: `Dispute opened: ${escrow.product_service}`,
         lines: [`The ${event.data.opened_by_side} opened a dispute on escrow ${what}.`, `Reason: ${event.data.reason}`, 'Review it under Disputes in the admin console.'],
       };
@@ -91,6 +128,21 @@ export function letterFor(event: StoredEvent, escrow: Escrow): Letter | null {
         lines: [`The dispute on escrow ${what} was resolved: ${event.data.outcome}`, money, txLine(event.data.txid)],
       };
     }
+    case 'EscrowFrozen':
+      return {
+        to: 'parties',
+        subject: `Escrow frozen: ${escrow.product_service}`,
+        lines: [
+          `An admin froze escrow ${what}: nothing can be paid out, refunded or changed on it until it is unfrozen.`,
+          'Nothing is needed from you now; support will contact you if they need anything.',
+        ],
+      };
+    case 'EscrowUnfrozen':
+      return {
+        to: 'parties',
+        subject: `Escrow unfrozen: ${escrow.product_service}`,
+        lines: [`An admin unfroze escrow ${what}: it carries on from where it stood.`, 'The escrow page shows what the next step is.'],
+      };
     default:
       return null;
   }
@@ -98,23 +150,27 @@ export function letterFor(event: StoredEvent, escrow: Escrow): Letter | null {
 
 const txLine = (txid: string | null) => (txid ? `Transaction: ${txid}` : '');
 
-/** Writes the letter out as mails to its readers, each with the escrow's figures and a link. Pure. */
+/**
+ * Writes the letter out as mails to its readers, each with the escrow's figures (as the web app shows them) and a
+ * link: the escrow's page for its parties, the admin console's place for it for admins. Pure.
+ */
 export function mailsFor(letter: Letter, escrow: Escrow, adminEmails: readonly string[], baseUrl: string): OutgoingMail[] {
-  const footer = (path: string) => [
+  const footer = (path: string, where: string) => [
     '',
     `Escrow: ${escrow.product_service} (${escrow.id})`,
-    `Amount: ${formatCents(escrow.total_cents)} USD = ${btc(escrow.amount_sats)}`,
-    `Open it: ${baseUrl}${path}`,
+    `Amount: ${displayUsd(escrow.total_cents)} = ${btc(escrow.amount_sats)}`,
+    `${where}: ${baseUrl}${path}`,
   ];
-  const body = (side: 'buyer' | 'seller') => (typeof letter.lines === 'function' ? letter.lines(side) : letter.lines).filter(Boolean);
+  const body = (side: Side) => (typeof letter.lines === 'function' ? letter.lines(side) : letter.lines).filter(Boolean);
   if (letter.to === 'admins') {
-    return adminEmails.map((to) => ({ to, subject: letter.subject, text: [...body('buyer'), ...footer(`/admin`)].join('\n') }));
+    const adminPath = letter.adminPath ?? adminConsolePath.escrow(escrow.id);
+    return adminEmails.map((to) => ({ to, subject: letter.subject, text: [...body('buyer'), ...footer(adminPath, 'Open it in the admin console')].join('\n') }));
   }
-  const sides: Array<'buyer' | 'seller'> = letter.to === 'buyer' ? ['buyer'] : ['buyer', 'seller'];
+  const sides: Side[] = letter.to === 'parties' ? ['buyer', 'seller'] : [letter.to];
   return sides.map((side) => ({
     to: side === 'buyer' ? escrow.buyer_email : escrow.seller_email,
     subject: letter.subject,
-    text: [...body(side), ...footer(`/escrow/${escrow.id}`)].join('\n'),
+    text: [...body(side), ...footer(`/escrow/${escrow.id}`, 'Open it')].join('\n'),
   }));
 }
 
@@ -127,10 +183,11 @@ export function notifyOnEscrowEvents(baseUrl: string) {
     for (const event of stored) {
       if (event.stream_type !== 'escrow') continue;
       const escrow = await trx.selectFrom('escrows').selectAll().where('id', '=', idOfStream(event.stream_id)).executeTakeFirst();
-      const letter = escrow ? letterFor(event, escrow) : null;
-      if (!escrow || !letter) continue;
-      const admins = letter.to === 'admins' ? await adminEmails(trx) : [];
-      await enqueueMail(trx, mailsFor(letter, escrow, admins, baseUrl));
+      if (!escrow) continue;
+      for (const letter of lettersFor(event, escrow)) {
+        const admins = letter.to === 'admins' ? await adminEmails(trx) : [];
+        await enqueueMail(trx, mailsFor(letter, escrow, admins, baseUrl));
+      }
     }
   };
 }

@@ -4,7 +4,8 @@ import type { CommandMeta } from '../commands/execute.ts';
 import type { AppDeps } from '../http/env.ts';
 import { enqueueMail } from '../mail/outbox.ts';
 import { escrowEffects } from './after-events.ts';
-import { adminEmails } from './notifications.ts';
+import { publicUrl } from '../config.ts';
+import { adminConsolePath, adminEmails } from './notifications.ts';
 
 /** Each lost race means that address is taken now, so the loop ends; the cap only guards against surprises. */
 const MAX_ATTEMPTS = 100;
@@ -51,7 +52,12 @@ async function mailAdmins(deps: AppDeps, escrowId: string) {
       admins.map((to) => ({
         to,
         subject: 'The payment address pool is empty',
-        text: `Escrow ${escrowId} is waiting for a payment address and none is free. Add addresses to the pool, then assign one in the admin console.`,
+        text: [
+          `Escrow ${escrowId} is waiting for a payment address and none is free. Add addresses to the pool, then assign one in the admin console.`,
+          '',
+          `Add addresses: ${publicUrl(deps.config)}${adminConsolePath.addresses}`,
+          `Assign one to the escrow: ${publicUrl(deps.config)}${adminConsolePath.escrow(escrowId)}`,
+        ].join('\n'),
       })),
     ),
   );

@@ -1,7 +1,7 @@
 import type { Transaction } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { enqueueMail } from '../mail/outbox.ts';
-import { adminEmails } from './notifications.ts';
+import { adminConsolePath, adminEmails } from './notifications.ts';
 
 /** Below this many available addresses the admins are told, once, until the pool is topped up again. */
 export const LOW_POOL_THRESHOLD = 3;
@@ -9,11 +9,11 @@ const NOTICE = 'address_pool_low';
 
 /**
  * An `alsoWrite` hook for every change to the pool: when fewer than three addresses are available the admins get
- * one mail (the notice row remembers it was sent); when the pool is back at three or more the notice clears, so
- * the next shortage is reported again. Runs in the transaction of the change, so concurrent changes serialise on
- * the notice row's primary key.
+ * one mail (the notice row remembers it was sent) linking to the console's Addresses tab; when the pool is back at
+ * three or more the notice clears, so the next shortage is reported again. Runs in the transaction of the change,
+ * so concurrent changes serialise on the notice row's primary key.
  */
-export async function checkAddressPool(trx: Transaction<Database>): Promise<void> {
+export const checkAddressPool = (baseUrl: string) => async (trx: Transaction<Database>): Promise<void> => {
   const { available } = await trx
     .selectFrom('addresses')
     .select((eb) => eb.fn.countAll<number>().as('available'))
@@ -34,7 +34,9 @@ export async function checkAddressPool(trx: Transaction<Database>): Promise<void
       text: [
         `Only ${available} payment address${Number(available) === 1 ? ' is' : 'es are'} available in the pool.`,
         'Buyers who ask for an address when none is free must wait for an admin. Add addresses under Addresses in the admin console.',
+        '',
+        `Add addresses: ${baseUrl}${adminConsolePath.addresses}`,
       ].join('\n'),
     })),
   );
-}
+};

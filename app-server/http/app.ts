@@ -20,6 +20,9 @@ import { escrowRoutes } from './routes/escrows.ts';
 import { healthRoutes } from './routes/health.ts';
 import { pricingRoutes } from './routes/pricing.ts';
 import { reviewRoutes } from './routes/reviews.ts';
+import { setupRoutes } from './routes/setup.ts';
+import { apiDocsRoutes } from './routes/api-docs.ts';
+import { documentRoutes } from './documentation.ts';
 import { siteRoutes } from './routes/site.ts';
 import { staticApp } from './static-app.ts';
 import { createMetrics } from '../metrics/metrics.ts';
@@ -72,12 +75,15 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
   app.route('/api', escrowActionRoutes(deps));
   app.route('/api', escrowPaymentRoutes(deps));
   app.route('/api', siteRoutes(deps));
+  app.route('/api', setupRoutes(deps));
 
+  documentRoutes(app.openAPIRegistry);
   app.doc31('/api/openapi.json', {
     openapi: '3.1.0',
     info: { title: 'Bitcoin escrow API', version: '0.1.0' },
   });
   app.route('/', metricsRoutes(deps, metrics, { served: deps.config.METRICS_TOKEN !== undefined, token: deps.config.METRICS_TOKEN }));
+  app.route('/', apiDocsRoutes());
   app.all('/api/*', () => {
     throw notFound('No such API route');
   });

@@ -76,6 +76,13 @@ const ROUTES: Record<string, Entry> = {
   'GET /api/pgp-key': { access: 'public' },
   'POST /api/contact': { access: 'public', body: () => ({ json: { name: 'Matrix', email: 'matrix@example.com', message: 'Hello' } }) },
   'GET /api/btc-rate': { access: 'public' },
+  'GET /api/docs': { access: 'public' },
+  'GET /api/docs/swagger-ui.css': { access: 'public' },
+  'GET /api/docs/swagger-ui-bundle.js': { access: 'public' },
+  'GET /api/docs/init.js': { access: 'public' },
+  'POST /api/setup/status': { access: 'public', body: () => ({ json: { token: 'x'.repeat(43) } }) },
+  // An admin exists, so every setup link is refused (409), whoever calls.
+  'POST /api/setup/admin': { access: 'public', body: () => ({ json: { token: 'x'.repeat(43), full_name: 'Mallory', email: 'mallory@example.com', username: 'mallory', password: PASSWORD, confirm_password: PASSWORD } }) },
 
   'POST /api/auth/register': {
     access: 'public',

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureAdmin } from '../accounts/first-admin.ts';
+import { issueSetupLink } from '../accounts/first-admin-setup.ts';
 import { normaliseRecoveryCode } from '../accounts/second-factor.ts';
 import { hashToken } from '../auth/tokens.ts';
 import { exportEvents } from '../event-store/export.ts';
@@ -27,7 +27,7 @@ const TEMPORARY_PASSWORD = unique('temporary pass');
 const FINAL_PASSWORD = unique('ann final pass');
 
 /** Tables made to hold a secret or its hash (or mail, which carries one-time tokens): not scanned. */
-const SECRET_TABLES = new Set(['credentials', 'sessions', 'email_tokens', 'totp_secrets', 'recovery_codes', 'mail_outbox']);
+const SECRET_TABLES = new Set(['credentials', 'setup_tokens', 'sessions', 'email_tokens', 'totp_secrets', 'recovery_codes', 'mail_outbox']);
 
 interface Seen {
   call: string;
@@ -106,8 +106,16 @@ async function collectHashes() {
 /** The session: every call a user and an admin make in a life of an account, refused ones included. */
 async function session() {
   // The operator's admin, and the figures escrows need.
-  await ensureAdmin(t.deps, { username: 'root', email: 'root@example.com', password: ADMIN_PASSWORD });
+  // The first start: the operator opens the one-time setup link and creates the admin there.
+  const setupToken = new URL((await issueSetupLink(t.deps))!).searchParams.get('token')!;
+  keep('setup link token', setupToken);
+  hashedForms.push(['setup link token', setupToken]);
   keep('admin password', ADMIN_PASSWORD);
+  expect((await call('/api/setup/status', json({ token: setupToken }))).body).toEqual({ valid: true });
+  const firstAdmin = await call('/api/setup/admin', json({ token: setupToken, full_name: 'Root Admin', email: 'root@example.com', username: 'root', password: ADMIN_PASSWORD, confirm_password: ADMIN_PASSWORD }));
+  expect(firstAdmin.status).toBe(201);
+  handedOver('session token of the setup', firstAdmin.body.access_token as string);
+  expect((await call('/api/setup/admin', json({ token: setupToken, full_name: 'Root Admin', email: 'root2@example.com', username: 'root2', password: ADMIN_PASSWORD, confirm_password: ADMIN_PASSWORD }))).status).toBe(409);
   const admin = await login('root', ADMIN_PASSWORD);
   expect((await call('/api/admin/btc-rate', form({ btc_usd_rate: '50000' }, admin, 'PUT'))).status).toBe(200);
 

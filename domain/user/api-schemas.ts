@@ -39,6 +39,18 @@ export const registerSchema = z
   })
   .refine((v) => v.password === v.confirm_password, { message: 'Passwords do not match', path: ['confirm_password'] });
 
+/** The first admin, created through the one-time setup link a fresh server prints. */
+export const firstAdminSchema = z
+  .object({
+    token: z.string().min(1, 'token is required').max(200),
+    full_name: z.string().trim().min(1, 'full_name is required').max(120),
+    email: z.string().trim().toLowerCase().pipe(z.email('email must be a valid e-mail address').max(254)),
+    username: usernameSchema,
+    password: passwordSchema,
+    confirm_password: z.string(),
+  })
+  .refine((v) => v.password === v.confirm_password, { message: 'Passwords do not match', path: ['confirm_password'] });
+
 export const loginSchema = z.object({
   username: z.string().trim().min(1, 'username is required').max(254),
   password: z.string().min(1, 'password is required').max(256),

@@ -1,11 +1,11 @@
 /**
- * Deals in the browser, each person in a browser context of their own. The admin's steps go through the API
- * (`support/escrow-admin.ts`) until the admin console takes them over.
+ * Deals in the browser, each person in a browser context of their own; the admin's steps are done in the admin
+ * console (`support/escrow-admin.ts`).
  */
 import type { Page } from '@playwright/test';
 import { freshAddress } from '../../app-server/testing/bitcoin.ts';
 import { call, preparePricingAndPool, registerVerified, signInInBrowser, type Person } from '../support/api.ts';
-import { adminAct, disputeOf } from '../support/escrow-admin.ts';
+import { adminConsole } from '../support/escrow-admin.ts';
 import { checkPage, expect, test } from '../support/fixtures.ts';
 import { linkIn, waitForMail } from '../support/mail.ts';
 
@@ -84,7 +84,7 @@ test('a buyer-created deal: create form, payment dialog, mark paid with a file, 
   });
 
   await test.step('an admin verifies the payment and the buyer sees it funded without reloading', async () => {
-    await adminAct(server, `/admin/escrows/${id}/verify-payment`, { verified: 'true', notes: 'Seen on chain', txid: 'ab'.repeat(32) });
+    await adminConsole(server, person).verifyPayment(id, { verified: true, notes: 'Seen on chain', txid: 'ab'.repeat(32) });
     await expect(status(buyerPage)).toHaveText('Funded');
     await expect(buyerPage.getByText('Payment verified: the money is held in escrow')).toBeVisible();
   });
@@ -114,7 +114,7 @@ test('a buyer-created deal: create form, payment dialog, mark paid with a file, 
   });
 
   await test.step('an admin releases it and the buyer sees it released without reloading', async () => {
-    await adminAct(server, `/admin/escrows/${id}/release`, { notes: 'Delivered', txid: 'cd'.repeat(32), expected_address: payout });
+    await adminConsole(server, person).release(id, { notes: 'Delivered', txid: 'cd'.repeat(32), expectedAddress: payout });
     await expect(status(buyerPage)).toHaveText('Released');
     await expect(buyerPage.getByText('The deal is complete: the money went to the seller.')).toBeVisible();
     await checkPage(buyerPage, 'the released escrow');
@@ -166,7 +166,7 @@ test('a rejected payment is marked again', async ({ server, person }) => {
   await test.step('the buyer marks the payment as paid with a file', async () => markPaid(page, 'first try'));
 
   await test.step('an admin rejects it and the buyer is told to mark it again, without reloading', async () => {
-    await adminAct(server, `/admin/escrows/${escrow.id}/verify-payment`, { verified: 'false', notes: 'Nothing on chain' });
+    await adminConsole(server, person).verifyPayment(escrow.id, { verified: false, notes: 'Nothing on chain' });
     await expect(page.locator('.escrow-status').getByText('Payment not confirmed: mark it as paid again')).toBeVisible();
     await checkPage(page, 'the escrow page after a rejection');
   });
@@ -177,10 +177,11 @@ test('a rejected payment is marked again', async ({ server, person }) => {
 test('a dispute opened by each side', async ({ server, person }) => {
   const buyer = await registerVerified(server, 'buyer');
   const seller = await registerVerified(server, 'seller');
+  const admin = adminConsole(server, person);
   const funded = async (product: string) => {
     const { id } = await call<{ id: string }>(server, '/escrows', { token: buyer.token, json: { product_service: product, description: 'As described', amount_usd: '120', seller_email: seller.email }, expect: 201 });
     await call(server, `/escrows/${id}/mark-paid`, { token: buyer.token, form: { notes: 'sent' } });
-    await adminAct(server, `/admin/escrows/${id}/verify-payment`, { verified: 'true', notes: 'ok' });
+    await admin.verifyPayment(id, { verified: true, notes: 'ok' });
     return id;
   };
   const byBuyer = await funded('Headphones');
@@ -212,7 +213,7 @@ test('a dispute opened by each side', async ({ server, person }) => {
       await expect(page.getByText(reason).first()).toBeVisible();
       await expect(page.getByRole('button', { name: 'Open Dispute' })).toHaveCount(0);
       await checkPage(page, `the escrow disputed by the ${side}`);
-      expect(await disputeOf(server, id)).toMatchObject({ status: 'open', reason });
+      expect(await admin.dispute(id)).toMatchObject({ status: 'open', reason });
     });
   }
 });

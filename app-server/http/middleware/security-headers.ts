@@ -38,4 +38,8 @@ const apiHeaders = secureHeaders({
 });
 
 /** Strict headers on every response: no framing, no MIME sniffing, no referrer leaks, a CSP for each kind. */
-export const securityHeaders = (): MiddlewareHandler => (c, next) => (c.req.path.startsWith('/api/') ? apiHeaders(c, next) : pageHeaders(c, next));
+export const securityHeaders = (): MiddlewareHandler => (c, next) =>
+  c.req.path.startsWith('/api/') && !isDocsPage(c.req.path) ? apiHeaders(c, next) : pageHeaders(c, next);
+
+/** The API's documentation page and its files are a page (with the page CSP), though served under /api. */
+const isDocsPage = (path: string) => path === '/api/docs' || path.startsWith('/api/docs/');

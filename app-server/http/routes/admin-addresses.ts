@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import type { BitcoinNetwork } from '../../../domain/bitcoin-address.ts';
+import { poolAddressesSchema, poolAddressSchema } from '../../../contract/addresses.ts';
 import { OpenAPIHono, z } from '@hono/zod-openapi';
 import type { Selectable } from 'kysely';
 import { addressAggregate } from '../../../domain/aggregates.ts';
@@ -7,6 +9,7 @@ import { checkBitcoinAddress } from '../../../domain/bitcoin-address.ts';
 import { conflict, invalidInput, notFound } from '../../../domain/shared/errors.ts';
 import type { AddressRow } from '../../../projections/addresses/table.ts';
 import { executeCommand } from '../../commands/execute.ts';
+import { publicUrl } from '../../config.ts';
 import { checkAddressPool } from '../../escrows/pool-alert.ts';
 import { formBody, jsonAnswer } from '../bodies.ts';
 import type { AppDeps, AppEnv } from '../env.ts';
@@ -15,18 +18,10 @@ import { adminRoute } from '../route.ts';
 
 const idParam = z.object({ id: z.uuid('id must be an address id') });
 const addressForm = z.object({ address_string: z.string('address_string is required').max(200) });
-const address = z.object({
-  id: z.string(),
-  address_string: z.string(),
-  network: z.string(),
-  status: z.string(),
-  assigned_to_escrow_id: z.string().nullable(),
-  created_at: z.string(),
-});
 const view = (r: Selectable<AddressRow>) => ({
   id: r.id,
   address_string: r.address_string,
-  network: r.network,
+  network: r.network as BitcoinNetwork,
   status: r.status,
   assigned_to_escrow_id: r.assigned_to_escrow_id,
   created_at: r.created_at.toISOString(),
@@ -46,20 +41,20 @@ export function adminAddressRoutes(deps: AppDeps) {
     return checked.address;
   };
   const run = (c: Parameters<typeof currentUser>[0] & { get: (k: 'requestId') => string }, id: string, command: AddressCommand) =>
-    executeCommand({ db, store: deps.store }, addressAggregate, id, command, { actor: currentUser(c).id, requestId: c.get('requestId') }, { alsoWrite: checkAddressPool });
+    executeCommand({ db, store: deps.store }, addressAggregate, id, command, { actor: currentUser(c).id, requestId: c.get('requestId') }, { alsoWrite: checkAddressPool(publicUrl(deps.config)) });
   const fetch = async (id: string) => {
     const row = await db.selectFrom('addresses').selectAll().where('id', '=', id).executeTakeFirst();
     if (!row) throw notFound('Address not found');
     return row;
   };
 
-  app.openapi(adminRoute('get', '/admin/addresses', 'The address pool', {}, { 200: jsonAnswer('Addresses', z.array(address)) }), async (c) => {
+  app.openapi(adminRoute('get', '/admin/addresses', 'The address pool', {}, { 200: jsonAnswer('Addresses', poolAddressesSchema) }), async (c) => {
     const rows = await db.selectFrom('addresses').selectAll().orderBy('created_at').orderBy('id').execute();
     return c.json(rows.map(view), 200);
   });
 
   app.openapi(
-    adminRoute('post', '/admin/addresses', 'Add an address to the pool', { request: { body: formBody(addressForm) } }, { 201: jsonAnswer('Added', address) }),
+    adminRoute('post', '/admin/addresses', 'Add an address to the pool', { request: { body: formBody(addressForm) } }, { 201: jsonAnswer('Added', poolAddressSchema) }),
     async (c) => {
       const checked = await valid(c.req.valid('form').address_string);
       const id = randomUUID();
@@ -70,7 +65,7 @@ export function adminAddressRoutes(deps: AppDeps) {
 
   app.openapi(
     adminRoute('put', '/admin/addresses/{id}', 'Change an available address', { request: { params: idParam, body: formBody(addressForm) } }, {
-      200: jsonAnswer('Changed', address),
+      200: jsonAnswer('Changed', poolAddressSchema),
     }),
     async (c) => {
       const { id } = c.req.valid('param');

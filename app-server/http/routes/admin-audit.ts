@@ -1,4 +1,6 @@
 import { OpenAPIHono, z } from '@hono/zod-openapi';
+import { auditEntriesSchema, chainStatusSchema, replayReportSchema, storedEventsSchema } from '../../../contract/audit.ts';
+import { adminEscrowHistorySchema } from '../../../contract/escrows.ts';
 import { escrowStatusOf, evolveEscrow, initialEscrowState } from '../../../domain/escrow/state.ts';
 import type { EscrowEvent } from '../../../domain/escrow/events.ts';
 import { notFound } from '../../../domain/shared/errors.ts';
@@ -7,7 +9,7 @@ import { exportChunks } from '../../event-store/export.ts';
 import { chainHead, readLog, readStream } from '../../event-store/read.ts';
 import { verifyChain } from '../../event-store/verify-chain.ts';
 import { replayProjections } from '../../replay.ts';
-import { jsonAnswer } from '../bodies.ts';
+import { jsonAnswer, rowsAnswer } from '../bodies.ts';
 import { currentUser } from '../middleware/authenticate.ts';
 import type { AppDeps, AppEnv } from '../env.ts';
 import { adminRoute } from '../route.ts';
@@ -43,8 +45,6 @@ const replayBody = {
     'multipart/form-data': { schema: z.object({ swap: swapField.optional() }) },
   },
 };
-const anyList = jsonAnswer('Entries', z.array(z.record(z.string(), z.unknown())));
-const anyObject = jsonAnswer('Result', z.record(z.string(), z.unknown()));
 
 /**
  * A long export produces hundreds of megabytes of short-lived strings; V8 lets its heap grow well past what is
@@ -60,7 +60,7 @@ export function adminAuditRoutes(deps: AppDeps) {
   const { db } = deps.database;
   const app = new OpenAPIHono<AppEnv>();
 
-  app.openapi(adminRoute('get', '/admin/audit-logs', 'Every event, readable: newest first, filtered, paged by id', { request: { query: auditQuery } }, { 200: anyList }), async (c) => {
+  app.openapi(adminRoute('get', '/admin/audit-logs', 'Every event, readable: newest first, filtered, paged by id', { request: { query: auditQuery } }, { 200: rowsAnswer('Audit log entries', auditEntriesSchema) }), async (c) => {
     const q = c.req.valid('query');
     let query = db
       .selectFrom('audit_log')
@@ -79,7 +79,7 @@ export function adminAuditRoutes(deps: AppDeps) {
     return c.json(rows.map((r) => ({ ...r, timestamp: r.timestamp.toISOString() })), 200);
   });
 
-  app.openapi(adminRoute('get', '/admin/events', 'The raw event log by position', { request: { query: eventsQuery } }, { 200: anyList }), async (c) => {
+  app.openapi(adminRoute('get', '/admin/events', 'The raw event log by position', { request: { query: eventsQuery } }, { 200: rowsAnswer('Events', storedEventsSchema) }), async (c) => {
     const q = c.req.valid('query');
     const events = await readLog(db, {
       after: q.after,
@@ -92,7 +92,7 @@ export function adminAuditRoutes(deps: AppDeps) {
   });
 
   app.openapi(
-    adminRoute('get', '/admin/escrows/{id}/history', 'The escrow event by event, with its status after each', { request: { params: z.object({ id: z.uuid('id must be an escrow id') }) } }, { 200: anyList }),
+    adminRoute('get', '/admin/escrows/{id}/history', 'The escrow event by event, with its status after each', { request: { params: z.object({ id: z.uuid('id must be an escrow id') }) } }, { 200: rowsAnswer('The escrow event by event', adminEscrowHistorySchema) }),
     async (c) => {
       const { events } = await readStream(db, `escrow:${c.req.valid('param').id}`);
       if (events.length === 0) throw notFound('Escrow not found');
@@ -123,7 +123,7 @@ export function adminAuditRoutes(deps: AppDeps) {
   );
 
   app.openapi(
-    adminRoute('post', '/admin/replay', 'Rebuild every read model from the log and compare with the live ones; swap=true then replaces them', { request: { body: replayBody } }, { 200: anyObject }),
+    adminRoute('post', '/admin/replay', 'Rebuild every read model from the log and compare with the live ones; swap=true then replaces them', { request: { body: replayBody } }, { 200: rowsAnswer('The replay report', replayReportSchema) }),
     async (c) => {
       const swap = c.req.valid('json').swap ?? c.req.valid('form').swap;
       const report = await replayProjections(deps.database, { swap: swap === true || swap === 'true' });
@@ -138,7 +138,7 @@ export function adminAuditRoutes(deps: AppDeps) {
   );
 
   app.openapi(
-    adminRoute('get', '/admin/chain', "The chain head, whether the whole chain verifies now, and the server's own check (verified_up_to, broken)", {}, { 200: anyObject }),
+    adminRoute('get', '/admin/chain', "The chain head, whether the whole chain verifies now, and the server's own check (verified_up_to, broken)", {}, { 200: jsonAnswer('The chain', chainStatusSchema) }),
     async (c) => {
       // A full check on demand: through the watch when there is one, so a break found here is logged and flagged too.
       const watch = deps.chainWatch;

@@ -1,4 +1,5 @@
 import { OpenAPIHono, z } from '@hono/zod-openapi';
+import { adminEscrowPageSchema } from '../../../contract/escrows.ts';
 import { ESCROW_STATUSES, listEscrowsForAdmin } from '../../escrows/admin-list.ts';
 import { jsonAnswer, jsonText } from '../bodies.ts';
 import type { AppDeps, AppEnv } from '../env.ts';
@@ -10,7 +11,7 @@ const listQuery = z.object({
   limit: z.coerce.number().int('limit must be a whole number').min(1, 'limit must be from 1 to 100').max(100, 'limit must be from 1 to 100').default(25),
   offset: z.coerce.number().int('offset must be a whole number').min(0, 'offset must be 0 or more').max(1_000_000, 'offset is too large').default(0),
 });
-const page = z.object({ total: z.number().int(), escrows: z.array(z.record(z.string(), z.unknown())) });
+const page = adminEscrowPageSchema;
 
 /** GET /api/admin/escrows: every escrow for the console, filtered, searched and paged by the server. */
 export function adminEscrowListRoutes(deps: AppDeps) {

@@ -1,4 +1,5 @@
 import { OpenAPIHono, z } from '@hono/zod-openapi';
+import { adminReviewsSchema } from '../../../contract/reviews.ts';
 import { reviewAggregate } from '../../../domain/aggregates.ts';
 import type { ReviewCommand } from '../../../domain/review/decide.ts';
 import { executeCommand } from '../../commands/execute.ts';
@@ -11,7 +12,7 @@ import { currentUser } from '../middleware/authenticate.ts';
 
 const idParam = z.object({ id: z.uuid('id must be a review id') });
 const message = jsonAnswer('Done', z.object({ detail: z.string() }));
-const list = jsonAnswer('Reviews', z.array(z.record(z.string(), z.unknown())));
+const list = jsonAnswer('Reviews', adminReviewsSchema);
 // Empty fields arrive as '' from forms; the decider turns a blank reason into its own message.
 const rejectForm = z.object({ reason: z.string().max(1000).default('') });
 const editForm = z.object({ edited_text: z.string().max(5000).default(''), admin_note: z.string().max(1000).default('') });

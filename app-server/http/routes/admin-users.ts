@@ -1,4 +1,5 @@
 import { OpenAPIHono, z } from '@hono/zod-openapi';
+import { usersSchema } from '../../../contract/users.ts';
 import { passwordSchema } from '../../../domain/user/api-schemas.ts';
 import { deleteUser, resetPassword, suspendUser, unsuspendUser, updateUser } from '../../accounts/admin-users.ts';
 import { userView } from '../../accounts/user-view.ts';
@@ -27,7 +28,7 @@ export function adminUserRoutes(deps: AppDeps) {
     requestId: c.get('requestId'),
   });
 
-  app.openapi(adminRoute('get', '/admin/users', 'Every account, newest first', {}, { 200: jsonAnswer('Users', z.array(z.record(z.string(), z.unknown()))) }), async (c) => {
+  app.openapi(adminRoute('get', '/admin/users', 'Every account, newest first', {}, { 200: jsonAnswer('Users', usersSchema) }), async (c) => {
     const users = await deps.database.db
       .selectFrom('users')
       .leftJoin('credentials', 'credentials.user_id', 'users.id')

@@ -1,4 +1,5 @@
 import { OpenAPIHono, z } from '@hono/zod-openapi';
+import { registeredSchema, sessionSchema, twoFactorEnabledSchema, twoFactorSecretSchema, userSchema } from '../../../contract/users.ts';
 import { changePasswordSchema, loginSchema, registerSchema } from '../../../domain/user/api-schemas.ts';
 import { userAggregate } from '../../../domain/aggregates.ts';
 import { DomainError, forbidden, invalidInput } from '../../../domain/shared/errors.ts';
@@ -18,21 +19,7 @@ import type { AppDeps, AppEnv } from '../env.ts';
 import { route } from '../route.ts';
 import { currentUser, requireUser } from '../middleware/authenticate.ts';
 
-const user = z.object({
-  id: z.string(),
-  username: z.string(),
-  email: z.string(),
-  email_verified: z.boolean(),
-  full_name: z.string(),
-  role: z.enum(['buyer', 'seller', 'admin']),
-  country: z.string().nullable(),
-  phone: z.string().nullable(),
-  created_at: z.string(),
-  is_frozen: z.boolean(),
-  suspension_reason: z.string().nullable(),
-  totp_enabled: z.boolean(),
-  must_change_password: z.boolean(),
-});
+const user = userSchema;
 const message = z.object({ detail: z.string() });
 const totpForm = z.object({ totp_code: z.string().trim().min(1, 'totp_code is required').max(32) });
 
@@ -44,7 +31,7 @@ export function authRoutes(deps: AppDeps) {
 
   app.openapi(
     route('post', '/auth/register', 'Open an account (buyer or seller); a verification link is mailed', { request: { body: jsonBody(registerSchema) } }, {
-      201: jsonAnswer('Registered', message.extend({ user_id: z.string() })),
+      201: jsonAnswer('Registered', registeredSchema),
     }),
     async (c) => {
       const input = c.req.valid('json');
@@ -55,7 +42,7 @@ export function authRoutes(deps: AppDeps) {
 
   app.openapi(
     route('post', '/auth/login', 'Sign in; returns a bearer token', { request: { body: jsonBody(loginSchema) } }, {
-      200: jsonAnswer('Signed in', z.object({ access_token: z.string(), token_type: z.literal('bearer'), user })),
+      200: jsonAnswer('Signed in', sessionSchema),
     }),
     async (c) => {
       const input = c.req.valid('json');
@@ -78,14 +65,14 @@ export function authRoutes(deps: AppDeps) {
 
   app.openapi(
     route('post', '/auth/setup-2fa', 'Draw a TOTP secret; confirm it with verify-2fa', { middleware: [requireUser()] }, {
-      200: jsonAnswer('Secret and QR code', z.object({ secret: z.string(), otpauth_url: z.string(), qr_code_url: z.string() })),
+      200: jsonAnswer('Secret and QR code', twoFactorSecretSchema),
     }),
     async (c) => c.json(await setupTwoFactor(deps, currentUser(c)), 200),
   );
 
   app.openapi(
     route('post', '/auth/verify-2fa', 'Switch 2FA on with a code; returns recovery codes once', { middleware: [requireUser()], request: { body: formBody(totpForm) } }, {
-      200: jsonAnswer('Enabled', message.extend({ recovery_codes: z.array(z.string()) })),
+      200: jsonAnswer('Enabled', twoFactorEnabledSchema),
     }),
     async (c) => {
       const { totp_code } = c.req.valid('form');

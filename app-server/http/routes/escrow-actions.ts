@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { adminDisputesSchema, escrowSchema } from '../../../contract/escrows.ts';
 import { OpenAPIHono, z } from '@hono/zod-openapi';
 import { escrowAggregate } from '../../../domain/aggregates.ts';
 import { checkBitcoinAddress } from '../../../domain/bitcoin-address.ts';
@@ -18,7 +19,7 @@ import { currentUser, requireUser } from '../middleware/authenticate.ts';
 import { adminRoute, route } from '../route.ts';
 
 const idParam = z.object({ id: z.uuid('id must be an escrow id') });
-const escrowAnswer = jsonAnswer('The escrow after the action', z.record(z.string(), z.unknown()));
+const escrowAnswer = jsonAnswer('The escrow after the action', escrowSchema);
 const optionalTxid = z
   .string()
   .trim()
@@ -154,7 +155,7 @@ export function escrowActionRoutes(deps: AppDeps) {
       200,
     );
   });
-  app.openapi(adminRoute('get', '/admin/disputes', 'Disputes, open first, newest first', {}, { 200: jsonAnswer('Disputes', z.array(z.record(z.string(), z.unknown()))) }), async (c) => {
+  app.openapi(adminRoute('get', '/admin/disputes', 'Disputes, open first, newest first', {}, { 200: jsonAnswer('Disputes', adminDisputesSchema) }), async (c) => {
     const rows = await db.selectFrom('disputes').selectAll().orderBy('status').orderBy('opened_at', 'desc').execute();
     const evidence = await evidenceByEscrow(db, [...new Set(rows.map((r) => r.escrow_id))]);
     return c.json(rows.map((r) => ({ ...r, opened_at: r.opened_at.toISOString(), resolved_at: r.resolved_at?.toISOString() ?? null, evidence: evidence.get(r.escrow_id)! })), 200);

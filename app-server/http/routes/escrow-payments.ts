@@ -1,4 +1,5 @@
 import { OpenAPIHono, z } from '@hono/zod-openapi';
+import { type Escrow, escrowSchema, pendingVerificationsSchema } from '../../../contract/escrows.ts';
 import { DomainError, notFound } from '../../../domain/shared/errors.ts';
 import { assignPaymentAddress } from '../../commands/escrow-payment.ts';
 import { escrowEffects } from '../../escrows/after-events.ts';
@@ -11,7 +12,7 @@ import { currentUser, requireUser } from '../middleware/authenticate.ts';
 import { adminRoute, route } from '../route.ts';
 
 const idParam = z.object({ id: z.uuid('id must be an escrow id') });
-const list = (description: string) => jsonAnswer(description, z.array(z.record(z.string(), z.unknown())));
+const list = (description: string) => jsonAnswer(description, pendingVerificationsSchema);
 
 /** The payment desk: marked payments awaiting an admin, assigning a pool address by hand, evidence downloads. */
 export function escrowPaymentRoutes(deps: AppDeps) {
@@ -29,7 +30,7 @@ export function escrowPaymentRoutes(deps: AppDeps) {
     const evidence = await evidenceByEscrow(db, marks.map((m) => m.id), { currentMarkOnly: true });
     return c.json(
       marks.map(({ id, view, mark_notes, mark_at }) => ({
-        escrow: JSON.parse(withSide(view, 'admin')) as Record<string, unknown>,
+        escrow: JSON.parse(withSide(view, 'admin')) as Escrow,
         notes: mark_notes,
         marked_at: mark_at.toISOString(),
         evidence: evidence.get(id)!,
@@ -40,7 +41,7 @@ export function escrowPaymentRoutes(deps: AppDeps) {
 
   app.openapi(
     adminRoute('post', '/admin/escrows/{id}/assign-address', 'Give a waiting escrow a chosen pool address', { request: { params: idParam, body: formBody(z.object({ address_id: z.uuid('address_id must be an address id') })) } }, {
-      200: jsonAnswer('The escrow with its address', z.record(z.string(), z.unknown())),
+      200: jsonAnswer('The escrow with its address', escrowSchema),
     }),
     async (c) => {
       const user = currentUser(c);

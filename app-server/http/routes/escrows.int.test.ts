@@ -66,7 +66,7 @@ describe('POST /api/escrows', () => {
     });
     const invite = await lastMailTo(t, 'sam@example.com');
     expect(invite.subject).toContain('invited you to an escrow: Laptop');
-    expect(invite.body).toContain('1000.00 USD + 15.00 USD fee = 1015.00 USD (0.02030000 BTC)');
+    expect(invite.body).toContain('$1,000.00 + $15.00 fee = $1,015.00 (0.02030000 BTC)');
   });
 
   it('answers 503 until a rate is set', async () => {

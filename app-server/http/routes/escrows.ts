@@ -1,4 +1,5 @@
 import { OpenAPIHono, z } from '@hono/zod-openapi';
+import { escrowListSchema, escrowPageSchema, escrowSchema } from '../../../contract/escrows.ts';
 import { createEscrowSchema, escrowHistoryEntrySchema } from '../../../domain/escrow/api-schemas.ts';
 import { partyHistory } from '../../../domain/escrow/history.ts';
 import { escrowAggregate } from '../../../domain/aggregates.ts';
@@ -16,7 +17,7 @@ import { currentUser, requireUser } from '../middleware/authenticate.ts';
 import { route } from '../route.ts';
 
 const idParam = z.object({ id: z.uuid('id must be an escrow id') });
-const escrowAnswer = jsonAnswer('The escrow', z.record(z.string(), z.unknown()));
+const escrowAnswer = jsonAnswer('The escrow', escrowSchema);
 
 /** Escrows as their parties see them. A user who is not a party gets 404, as if it did not exist. */
 export function escrowRoutes(deps: AppDeps) {
@@ -29,7 +30,7 @@ export function escrowRoutes(deps: AppDeps) {
 
   app.openapi(
     route('get', '/escrows', 'Escrows you created or are a party to by a verified e-mail (admins: all)', { middleware: [requireUser()] as const }, {
-      200: jsonAnswer('Escrows, newest first', z.array(z.record(z.string(), z.unknown()))),
+      200: jsonAnswer('Escrows, newest first', escrowListSchema),
     }),
     async (c) => {
       const user = currentUser(c);
@@ -52,7 +53,7 @@ export function escrowRoutes(deps: AppDeps) {
     },
   );
 
-  app.openapi(route('get', '/escrows/{id}', 'One escrow', { middleware: [requireUser()] as const, request: { params: idParam } }, { 200: escrowAnswer }), async (c) => {
+  app.openapi(route('get', '/escrows/{id}', 'One escrow, with the evidence files of its payment marks', { middleware: [requireUser()] as const, request: { params: idParam } }, { 200: jsonAnswer('The escrow', escrowPageSchema) }), async (c) => {
     const { id } = c.req.valid('param');
     const { answer, escrow } = await visible(id, currentUser(c));
     return jsonText(c, withEvidence(answer, (await evidenceByEscrow(db, [escrow.id])).get(escrow.id) ?? []), 200);

@@ -1,4 +1,5 @@
-import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
+import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
+import { healthSchema, readinessSchema } from '../../../contract/site.ts';
 import { sql } from 'kysely';
 import { migrationsApplied } from '../../db/migrate.ts';
 import type { AppDeps, AppEnv } from '../env.ts';
@@ -10,19 +11,12 @@ const health = createRoute({
   responses: {
     200: {
       description: 'Alive',
-      content: { 'application/json': { schema: z.object({ status: z.literal('ok') }) } },
+      content: { 'application/json': { schema: healthSchema } },
     },
   },
 });
 
-const readiness = z.object({
-  ready: z.boolean(),
-  database: z.boolean(),
-  migrations: z.boolean(),
-  /** The server's own check of the event log's hash chain: 'unverified' until its first check has finished. */
-  chain: z.enum(['ok', 'broken', 'unverified']),
-  detail: z.string().optional(),
-});
+const readiness = readinessSchema;
 const ready = createRoute({
   method: 'get',
   path: '/ready',

@@ -1,4 +1,5 @@
 import { OpenAPIHono, z } from '@hono/zod-openapi';
+import { rateSchema } from '../../../contract/pricing.ts';
 import { settingsAggregate } from '../../../domain/aggregates.ts';
 import { bpsToPercent, centsToNumber, parsePercentToBps, parseRateToCents } from '../../../domain/money.ts';
 import { DomainError } from '../../../domain/shared/errors.ts';
@@ -8,12 +9,6 @@ import type { AppDeps, AppEnv } from '../env.ts';
 import { currentUser } from '../middleware/authenticate.ts';
 import { adminRoute, route } from '../route.ts';
 
-const rate = z.object({
-  btc_usd_rate: z.number(),
-  fee_percentage: z.number(),
-  rate_set_at: z.string(),
-  fee_set_at: z.string().nullable(),
-});
 const rateForm = z.object({
   btc_usd_rate: z.string('btc_usd_rate is required').trim().min(1, 'btc_usd_rate is required'),
   fee_percentage: z.string().trim().optional(),
@@ -37,13 +32,13 @@ export function pricingRoutes(deps: AppDeps) {
     };
   };
 
-  app.openapi(route('get', '/btc-rate', 'The rate and fee in force, and when they were set', {}, { 200: jsonAnswer('Pricing', rate) }), async (c) =>
+  app.openapi(route('get', '/btc-rate', 'The rate and fee in force, and when they were set', {}, { 200: jsonAnswer('Pricing', rateSchema) }), async (c) =>
     c.json(await current(), 200),
   );
 
   app.openapi(
     adminRoute('put', '/admin/btc-rate', 'Set the BTC/USD rate (and optionally the fee)', { request: { body: formBody(rateForm) } }, {
-      200: jsonAnswer('Pricing', rate),
+      200: jsonAnswer('Pricing', rateSchema),
     }),
     async (c) => {
       const form = c.req.valid('form');

@@ -1,4 +1,5 @@
 import { OpenAPIHono, z } from '@hono/zod-openapi';
+import { publicReviewsSchema, reviewStatsSchema } from '../../../contract/reviews.ts';
 import { reviewListQuerySchema, reviewSubmissionSchema } from '../../../domain/review/api-schemas.ts';
 import { PublicReviewsCache } from '../../reviews/public-cache.ts';
 import { listPublicReviews, reviewCountries, reviewStats } from '../../reviews/queries.ts';
@@ -9,17 +10,6 @@ import type { AppDeps, AppEnv } from '../env.ts';
 import { route } from '../route.ts';
 
 
-const publicReview = z.object({
-  id: z.string(),
-  name: z.string(),
-  country: z.string(),
-  rating: z.number(),
-  text: z.string(),
-  created_at: z.string(),
-  edited_by_admin: z.boolean(),
-  verified_deal: z.boolean(),
-  status: z.string(),
-});
 
 /** The public reviews page: list, statistics, countries, and the review form. */
 export function reviewRoutes(deps: AppDeps) {
@@ -29,7 +19,7 @@ export function reviewRoutes(deps: AppDeps) {
 
   app.openapi(
     route('get', '/reviews', 'Published reviews, filtered, sorted and paged', { request: { query: reviewListQuerySchema } }, {
-      200: jsonAnswer('A page of reviews', z.array(publicReview)),
+      200: jsonAnswer('A page of reviews', publicReviewsSchema),
     }),
     async (c) => {
       const query = c.req.valid('query');
@@ -39,7 +29,7 @@ export function reviewRoutes(deps: AppDeps) {
 
   app.openapi(
     route('get', '/reviews/stats', 'Average, total and distribution of published reviews', {}, {
-      200: jsonAnswer('Statistics', z.object({ average_rating: z.number(), total: z.number(), distribution: z.record(z.string(), z.number()) })),
+      200: jsonAnswer('Statistics', reviewStatsSchema),
     }),
     async (c) => jsonText(c, await cache.answer('stats', async () => JSON.stringify(await reviewStats(db))), 200),
   );

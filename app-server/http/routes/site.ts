@@ -1,4 +1,5 @@
 import { OpenAPIHono, z } from '@hono/zod-openapi';
+import { pgpKeySchema, siteInfoSchema } from '../../../contract/site.ts';
 import { DomainError } from '../../../domain/shared/errors.ts';
 import { contactSchema, type PgpKeyInfo } from '../../../domain/support/api-schemas.ts';
 import { consume } from '../../auth/rate-limit.ts';
@@ -17,14 +18,14 @@ export function siteRoutes(deps: AppDeps) {
 
   app.openapi(
     route('get', '/site', 'Support e-mail and hours, and the Bitcoin network addresses are checked for, as configured', {}, {
-      200: jsonAnswer('Support contacts and network', z.object({ support_email: z.string(), support_hours: z.string(), pgp_key_configured: z.boolean(), bitcoin_network: z.enum(['mainnet', 'testnet', 'signet', 'regtest']) })),
+      200: jsonAnswer('Support contacts and network', siteInfoSchema),
     }),
     (c) => c.json({ support_email: config.SUPPORT_EMAIL, support_hours: config.SUPPORT_HOURS, pgp_key_configured: Boolean(config.PGP_PUBLIC_KEY_FILE), bitcoin_network: config.BITCOIN_NETWORK }, 200),
   );
 
   app.openapi(
     route('get', '/pgp-key', "The support team's public PGP key and what it says of itself", {}, {
-      200: jsonAnswer('The armored key with its type, id and fingerprint', z.record(z.string(), z.unknown())),
+      200: jsonAnswer('The armored key with its type, id and fingerprint', pgpKeySchema),
     }),
     async (c) => {
       if (!config.PGP_PUBLIC_KEY_FILE) throw new DomainError('not_found', 'No PGP key is published for support yet');

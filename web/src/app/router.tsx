@@ -22,6 +22,7 @@ const DashboardPage = page(() => import('../features/escrows/routes/dashboard-pa
 const EscrowPage = page(() => import('../features/escrows/routes/escrow-page.tsx'), 'EscrowPage');
 const ProfilePage = page(() => import('../features/profile/routes/profile-page.tsx'), 'ProfilePage');
 const AdminPage = page(() => import('../features/admin/routes/admin-page.tsx'), 'AdminPage');
+const SetupPage = page(() => import('../features/setup/routes/setup-page.tsx'), 'SetupPage');
 const NotFoundPage = page(() => import('../components/not-found-page.tsx'), 'NotFoundPage');
 
 const suspended = (element: React.ReactNode) => <Suspense fallback={<Loading />}>{element}</Suspense>;
@@ -40,6 +41,7 @@ export const routes = [
       { path: '/login', element: suspended(<LoginPage />) },
       { path: '/register', element: suspended(<RegisterPage />) },
       { path: '/verify-email', element: suspended(<VerifyEmailPage />) },
+      { path: '/setup', element: suspended(<SetupPage />) },
       { path: '/dashboard', element: <RequireUser>{suspended(<DashboardPage />)}</RequireUser> },
       { path: '/escrow/:id', element: <RequireUser>{suspended(<EscrowPage />)}</RequireUser> },
       { path: '/profile', element: <RequireUser>{suspended(<ProfilePage />)}</RequireUser> },

@@ -10,6 +10,10 @@ interface Auth {
   user: CurrentUser | null;
   /** True while a stored session is being checked. */
   loading: boolean;
+  /** The stored session could not be checked (the service is unreachable or failing); the session is kept. */
+  checkFailed: boolean;
+  /** Checks the stored session again after a failure. */
+  recheck: () => void;
   /** True once the user signed out here (until the next sign-in): guarded pages then go to /, not to /login. */
   signedOut: boolean;
   /**
@@ -26,6 +30,9 @@ interface Auth {
 }
 
 const AuthContext = createContext<Auth | null>(null);
+
+/** No answer, or the service failing (5xx): the session may be fine. */
+const isOutage = (error: unknown) => !(error instanceof ApiError) || error.status === 0 || error.status >= 500;
 
 export const meQueryKey = ['me'] as const;
 
@@ -54,8 +61,23 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const me = useQuery({
     queryKey: [...meQueryKey, token],
     enabled: Boolean(token),
-    retry: (count, error) => !(error instanceof ApiError && error.status === 401) && count < 2,
-    queryFn: ({ signal }) => api<CurrentUser>('/auth/me', { signal }),
+    // Only an unanswered or failing service is worth asking again; a refusal is an answer.
+    retry: (count, error) => isOutage(error) && count < 2,
+    retryDelay: (attempt) => 500 * 2 ** attempt,
+    queryFn: async ({ signal }) => {
+      try {
+        return await api<CurrentUser>('/auth/me', { signal });
+      } catch (error) {
+        // A 401 is handled by the API client for every call; any other refusal of the session itself (a suspended
+        // account: 403) ends it here too, so the user is asked to sign in (and sign-in says why) instead of waiting.
+        if (error instanceof ApiError && !isOutage(error) && error.status !== 401) {
+          sessionToken.clear();
+          setToken(null);
+          setSessionNotice('expired');
+        }
+        throw error;
+      }
+    },
   });
 
   const signIn = useCallback(
@@ -83,12 +105,16 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     void queryClient.invalidateQueries();
   }, [queryClient]);
 
+  const refetchMe = me.refetch;
+  const recheck = useCallback(() => void refetchMe(), [refetchMe]);
   const acknowledgeExpiry = useCallback(() => setSessionNotice((notice) => (notice === 'expired' ? null : notice)), []);
 
   const value = useMemo<Auth>(
     () => ({
       user: token ? (me.data ?? null) : null,
       loading: Boolean(token) && me.isPending,
+      checkFailed: Boolean(token) && me.isError && !me.data && isOutage(me.error),
+      recheck,
       signedOut,
       sessionNotice,
       signIn,
@@ -96,7 +122,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       passwordChanged,
       acknowledgeExpiry,
     }),
-    [token, me.data, me.isPending, signedOut, sessionNotice, signIn, signOut, passwordChanged, acknowledgeExpiry],
+    [token, me.data, me.isPending, me.isError, me.error, recheck, signedOut, sessionNotice, signIn, signOut, passwordChanged, acknowledgeExpiry],
   );
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
 }

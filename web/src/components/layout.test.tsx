@@ -1,10 +1,12 @@
 // @vitest-environment happy-dom
-import { screen, waitFor, within } from '@testing-library/react';
+import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { renderApp, resetApp, type Server } from '../testing/render-app.tsx';
 
 afterEach(resetApp);
+// The first visit to a lazily loaded page compiles its chunk, which takes more than a second on a busy machine.
+configure({ asyncUtilTimeout: 5000 });
 
 const me = (role: 'buyer' | 'seller' | 'admin') => ({
   id: 'u1',
@@ -114,5 +116,38 @@ describe('A session the server stops accepting', () => {
     await userEvent.click(mainNav().getByRole('link', { name: 'Dashboard' }));
     await waitFor(() => expect(app.router.state.location.search).toBe('?tab=security'));
     expect(localStorage.getItem('escrow.session')).toBe('must-change');
+  });
+});
+
+describe('A session that cannot be checked', () => {
+  it('keeps the session and offers Retry when the service does not answer, instead of asking to sign in', async () => {
+    localStorage.setItem('escrow.session', 'stored');
+    let up = false;
+    const app = renderApp('/profile', ({ path }) => {
+      if (path === '/api/auth/me') return up ? { status: 200, body: me('buyer') } : { status: 503, body: { detail: 'Service unavailable', code: 'not_ready' } };
+      return undefined;
+    });
+    // Two quick retries first (0.5 s, then 1 s): a blip is not a failure.
+    expect(await screen.findByText(/Could not reach the service to check your session/, {}, { timeout: 4000 })).toBeTruthy();
+    expect(mainNav().getByText('Offline')).toBeTruthy();
+    expect(app.router.state.location.pathname).toBe('/profile');
+    expect(localStorage.getItem('escrow.session')).toBe('stored');
+    expect(mainNav().queryByRole('link', { name: 'Sign in' })).toBeNull();
+
+    up = true;
+    await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Profile' })).toBeTruthy();
+    expect(mainNav().getByRole('button', { name: 'Logout' })).toBeTruthy();
+  });
+});
+
+describe('A suspended account', () => {
+  it('is sent to sign in (where the server says why), not told the service is down', async () => {
+    localStorage.setItem('escrow.session', 'suspended');
+    const app = renderApp('/dashboard', ({ path }) => (path === '/api/auth/me' ? { status: 403, body: { detail: 'Account suspended', code: 'forbidden' } } : undefined));
+    await waitFor(() => expect(app.router.state.location.pathname).toBe('/login'));
+    expect(await screen.findByText(/Your session has ended/)).toBeTruthy();
+    expect(screen.queryByText(/Could not reach the service/)).toBeNull();
+    expect(localStorage.getItem('escrow.session')).toBeNull();
   });
 });

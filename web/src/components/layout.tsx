@@ -1,5 +1,5 @@
 import { Menu, X } from 'lucide-react';
-import { type KeyboardEvent, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link, NavLink, Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { useSiteInfo } from '../api/site.ts';
 import { useAuth } from '../auth/auth-context.tsx';
@@ -23,17 +23,20 @@ function NavItem({ to, children }: { to: string; children: string }) {
   );
 }
 
-/** Spec: while the session is being checked the navigation says 'Loading...', never the signed-out links. */
-function CheckingSession() {
+/**
+ * Spec: while the session is being checked the navigation says 'Loading...', never the signed-out links; when the
+ * check fails for want of an answer, it says so (the page offers Retry).
+ */
+function CheckingSession({ failed }: { failed: boolean }) {
   return (
     <span className="nav-loading" role="status">
-      Loading...
+      {failed ? 'Offline' : 'Loading...'}
     </span>
   );
 }
 
 export function Layout() {
-  const { user, loading, signOut } = useAuth();
+  const { user, loading, checkFailed, signOut } = useAuth();
   const site = useSiteInfo();
   const navigate = useNavigate();
   const location = useLocation();
@@ -41,11 +44,16 @@ export function Layout() {
   const [menuOpenAt, setMenuOpenAt] = useState<string | null>(null);
   const menuOpen = menuOpenAt === location.pathname;
   const menuToggle = useRef<HTMLButtonElement>(null);
-  const closeMenuOnEscape = (event: KeyboardEvent) => {
-    if (event.key !== 'Escape' || !menuOpen) return;
-    setMenuOpenAt(null);
-    menuToggle.current?.focus();
-  };
+  useEffect(() => {
+    if (!menuOpen) return;
+    const closeOnEscape = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape') return;
+      setMenuOpenAt(null);
+      menuToggle.current?.focus();
+    };
+    document.addEventListener('keydown', closeOnEscape);
+    return () => document.removeEventListener('keydown', closeOnEscape);
+  }, [menuOpen]);
 
   const logout = () => {
     void signOut();
@@ -58,7 +66,7 @@ export function Layout() {
       <a className="skip-link" href="#main">
         Skip to content
       </a>
-      <header className="site-header" onKeyDown={closeMenuOnEscape}>
+      <header className="site-header">
         <Link to={user ? '/dashboard' : '/'} className="brand">
           <BrandMark />
           Escrow
@@ -68,8 +76,8 @@ export function Layout() {
           <span className="visually-hidden">Menu</span>
         </button>
         <nav id="site-nav" aria-label="Main" className={`site-nav${menuOpen ? ' site-nav-open' : ''}`}>
-          {loading ? (
-            <CheckingSession />
+          {loading || checkFailed ? (
+            <CheckingSession failed={checkFailed} />
           ) : user ? (
             <>
               <NavItem to="/dashboard">Dashboard</NavItem>
@@ -115,6 +123,10 @@ export function Layout() {
                   <Link to={to}>{label}</Link>
                 </li>
               ))}
+              <li>
+                {/* A page of the server, not of the app: a full page load. */}
+                <a href="/api/docs">API</a>
+              </li>
             </ul>
           </nav>
           {site.data && (

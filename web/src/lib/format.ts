@@ -3,6 +3,7 @@
  * screen and a mail about the same escrow read the same.
  */
 import { btcNumberToSats, displayBtc, displayUsd, usdNumberToCents } from '../../../domain/money.ts';
+import { displayUtc } from '../../../domain/shared/display-time.ts';
 
 /** The API's USD number (2 decimals) → "$2,029.99". */
 export const formatUsd = (amount: number) => displayUsd(usdNumberToCents(amount));
@@ -13,19 +14,10 @@ export const formatBtc = (sats: number) => displayBtc(sats);
 /** The API's BTC number (8 decimals) → "0.03123062 BTC". */
 export const formatBtcAmount = (amount: number) => displayBtc(btcNumberToSats(amount));
 
-const dateTime = new Intl.DateTimeFormat('en-GB', {
-  day: 'numeric',
-  month: 'short',
-  year: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-  timeZone: 'UTC',
-  hourCycle: 'h23',
-});
 const dateOnly = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
 
-/** "24 Nov 2026, 15:49 UTC" */
-export const formatDateTime = (iso: string) => `${dateTime.format(new Date(iso))} UTC`;
+/** "24 Nov 2026, 15:49 UTC" (the same words as in mail). */
+export const formatDateTime = (iso: string) => displayUtc(iso);
 
 /** "24 Nov 2026" */
 export const formatDate = (iso: string) => dateOnly.format(new Date(iso));

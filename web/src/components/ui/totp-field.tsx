@@ -14,6 +14,7 @@ export function TotpField({ value, onChange, error, required = false, label = '2
   return (
     <Field label={label} error={error} hint={hint} required={required}>
       <input
+        type="text"
         className="totp-input"
         name="totp_code"
         value={value}

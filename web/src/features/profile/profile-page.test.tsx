@@ -1,10 +1,12 @@
 // @vitest-environment happy-dom
-import { screen, waitFor } from '@testing-library/react';
+import { configure, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { renderApp, resetApp, type SentRequest } from '../../testing/render-app.tsx';
 
 afterEach(resetApp);
+// The first visit to a lazily loaded page compiles its chunk, which takes more than a second on a busy machine.
+configure({ asyncUtilTimeout: 5000 });
 beforeEach(() => localStorage.setItem('escrow.session', 'good'));
 
 type Role = 'buyer' | 'seller' | 'admin';
@@ -107,6 +109,7 @@ describe('Profile, Security tab: 2FA', () => {
 
     await userEvent.click(screen.getByRole('button', { name: 'Set up 2FA' }));
     const qr = await screen.findByRole('img', { name: /QR code/ });
+    expect(document.activeElement).toBe(screen.getByRole('heading', { name: 'Add this account to your authenticator app' }));
     expect(qr.getAttribute('src')).toBe(setupAnswer.qr_code_url);
     expect(screen.getByText('JBSW Y3DP EHPK 3PXP')).toBeTruthy();
     const codeField = screen.getByLabelText(/Code from the app/);
@@ -126,6 +129,7 @@ describe('Profile, Security tab: 2FA', () => {
     const list = await screen.findByRole('list', { name: 'Recovery codes' });
     expect(list.textContent).toContain(codes[0]);
     expect(list.textContent).toContain(codes[1]);
+    expect(document.activeElement).toBe(screen.getByRole('heading', { name: 'Your recovery codes' }));
     expect(screen.getByText(/From your next sign-in you will be asked for the code/)).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Copy codes' })).toBeTruthy();
     expect(screen.getByRole('button', { name: /Download \.txt/ })).toBeTruthy();
@@ -134,6 +138,7 @@ describe('Profile, Security tab: 2FA', () => {
 
     await userEvent.click(screen.getByRole('button', { name: 'I have saved my codes' }));
     expect(screen.queryByRole('list', { name: 'Recovery codes' })).toBeNull();
+    expect(document.activeElement).toBe(screen.getByRole('heading', { name: 'Two-factor authentication (2FA)' }));
     const disableField = screen.getByLabelText(/2FA code or recovery code/);
     await userEvent.type(disableField, '111111');
     await userEvent.click(screen.getByRole('button', { name: 'Disable 2FA' }));

@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import { screen, waitFor, within } from '@testing-library/react';
+import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { displayBtc, displayUsd, parsePercentToBps, parseRateToCents, parseUsdToCents, quote } from '../../../../../domain/money.ts';
@@ -7,6 +7,8 @@ import { renderApp, resetApp, type Server } from '../../../testing/render-app.ts
 import { escrowFixture } from '../model/escrow-fixture.ts';
 
 afterEach(resetApp);
+// A page's first render also loads its lazy chunk, which takes longer than the default second on a busy machine.
+configure({ asyncUtilTimeout: 5000 });
 
 const buyer = { id: 'user-ann', username: 'ann', email: 'ann@example.com', full_name: 'Ann', role: 'buyer', email_verified: true, totp_enabled: false, country: null, phone: null };
 const pricing = (rate: number, fee: number) => ({ btc_usd_rate: rate, fee_percentage: fee, rate_set_at: new Date(Date.now() - 5 * 60_000).toISOString() });

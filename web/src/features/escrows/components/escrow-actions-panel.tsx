@@ -30,6 +30,8 @@ const LABELS: Record<EscrowAction, string> = {
 interface PanelProps {
   escrow: Escrow;
   actions: EscrowAction[];
+  /** Whether the first action is this user's next step (styled as the primary button), or only something they may do. */
+  waitsOnMe: boolean;
   totpEnabled: boolean;
   /** Open the payment dialog at once (a buyer's new escrow with an address). */
   startWithPayment: boolean;
@@ -38,7 +40,7 @@ interface PanelProps {
 }
 
 /** The buttons for exactly the actions offered, the next step first, and the dialog each one opens. */
-export function EscrowActionsPanel({ escrow, actions, totpEnabled, startWithPayment, onPaymentShown, onNotice }: PanelProps) {
+export function EscrowActionsPanel({ escrow, actions, waitsOnMe, totpEnabled, startWithPayment, onPaymentShown, onNotice }: PanelProps) {
   const [dialog, setDialog] = useState<Dialog>(startWithPayment && escrow.assigned_address ? 'payment' : null);
   const requestPayment = useRequestPayment(escrow.id);
   const confirmReceipt = useConfirmReceipt(escrow.id);
@@ -81,7 +83,7 @@ export function EscrowActionsPanel({ escrow, actions, totpEnabled, startWithPaym
         {actions.map((action, index) => (
           <Button
             key={action}
-            variant={action === 'open_dispute' || action === 'cancel' ? 'ghost' : index === 0 ? 'primary' : 'secondary'}
+            variant={action === 'open_dispute' || action === 'cancel' ? 'ghost' : index === 0 && waitsOnMe ? 'primary' : 'secondary'}
             busy={action === 'make_payment' && requestPayment.isPending}
             onClick={() => run(action)}
           >

@@ -54,7 +54,15 @@ export function EscrowDetails({ escrow }: { escrow: Escrow }) {
       <section className="card" aria-labelledby="addresses-heading">
         <h2 id="addresses-heading">Addresses and transactions</h2>
         <dl className="facts-list">
-          <Row label="Payment address">{escrow.assigned_address ? <span className="mono break">{escrow.assigned_address}</span> : none}</Row>
+          <Row label="Payment address">
+            {escrow.status === 'cancelled' && escrow.assigned_address ? (
+              <span>Given back to the pool when the escrow was cancelled: do not pay to it.</span>
+            ) : escrow.assigned_address ? (
+              <span className="mono break">{escrow.assigned_address}</span>
+            ) : (
+              none
+            )}
+          </Row>
           <Row label="Seller's payout address">{escrow.payout_address ? <span className="mono break">{escrow.payout_address}</span> : none}</Row>
           <Row label="Buyer's refund address">{escrow.refund_address ? <span className="mono break">{escrow.refund_address}</span> : none}</Row>
           {escrow.payment_marked_at && <Row label="Payment marked">{formatDateTime(escrow.payment_marked_at)}</Row>}

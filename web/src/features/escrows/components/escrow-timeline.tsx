@@ -3,11 +3,17 @@ import { QueryState } from '../../../components/ui/query-state.tsx';
 import { useEscrowHistory } from '../api/get-escrow-history.ts';
 import type { EscrowSide } from '../api/types.ts';
 
-const sideWords = (actor: string, mine: EscrowSide) => (actor === mine ? 'you' : actor === 'system' ? 'automatic' : `the ${actor}`);
+/** Who acted, unless the summary already says it ("Dispute opened by the buyer"); always "you" for the reader's side. */
+function sideWords(actor: string, mine: EscrowSide, summary: string): string | null {
+  if (actor === mine) return 'you';
+  if (summary.includes(`the ${actor}`) || (actor === 'admin' && summary.includes('an admin'))) return null;
+  return actor === 'system' ? 'automatic' : `the ${actor}`;
+}
 
 /** What happened when, read from the escrow's events (GET /api/escrows/{id}/history). */
 export function EscrowTimeline({ id, updatedAt, side }: { id: string; updatedAt: string; side: EscrowSide }) {
   const history = useEscrowHistory(id, updatedAt);
+  const sideOf = (entry: { actor_side: string; summary: string }) => sideWords(entry.actor_side, side, entry.summary);
   return (
     <QueryState query={history} errorFallback="The history cannot be loaded right now." isEmpty={(list) => list.length === 0} empty="Nothing has happened yet.">
       {(entries) => (
@@ -15,7 +21,7 @@ export function EscrowTimeline({ id, updatedAt, side }: { id: string; updatedAt:
           {[...entries].reverse().map((entry) => (
             <li key={entry.version} className="history-entry">
               <p className="history-what">
-                {entry.summary} <span className="history-side">({sideWords(entry.actor_side, side)})</span>
+                {entry.summary} {sideOf(entry) && <span className="history-side">({sideOf(entry)})</span>}
               </p>
               <p className="small muted">
                 <time dateTime={entry.occurred_at}>{formatDateTime(entry.occurred_at)}</time>

@@ -41,6 +41,7 @@ export function MarkPaidDialog({ escrow, open, onOpenChange, onDone }: MarkPaidD
         <Field label="Proof of payment (optional)" error={fileError ?? undefined} hint="A screenshot or receipt: PNG, JPEG, WebP, GIF, PDF or text, at most 10 MB.">
           <input
             type="file"
+            className="evidence-input"
             accept={EVIDENCE_ACCEPT}
             onChange={(event) => {
               const chosen = event.target.files?.[0] ?? null;

@@ -98,6 +98,11 @@ export function nextStepFor(escrow: StepFacts): string {
     case 'pending_payment':
       if (!escrow.assigned_address) return buyer ? 'Click Make Payment to get the address to pay to.' : 'Waiting for the buyer to request a payment address and pay.';
       if (escrow.payment_marked_at) return buyer ? 'An admin is checking your payment on the chain; nothing to do until then.' : 'The buyer marked the payment as sent; an admin is checking it on the chain.';
+      if (escrow.payment_rejected_at) {
+        return buyer
+          ? 'Your payment was not found on the chain. Check that the exact amount went to the payment address, then click Mark as Paid again.'
+          : 'The payment the buyer marked was not found on the chain; waiting for the buyer to mark it again.';
+      }
       return buyer ? 'Send the exact amount to the payment address, then click Mark as Paid.' : 'Waiting for the buyer to pay.';
     case 'funded':
       if (buyer) return escrow.buyer_confirmed_at ? 'You confirmed receipt; an admin will release the money to the seller.' : 'The money is held. Click Confirm Receipt once you have what you paid for.';

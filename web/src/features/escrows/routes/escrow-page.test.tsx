@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { renderApp, resetApp, type Answer, type SentRequest } from '../../../testing/render-app.tsx';
@@ -7,18 +7,20 @@ import type { Escrow } from '../api/types.ts';
 import { escrowFixture } from '../model/escrow-fixture.ts';
 
 afterEach(resetApp);
+// A page's first render also loads its lazy chunk, which takes longer than the default second on a busy machine.
+configure({ asyncUtilTimeout: 5000 });
 
 const ADDRESS = 'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4';
 const ann = { id: 'user-ann', username: 'ann', email: 'ann@example.com', full_name: 'Ann', role: 'buyer', email_verified: true, totp_enabled: false, country: null, phone: null };
 const sam = { ...ann, id: 'user-sam', username: 'sam', email: 'sam@example.com', role: 'seller' };
 
-function open(escrow: Escrow, me: object, post: (request: SentRequest) => Answer | undefined = () => undefined) {
+function open(escrow: Escrow, me: object, post: (request: SentRequest) => Answer | undefined = () => undefined, history: object[] = []) {
   localStorage.setItem('escrow.session', 'token');
   return renderApp(`/escrow/${escrow.id}`, (request) => {
     if (request.path === '/api/auth/me') return { status: 200, body: me };
     if (request.path === '/api/site') return { status: 200, body: { support_email: 's@example.com', support_hours: 'always', pgp_key_configured: false, bitcoin_network: 'mainnet' } };
     if (request.path === `/api/escrows/${escrow.id}` && request.method === 'GET') return { status: 200, body: escrow };
-    if (request.path === `/api/escrows/${escrow.id}/history`) return { status: 200, body: [] };
+    if (request.path === `/api/escrows/${escrow.id}/history`) return { status: 200, body: history };
     if (request.method === 'POST') return post(request);
     if (request.path === '/api/escrows') return { status: 200, body: [escrow] };
     return undefined;
@@ -117,6 +119,47 @@ describe('the escrow page', () => {
     await userEvent.type(within(dialog).getByLabelText(/Reason/), 'Never arrived');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Open Dispute' }));
     await waitFor(() => expect(app.calls('POST')[0]?.body).toEqual({ reason: 'Never arrived' }));
+  });
+
+  it('no longer shows the payment address of a cancelled escrow as one to pay to', async () => {
+    open(escrowFixture({ status: 'cancelled', assigned_address: ADDRESS }), ann);
+    expect(await screen.findByText('Given back to the pool when the escrow was cancelled: do not pay to it.')).toBeTruthy();
+    expect(screen.queryByText(ADDRESS)).toBeNull();
+    expect(screen.getByText('This escrow was cancelled; do not send money to its address.')).toBeTruthy();
+  });
+
+  it('shows what happened when, newest first, saying who acted unless the words already do', async () => {
+    const entry = (version: number, type: string, summary: string, actor_side: string, extra: object = {}) => ({
+      version,
+      occurred_at: `2026-11-2${version}T10:00:00.000Z`,
+      type,
+      summary,
+      actor_side,
+      reason: null,
+      outcome: null,
+      address: null,
+      txid: null,
+      seller_percent: null,
+      seller_sats: null,
+      buyer_sats: null,
+      evidence_files: null,
+      ...extra,
+    });
+    open(escrowFixture({ status: 'disputed' }), ann, undefined, [
+      entry(1, 'EscrowCreated', 'Escrow opened by the buyer', 'buyer'),
+      entry(2, 'PaymentVerified', 'Payment verified: the money is held in escrow', 'admin', { txid: 'ab'.repeat(32) }),
+      entry(3, 'DisputeOpened', 'Dispute opened by the seller', 'seller', { reason: 'Not paid in full' }),
+    ]);
+    const history = await screen.findByRole('region', { name: 'History' });
+    const items = await within(history).findAllByRole('listitem');
+    expect(items.map((item) => item.querySelector('.history-what')!.textContent)).toEqual([
+      'Dispute opened by the seller ',
+      'Payment verified: the money is held in escrow (the admin)',
+      'Escrow opened by the buyer (you)',
+    ]);
+    expect(within(items[0]!).getByText('Reason: Not paid in full')).toBeTruthy();
+    expect(within(items[0]!).getByText('23 Nov 2026, 10:00 UTC')).toBeTruthy();
+    expect(within(items[1]!).getByText(`Transaction ${'ab'.repeat(32)}`)).toBeTruthy();
   });
 
   it('answers a stranger as if the escrow did not exist', async () => {

@@ -11,7 +11,7 @@ import { EscrowActionsPanel } from '../components/escrow-actions-panel.tsx';
 import { EscrowDetails } from '../components/escrow-details.tsx';
 import { EscrowTimeline } from '../components/escrow-timeline.tsx';
 import { StatusTracker } from '../components/status-tracker.tsx';
-import { escrowActions } from '../model/escrow-actions.ts';
+import { escrowActions, needsMyAction } from '../model/escrow-actions.ts';
 import { nextStepFor, statusNote, trackerSteps } from '../model/escrow-progress.ts';
 import '../escrows.css';
 
@@ -72,9 +72,15 @@ export function EscrowPage() {
               <section className="card next-step" aria-labelledby="next-heading">
                 <h2 id="next-heading">Next step</h2>
                 <p>{nextStepFor(data)}</p>
+                {data.side === 'admin' && (
+                  <p>
+                    <Link to={`/admin?tab=escrows&escrow=${data.id}`}>Open this escrow in the admin console</Link>
+                  </p>
+                )}
                 <EscrowActionsPanel
                   escrow={data}
                   actions={actions}
+                  waitsOnMe={needsMyAction(data, user)}
                   totpEnabled={user.totp_enabled}
                   startWithPayment={params.get('pay') === '1'}
                   onPaymentShown={() => params.has('pay') && setParams({}, { replace: true })}

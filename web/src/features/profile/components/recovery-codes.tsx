@@ -1,6 +1,7 @@
 import { Download } from 'lucide-react';
 import { Button } from '../../../components/ui/button.tsx';
 import { CopyButton } from '../../../components/ui/copy-button.tsx';
+import { useFocusOnMount } from '../../../components/ui/focus-on-mount.ts';
 import { Message } from '../../../components/ui/message.tsx';
 import { formatDateTime } from '../../../lib/format.ts';
 
@@ -28,13 +29,16 @@ function download(text: string, fileName: string) {
 /** Shown once, right after 2FA is turned on: the server keeps only hashes of these codes. */
 export function RecoveryCodes({ codes, username, onDone }: { codes: string[]; username: string; onDone: () => void }) {
   const text = recoveryCodesText(codes, username, new Date());
+  const heading = useFocusOnMount<HTMLHeadingElement>();
   return (
     <div className="recovery-codes">
       <Message tone="success">
         2FA is on. From your next sign-in you will be asked for the code your authenticator app shows after your password. A code works once: if you
         have just used one, wait for the next (a new one every 30 seconds). Your other sessions were signed out.
       </Message>
-      <h3>Your recovery codes</h3>
+      <h3 ref={heading} tabIndex={-1}>
+        Your recovery codes
+      </h3>
       <p>
         Keep these somewhere safe, away from your phone. Each one signs you in once if you lose your authenticator app. <strong>They are shown only now.</strong>
       </p>

@@ -1,5 +1,5 @@
 import { ShieldCheck, ShieldOff } from 'lucide-react';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { CurrentUser } from '../../../api/types.ts';
 import { messageOf } from '../../../api/client.ts';
 import { Button } from '../../../components/ui/button.tsx';
@@ -10,16 +10,21 @@ import { RecoveryCodes } from './recovery-codes.tsx';
 import { TwoFactorSetup } from './two-factor-setup.tsx';
 
 /** Where the 2FA flow stands on this page: nothing under way, a secret drawn and awaiting a code, or codes to save. */
-type Stage = { kind: 'idle'; notice?: string } | { kind: 'setup'; setup: Setup } | { kind: 'codes'; codes: string[] };
+type Stage = { kind: 'idle'; notice?: string; focusHeading?: boolean } | { kind: 'setup'; setup: Setup } | { kind: 'codes'; codes: string[] };
 
 /** 2FA: off -> set up (QR and key) -> verified (recovery codes shown once) -> on -> off again with a code. */
 export function TwoFactorSection({ user }: { user: CurrentUser }) {
   const [stage, setStage] = useState<Stage>({ kind: 'idle' });
   const setup = useSetupTwoFactor();
   const enabled = user.totp_enabled;
+  const heading = useRef<HTMLHeadingElement>(null);
+  // Saving the codes or turning 2FA off removes the button that had focus: the section's heading takes it.
+  useEffect(() => {
+    if (stage.kind === 'idle' && stage.focusHeading) heading.current?.focus();
+  }, [stage]);
 
   const body = (() => {
-    if (stage.kind === 'codes') return <RecoveryCodes codes={stage.codes} username={user.username} onDone={() => setStage({ kind: 'idle' })} />;
+    if (stage.kind === 'codes') return <RecoveryCodes codes={stage.codes} username={user.username} onDone={() => setStage({ kind: 'idle', focusHeading: true })} />;
     if (enabled) {
       return (
         <>
@@ -27,11 +32,11 @@ export function TwoFactorSection({ user }: { user: CurrentUser }) {
             Signing in, opening an escrow and other sensitive steps ask for the code your authenticator app shows. A code works once; if you have just used one,
             wait for the next.
           </p>
-          <DisableTwoFactorForm onDisabled={(detail) => setStage({ kind: 'idle', notice: `${detail}. Your other sessions were signed out.` })} />
+          <DisableTwoFactorForm onDisabled={(detail) => setStage({ kind: 'idle', notice: `${detail}. Your other sessions were signed out.`, focusHeading: true })} />
         </>
       );
     }
-    if (stage.kind === 'setup') return <TwoFactorSetup setup={stage.setup} onEnabled={(codes) => setStage({ kind: 'codes', codes })} onCancel={() => setStage({ kind: 'idle' })} />;
+    if (stage.kind === 'setup') return <TwoFactorSetup setup={stage.setup} onEnabled={(codes) => setStage({ kind: 'codes', codes })} onCancel={() => setStage({ kind: 'idle', focusHeading: true })} />;
     return (
       <>
         {stage.notice && <Message tone="success">{stage.notice}</Message>}
@@ -49,7 +54,9 @@ export function TwoFactorSection({ user }: { user: CurrentUser }) {
   return (
     <section className="profile-section" aria-labelledby="two-factor-heading">
       <div className="section-head">
-        <h2 id="two-factor-heading">Two-factor authentication (2FA)</h2>
+        <h2 id="two-factor-heading" ref={heading} tabIndex={-1}>
+          Two-factor authentication (2FA)
+        </h2>
         {enabled ? (
           <span className="pill pill-on">
             <ShieldCheck size={16} aria-hidden="true" /> On

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { messageOf } from '../../../api/client.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { CopyButton } from '../../../components/ui/copy-button.tsx';
+import { useFocusOnMount } from '../../../components/ui/focus-on-mount.ts';
 import { Message } from '../../../components/ui/message.tsx';
 import { TotpField } from '../../../components/ui/totp-field.tsx';
 import type { TwoFactorSetup as Setup } from '../api/setup-two-factor.ts';
@@ -15,6 +16,7 @@ export function TwoFactorSetup({ setup, onEnabled, onCancel }: { setup: Setup; o
   const verify = useVerifyTwoFactor();
   const [code, setCode] = useState('');
   const [missing, setMissing] = useState(false);
+  const heading = useFocusOnMount<HTMLHeadingElement>();
 
   const submit = (event: React.FormEvent) => {
     event.preventDefault();
@@ -25,6 +27,9 @@ export function TwoFactorSetup({ setup, onEnabled, onCancel }: { setup: Setup; o
 
   return (
     <div className="two-factor-setup">
+      <h3 ref={heading} tabIndex={-1}>
+        Add this account to your authenticator app
+      </h3>
       <ol className="setup-steps">
         <li>
           <p>Scan this QR code with an authenticator app (Aegis, Google Authenticator, 1Password, ...).</p>

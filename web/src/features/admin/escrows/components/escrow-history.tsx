@@ -8,7 +8,7 @@ import { type HistoryEntry, useEscrowHistory } from '../api/get-escrow-history.t
 function EventData({ data }: { data: Record<string, unknown> }) {
   const entries = Object.entries(data).filter(([key, value]) => key !== 'evidence' && value !== null && value !== '');
   if (entries.length === 0) return null;
-  return (
+  const list = (
     <dl className="facts facts-compact">
       {entries.map(([key, value]) => (
         <div key={key} className="fact">
@@ -17,6 +17,15 @@ function EventData({ data }: { data: Record<string, unknown> }) {
         </div>
       ))}
     </dl>
+  );
+  // A long record (the opening's every term) folds away so the history reads as a timeline.
+  return entries.length > 4 ? (
+    <details className="small">
+      <summary>What was recorded ({entries.length} fields)</summary>
+      {list}
+    </details>
+  ) : (
+    list
   );
 }
 

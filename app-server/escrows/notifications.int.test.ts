@@ -1,0 +1,142 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { form, json, signedInUser, tokenInMail } from '../testing/accounts.ts';
+import { openMarket } from '../testing/market.ts';
+import { openTestApp, type TestApp } from '../testing/test-app.ts';
+
+const BASE = 'https://escrow.example';
+const ADDRESS = 'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4';
+const ISO_TIME = /\d{4}-\d\d-\d\dT\d\d:\d\d/;
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await openTestApp({ PUBLIC_URL: BASE });
+});
+beforeEach(async () => t.database.reset());
+afterAll(async () => t.close());
+
+interface Mail {
+  to: string;
+  subject: string;
+  body: string;
+}
+const allMail = async (): Promise<Mail[]> =>
+  (await t.database.db.selectFrom('mail_outbox').select(['to_address', 'subject', 'body']).orderBy('id').execute()).map((m) => ({ to: m.to_address, subject: m.subject, body: m.body }));
+const mailAbout = async (subjectStart: string) => (await allMail()).filter((m) => m.subject.startsWith(subjectStart));
+const ok = async (res: Response | Promise<Response>) => {
+  const answer = await res;
+  expect(answer.status, await answer.clone().text()).toBeLessThan(300);
+  return answer;
+};
+
+/** ann (buyer) opens a $2,000.00 deal with sam (seller) at $50,000/BTC and 1.5%: $2,030.00 = 0.04060000 BTC. */
+async function openDeal() {
+  const people = await openMarket(t, [ADDRESS]);
+  const res = await ok(t.app.request('/api/escrows', json({ product_service: 'Camera', description: 'Mirrorless body', amount_usd: '2000.00', deadline_days: 7, seller_email: 'sam@example.com' }, people.buyer.token)));
+  const { id } = (await res.json()) as { id: string };
+  return { ...people, id };
+}
+async function fund(deal: Awaited<ReturnType<typeof openDeal>>) {
+  await ok(t.app.request(`/api/escrows/${deal.id}/mark-paid`, form({ notes: 'sent' }, deal.buyer.token)));
+  await ok(t.app.request(`/api/admin/escrows/${deal.id}/verify-payment`, form({ verified: 'true', notes: 'seen on chain' }, deal.admin.token)));
+}
+
+describe('Mail about an escrow', () => {
+  it('invites the other party with the amounts as the web app shows them, the deadline in readable UTC, and a link to the escrow', async () => {
+    const { id } = await openDeal();
+    const invitation = (await allMail()).find((m) => m.to === 'sam@example.com' && m.body.includes('Payment due by'));
+    expect(invitation).toBeDefined();
+    expect(invitation!.body).toContain('Amount: $2,000.00 + $30.00 fee = $2,030.00 (0.04060000 BTC)');
+    expect(invitation!.body).toMatch(/Payment due by: \d{1,2} [A-Z][a-z]{2} \d{4}, \d\d:\d\d UTC/);
+    expect(invitation!.body).toContain(`${BASE}/escrow/${id}`);
+    expect(invitation!.body).not.toMatch(ISO_TIME);
+  });
+
+  it("sends admins to the console's place for each thing to do, and parties to the escrow's page", async () => {
+    const deal = await openDeal();
+    await ok(t.app.request(`/api/escrows/${deal.id}/mark-paid`, form({ notes: 'sent' }, deal.buyer.token)));
+    const [marked] = await mailAbout('Payment marked');
+    expect(marked!.to).toBe('root@example.com');
+    expect(marked!.body).toContain(`Open it in the admin console: ${BASE}/admin?tab=verifications`);
+    expect(marked!.body).toContain('Amount: $2,030.00 = 0.04060000 BTC');
+
+    await ok(t.app.request(`/api/admin/escrows/${deal.id}/verify-payment`, form({ verified: 'true', notes: 'seen' }, deal.admin.token)));
+    const funded = await mailAbout('Escrow funded');
+    expect(funded.map((m) => m.to).sort()).toEqual(['ann@example.com', 'sam@example.com']);
+    for (const mail of funded) expect(mail.body).toContain(`Open it: ${BASE}/escrow/${deal.id}`);
+  });
+
+  it('mails the other party and the admins when a dispute opens, not the party who opened it', async () => {
+    const deal = await openDeal();
+    await fund(deal);
+    await ok(t.app.request(`/api/escrows/${deal.id}/open-dispute`, json({ reason: 'The camera never arrived' }, deal.buyer.token)));
+    const disputes = await mailAbout('Dispute opened');
+    expect(disputes.map((m) => m.to).sort()).toEqual(['root@example.com', 'sam@example.com']);
+    const toSeller = disputes.find((m) => m.to === 'sam@example.com')!;
+    expect(toSeller.body).toContain('The buyer opened a dispute');
+    expect(toSeller.body).toContain(`${BASE}/escrow/${deal.id}`);
+    const toAdmin = disputes.find((m) => m.to === 'root@example.com')!;
+    expect(toAdmin.body).toContain(`${BASE}/admin?tab=disputes`);
+  });
+
+  it('tells a buyer when the seller opened the dispute', async () => {
+    const deal = await openDeal();
+    await fund(deal);
+    await ok(t.app.request(`/api/escrows/${deal.id}/open-dispute`, json({ reason: 'Buyer stopped answering' }, deal.seller.token)));
+    const toParties = (await mailAbout('Dispute opened')).filter((m) => m.to !== 'root@example.com');
+    expect(toParties.map((m) => m.to)).toEqual(['ann@example.com']);
+    expect(toParties[0]!.body).toContain('The seller opened a dispute');
+  });
+
+  it("mails both parties when an escrow is frozen and unfrozen, without the admin's reason", async () => {
+    const deal = await openDeal();
+    await fund(deal);
+    await ok(t.app.request(`/api/admin/escrows/${deal.id}/freeze`, form({ reason: 'internal: checking the seller' }, deal.admin.token)));
+    await ok(t.app.request(`/api/admin/escrows/${deal.id}/unfreeze`, form({ reason: 'internal: cleared' }, deal.admin.token)));
+    for (const subject of ['Escrow frozen', 'Escrow unfrozen']) {
+      const mails = await mailAbout(subject);
+      expect(mails.map((m) => m.to).sort(), subject).toEqual(['ann@example.com', 'sam@example.com']);
+      for (const mail of mails) {
+        expect(mail.body).toContain(`${BASE}/escrow/${deal.id}`);
+        expect(mail.body).not.toContain('internal:');
+      }
+    }
+  });
+
+  it('links every mail of a whole deal: parties to the escrow page, admins to the console; no ISO times anywhere', async () => {
+    const deal = await openDeal();
+    await fund(deal);
+    await ok(t.app.request(`/api/escrows/${deal.id}/payout-address`, json({ address: '1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2' }, deal.seller.token)));
+    await ok(t.app.request(`/api/escrows/${deal.id}/confirm-receipt`, { method: 'POST', headers: { authorization: `Bearer ${deal.buyer.token}` } }));
+    await ok(t.app.request(`/api/admin/escrows/${deal.id}/release`, form({ notes: 'paid out', txid: 'b'.repeat(64) }, deal.admin.token)));
+
+    const mails = (await allMail()).filter((m) => !m.subject.startsWith('Confirm your e-mail'));
+    expect(mails.map((m) => m.subject)).toEqual(expect.arrayContaining(['Escrow released: Camera', 'Escrow funded: Camera', 'Payment marked: Camera']));
+    for (const mail of mails) {
+      const link = mail.to === 'root@example.com' ? `${BASE}/admin?tab=` : `${BASE}/escrow/${deal.id}`;
+      expect(mail.body, `${mail.subject} to ${mail.to}`).toContain(link);
+      expect(mail.body, `${mail.subject} to ${mail.to}`).not.toMatch(ISO_TIME);
+    }
+    const released = mails.find((m) => m.subject === 'Escrow released: Camera' && m.to === 'sam@example.com')!;
+    expect(released.body).toMatch(/\d\.\d{8} BTC was released/);
+  });
+});
+
+describe('Mail to admins about the payment address pool', () => {
+  it("links the pool-low alert to the console's Addresses tab, and an escrow left without an address to that escrow", async () => {
+    const { buyer } = await openMarket(t, [ADDRESS]);
+    const confirmation = (await allMail()).find((m) => m.to === 'ann@example.com' && m.subject === 'Confirm your e-mail address')!;
+    await ok(t.app.request('/api/auth/verify-email', json({ token: tokenInMail(confirmation.body) })));
+    const [low] = await mailAbout('Payment address pool is low');
+    expect(low!.to).toBe('root@example.com');
+    expect(low!.body).toContain(`${BASE}/admin?tab=addresses`);
+
+    await ok(t.app.request('/api/escrows', json({ product_service: 'Lens', description: 'Takes the pool address', amount_usd: '10.00', seller_email: 'sam@example.com' }, buyer.token)));
+    const seller = await signedInUser(t, 'sue', 'seller');
+    const res = await ok(t.app.request('/api/escrows', json({ product_service: 'Tripod', description: 'Waits for an address', amount_usd: '10.00', buyer_email: 'ann@example.com' }, seller.token)));
+    const { id } = (await res.json()) as { id: string };
+    expect((await t.app.request(`/api/escrows/${id}/request-payment`, { method: 'POST', headers: { authorization: `Bearer ${buyer.token}` } })).status).toBe(409);
+    const [empty] = await mailAbout('The payment address pool is empty');
+    expect(empty!.body).toContain(`${BASE}/admin?tab=escrows&escrow=${id}`);
+    expect(empty!.body).toContain(`${BASE}/admin?tab=addresses`);
+  });
+});

@@ -1,0 +1,134 @@
+import { z } from 'zod';
+
+const isoTime = z.string().describe('ISO 8601 time, UTC');
+const optionalTime = isoTime.nullable();
+const usd = z.number().describe('US dollars, 2 decimals');
+const sats = z.number().int().describe('Satoshis');
+
+export const escrowStatusSchema = z.enum(['pending_payment', 'funded', 'released', 'disputed', 'frozen', 'cancelled', 'refunded']);
+
+/** The escrow's latest dispute as its parties see it (no account ids). */
+export const escrowDisputeSchema = z.strictObject({
+  id: z.string(),
+  reason: z.string(),
+  opened_by_side: z.enum(['buyer', 'seller']),
+  opened_at: isoTime,
+  status: z.enum(['open', 'resolved']),
+  outcome: z.string().nullable(),
+  resolution: z.enum(['release', 'refund', 'split']).nullable(),
+  seller_percent: z.number().int().nullable(),
+  resolved_at: optionalTime,
+});
+
+/** An escrow as the API shows it to its parties and to admins. */
+export const escrowSchema = z.strictObject({
+  side: z.enum(['buyer', 'seller', 'admin']).describe('Where the caller stands on this escrow'),
+  id: z.string(),
+  product_service: z.string(),
+  description: z.string(),
+  amount_usd: usd,
+  escrow_fee: usd,
+  total_usd: usd,
+  fee_percentage: z.number().describe('Percent, 2 decimals'),
+  btc_usd_rate: usd.describe('The rate the BTC amount was fixed at'),
+  amount_btc: z.number().describe('BTC, 8 decimals'),
+  amount_sats: sats,
+  status: escrowStatusSchema,
+  buyer_email: z.string(),
+  seller_email: z.string(),
+  buyer_id: z.string().nullable(),
+  created_by: z.string(),
+  creator_side: z.enum(['buyer', 'seller']),
+  assigned_address: z.string().nullable().describe('Where the buyer pays'),
+  deadline_days: z.number().int(),
+  payment_due_at: isoTime,
+  payment_marked_at: optionalTime,
+  buyer_confirmed_at: optionalTime,
+  payout_address: z.string().nullable(),
+  refund_address: z.string().nullable(),
+  payment_txid: z.string().nullable(),
+  payout_txid: z.string().nullable(),
+  seller_sats: sats.nullable(),
+  buyer_sats: sats.nullable(),
+  fee_sats: sats.nullable(),
+  funded_at: optionalTime,
+  payment_rejected_at: optionalTime,
+  dispute: escrowDisputeSchema.nullable(),
+  created_at: isoTime,
+  updated_at: isoTime,
+});
+export type Escrow = z.infer<typeof escrowSchema>;
+
+export const escrowListSchema = z.array(escrowSchema);
+
+/** GET /api/admin/escrows: a page of every escrow, and how many there are. */
+export const adminEscrowPageSchema = z.strictObject({ total: z.number().int(), escrows: z.array(escrowSchema) });
+
+/**
+ * An evidence file of a payment mark: the spec's item (`id`, `notes` of its mark, `file_path`, the URL that serves it
+ * to admins and the escrow's parties) beside the file facts and its mark's time and fate.
+ */
+export const evidenceFileSchema = z.strictObject({
+  id: z.string(),
+  notes: z.string(),
+  file_path: z.string(),
+  evidence_id: z.string(),
+  filename: z.string(),
+  content_type: z.string(),
+  size_bytes: z.number().int(),
+  sha256: z.string(),
+  url: z.string(),
+  marked_at: isoTime,
+  mark_status: z.enum(['pending', 'rejected', 'verified']),
+});
+
+/** GET /api/escrows/{id}: the escrow with every evidence file of its payment marks, oldest first. */
+export const escrowPageSchema = escrowSchema.extend({ evidence: z.array(evidenceFileSchema) });
+
+/** GET /api/admin/pending-verifications: a marked payment waiting for an admin. */
+export const pendingVerificationSchema = z.strictObject({
+  escrow: escrowSchema,
+  notes: z.string(),
+  marked_at: isoTime,
+  evidence: z.array(evidenceFileSchema),
+});
+export const pendingVerificationsSchema = z.array(pendingVerificationSchema);
+
+/** GET /api/admin/disputes: a dispute with the accounts involved. */
+export const adminDisputeSchema = z.strictObject({
+  id: z.string(),
+  escrow_id: z.string(),
+  reason: z.string(),
+  opened_by_side: z.enum(['buyer', 'seller']),
+  opened_by: z.string(),
+  opened_at: isoTime,
+  status: z.enum(['open', 'resolved']),
+  outcome: z.string().nullable(),
+  resolution: z.enum(['release', 'refund', 'split']).nullable(),
+  seller_percent: z.number().int().nullable(),
+  resolved_by: z.string().nullable(),
+  resolved_at: optionalTime,
+  evidence: z.array(evidenceFileSchema),
+});
+export const adminDisputesSchema = z.array(adminDisputeSchema);
+
+/** GET /api/admin/escrows/{id}/history: every event of the escrow with the state after it. */
+export const adminEscrowHistoryEntrySchema = z.strictObject({
+  position: z.number().int(),
+  version: z.number().int(),
+  type: z.string(),
+  occurred_at: isoTime,
+  actor: z.string(),
+  data: z.record(z.string(), z.unknown()).describe("The event's data as recorded (see the event catalogue)"),
+  status_after: escrowStatusSchema,
+  after: z.strictObject({
+    address: z.string().nullable(),
+    payment_marked_at: optionalTime,
+    buyer_confirmed_at: optionalTime,
+    payout_address: z.string().nullable(),
+    refund_address: z.string().nullable(),
+    dispute_id: z.string().nullable(),
+  }),
+});
+export const adminEscrowHistorySchema = z.array(adminEscrowHistoryEntrySchema);
+export { escrowHistoryEntrySchema } from '../domain/escrow/api-schemas.ts';

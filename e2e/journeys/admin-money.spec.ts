@@ -1,0 +1,157 @@
+/**
+ * An admin without 2FA (the suite's server runs with ADMIN_2FA_REQUIRED=false) runs the money side of the business in
+ * the console: verifies a marked payment after seeing its evidence, releases, refunds, resolves a dispute with a
+ * split, freezes and unfreezes, assigns an address; each escrow's history shows what happened.
+ */
+import { preparePricingAndPool, signInInBrowser } from '../support/api.ts';
+import { fundedDeal, markPaid, openDeal, openDispute, shoot } from '../support/admin-data.ts';
+import { checkPage, expect, test } from '../support/fixtures.ts';
+
+test.beforeAll(async ({ server }) => {
+  await preparePricingAndPool(server, { addresses: 12 });
+});
+
+test('verify a marked payment after looking at its evidence, then release it to the seller', async ({ server, person }) => {
+  const product = `Verify ${Date.now()}`;
+  const deal = await openDeal(server, product);
+  await markPaid(server, deal, 'Paid at noon');
+  const page = await person();
+  await signInInBrowser(page, server.admin);
+  await page.goto('/admin?tab=verifications');
+  await expect(page.getByRole('heading', { level: 1, name: 'Admin console' })).toBeVisible();
+  await expect(page.getByRole('link', { name: /Verifications \d+ payments? to verify/ })).toBeVisible();
+  const card = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: product }) });
+  await expect(card.getByText('Paid at noon')).toBeVisible();
+  const preview = card.getByRole('img', { name: 'Payment evidence: receipt.png' });
+  await expect(preview).toBeVisible();
+  expect(await preview.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0 && img.src.startsWith('blob:'))).toBe(true);
+  await checkPage(page, 'verifications');
+  await shoot(page, 'verifications');
+
+  await card.getByRole('button', { name: 'Verify' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Verify this payment?' });
+  await expect(dialog.getByText(/BTC/).first()).toBeVisible();
+  await dialog.getByLabel('Transaction id (optional)').fill('xyz');
+  await dialog.getByRole('button', { name: 'Verify payment' }).click();
+  await expect(dialog.getByRole('alert')).toHaveText('The transaction id must be 64 hexadecimal characters');
+  await dialog.getByLabel('Transaction id (optional)').fill('a'.repeat(64));
+  await checkPage(page, 'verify dialog');
+  await shoot(page, 'verify-dialog');
+  await dialog.getByRole('button', { name: 'Verify payment' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Payment verified: the escrow is funded' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: product })).toHaveCount(0);
+
+  // The seller gives a payout address; the escrow's page in the console (as mails link to it) offers the release.
+  await page.request.post(`/api/escrows/${deal.id}/payout-address`, { headers: { authorization: `Bearer ${deal.seller.token}` }, data: { address: deal.payoutAddress } });
+  await page.goto(`/admin?tab=escrows&escrow=${deal.id}`);
+  await expect(page.getByRole('heading', { name: product })).toBeVisible();
+  await expect(page.locator('.history-entry').filter({ hasText: 'PaymentVerified' })).toContainText('Funded');
+  await page.getByRole('button', { name: 'Release' }).click();
+  const release = page.getByRole('dialog', { name: 'Release the funds to the seller?' });
+  await expect(release).toContainText(deal.payoutAddress);
+  await expect(release).toContainText('Seller gets');
+  await checkPage(page, 'release dialog');
+  await shoot(page, 'release-dialog');
+  await release.getByRole('button', { name: 'Release funds' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Escrow released' })).toBeVisible();
+  await expect(page.locator('.escrow-detail .badge').first()).toHaveText('Released');
+  await expect(page.locator('.history-entry').filter({ hasText: 'EscrowReleased' })).toBeVisible();
+  await checkPage(page, 'released escrow');
+  await shoot(page, 'escrow-detail');
+});
+
+test('refund, freeze and unfreeze from the escrow list; the list filters by status and searches by e-mail', async ({ server, person }) => {
+  const product = `Refund ${Date.now()}`;
+  const deal = await fundedDeal(server, product);
+  const page = await person({ width: 820, height: 1000 });
+  await signInInBrowser(page, server.admin);
+  await page.goto('/admin?tab=escrows');
+  await page.getByLabel('Escrow id or e-mail').fill(deal.buyer.email);
+  await page.getByRole('button', { name: 'Search' }).click();
+  await expect(page).toHaveURL(new RegExp(`q=${encodeURIComponent(deal.buyer.email).replace(/\./g, '\\.')}`));
+  await expect(page.getByRole('link', { name: product })).toHaveCount(1);
+  await page.getByLabel('Status').selectOption('released');
+  await expect(page.getByText('No escrow matches these filters.')).toBeVisible();
+  await page.getByLabel('Status').selectOption('funded');
+  await checkPage(page, 'escrow list');
+  await shoot(page, 'escrows');
+  await page.getByRole('link', { name: product }).click();
+  await expect(page).toHaveURL(new RegExp(`escrow=${deal.id}`));
+
+  await page.getByRole('button', { name: 'Freeze' }).click();
+  const freeze = page.getByRole('dialog', { name: 'Freeze this escrow?' });
+  await freeze.getByRole('button', { name: 'Freeze' }).click();
+  await expect(freeze.getByRole('alert')).toHaveText('Give a reason (it is kept in the log)');
+  await freeze.getByLabel('Reason').fill('Checking the seller');
+  await freeze.getByRole('button', { name: 'Freeze' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Escrow frozen' })).toBeVisible();
+  await page.getByRole('button', { name: 'Unfreeze' }).click();
+  const unfreeze = page.getByRole('dialog', { name: 'Unfreeze this escrow?' });
+  await unfreeze.getByLabel('Reason').fill('All good');
+  await unfreeze.getByRole('button', { name: 'Unfreeze' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Escrow unfrozen' })).toBeVisible();
+
+  await page.getByRole('button', { name: 'Refund' }).click();
+  const refund = page.getByRole('dialog', { name: 'Refund the buyer?' });
+  await expect(refund).toContainText(deal.refundAddress);
+  await refund.getByRole('button', { name: 'Refund buyer' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Escrow refunded' })).toBeVisible();
+  await expect(page.locator('.history-entry').filter({ hasText: 'EscrowFrozen' })).toContainText('Frozen');
+  await expect(page.locator('.history-entry').last()).toContainText('Refunded');
+  await checkPage(page, 'refunded escrow');
+});
+
+test('resolve a dispute with a split: the satoshis each side gets are shown before confirming', async ({ server, person }) => {
+  const product = `Dispute ${Date.now()}`;
+  const deal = await fundedDeal(server, product);
+  await openDispute(server, deal, 'Only half of it arrived');
+  const page = await person();
+  await signInInBrowser(page, server.admin);
+  await page.goto('/admin?tab=disputes');
+  await expect(page.getByRole('link', { name: /Disputes \d+ open disputes?/ })).toBeVisible();
+  const card = page.getByRole('listitem').filter({ hasText: 'Only half of it arrived' });
+  await expect(card).toContainText(deal.buyer.email);
+  await expect(card).toContainText(deal.seller.email);
+  await expect(card.getByRole('img', { name: 'Payment evidence: receipt.png' })).toBeVisible();
+  await checkPage(page, 'disputes');
+  await shoot(page, 'disputes');
+  await card.getByRole('button', { name: 'Resolve' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Resolve this dispute' });
+  await dialog.getByRole('button', { name: 'Resolve dispute' }).click();
+  await expect(dialog.getByRole('alert')).toHaveText('Write the outcome (both parties are told)');
+  await dialog.getByLabel('Outcome').fill('Half arrived: the seller keeps 30%');
+  await dialog.getByLabel('Resolution').selectOption('split');
+  await dialog.getByLabel("Seller's share (percent, 1 to 99)").fill('30');
+  await expect(dialog).toContainText('Seller gets');
+  await expect(dialog).toContainText('Buyer gets');
+  await expect(dialog).toContainText(deal.refundAddress);
+  await checkPage(page, 'resolve dialog');
+  await shoot(page, 'resolve-dialog');
+  await dialog.getByRole('button', { name: 'Resolve dispute' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Dispute resolved' })).toBeVisible();
+  await expect(page.getByRole('listitem').filter({ hasText: 'Only half of it arrived' })).toContainText('seller 30%');
+  await page.getByRole('listitem').filter({ hasText: 'Only half of it arrived' }).getByRole('link', { name: /Escrow/ }).click();
+  await expect(page.locator('.history-entry').last()).toContainText('DisputeResolved');
+});
+
+test('assign an available address to an escrow a seller opened', async ({ server, person }) => {
+  const deal = await openDeal(server, `Assign ${Date.now()}`);
+  // The seller's side: a seller-opened escrow has no address until the buyer asks or an admin assigns one.
+  const opened = await (
+    await fetch(`${server.baseURL}/api/escrows`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${deal.seller.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ product_service: 'Seller listing', description: 'Opened by the seller', amount_usd: 300, deadline_days: 7, buyer_email: deal.buyer.email }),
+    })
+  ).json();
+  const page = await person();
+  await signInInBrowser(page, server.admin);
+  await page.goto(`/admin?tab=escrows&escrow=${opened.id}`);
+  await page.getByRole('button', { name: 'Assign address' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Assign a payment address' });
+  const chosen = await dialog.getByLabel('Available address').locator('option:checked').textContent();
+  await checkPage(page, 'assign dialog');
+  await dialog.getByRole('button', { name: 'Assign address' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Address assigned' })).toBeVisible();
+  await expect(page.locator('.escrow-detail')).toContainText(chosen!.trim());
+});

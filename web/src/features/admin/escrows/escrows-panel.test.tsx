@@ -1,0 +1,111 @@
+// @vitest-environment happy-dom
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it } from 'vitest';
+import { resetApp, type Server } from '../../../testing/render-app.tsx';
+import { renderConsole } from '../shared/render-console.tsx';
+import { escrowPowers } from './escrow-powers.ts';
+
+afterEach(resetApp);
+
+const ID = '0b9f6a2e-4c1d-4e5f-8a7b-1c2d3e4f5a6b';
+const escrow = {
+  id: ID,
+  product_service: 'Camera',
+  description: 'A camera',
+  amount_usd: 1000,
+  escrow_fee: 15,
+  total_usd: 1015,
+  fee_percentage: 1.5,
+  btc_usd_rate: 50000,
+  amount_btc: 0.0203,
+  amount_sats: 2_030_000,
+  status: 'funded',
+  buyer_email: 'ann@example.com',
+  seller_email: 'sam@example.com',
+  created_by: 'u1',
+  creator_side: 'buyer',
+  assigned_address: 'bc1qpay',
+  deadline_days: 7,
+  payment_due_at: null,
+  payment_marked_at: '2026-01-02T10:00:00Z',
+  buyer_confirmed_at: null,
+  payout_address: 'bc1qseller',
+  refund_address: null,
+  payment_txid: null,
+  payout_txid: null,
+  seller_sats: null,
+  buyer_sats: null,
+  fee_sats: null,
+  created_at: '2026-01-02T09:00:00Z',
+  updated_at: '2026-01-02T10:00:00Z',
+};
+const history = [{ position: 7, version: 1, type: 'EscrowCreated', occurred_at: '2026-01-02T09:00:00Z', actor: 'u1', data: { product_service: 'Camera' }, status_after: 'pending_payment', after: { address: null, payment_marked_at: null, buyer_confirmed_at: null, payout_address: null, refund_address: null, dispute_id: null } }];
+const detail = (act: Server): Server => (request) => {
+  if (request.path === `/api/escrows/${ID}`) return { status: 200, body: escrow };
+  if (request.path === `/api/admin/escrows/${ID}/history`) return { status: 200, body: history };
+  return request.method === 'POST' ? act(request) : undefined;
+};
+
+describe('Escrows', () => {
+  it('asks the server for one page, filtered and searched, from the URL', async () => {
+    const app = renderConsole('/admin?tab=escrows&status=funded&q=ann%40example.com&page=1', ({ path }) =>
+      path.startsWith('/api/admin/escrows?') ? { status: 200, body: { total: 26, escrows: [escrow] } } : undefined,
+    );
+    // The panel is its own chunk: the first render waits for it.
+    expect(await screen.findByRole('link', { name: 'Camera' }, { timeout: 5000 })).toBeTruthy();
+    expect(app.calls('GET', '/api/admin/escrows?').map((c) => c.path)).toEqual(['/api/admin/escrows?limit=25&offset=25&status=funded&search=ann%40example.com']);
+    expect(screen.getByText('26 escrows, 26 to 26 shown')).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Camera' }).getAttribute('href')).toBe(`/admin?tab=escrows&escrow=${ID}`);
+  });
+
+  it('release shows the satoshis and the payout address, and sends that address and the 2FA code', async () => {
+    const app = renderConsole('/admin?tab=escrows&escrow=' + ID, detail(() => ({ status: 200, body: { ...escrow, status: 'released' } })), { totp: true });
+    expect(await screen.findByText('EscrowCreated')).toBeTruthy();
+    expect(screen.getByText('Refund: The buyer has not set a refund address yet')).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: 'Release' }));
+    const dialog = screen.getByRole('dialog', { name: 'Release the funds to the seller?' });
+    // 2,030,000 sats hold $1,000 + $15 fee: the fee's share is floor(2,030,000 * 1500 / 101500) = 30,000.
+    expect(within(dialog).getByText('0.02000000 BTC')).toBeTruthy();
+    expect(within(dialog).getByText('0.00030000 BTC')).toBeTruthy();
+    expect(within(dialog).getByText('bc1qseller')).toBeTruthy();
+    await userEvent.type(within(dialog).getByLabelText(/Your 2FA code/), '654321');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Release funds' }));
+    expect(await screen.findByText('Escrow released')).toBeTruthy();
+    expect(app.calls('POST')).toEqual([{ method: 'POST', path: `/api/admin/escrows/${ID}/release`, body: { notes: '', expected_address: 'bc1qseller', totp_code: '654321' } }]);
+  });
+
+  it('a payout address changed since the dialog opened is refused with the server detail, inside the dialog', async () => {
+    renderConsole('/admin?tab=escrows&escrow=' + ID, detail(() => ({ status: 409, body: { detail: "The seller's payout address changed; check it again", code: 'address_changed' } })));
+    await userEvent.click(await screen.findByRole('button', { name: 'Release' }));
+    const dialog = screen.getByRole('dialog');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Release funds' }));
+    expect((await within(dialog).findByRole('alert')).textContent).toBe("The seller's payout address changed; check it again");
+  });
+
+  it('freeze needs a reason; the fallback names the action when the server gives no detail', async () => {
+    const app = renderConsole('/admin?tab=escrows&escrow=' + ID, detail(() => ({ status: 500, body: {} })));
+    await userEvent.click(await screen.findByRole('button', { name: 'Freeze' }));
+    const dialog = screen.getByRole('dialog');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Freeze' }));
+    expect(within(dialog).getByRole('alert').textContent).toBe('Give a reason (it is kept in the log)');
+    await userEvent.type(within(dialog).getByLabelText(/Reason/), 'Check');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Freeze' }));
+    expect((await within(dialog).findByRole('alert')).textContent).toBe('Failed to freeze escrow');
+    expect(app.calls('POST')[0]!.body).toEqual({ reason: 'Check' });
+  });
+});
+
+describe('escrowPowers', () => {
+  it('offers what the escrow allows now, and says why a money action is not possible yet', () => {
+    const base = { assigned_address: null, payout_address: null, refund_address: null };
+    expect(escrowPowers({ ...base, status: 'pending_payment' }).map((p) => p.power)).toEqual(['assign', 'freeze']);
+    expect(escrowPowers({ ...base, status: 'funded', payout_address: 'bc1q' })).toEqual([
+      { power: 'release', allowed: true },
+      { power: 'refund', allowed: false, why: 'The buyer has not set a refund address yet' },
+      { power: 'freeze', allowed: true },
+    ]);
+    expect(escrowPowers({ ...base, status: 'frozen' }).map((p) => p.power)).toEqual(['unfreeze']);
+    expect(escrowPowers({ ...base, status: 'released' })).toEqual([]);
+  });
+});

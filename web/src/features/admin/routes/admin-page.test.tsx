@@ -1,0 +1,36 @@
+// @vitest-environment happy-dom
+import { screen, waitFor } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { resetApp } from '../../../testing/render-app.tsx';
+import { renderConsole } from '../shared/render-console.tsx';
+
+afterEach(resetApp);
+
+describe('/admin', () => {
+  it('sends a signed-in buyer to / without asking for any console data', async () => {
+    const app = renderConsole('/admin?tab=users', undefined, { role: 'buyer' });
+    await waitFor(() => expect(app.router.state.location.pathname).not.toBe('/admin'));
+    expect(app.calls('GET', '/api/admin/')).toHaveLength(0);
+  });
+
+  it('opens the tab the URL names, and counts what needs action on the tabs', async () => {
+    renderConsole('/admin?tab=disputes', ({ path }) => {
+      if (path === '/api/admin/disputes') return { status: 200, body: [{ id: 'd1', escrow_id: 'e1', status: 'open', reason: 'x', opened_by_side: 'buyer', opened_at: '2026-01-01T00:00:00Z' }, { id: 'd2', escrow_id: 'e2', status: 'resolved', reason: 'y', opened_by_side: 'seller', opened_at: '2026-01-01T00:00:00Z' }] };
+      if (path === '/api/admin/reviews/pending') return { status: 200, body: [{ id: 'r1' }, { id: 'r2' }] };
+      if (path === '/api/admin/addresses') return { status: 200, body: [{ id: 'x', status: 'available' }, { id: 'y', status: 'used' }] };
+      return undefined;
+    });
+    expect(await screen.findByRole('heading', { level: 2, name: 'Disputes' })).toBeTruthy();
+    expect(screen.getByRole('link', { name: /Disputes/ }).getAttribute('aria-current')).toBe('page');
+    expect(await screen.findByLabelText('1 open disputes')).toBeTruthy();
+    expect(screen.getByLabelText('2 reviews to moderate')).toBeTruthy();
+    expect(screen.getByLabelText('1 free addresses: the pool is low')).toBeTruthy();
+    expect(screen.queryByLabelText(/payments to verify/)).toBeNull();
+  });
+
+  it('an unknown tab opens the verification queue', async () => {
+    renderConsole('/admin?tab=nothing');
+    expect(await screen.findByRole('heading', { level: 2, name: 'Verifications' })).toBeTruthy();
+    expect(await screen.findByText('No payment is waiting to be verified.')).toBeTruthy();
+  });
+});

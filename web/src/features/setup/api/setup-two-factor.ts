@@ -1,0 +1,13 @@
+import { useMutation } from '@tanstack/react-query';
+import { api } from '../../../api/client.ts';
+
+/** The answer of POST /api/auth/setup-2fa: the secret, and its QR code drawn by the server (a data: URL). */
+export interface TwoFactorSecret {
+  secret: string;
+  otpauth_url: string;
+  qr_code_url: string;
+}
+
+export const setupTwoFactor = () => api<TwoFactorSecret>('/auth/setup-2fa', { method: 'POST', fallback: 'Failed to setup 2FA' });
+
+export const useSetupTwoFactor = () => useMutation({ mutationFn: setupTwoFactor });
