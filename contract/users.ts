@@ -16,8 +16,7 @@ export const userSchema = z.strictObject({
   is_frozen: z.boolean(),
   suspension_reason: z.string().nullable(),
   totp_enabled: z.boolean(),
-  /** Set by an admin's password reset: until the password is changed only me, change-password and logout work. */
-  must_change_password: z.boolean(),
+  must_change_password: z.boolean().describe('Signed in with a temporary password (an admin reset it): only me, change-password and logout work until it is changed'),
 });
 export type User = z.infer<typeof userSchema>;
 

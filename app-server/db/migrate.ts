@@ -2,8 +2,13 @@ import { type Kysely, type MigrationResultSet, Migrator, sql } from 'kysely';
 import { migrations } from '../../migrations/index.ts';
 import type { Database } from './schema.ts';
 
+/**
+ * Unordered migrations are allowed: branches developed side by side each add one (0006_setup_tokens,
+ * 0007_idempotency_lease, ...), and a database that applied a later-numbered one first must still take the other
+ * when it arrives rather than refuse to start. Each migration touches only its own tables and columns.
+ */
 function migrator(db: Kysely<Database>): Migrator {
-  return new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  return new Migrator({ db, provider: { getMigrations: async () => migrations }, allowUnorderedMigrations: true });
 }
 
 const UNDEFINED_TABLE = '42P01';
