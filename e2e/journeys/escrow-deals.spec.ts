@@ -98,7 +98,7 @@ test('a buyer-created deal: create form, payment dialog, mark paid with a file, 
   const payout = freshAddress();
   await test.step('the seller opens the escrow from the invitation mail and sets a payout address, checked in the browser', async () => {
     const sellerPage = await signedIn(person, seller, { width: 390, height: 844 });
-    const mail = await waitForMail(server.outbox, seller.email, 'invited you to an escrow');
+    const mail = await waitForMail(server.outbox, seller.email, 'invited to an escrow');
     await sellerPage.goto(linkIn(mail, '/escrow/'));
     await expect(sellerPage.getByRole('heading', { level: 1, name: 'Mirrorless camera' })).toBeVisible();
     await sellerPage.getByRole('button', { name: 'Set payout address' }).click();

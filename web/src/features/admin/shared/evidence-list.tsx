@@ -58,7 +58,8 @@ function DownloadButton({ evidence }: { evidence: Evidence }) {
 }
 
 /** The evidence of a payment mark: images shown in the page, every file downloadable. */
-export function EvidenceList({ evidence }: { evidence: readonly Evidence[] }) {
+/** `showNotes` off where the mark's notes are already shown beside the files (the verification queue). */
+export function EvidenceList({ evidence, showNotes = true }: { evidence: readonly Evidence[]; showNotes?: boolean }) {
   if (evidence.length === 0) return <p className="muted small">No file was attached.</p>;
   return (
     <ul className="evidence-list">
@@ -67,7 +68,7 @@ export function EvidenceList({ evidence }: { evidence: readonly Evidence[] }) {
           <p className="small">
             <FileText size={14} aria-hidden="true" /> {e.filename} <span className="muted">({e.content_type}, {size(e.size_bytes)})</span>
           </p>
-          {e.notes && <p className="small">{e.notes}</p>}
+          {showNotes && e.notes && <p className="small">{e.notes}</p>}
           {PREVIEWED.has(e.content_type) && <ImagePreview evidence={e} />}
           <DownloadButton evidence={e} />
         </li>

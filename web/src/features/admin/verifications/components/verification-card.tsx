@@ -37,7 +37,7 @@ export function VerificationCard({ item, onVerify, onReject }: { item: PendingVe
         <dd>{item.notes || <span className="muted">none</span>}</dd>
       </dl>
       <h4>Evidence</h4>
-      <EvidenceList evidence={item.evidence} />
+      <EvidenceList evidence={item.evidence} showNotes={false} />
       <div className="row-actions">
         <Button onClick={onVerify}>Verify</Button>
         <Button variant="danger" onClick={onReject}>
