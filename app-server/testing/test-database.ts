@@ -24,7 +24,17 @@ async function resetTables(handle: DatabaseHandle): Promise<void> {
     handle.db,
   );
   const names = tables.rows.map((r) => `"${r.tablename}"`).join(', ');
-  await sql.raw(`TRUNCATE ${names} RESTART IDENTITY`).execute(handle.db);
+  // A job of the app under test (a mail or an alert it is still writing from the last test) can hold a lock on one
+  // of these tables while TRUNCATE locks them all: PostgreSQL breaks the deadlock by failing one side. Try again.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await sql.raw(`TRUNCATE ${names} RESTART IDENTITY`).execute(handle.db);
+      break;
+    } catch (error) {
+      if ((error as { code?: string }).code !== '40P01' || attempt === 5) throw error;
+      await new Promise((r) => setTimeout(r, 50 * attempt));
+    }
+  }
   await handle.db.insertInto('chain_head').values({ id: 1, position: 0, hash: GENESIS_HASH }).execute();
 }
 
