@@ -1,7 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { Link, Navigate, useLocation, useNavigate } from 'react-router-dom';
+import { Link, Navigate, useLocation } from 'react-router-dom';
 import type { z } from 'zod';
 import { loginSchema } from '../../../../domain/user/api-schemas.ts';
 import { ApiError, api } from '../../api/client.ts';
@@ -17,22 +17,21 @@ type LoginInput = z.input<typeof loginSchema>;
 export function LoginPage() {
   usePageMeta('Sign in', 'Sign in to your escrow account.');
   const { user, signIn, sessionNotice } = useAuth();
-  const navigate = useNavigate();
   const location = useLocation();
   const [needsCode, setNeedsCode] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
   const arrival = (location.state as LoginState | null) ?? {};
   const { register, handleSubmit, formState, setFocus } = useForm<LoginInput>({ resolver: zodResolver(loginSchema), defaultValues: { username: '', password: '', totp_code: '' } });
   const { errors, isSubmitting } = formState;
-  if (user) return <Navigate to="/dashboard" replace />;
+  // One place decides where a signed-in user goes from here: signing in only sets the user, so a second
+  // navigation cannot race this one (CI once saw the dashboard win over the page the user came from).
+  if (user) return <Navigate to={arrival.from && arrival.from !== '/login' ? arrival.from : '/dashboard'} replace />;
 
   const submit = handleSubmit(async (values) => {
     setFailure(null);
     try {
       const { access_token } = await api<{ access_token: string }>('/auth/login', { json: values, fallback: 'Login failed' });
       await signIn(access_token);
-      const from = arrival.from;
-      navigate(from && from !== '/login' ? from : '/dashboard', { replace: true });
     } catch (error) {
       if (error instanceof ApiError && error.code === 'totp_required') {
         setNeedsCode(true);
