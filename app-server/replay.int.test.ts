@@ -8,7 +8,7 @@ import { projections } from '../projections/registry.ts';
 import { replayAndCompare } from '../projections/replay.ts';
 import type { Database } from './db/schema.ts';
 import { readLog, walkLog } from './event-store/read.ts';
-import { executeCommand } from './commands/execute.ts';
+import { handle } from './commands/handle.ts';
 import { createEventStore, type EventStore } from './event-store/append.ts';
 import { replayProjections } from './replay.ts';
 import { randomCommands, setupCommands } from './testing/command-arbitrary.ts';
@@ -25,7 +25,7 @@ afterAll(async () => t.dispose());
 
 const START = Date.parse('2026-03-01T00:00:00.000Z');
 const run = <S, C>(aggregate: Aggregate<S, C>, id: string, command: C, actor = 'system', minute = 0) =>
-  executeCommand({ db: t.db, store }, aggregate, id, command, {
+  handle(store, aggregate, id, command, {
     actor,
     requestId: 'test',
     now: new Date(START + minute * 60_000).toISOString(),

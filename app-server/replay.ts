@@ -3,7 +3,7 @@ import { projections } from '../projections/registry.ts';
 import { type ReplayReport, replayAndCompare } from '../projections/replay.ts';
 import type { DatabaseHandle } from './db/database.ts';
 import type { Database } from './db/schema.ts';
-import { lockChainHead } from './event-store/append.ts';
+import { lockChainHead } from './event-store/chain-head.ts';
 import { walkLogForProjections } from './event-store/read.ts';
 
 /**

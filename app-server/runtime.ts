@@ -1,11 +1,10 @@
-import { projections } from '../projections/registry.ts';
 import { ChainWatch } from './audit/chain-watch.ts';
 import { secretBox } from './auth/secret-box.ts';
 import { loadSecretKey } from './auth/secret-key.ts';
 import type { Config } from './config.ts';
 import { type DatabaseHandle, openDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
-import { createEventStore } from './event-store/append.ts';
+import { openAppStore } from './app-store.ts';
 import type { AppDeps } from './http/env.ts';
 import type { Logger } from './logger.ts';
 import { countedStore } from './metrics/counted-store.ts';
@@ -35,7 +34,7 @@ export async function openRuntime(config: Config, logger: Logger): Promise<AppDe
     config,
     database,
     metrics,
-    store: countedStore(createEventStore(database.db, projections), metrics),
+    store: countedStore(openAppStore(database.db, config), metrics),
     logger,
     secrets: secretBox(key),
     chainWatch: new ChainWatch(database.db, logger),

@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
-import { executeCommand } from '../app-server/commands/execute.ts';
+import { handle } from '../app-server/commands/handle.ts';
 import type { DatabaseHandle } from '../app-server/db/database.ts';
 import { createEventStore, type EventStore } from '../app-server/event-store/append.ts';
 import { escrowAggregate } from '../domain/aggregates.ts';
@@ -39,8 +39,8 @@ async function atRest(db: DatabaseHandle['db']): Promise<void> {
 }
 
 /** Raw INSERTs of one event-shaped row each; with `lock`, each in a transaction that takes the chain-head lock first. */
-export async function rawInsertsPerSecond(handle: DatabaseHandle, writers: number, seconds: number, lock: boolean): Promise<number> {
-  const { db } = handle;
+export async function rawInsertsPerSecond(database: DatabaseHandle, writers: number, seconds: number, lock: boolean): Promise<number> {
+  const { db } = database;
   await sql`DROP TABLE IF EXISTS bench_raw_events`.execute(db);
   await sql`CREATE TABLE bench_raw_events (LIKE events INCLUDING ALL)`.execute(db);
   let position = 0;
@@ -76,7 +76,7 @@ async function openEscrows(deps: { db: DatabaseHandle['db']; store: EventStore }
       type: 'create', by: 'buyer', escrow_id: id, created_by: buyer, creator_side: 'buyer', creator_email: 'buyer@example.com',
       counterparty_email: 'seller@example.com', product_service: `Item ${i}`, description: 'Benchmark deal', amount_cents: 150_000, deadline_days: 7, pricing: PRICING,
     };
-    await executeCommand(deps, escrowAggregate, id, create, { actor: buyer, requestId: 'bench-setup' });
+    await handle(deps.store, escrowAggregate, id, create, { actor: buyer, requestId: 'bench-setup' });
     ids.push(id);
   }
   return ids;
@@ -86,16 +86,16 @@ async function openEscrows(deps: { db: DatabaseHandle['db']; store: EventStore }
  * Freeze / unfreeze commands by an admin, each writer on its own ring of escrows (so streams stay as short as a real
  * deal's, ~10 events, over the run): one event per command, through the escrow machine.
  */
-export async function commandsPerSecond(handle: DatabaseHandle, writers: number, seconds: number): Promise<number> {
-  const deps = { db: handle.db, store: createEventStore(handle.db, projections) };
+export async function commandsPerSecond(database: DatabaseHandle, writers: number, seconds: number): Promise<number> {
+  const deps = { db: database.db, store: createEventStore(database.db, projections) };
   const perWriter = Math.ceil(500 / writers);
   const rings = await Promise.all(Array.from({ length: writers }, () => openEscrows(deps, perWriter)));
   const admin = randomUUID();
-  await atRest(handle.db);
+  await atRest(database.db);
   return perSecond(writers, seconds, async (writer, i) => {
     const ring = rings[writer]!;
     const round = Math.floor(i / ring.length);
     const command: EscrowCommand = round % 2 === 0 ? { type: 'freeze', by: 'admin', reason: 'Benchmark' } : { type: 'unfreeze', by: 'admin', reason: 'Benchmark' };
-    await executeCommand(deps, escrowAggregate, ring[i % ring.length]!, command, { actor: admin, requestId: 'bench' });
+    await handle(deps.store, escrowAggregate, ring[i % ring.length]!, command, { actor: admin, requestId: 'bench' });
   });
 }

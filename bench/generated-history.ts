@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { type Aggregate, addressAggregate, escrowAggregate, reviewAggregate, userAggregate } from '../domain/aggregates.ts';
-import type { Part } from '../app-server/commands/execute-many.ts';
+import type { Part } from '../app-server/commands/handle.ts';
 
 export interface Runner {
   one<State, Command>(aggregate: Aggregate<State, Command>, id: string, command: Command, actor: string): Promise<void>;

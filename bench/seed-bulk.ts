@@ -11,10 +11,9 @@ import { loadConfig } from '../app-server/config.ts';
 import { openDatabase } from '../app-server/db/database.ts';
 import { migrateToLatest } from '../app-server/db/migrate.ts';
 import { createEventStore, type EventStore, type StreamAppend } from '../app-server/event-store/append.ts';
-import { chainHead } from '../app-server/event-store/read.ts';
+import { readChainHead } from '../app-server/event-store/chain-head.ts';
 import type { Kysely } from 'kysely';
 import type { Database } from '../app-server/db/schema.ts';
-import { loadAggregate } from '../app-server/commands/execute.ts';
 import { type Aggregate, escrowAggregate, settingsAggregate } from '../domain/aggregates.ts';
 import { type DomainEvent, streamId } from '../domain/events.ts';
 import { projections } from '../projections/registry.ts';
@@ -38,7 +37,7 @@ export function bulkRunner(db: Kysely<Database>, store: EventStore) {
     const key = streamId(aggregate.streamType, id);
     let pending = streams.get(key);
     if (!pending) {
-      const { state, version } = await loadAggregate(db, aggregate, id);
+      const { state, version } = await store.aggregate(aggregate, id, { fresh: true });
       pending = { aggregate, state, version, events: [] };
       streams.set(key, pending);
     }
@@ -108,7 +107,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     console.log(`${events} events, ${Math.round(events / ((lastReport - started) / 1000))} events/s`);
   });
   const seconds = (performance.now() - started) / 1000;
-  const head = await chainHead(database.db);
+  const head = await readChainHead(database.db);
   console.log(`${database.backend}: appended ${seeded.events} events (${seeded.deals} deals) in ${seconds.toFixed(1)} s, ${Math.round(seeded.events / seconds)} events/s; log now holds ${head.position}`);
   await database.close();
 }

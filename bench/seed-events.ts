@@ -7,13 +7,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { type CommandMeta, executeCommand } from '../app-server/commands/execute.ts';
-import { executeAcross } from '../app-server/commands/execute-many.ts';
+import { type CommandMeta, handle, handleAll } from '../app-server/commands/handle.ts';
 import { loadConfig } from '../app-server/config.ts';
 import { openDatabase } from '../app-server/db/database.ts';
 import { migrateToLatest } from '../app-server/db/migrate.ts';
 import { createEventStore } from '../app-server/event-store/append.ts';
-import { chainHead } from '../app-server/event-store/read.ts';
+import { readChainHead } from '../app-server/event-store/chain-head.ts';
 import { settingsAggregate } from '../domain/aggregates.ts';
 import { projections } from '../projections/registry.ts';
 import { generatedDeal, generatedUser, PRICING, type Runner } from './generated-history.ts';
@@ -34,15 +33,15 @@ const meta = (actor: string): CommandMeta => {
 };
 const run: Runner = {
   one: async (aggregate, id, command, actor) => {
-    await executeCommand(deps, aggregate, id, command, meta(actor));
+    await handle(deps.store, aggregate, id, command, meta(actor));
   },
   across: async (parts, actor) => {
-    await executeAcross(deps, parts, meta(actor));
+    await handleAll(deps.store, parts, meta(actor));
   },
 };
 
 const started = performance.now();
-const before = (await chainHead(database.db)).position;
+const before = (await readChainHead(database.db)).position;
 const admin = randomUUID();
 await generatedUser(run, 'admin', admin);
 await run.one(settingsAggregate, 'pricing', { type: 'setPricing', ...PRICING }, admin).catch(() => undefined);
@@ -52,7 +51,7 @@ await Promise.all(
   Array.from({ length: concurrency }, async () => {
     while (position - before < target) {
       await generatedDeal(run, next++, admin);
-      position = (await chainHead(database.db)).position;
+      position = (await readChainHead(database.db)).position;
     }
   }),
 );

@@ -13,10 +13,9 @@ import { chromium } from 'playwright-core';
 import { secretBox } from '../app-server/auth/secret-box.ts';
 import { ensureAdmin } from '../app-server/accounts/first-admin.ts';
 import { loadConfig } from '../app-server/config.ts';
-import { createEventStore } from '../app-server/event-store/append.ts';
+import { openAppStore } from '../app-server/app-store.ts';
 import { createApp } from '../app-server/http/app.ts';
 import { createLogger } from '../app-server/logger.ts';
-import { projections } from '../projections/registry.ts';
 import { withBenchDatabase } from './bench-database.ts';
 
 export interface RouteWeight {
@@ -68,11 +67,12 @@ export const ESCROW_ROUTE = '/escrow/{id}';
 
 export async function measureRoutes(routes: string[]): Promise<RouteWeight[]> {
   return withBenchDatabase(async (database) => {
+    // Its seeding admin has no authenticator: what is measured is the pages, not the step-up.
+    const config = loadConfig({ PASSWORD_HASH_COST: '10', ADMIN_2FA_REQUIRED: 'false' });
     const deps = {
-      // Its seeding admin has no authenticator: what is measured is the pages, not the step-up.
-      config: loadConfig({ PASSWORD_HASH_COST: '10', ADMIN_2FA_REQUIRED: 'false' }),
+      config,
       database,
-      store: createEventStore(database.db, projections),
+      store: openAppStore(database.db, config),
       logger: createLogger('silent'),
       secrets: secretBox(randomBytes(32)),
     };

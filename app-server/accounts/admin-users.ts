@@ -5,9 +5,9 @@ import { conflict, forbidden, notFound } from '../../domain/shared/errors.ts';
 import { hashGateFor } from '../auth/hash-gate.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import { revokeUserSessions } from '../auth/sessions.ts';
-import { type CommandMeta, executeCommand, retryingConflicts } from '../commands/execute.ts';
+import { type CommandMeta, handle } from '../commands/handle.ts';
 import type { AppDeps } from '../http/env.ts';
-import { bindEscrowsOf } from '../escrows/bind-parties.ts';
+import { bindEscrowsOf } from '../escrows/commands.ts';
 import { findUserByEmail, findUserById } from './user-view.ts';
 
 const FINAL_STATUSES = ['released', 'refunded', 'cancelled'];
@@ -24,7 +24,7 @@ async function target(deps: AppDeps, id: string) {
  * conflict the command is decided again on the fresh stream.
  */
 const run = (deps: AppDeps, id: string, command: Parameters<typeof userAggregate.decide>[0], meta: CommandMeta) =>
-  retryingConflicts(() => executeCommand({ db: deps.database.db, store: deps.store }, userAggregate, id, command, meta));
+  handle(deps.store, userAggregate, id, command, meta, { attempts: 10 });
 
 /** Escrows the account is a party to by its verified e-mail stay with it when the address goes (deletion, change). */
 const keepEscrows = (deps: AppDeps, user: { id: string; email: string; email_verified: boolean }, meta: CommandMeta) =>
@@ -75,7 +75,7 @@ export async function deleteUser(deps: AppDeps, id: string, meta: CommandMeta) {
 export async function resetPassword(deps: AppDeps, id: string, temporaryPassword: string, meta: CommandMeta) {
   await target(deps, id);
   const hash = await hashGateFor(deps.config).run(() => hashPassword(temporaryPassword, { log2N: deps.config.PASSWORD_HASH_COST, r: 8, p: 1 }));
-  await executeCommand({ db: deps.database.db, store: deps.store }, userAggregate, id, { type: 'resetPassword' }, meta, {
+  await handle(deps.store, userAggregate, id, { type: 'resetPassword' }, meta, {
     alsoWrite: async (trx) => {
       // An upsert: a store restored from the log (import-events) has users but no credentials yet.
       const values = { password_hash: hash, must_change: true, updated_at: new Date().toISOString() };

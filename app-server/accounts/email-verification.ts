@@ -2,9 +2,9 @@ import type { Kysely, Transaction } from 'kysely';
 import { userAggregate } from '../../domain/aggregates.ts';
 import { invalidInput } from '../../domain/shared/errors.ts';
 import { hashToken, newSecretToken } from '../auth/tokens.ts';
-import { bindEscrowsOf } from '../escrows/bind-parties.ts';
-import type { CommandMeta } from '../commands/execute.ts';
-import { executeCommand } from '../commands/execute.ts';
+import { bindEscrowsOf } from '../escrows/commands.ts';
+import type { CommandMeta } from '../commands/handle.ts';
+import { handle } from '../commands/handle.ts';
 import type { Database } from '../db/schema.ts';
 import type { EventStore } from '../event-store/append.ts';
 import { enqueueMail } from '../mail/outbox.ts';
@@ -53,7 +53,7 @@ export async function verifyEmailToken(
   const now = new Date(meta.now ?? Date.now());
   const row = await deps.db.selectFrom('email_tokens').selectAll().where('token_hash', '=', hashToken(token)).executeTakeFirst();
   if (!row || row.used_at || row.expires_at <= now) throw invalidInput('This verification link is invalid or has expired');
-  await executeCommand(deps, userAggregate, row.user_id, { type: 'verifyEmail', email: row.email }, { ...meta, actor: row.user_id }, {
+  await handle(deps.store, userAggregate, row.user_id, { type: 'verifyEmail', email: row.email }, { ...meta, actor: row.user_id }, {
     alsoWrite: async (trx) => {
       const used = await trx
         .updateTable('email_tokens')

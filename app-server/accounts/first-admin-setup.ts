@@ -7,7 +7,7 @@ import type { z } from 'zod';
 import { hashPassword } from '../auth/passwords.ts';
 import { openSession } from '../auth/sessions.ts';
 import { hashToken, newSecretToken } from '../auth/tokens.ts';
-import { executeCommand } from '../commands/execute.ts';
+import { handle } from '../commands/handle.ts';
 import { publicUrl } from '../config.ts';
 import type { Database } from '../db/schema.ts';
 import type { AppDeps } from '../http/env.ts';
@@ -50,7 +50,7 @@ export async function createFirstAdmin(deps: AppDeps, token: string, input: z.in
   const hash = await hashPassword(input.password, { log2N: deps.config.PASSWORD_HASH_COST, r: 8, p: 1 });
   const now = new Date().toISOString();
   const meta = { actor: SYSTEM_ACTOR, requestId };
-  await executeCommand({ db, store: deps.store }, userAggregate, id, {
+  await handle(deps.store, userAggregate, id, {
     type: 'register', user_id: id, username: input.username, email: input.email, full_name: input.full_name, role: 'admin', country: null, phone: null,
   }, meta, {
     alsoWrite: async (trx) => {
@@ -60,6 +60,6 @@ export async function createFirstAdmin(deps: AppDeps, token: string, input: z.in
       await trx.insertInto('credentials').values({ user_id: id, password_hash: hash, updated_at: now }).execute();
     },
   });
-  await executeCommand({ db, store: deps.store }, userAggregate, id, { type: 'verifyEmail', email: input.email }, meta);
+  await handle(deps.store, userAggregate, id, { type: 'verifyEmail', email: input.email }, meta);
   return { userId: id, token: await openSession(db, id) };
 }

@@ -4,7 +4,7 @@ import { SYSTEM_ACTOR } from '../../domain/shared/context.ts';
 import { invalidInput } from '../../domain/shared/errors.ts';
 import { passwordSchema, usernameSchema } from '../../domain/user/api-schemas.ts';
 import { hashPassword } from '../auth/passwords.ts';
-import { executeCommand } from '../commands/execute.ts';
+import { handle } from '../commands/handle.ts';
 import type { AppDeps } from '../http/env.ts';
 import { findUserByUsername } from './user-view.ts';
 
@@ -27,13 +27,13 @@ export async function ensureAdmin(
   const hash = await hashPassword(password.data, { log2N: deps.config.PASSWORD_HASH_COST, r: 8, p: 1 });
   const meta = { actor: SYSTEM_ACTOR, requestId: 'first-admin' };
   const now = new Date().toISOString();
-  await executeCommand({ db, store: deps.store }, userAggregate, id, {
+  await handle(deps.store, userAggregate, id, {
     type: 'register', user_id: id, username: username.data, email, full_name: 'Administrator', role: 'admin', country: null, phone: null,
   }, meta, {
     alsoWrite: async (trx) => {
       await trx.insertInto('credentials').values({ user_id: id, password_hash: hash, updated_at: now }).execute();
     },
   });
-  await executeCommand({ db, store: deps.store }, userAggregate, id, { type: 'verifyEmail', email }, meta);
+  await handle(deps.store, userAggregate, id, { type: 'verifyEmail', email }, meta);
   return 'created';
 }

@@ -8,7 +8,7 @@ import { hashGateFor } from '../auth/hash-gate.ts';
 import { hashPassword, verifyPassword } from '../auth/passwords.ts';
 import { type Limit, reachedLimitWith, type Reservation, reserve, slidingCount } from '../auth/rate-limit.ts';
 import { openSession, revokeSession } from '../auth/sessions.ts';
-import { type CommandMeta, executeCommand } from '../commands/execute.ts';
+import { type CommandMeta, handle } from '../commands/handle.ts';
 import { adminEmails } from '../escrows/notifications.ts';
 import type { AppDeps, SignedInUser } from '../http/env.ts';
 import { enqueueMail } from '../mail/outbox.ts';
@@ -98,7 +98,7 @@ export async function login(deps: AppDeps, input: z.infer<typeof loginSchema>, c
   // that loses a race (another sign-in, or the suspension) is answered 409 and leaves no live session behind.
   const token = await openSession(db, user.id);
   try {
-    await executeCommand({ db, store: deps.store }, userAggregate, user.id, { type: 'signIn' }, { ...meta, actor: user.id });
+    await handle(deps.store, userAggregate, user.id, { type: 'signIn' }, { ...meta, actor: user.id });
   } catch (error) {
     await revokeSession(db, token);
     throw error;

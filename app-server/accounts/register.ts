@@ -6,7 +6,7 @@ import type { registerSchema } from '../../domain/user/api-schemas.ts';
 import { hashGateFor } from '../auth/hash-gate.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import { consume } from '../auth/rate-limit.ts';
-import { type CommandMeta, executeCommand } from '../commands/execute.ts';
+import { type CommandMeta, handle } from '../commands/handle.ts';
 import { publicUrl } from '../config.ts';
 import type { AppDeps } from '../http/env.ts';
 import { queueVerificationMail } from './email-verification.ts';
@@ -26,9 +26,7 @@ export async function register(deps: AppDeps, input: Registration, client: strin
   const userId = randomUUID();
   const passwordHash = await hashGateFor(deps.config).run(() => hashPassword(input.password, { log2N: deps.config.PASSWORD_HASH_COST, r: 8, p: 1 }));
   const now = new Date(meta.now ?? Date.now());
-  await executeCommand(
-    { db, store: deps.store },
-    userAggregate,
+  await handle(deps.store, userAggregate,
     userId,
     {
       type: 'register',

@@ -6,7 +6,7 @@ import { type Limit, reachedLimitWith, reserve } from '../auth/rate-limit.ts';
 import type { SecretBox } from '../auth/secret-box.ts';
 import { hashToken } from '../auth/tokens.ts';
 import { checkTotp } from '../auth/totp.ts';
-import { type CommandMeta, executeCommand, retryingConflicts } from '../commands/execute.ts';
+import { type CommandMeta, handle } from '../commands/handle.ts';
 import type { Database } from '../db/schema.ts';
 import { adminEmails } from '../escrows/notifications.ts';
 import type { AppDeps, SignedInUser } from '../http/env.ts';
@@ -120,9 +120,8 @@ async function lockOut(deps: AppDeps, user: Pick<SignedInUser, 'id' | 'username'
       ].join('\n'),
     })),
   ];
-  await retryingConflicts(() =>
-    executeCommand({ db, store: deps.store }, userAggregate, user.id, { type: 'lockTwoFactor', failures: WRONG_CODES.max, window_minutes: minutes }, meta, {
-      alsoInsert: () => [queuedMail(mails)],
-    }),
-  );
+  await handle(deps.store, userAggregate, user.id, { type: 'lockTwoFactor', failures: WRONG_CODES.max, window_minutes: minutes }, meta, {
+    alsoInsert: () => [queuedMail(mails)],
+    attempts: 10,
+  });
 }

@@ -4,7 +4,7 @@ import { transitionNotAllowed } from '../../domain/shared/errors.ts';
 import { revokeUserSessions } from '../auth/sessions.ts';
 import { hashToken } from '../auth/tokens.ts';
 import { newTotpSecret, totpQrDataUrl, totpUri } from '../auth/totp.ts';
-import { type CommandMeta, executeCommand } from '../commands/execute.ts';
+import { type CommandMeta, handle } from '../commands/handle.ts';
 import type { AppDeps, SignedInUser } from '../http/env.ts';
 import { normaliseRecoveryCode, passSecondFactor } from './second-factor.ts';
 
@@ -41,7 +41,7 @@ export async function enableTwoFactor(deps: AppDeps, user: SignedInUser, code: s
   if (!pending) throw transitionNotAllowed('Set up 2FA first');
   await passSecondFactor(deps, user, code, { meta });
   const codes = Array.from({ length: RECOVERY_CODES }, newRecoveryCode);
-  await executeCommand({ db, store: deps.store }, userAggregate, user.id, { type: 'enableTwoFactor' }, { ...meta, actor: user.id }, {
+  await handle(deps.store, userAggregate, user.id, { type: 'enableTwoFactor' }, { ...meta, actor: user.id }, {
     alsoWrite: async (trx) => {
       await trx.updateTable('totp_secrets').set({ enabled: true }).where('user_id', '=', user.id).execute();
       await trx.deleteFrom('recovery_codes').where('user_id', '=', user.id).execute();
@@ -59,7 +59,7 @@ export async function disableTwoFactor(deps: AppDeps, user: SignedInUser, code: 
   const { db } = deps.database;
   if (!user.totp_enabled) throw transitionNotAllowed('2FA is not enabled');
   await passSecondFactor(deps, user, code, { meta });
-  await executeCommand({ db, store: deps.store }, userAggregate, user.id, { type: 'disableTwoFactor' }, { ...meta, actor: user.id }, {
+  await handle(deps.store, userAggregate, user.id, { type: 'disableTwoFactor' }, { ...meta, actor: user.id }, {
     alsoWrite: async (trx) => {
       await trx.deleteFrom('totp_secrets').where('user_id', '=', user.id).execute();
       await trx.deleteFrom('recovery_codes').where('user_id', '=', user.id).execute();

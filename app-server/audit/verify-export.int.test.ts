@@ -6,7 +6,7 @@ import { eventTypes } from '../../domain/events.ts';
 import { projections } from '../../projections/registry.ts';
 import { createEventStore } from '../event-store/append.ts';
 import { exportEvents } from '../event-store/export.ts';
-import { chainHead } from '../event-store/read.ts';
+import { readChainHead } from '../event-store/chain-head.ts';
 import { writeEveryEventType } from '../testing/every-event-type.ts';
 import { openTestDatabase, type TestDatabase } from '../testing/test-database.ts';
 import { ExportBroken, verifyExport } from './verify-export.ts';
@@ -24,7 +24,7 @@ beforeAll(async () => {
     text += line;
   });
   lines = text.trimEnd().split('\n');
-  head = await chainHead(t.db);
+  head = await readChainHead(t.db);
 });
 afterAll(async () => t.dispose());
 

@@ -10,7 +10,7 @@ import { migrateToLatest } from '../db/migrate.ts';
 import { formatSats } from '../../domain/money.ts';
 import { ExportBroken, verifyExport } from '../audit/verify-export.ts';
 import { exportEvents } from '../event-store/export.ts';
-import { chainHead } from '../event-store/read.ts';
+import { readChainHead } from '../event-store/chain-head.ts';
 import { verifyChain } from '../event-store/verify-chain.ts';
 import { formatReplayReport, replayProjections } from '../replay.ts';
 import { diagnose, formatFindings } from './doctor.ts';
@@ -176,7 +176,7 @@ const commands: Record<string, Command> = {
   'reset-password': (args) => withRuntime((deps) => resetPasswordCommand(deps, args)),
   'chain-head': () =>
     withDatabase(async (database) => {
-      const head = await chainHead(database.db);
+      const head = await readChainHead(database.db);
       console.log(`${head.position}:${head.hash}`);
       return 0;
     }),

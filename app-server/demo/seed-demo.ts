@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { bech32 } from '@scure/base';
 import { HRP_OF_NETWORK } from '../../domain/bitcoin-address.ts';
 import { ensureAdmin } from '../accounts/first-admin.ts';
-import { chainHead } from '../event-store/read.ts';
+import { readChainHead } from '../event-store/chain-head.ts';
 import { createApp } from '../http/app.ts';
 import type { AppDeps } from '../http/env.ts';
 import { type DemoCall, demoClient } from './demo-client.ts';
@@ -61,7 +61,7 @@ interface Escrow {
  */
 export async function seedDemo(deps: AppDeps, options: { password?: string } = {}): Promise<DemoReport> {
   const { db } = deps.database;
-  const head = await chainHead(db);
+  const head = await readChainHead(db);
   if (head.position !== 0) throw new StoreNotEmpty(`the store is not empty (its log holds ${head.position} events): seed-demo fills a new store only; use another DATA_DIR or database`);
   const password = options.password ?? `demo-${randomBytes(6).toString('base64url')}`;
   // The seeding runs on the operator's own machine with the database in hand, as the CLI's create-admin does; its
@@ -160,7 +160,7 @@ export async function seedDemo(deps: AppDeps, options: { password?: string } = {
     escrowsByStatus: count(escrows.map((e) => e.status)),
     addresses: (await db.selectFrom('addresses').select('id').execute()).length,
     reviews: count(reviews.map((r) => r.status)),
-    events: (await chainHead(db)).position,
+    events: (await readChainHead(db)).position,
   };
 }
 

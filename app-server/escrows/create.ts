@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { CompiledQuery } from 'kysely';
 import type { z } from 'zod';
-import { escrowAggregate } from '../../domain/aggregates.ts';
 import type { createEscrowSchema } from '../../domain/escrow/api-schemas.ts';
 import { displayBtc, displayUsd, parseUsdToCents } from '../../domain/money.ts';
 import { displayUtc } from '../../domain/shared/display-time.ts';
@@ -9,12 +8,13 @@ import { DomainError, forbidden } from '../../domain/shared/errors.ts';
 import { passSecondFactor } from '../accounts/second-factor.ts';
 import { findUserByEmail } from '../accounts/user-view.ts';
 import { reserve } from '../auth/rate-limit.ts';
-import { type CommandMeta, executeCommand } from '../commands/execute.ts';
+import type { CommandMeta } from '../commands/handle.ts';
 import { publicUrl } from '../config.ts';
 import { PREPARE } from '../db/database.ts';
 import type { AppDeps, SignedInUser } from '../http/env.ts';
 import { queuedMail } from '../mail/outbox.ts';
 import { userWords } from '../mail/user-words.ts';
+import { onEscrow } from './commands.ts';
 import { takeFreeAddress } from './payment-address.ts';
 
 /** Compiled once: every escrow opened reads it. */
@@ -65,9 +65,8 @@ async function open(
 
   const escrowId = randomUUID();
   const actorMeta = { ...meta, actor: user.id };
-  const result = await executeCommand(
-    { db, store: deps.store },
-    escrowAggregate,
+  const result = await onEscrow(
+    deps.store,
     escrowId,
     {
       type: 'create',

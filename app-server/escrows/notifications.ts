@@ -1,6 +1,7 @@
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import { displayBtc, displayUsd } from '../../domain/money.ts';
 import { displayUtc } from '../../domain/shared/display-time.ts';
+import type { EscrowEvent } from '../../domain/escrow/events.ts';
 import type { StoredEvent } from '../../domain/stored-event.ts';
 import type { EscrowRow } from '../../projections/escrows/table.ts';
 import { idOfStream } from '../../projections/stream-ids.ts';
@@ -52,6 +53,22 @@ function disputeNoticeToOtherParty(openedBy: Side, escrow: Escrow): Letter {
     ],
   };
 }
+
+/** The escrow events that call for a letter: the store runs the mail effect on appends holding one of them. */
+export const MAILED_ESCROW_EVENTS = [
+  'PaymentMarked',
+  'PaymentRejected',
+  'PaymentVerified',
+  'DisputeOpened',
+  'EscrowReleased',
+  'EscrowRefunded',
+  'EscrowCancelled',
+  'EscrowExpired',
+  'DisputeResolved',
+  'EscrowFrozen',
+  'EscrowUnfrozen',
+  'PayoutAddressSet',
+] as const satisfies readonly EscrowEvent['type'][];
 
 /** The main letter an escrow event calls for, or null when nobody needs to hear of it. Pure. */
 export function letterFor(event: StoredEvent, escrow: Escrow): Letter | null {
@@ -201,8 +218,8 @@ export function mailsFor(letter: Letter, escrow: Escrow, adminEmails: readonly s
 }
 
 /**
- * An `alsoWrite` hook: inside the transaction that appends escrow events (the read models are already updated
- * there), queues the mail each event calls for. A mail exists exactly when its event was committed.
+ * Inside the transaction that appends escrow events (the read models are already updated there), queues the mail
+ * each event calls for. A mail exists exactly when its event was committed.
  */
 export function notifyOnEscrowEvents(baseUrl: string) {
   return async (trx: Transaction<Database>, stored: StoredEvent[]) => {

@@ -1,10 +1,9 @@
 import { DomainError } from '../../domain/shared/errors.ts';
-import { assignPaymentAddress } from '../commands/escrow-payment.ts';
-import type { CommandMeta } from '../commands/execute.ts';
+import type { CommandMeta } from '../commands/handle.ts';
 import type { AppDeps } from '../http/env.ts';
 import { enqueueMail } from '../mail/outbox.ts';
-import { escrowEffects } from './after-events.ts';
 import { publicUrl } from '../config.ts';
+import { assignPaymentAddress } from './commands.ts';
 import { adminConsolePath, adminEmails } from './notifications.ts';
 import { claimHourly } from './pool-alert.ts';
 
@@ -32,7 +31,7 @@ export async function takeFreeAddress(
     if (!free) break;
     tried.add(free.id);
     try {
-      await assignPaymentAddress({ db, store: deps.store }, { escrowId, addressId: free.id, address: free.address_string, by }, meta, escrowEffects(deps));
+      await assignPaymentAddress(deps.store, { escrowId, addressId: free.id, address: free.address_string, by }, meta);
       return true;
     } catch (error) {
       // Taken by a concurrent request: try the next one. Anything else (e.g. the escrow changed) is final.

@@ -4,16 +4,12 @@ import type { RowChange } from '../../projections/buffered-row-store.ts';
 import type { Row, TableSpec } from '../../projections/projection.ts';
 import { PREPARE } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
-
-export interface HeadState {
-  position: number;
-  hash: string;
-}
+import type { ChainHead } from './chain-head.ts';
 
 export interface AppendWrite {
   /** The head the events were chained to; nothing is written unless the log is still there. */
-  from: HeadState;
-  to: HeadState;
+  from: ChainHead;
+  to: ChainHead;
   streams: Array<{ streamId: string; streamType: string; expectedVersion: number; version: number }>;
   events: StoredEvent[];
   changes: Array<{ spec: TableSpec; changes: RowChange[] }>;

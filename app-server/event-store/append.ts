@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
+import type { Aggregate } from '../../domain/aggregates.ts';
 import { type ChainEnvelope, chainHash } from '../../domain/chain.ts';
-import { type DomainEvent, parseEvent, SCHEMA_VERSION, type StreamType } from '../../domain/events.ts';
+import { type DomainEvent, type EventType, parseEvent, SCHEMA_VERSION, type StreamType, streamId as streamIdOf } from '../../domain/events.ts';
 import { conflict } from '../../domain/shared/errors.ts';
 import type { EventMetadata, StoredEvent } from '../../domain/stored-event.ts';
 import { applyEvents } from '../../projections/apply.ts';
@@ -9,11 +10,13 @@ import { BufferedRowStore } from '../../projections/buffered-row-store.ts';
 import { normaliseRow } from '../../projections/normalise-row.ts';
 import type { DynamicDb } from '../../projections/dynamic-db.ts';
 import type { Projection, Row, TableSpec } from '../../projections/projection.ts';
+import { RowCache } from '../caching/row-cache.ts';
+import { StreamCache } from '../caching/stream-cache.ts';
 import type { Database } from '../db/schema.ts';
-import { type HeadState, type PlainInsert, writeAppend } from './append-statement.ts';
+import { type PlainInsert, writeAppend } from './append-statement.ts';
 import { type AppendScope, appendScope } from './append-scope.ts';
+import { type ChainHead, lockChainHead, readChainHead } from './chain-head.ts';
 import { readStream as readStreamFromDb } from './read.ts';
-import { RecentState } from './recent-state.ts';
 
 /** New events for one stream, accepted only if the stream is still at `expectedVersion` (0: a new stream). */
 export interface StreamAppend {
@@ -35,16 +38,36 @@ export interface AppendOptions {
   alsoInsert?: (stored: StoredEvent[]) => PlainInsert[];
 }
 
+/** One aggregate's state as its stream's events make it, and the stream's version. */
+export interface LoadedAggregate<State> {
+  state: State;
+  version: number;
+  /** The events came from this process's memory: another process may have appended since (see `aggregate`). */
+  fromMemory: boolean;
+}
+
+/**
+ * What follows certain events inside the transaction that appends them (the read models already updated there):
+ * the mail they call for, the low-pool alert. Registered with the store like projections, so no command has to
+ * remember it; an append with none of `handles` does not run it (nor open a transaction for it).
+ */
+export interface AfterAppend {
+  name: string;
+  handles: readonly EventType[];
+  run(trx: Transaction<Database>, stored: StoredEvent[]): Promise<void>;
+}
+
+/** The log: read a stream, rebuild an aggregate from it, append. */
 export interface EventStore {
-  append(appends: StreamAppend[], metadata: EventMetadata, options?: AppendOptions): Promise<StoredEvent[]>;
+  /** One stream's events, from the database. */
+  read(streamId: string): Promise<{ version: number; events: StoredEvent[] }>;
   /**
-   * One stream's events, from memory when this process appended or read them lately. Those may be stale if
-   * another process appended to the stream (an append at their version is then refused as a conflict): callers
-   * that get a refusal for a stream the store `remembers` forget it and try once more.
+   * One aggregate's state, from memory when this process appended or read its stream lately. That may be stale if
+   * another process appended to the stream (an append at its version is then refused as a conflict): a command
+   * refused on such a state is tried once more with `fresh`, which reads the stream from the database.
    */
-  readStream(streamId: string): Promise<{ version: number; events: StoredEvent[] }>;
-  remembers(streamId: string): boolean;
-  forgetStream(streamId: string): void;
+  aggregate<State, Command>(aggregate: Aggregate<State, Command>, id: string, options?: { fresh?: boolean }): Promise<LoadedAggregate<State>>;
+  append(appends: StreamAppend[], metadata: EventMetadata, options?: AppendOptions): Promise<StoredEvent[]>;
 }
 
 const isUniqueViolation = (error: unknown) => (error as { code?: string })?.code === '23505';
@@ -62,26 +85,13 @@ function asConflict(error: unknown): unknown {
   return conflict(duplicateDetail[constraint] ?? 'That would duplicate an existing record');
 }
 
-/**
- * Takes the one-row `chain_head` lock (FOR UPDATE) and returns the head. Every append takes it first, so whoever
- * holds it until commit keeps every writer of the log, and so of the read models, out; plain reads go on.
- */
-export function lockChainHead(trx: Transaction<Database>): Promise<{ position: number; hash: string }> {
-  return trx
-    .selectFrom('chain_head')
-    .select(['position', 'hash'])
-    .where('id', '=', 1)
-    .forUpdate()
-    .executeTakeFirstOrThrow();
-}
-
 /** Chains the events to `head`: positions after it, each hash over the previous one. */
 function chainEvents(
   appends: readonly StreamAppend[],
-  head: HeadState,
+  head: ChainHead,
   metadata: EventMetadata,
   occurredAt: string,
-): { stored: StoredEvent[]; to: HeadState } {
+): { stored: StoredEvent[]; to: ChainHead } {
   let { position, hash: prevHash } = head;
   const stored: StoredEvent[] = [];
   for (const a of appends) {
@@ -120,14 +130,20 @@ function chainEvents(
  * every writer of the log, and so of the read models, out until commit), reading and writing the same way under it.
  * Either way the writes are one statement.
  */
-export function createEventStore(db: Kysely<Database>, projections: readonly Projection[]): EventStore {
+export function createEventStore(db: Kysely<Database>, projections: readonly Projection[], effects: readonly AfterAppend[] = []): EventStore {
   const tableSpecs = projections.flatMap((p) => p.tables);
-  const recent = new RecentState();
+  const recent = new RowCache();
+  const streams = new StreamCache();
+  /** Whether it committed is unknown: what this process remembers is read afresh. */
+  const forgetAll = () => {
+    recent.forgetAll();
+    streams.clear();
+  };
   /** Settles when the last append of this process queued so far is done. */
   let queue: Promise<unknown> = Promise.resolve();
 
   /** Chains, projects and writes against `head` through `executor`; false when the head was no longer there. */
-  async function attempt(executor: Kysely<Database>, appends: readonly StreamAppend[], head: HeadState, metadata: EventMetadata, occurredAt: string, options: AppendOptions) {
+  async function attempt(executor: Kysely<Database>, appends: readonly StreamAppend[], head: ChainHead, metadata: EventMetadata, occurredAt: string, options: AppendOptions) {
     const { stored, to } = chainEvents(appends, head, metadata, occurredAt);
     recent.at(head);
     const rows = new BufferedRowStore(tableSpecs, (spec, key) => recent.row(spec, key, () => readRow(executor, spec, key)));
@@ -145,7 +161,7 @@ export function createEventStore(db: Kysely<Database>, projections: readonly Pro
    * head's row lock until commit, so `alsoWrite` runs under it as it would in `underLock`.
    */
   async function optimistic(appends: readonly StreamAppend[], metadata: EventMetadata, occurredAt: string, options: AppendOptions) {
-    const head = recent.lastHead() ?? (await chainHeadOf(db));
+    const head = recent.lastHead() ?? (await readChainHead(db));
     const { alsoWrite } = options;
     if (!alsoWrite) return attempt(db, appends, head, metadata, occurredAt, options).catch(() => null);
     return db
@@ -158,7 +174,7 @@ export function createEventStore(db: Kysely<Database>, projections: readonly Pro
       })
       .catch((error: unknown) => {
         if (error === HEAD_MOVED) return null;
-        recent.forgetAll(); // whether it committed is unknown: read the head and rows afresh
+        forgetAll();
         throw error;
       });
   }
@@ -173,11 +189,12 @@ export function createEventStore(db: Kysely<Database>, projections: readonly Pro
         if (!written) throw staleStream(appends, await streamVersions(trx, appends));
         if (options.alsoWrite) await options.alsoWrite(trx, written.stored);
         // Still under the lock, so the next writer of this process finds the head and rows it will lock at.
-        recent.committed(written.from, written.to, written.changes, written.stored);
+        recent.committed(written.from, written.to, written.changes);
+        streams.committed(written.stored);
         return written;
       })
       .catch((error: unknown) => {
-        recent.forgetAll(); // it may have followed an append that did not commit
+        forgetAll(); // it may have followed an append that did not commit
         throw error;
       });
   }
@@ -185,7 +202,7 @@ export function createEventStore(db: Kysely<Database>, projections: readonly Pro
   return {
     async append(appends, metadata, given = {}) {
       if (appends.length === 0 || appends.every((a) => a.events.length === 0)) return [];
-      const options = withScope(given, appendScope.getStore());
+      const options = withEffects(given, effects, appends, appendScope.getStore());
       const occurredAt = options.now ?? new Date().toISOString();
       const validated = appends.map((a) => ({
         ...a,
@@ -198,7 +215,8 @@ export function createEventStore(db: Kysely<Database>, projections: readonly Pro
       try {
         const written = await optimistic(validated, metadata, occurredAt, options);
         if (written) {
-          recent.committed(written.from, written.to, written.changes, written.stored);
+          recent.committed(written.from, written.to, written.changes);
+          streams.committed(written.stored);
           return written.stored;
         }
         return (await underLock(validated, metadata, occurredAt, options)).stored;
@@ -209,44 +227,38 @@ export function createEventStore(db: Kysely<Database>, projections: readonly Pro
       }
     },
 
-    async readStream(streamId) {
-      const known = recent.stream(streamId);
-      if (known) return { version: known.at(-1)?.stream_version ?? 0, events: [...known] };
-      const read = await readStreamFromDb(db, streamId);
-      if (read.events.length) recent.rememberStream(streamId, read.events);
-      return read;
-    },
+    read: (streamId) => readStreamFromDb(db, streamId),
 
-    remembers(streamId) {
-      return recent.stream(streamId) !== undefined;
-    },
-
-    forgetStream(streamId) {
-      recent.forgetStream(streamId);
+    async aggregate(aggregate, id, { fresh = false } = {}) {
+      const stream = streamIdOf(aggregate.streamType, id);
+      if (fresh) streams.forget(stream);
+      const known = streams.events(stream);
+      const events = known ?? (await readStreamFromDb(db, stream)).events;
+      if (!known && events.length) streams.remember(stream, events);
+      return { state: streams.fold(aggregate, stream, events), version: events.at(-1)?.stream_version ?? 0, fromMemory: known !== undefined };
     },
   };
 }
 
-/** The append's options with the scope's write after its own `alsoWrite`. */
-function withScope(options: AppendOptions, scope: AppendScope | undefined): AppendOptions {
-  if (!scope) return options;
-  const { alsoWrite } = options;
+/**
+ * The append's options with what goes with its events in their transaction, in this order: the command's own
+ * `alsoWrite` (secrets, evidence files), the registered effects its events call for, the request's scope (the
+ * idempotency record).
+ */
+function withEffects(options: AppendOptions, effects: readonly AfterAppend[], appends: readonly StreamAppend[], scope: AppendScope | undefined): AppendOptions {
+  const types = new Set(appends.flatMap((a) => a.events.map((e) => e.type)));
+  const writes = [options.alsoWrite, ...effects.filter((e) => e.handles.some((t) => types.has(t))).map((e) => e.run), scope?.alsoWrite].filter((w) => w !== undefined);
+  if (writes.length === 0) return options;
   return {
     ...options,
     alsoWrite: async (trx, stored) => {
-      await alsoWrite?.(trx, stored);
-      await scope.alsoWrite(trx, stored);
+      for (const write of writes) await write(trx, stored);
     },
   };
 }
 
 /** Thrown inside the optimistic transaction to roll it back when the head had moved. */
 const HEAD_MOVED = new Error('the chain head moved');
-
-async function chainHeadOf(db: Kysely<Database>): Promise<HeadState> {
-  const head = await db.selectFrom('chain_head').select(['position', 'hash']).where('id', '=', 1).executeTakeFirstOrThrow();
-  return { position: Number(head.position), hash: head.hash };
-}
 
 async function readRow(db: Kysely<Database>, spec: TableSpec, key: readonly (string | number)[]): Promise<Row | undefined> {
   let query = (db as unknown as DynamicDb).selectFrom(spec.name).selectAll();

@@ -5,11 +5,12 @@ import type { DomainEvent } from '../../domain/events.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
 import { settingsAggregate } from '../../domain/aggregates.ts';
 import { projections } from '../../projections/registry.ts';
-import { executeCommand } from '../commands/execute.ts';
+import { handle } from '../commands/handle.ts';
 import type { Database } from '../db/schema.ts';
 import { openTestDatabase, type TestDatabase } from '../testing/test-database.ts';
 import { type AppendOptions, createEventStore, type EventStore, type StreamAppend } from './append.ts';
-import { chainHead, readLog, readStream } from './read.ts';
+import { readChainHead } from './chain-head.ts';
+import { readLog, readStream } from './read.ts';
 import { verifyChain } from './verify-chain.ts';
 
 const meta = { actor: 'system', request_id: 'test' };
@@ -50,7 +51,7 @@ describe('event store', () => {
       [3, 3, { rate_cents: 300 }],
     ]);
     expect(events[1]!.prev_hash).toBe(events[0]!.hash);
-    expect(await chainHead(t.db)).toEqual({ position: 3, hash: events[2]!.hash });
+    expect(await readChainHead(t.db)).toEqual({ position: 3, hash: events[2]!.hash });
     expect(await verifyChain(t.db)).toMatchObject({ ok: true, events: 3 });
   });
 
@@ -74,12 +75,12 @@ describe('event store', () => {
 
   it('appends to several streams all or nothing', async () => {
     await store.append([settings(0, rate(1))], meta);
-    const before = await chainHead(t.db);
+    const before = await readChainHead(t.db);
     // The address stream is new and fine; the settings stream is stale: neither may be written.
     await expect(store.append([newAddress(), settings(0, rate(2))], meta)).rejects.toBeInstanceOf(
       DomainError,
     );
-    expect(await chainHead(t.db)).toEqual(before);
+    expect(await readChainHead(t.db)).toEqual(before);
     expect(await readLog(t.db)).toHaveLength(1);
     const streams = await t.db.selectFrom('streams').select('stream_id').execute();
     expect(streams.map((s) => s.stream_id)).toEqual(['settings:pricing']);
@@ -192,7 +193,7 @@ describe('two processes on one log (each with its own memory of it)', () => {
     const [first, second] = [createEventStore(t.db, projections), createEventStore(t.db, projections)];
     const setRate = (rate_cents: number) => ({ type: 'setPricing' as const, rate_cents });
     const run = (store: EventStore, rate_cents: number) =>
-      executeCommand({ db: t.db, store }, settingsAggregate, 'pricing', setRate(rate_cents), { actor: 'system', requestId: 'test' });
+      handle(store, settingsAggregate, 'pricing', setRate(rate_cents), { actor: 'system', requestId: 'test' });
     await run(first, 100);
     await run(second, 200);
     const third = await run(first, 300);

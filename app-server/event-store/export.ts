@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import { chainHead, occurredAtIso } from './read.ts';
+import { occurredAtIso } from './read.ts';
+import { readChainHead } from './chain-head.ts';
 
 export const EXPORT_FORMAT = 'escrow-events/1';
 const PAGE = 1_000;
@@ -20,7 +21,7 @@ export async function* exportChunks(
   db: Kysely<Database>,
   range: { from?: number; to?: number } = {},
 ): AsyncGenerator<string, { events: number; last: number }> {
-  const head = await chainHead(db);
+  const head = await readChainHead(db);
   const to = Math.min(range.to ?? head.position, head.position);
   const from = Math.max(range.from ?? 1, 1);
   yield `${JSON.stringify({ format: EXPORT_FORMAT, from, to, chain_head: head })}\n`;

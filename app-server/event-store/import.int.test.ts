@@ -11,7 +11,7 @@ import { openTestApp, type TestApp } from '../testing/test-app.ts';
 import { openTestDatabase, type TestDatabase } from '../testing/test-database.ts';
 import { exportEvents } from './export.ts';
 import { importEvents, ImportRefused } from './import.ts';
-import { chainHead } from './read.ts';
+import { readChainHead } from './chain-head.ts';
 
 let source: TestApp;
 let target: TestDatabase;
@@ -60,16 +60,16 @@ describe('import-events', () => {
     const refusal = await importEvents(target, broken).catch((error: unknown) => error);
     expect(refusal).toBeInstanceOf(ImportRefused);
     expect((refusal as Error).message).toMatch(/^line 6: event 5: /);
-    expect(await chainHead(target.db)).toEqual({ position: 0, hash: '0'.repeat(64) });
+    expect(await readChainHead(target.db)).toEqual({ position: 0, hash: '0'.repeat(64) });
     expect(await target.db.selectFrom('events').select('position').execute()).toEqual([]);
   });
 
   it('loads the export into an empty store with the same chain head and the same read models', async () => {
     const report = await importEvents(target, file);
-    const head = await chainHead(source.database.db);
+    const head = await readChainHead(source.database.db);
     expect(head.position).toBeGreaterThan(20);
     expect(report.head).toEqual(head);
-    expect(await chainHead(target.db)).toEqual(head);
+    expect(await readChainHead(target.db)).toEqual(head);
     for (const table of readModelTables) expect(await rowsOf(target.db, table), table).toEqual(await rowsOf(source.database.db, table));
     expect(await rowsOf(target.db, 'streams')).toEqual(await rowsOf(source.database.db, 'streams'));
     expect((await rowsOf(target.db, 'escrows')).length).toBe(2);

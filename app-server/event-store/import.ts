@@ -7,7 +7,7 @@ import type { DatabaseHandle } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import { replayProjections } from '../replay.ts';
 import { EXPORT_FORMAT } from './export.ts';
-import { chainHead } from './read.ts';
+import { readChainHead, setChainHead } from './chain-head.ts';
 
 /** A line of the file that cannot be imported: nothing of the file was kept. */
 export class ImportRefused extends Error {
@@ -42,7 +42,7 @@ export async function importEvents(database: Pick<DatabaseHandle, 'db' | 'backen
   const head = await db
     .transaction()
     .execute(async (trx) => {
-      const current = await chainHead(trx);
+      const current = await readChainHead(trx);
       const any = await trx.selectFrom('events').select('position').limit(1).executeTakeFirst();
       if (current.position !== 0 || any) {
         throw new ImportRefused(0, `the store is not empty (its log holds events up to position ${current.position}); import into a new database or DATA_DIR`);
@@ -105,7 +105,7 @@ async function loadLines(trx: Transaction<Database>, path: string) {
   }
   const rows = [...streams].map(([stream_id, s]) => ({ stream_id, stream_type: s.type, version: s.version }));
   for (let i = 0; i < rows.length; i += BATCH) await trx.insertInto('streams').values(rows.slice(i, i + BATCH)).execute();
-  await trx.updateTable('chain_head').set({ position: last.position, hash: last.hash }).where('id', '=', 1).execute();
+  await setChainHead(trx, last);
   return last;
 }
 

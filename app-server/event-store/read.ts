@@ -122,11 +122,3 @@ export async function* walkLogForProjections(db: Kysely<Database>, pageSize: num
     after = Number(page.at(-1)!.position);
   }
 }
-
-export async function chainHead(db: Kysely<Database>): Promise<{ position: number; hash: string }> {
-  return db
-    .selectFrom('chain_head')
-    .select(['position', 'hash'])
-    .where('id', '=', 1)
-    .executeTakeFirstOrThrow();
-}

@@ -1,7 +1,8 @@
 import type { Kysely } from 'kysely';
 import { type ChainBreak, ChainVerifier, envelopeOf } from '../../domain/chain.ts';
 import type { Database } from '../db/schema.ts';
-import { chainHead, walkLog } from './read.ts';
+import { walkLog } from './read.ts';
+import { readChainHead } from './chain-head.ts';
 
 export interface ChainReport {
   ok: boolean;
@@ -35,7 +36,7 @@ export interface VerifyChainOptions {
  * instead of looking like a log that ends early.
  */
 export async function verifyChain(db: Kysely<Database>, options: VerifyChainOptions = {}): Promise<ChainReport> {
-  const recorded = await chainHead(db);
+  const recorded = await readChainHead(db);
   const verifier = new ChainVerifier(options.after);
   const start = verifier.head.position;
   if (recorded.position < start) {

@@ -2,9 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type Server, type Socket, connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { projections } from '../../projections/registry.ts';
 import { type DatabaseHandle, openDatabase } from '../db/database.ts';
-import { createEventStore } from '../event-store/append.ts';
+import { openAppStore } from '../app-store.ts';
 import { json } from '../testing/accounts.ts';
 import { openMarket } from '../testing/market.ts';
 import { openTestApp, type TestApp } from '../testing/test-app.ts';
@@ -102,7 +101,7 @@ describe.skipIf(!onPostgres)('Idempotency-Key through a database outage in the m
     viaProxy.pathname = direct.pathname;
     proxied = await openDatabase({ databaseUrl: viaProxy.toString(), poolSize: 4 });
     // A second server process, on the same database, reached through the proxy.
-    app = createApp({ ...t.deps, database: proxied, store: createEventStore(proxied.db, projections) });
+    app = createApp({ ...t.deps, database: proxied, store: openAppStore(proxied.db, t.deps.config) });
   });
   afterAll(async () => {
     await proxied?.close();

@@ -6,7 +6,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { chainHash, envelopeOf } from '../../domain/chain.ts';
 import { ChainWatch } from '../audit/chain-watch.ts';
 import { ExportBroken, verifyExport } from '../audit/verify-export.ts';
-import { chainHead, readLog } from '../event-store/read.ts';
+import { readLog } from '../event-store/read.ts';
+import { readChainHead } from '../event-store/chain-head.ts';
 import { verifyChain } from '../event-store/verify-chain.ts';
 import { createLogger } from '../logger.ts';
 import { bearer, json } from '../testing/accounts.ts';
@@ -46,7 +47,7 @@ beforeEach(async () => {
     const deal = { product_service: product, description: `A used ${product}`, amount_usd: 1000, deadline_days: 7, seller_email: 'sam@example.com' };
     expect((await t.app.request('/api/escrows', json(deal, market.buyer.token))).status).toBe(201);
   }
-  head = await chainHead(t.database.db);
+  head = await readChainHead(t.database.db);
   expect(head.position).toBeGreaterThan(12);
   // The watch has seen the whole history and vouches for it.
   expect(await watch.check()).toMatchObject({ status: 'ok', verifiedUpTo: head.position, broken: null });
@@ -276,7 +277,7 @@ describe('the chain watch', () => {
     const token = ((await buyer.json()) as { access_token: string }).access_token;
     const deal = { product_service: 'Bike', description: 'A used bike', amount_usd: 300, deadline_days: 7, seller_email: 'sam@example.com' };
     expect((await t.app.request('/api/escrows', json(deal, token))).status).toBe(201);
-    const newHead = await chainHead(db());
+    const newHead = await readChainHead(db());
     expect(newHead.position).toBeGreaterThan(head.position);
     now = new Date(now.getTime() + 30_000);
     expect(await own.check()).toMatchObject({ status: 'ok', verifiedUpTo: newHead.position, lastFullCheckAt: '2026-03-01T00:00:00.000Z' });

@@ -1,6 +1,5 @@
 import { DomainError } from '../../domain/shared/errors.ts';
-import { endUnpaid } from '../commands/escrow-payment.ts';
-import { escrowEffects } from '../escrows/after-events.ts';
+import { endUnpaid } from '../escrows/commands.ts';
 import type { AppDeps } from '../http/env.ts';
 import { withJobLock } from './job-lock.ts';
 
@@ -15,7 +14,6 @@ const BATCH = 200;
  */
 export async function expireOverdueEscrows(deps: Pick<AppDeps, 'database' | 'store' | 'config'>, now = new Date()): Promise<number | null> {
   const { db } = deps.database;
-  const effects = escrowEffects(deps);
   return withJobLock(deps.database, EXPIRY_LOCK, async () => {
     let expired = 0;
     for (;;) {
@@ -31,7 +29,7 @@ export async function expireOverdueEscrows(deps: Pick<AppDeps, 'database' | 'sto
       const before = expired;
       for (const { id } of due) {
         try {
-          await endUnpaid({ db, store: deps.store }, { escrowId: id, how: 'expire', by: 'system' }, { actor: 'system', requestId: `expiry-job:${now.toISOString()}`, now: now.toISOString() }, effects);
+          await endUnpaid(deps.store, { escrowId: id, how: 'expire', by: 'system' }, { actor: 'system', requestId: `expiry-job:${now.toISOString()}`, now: now.toISOString() });
           expired++;
         } catch (error) {
           // Changed since the query (marked, cancelled, frozen): its machine said no; leave it.

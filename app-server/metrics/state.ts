@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { ChainWatch } from '../audit/chain-watch.ts';
 import type { Database } from '../db/schema.ts';
+import { readChainHead } from '../event-store/chain-head.ts';
 import { MAX_MAIL_ATTEMPTS } from '../mail/sender.ts';
 import type { Metrics } from './metrics.ts';
 
@@ -30,7 +31,7 @@ export async function refreshStateGauges(metrics: Metrics, db: Kysely<Database>,
       .where('sent_at', 'is', null)
       .executeTakeFirstOrThrow(),
     db.selectFrom('settings').select('rate_set_at').where('id', '=', 1).where('rate_cents', 'is not', null).executeTakeFirst(),
-    db.selectFrom('chain_head').select('position').where('id', '=', 1).executeTakeFirst(),
+    readChainHead(db),
   ]);
 
   const byStatus = (rows: { status: string; n: number }[], status: string) => rows.find((r) => r.status === status)?.n ?? 0;

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import { executePrepared } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
-import { AnswersAtPosition } from '../http/answers-at-position.ts';
+import { AnswersAtPosition } from '../caching/answers-at-position.ts';
 
 /**
  * The public reviews page (list, statistics, countries) is the same for every visitor and changes only when a

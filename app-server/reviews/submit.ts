@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import { reviewAggregate } from '../../domain/aggregates.ts';
 import type { reviewSubmissionSchema } from '../../domain/review/api-schemas.ts';
 import { consume } from '../auth/rate-limit.ts';
-import { type CommandMeta, executeCommand } from '../commands/execute.ts';
+import { type CommandMeta, handle } from '../commands/handle.ts';
 import { relationTo } from '../escrows/parties.ts';
 import type { AppDeps, SignedInUser } from '../http/env.ts';
 
@@ -31,9 +31,7 @@ export async function submitReview(
   // An escrow id that names no escrow and one that is not the author's are taken alike (only a party's released deal
   // earns the mark): answering them apart would tell anyone which escrow ids exist.
   const reviewId = randomUUID();
-  await executeCommand(
-    { db, store: deps.store },
-    reviewAggregate,
+  await handle(deps.store, reviewAggregate,
     reviewId,
     {
       type: 'submit',

@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
 import { addressAggregate, escrowAggregate, reviewAggregate, settingsAggregate, userAggregate } from '../../domain/aggregates.ts';
 import type { EscrowCommand } from '../../domain/escrow/decide.ts';
-import { assignPaymentAddress, verifyPayment } from '../commands/escrow-payment.ts';
-import { executeCommand } from '../commands/execute.ts';
+import { handle } from '../commands/handle.ts';
+import { assignPaymentAddress, verifyPayment } from '../escrows/commands.ts';
 import type { Database } from '../db/schema.ts';
 import type { EventStore } from '../event-store/append.ts';
 
@@ -16,12 +16,12 @@ const BUYER = id(2);
 export async function writeEveryEventType(deps: { db: Kysely<Database>; store: EventStore }): Promise<void> {
   let minute = 0;
   const meta = (actor = ADMIN) => ({ actor, requestId: 'fixture', now: new Date(Date.UTC(2026, 0, 1) + minute++ * 60_000).toISOString() });
-  const user = (userId: string, command: Parameters<typeof userAggregate.decide>[0], actor = ADMIN) => executeCommand(deps, userAggregate, userId, command, meta(actor));
-  const escrow = (escrowId: string, command: EscrowCommand, actor = ADMIN) => executeCommand(deps, escrowAggregate, escrowId, command, meta(actor));
-  const address = (addressId: string, command: Parameters<typeof addressAggregate.decide>[0]) => executeCommand(deps, addressAggregate, addressId, command, meta());
-  const review = (reviewId: string, command: Parameters<typeof reviewAggregate.decide>[0]) => executeCommand(deps, reviewAggregate, reviewId, command, meta());
+  const user = (userId: string, command: Parameters<typeof userAggregate.decide>[0], actor = ADMIN) => handle(deps.store, userAggregate, userId, command, meta(actor));
+  const escrow = (escrowId: string, command: EscrowCommand, actor = ADMIN) => handle(deps.store, escrowAggregate, escrowId, command, meta(actor));
+  const address = (addressId: string, command: Parameters<typeof addressAggregate.decide>[0]) => handle(deps.store, addressAggregate, addressId, command, meta());
+  const review = (reviewId: string, command: Parameters<typeof reviewAggregate.decide>[0]) => handle(deps.store, reviewAggregate, reviewId, command, meta());
 
-  await executeCommand(deps, settingsAggregate, 'pricing', { type: 'setPricing', rate_cents: 5_000_000, fee_bps: 200 }, meta());
+  await handle(deps.store, settingsAggregate, 'pricing', { type: 'setPricing', rate_cents: 5_000_000, fee_bps: 200 }, meta());
   await user(ADMIN, { type: 'register', user_id: ADMIN, username: 'admin', email: 'admin@example.com', full_name: 'Admin', role: 'admin', country: null, phone: null }, 'system');
   await user(BUYER, { type: 'register', user_id: BUYER, username: 'buyer', email: 'buyer@example.com', full_name: 'Buyer', role: 'buyer', country: 'DE', phone: null }, 'system');
   for (const command of [
@@ -48,11 +48,11 @@ export async function writeEveryEventType(deps: { db: Kysely<Database>; store: E
   const funded = async (escrowId: string, addressId: string) => {
     await escrow(escrowId, create(escrowId));
     await address(addressId, { type: 'add', address_id: addressId, address: `bc1q${addressId.replaceAll('-', '')}`, network: 'mainnet' });
-    await assignPaymentAddress(deps, { escrowId, addressId, address: `bc1q${addressId.replaceAll('-', '')}`, by: 'buyer' }, meta());
+    await assignPaymentAddress(deps.store, { escrowId, addressId, address: `bc1q${addressId.replaceAll('-', '')}`, by: 'buyer' }, meta());
     await escrow(escrowId, { type: 'markPaid', by: 'buyer', notes: 'sent', evidence: [] });
     await escrow(escrowId, { type: 'rejectPayment', by: 'admin', notes: 'not seen yet' });
     await escrow(escrowId, { type: 'markPaid', by: 'buyer', notes: 'sent again', evidence: [] });
-    await verifyPayment(deps, { escrowId, notes: 'seen', txid: 'a'.repeat(64) }, meta());
+    await verifyPayment(deps.store, { escrowId, notes: 'seen', txid: 'a'.repeat(64) }, meta());
     await escrow(escrowId, { type: 'setPayoutAddress', by: 'seller', address: 'bc1qseller' });
     await escrow(escrowId, { type: 'setPayoutAddress', by: 'buyer', address: 'bc1qbuyer' });
   };

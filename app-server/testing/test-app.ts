@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { projections } from '../../projections/registry.ts';
 import { ChainWatch } from '../audit/chain-watch.ts';
 import { secretBox } from '../auth/secret-box.ts';
 import { loadConfig } from '../config.ts';
-import { createEventStore } from '../event-store/append.ts';
+import { openAppStore } from '../app-store.ts';
 import { createApp } from '../http/app.ts';
 import type { AppDeps } from '../http/env.ts';
 import { createLogger } from '../logger.ts';
@@ -26,13 +25,14 @@ export async function openTestApp(env: NodeJS.ProcessEnv = {}): Promise<TestApp>
   const logLines: string[] = [];
   const logger = createLogger('info', { write: (line: string) => void logLines.push(line) });
   const metrics = createMetrics();
+  // Admins in tests have no 2FA unless a test switches it on: ADMIN_2FA_REQUIRED is off here, except in the tests
+  // about admin powers, which pass ADMIN_2FA_REQUIRED=true and send codes (admin-step-up.int.test.ts).
+  const config = loadConfig({ PASSWORD_HASH_COST: '10', ADMIN_2FA_REQUIRED: 'false', ...env });
   const deps: AppDeps = {
-    // Admins in tests have no 2FA unless a test switches it on: ADMIN_2FA_REQUIRED is off here, except in the tests
-    // about admin powers, which pass ADMIN_2FA_REQUIRED=true and send codes (admin-step-up.int.test.ts).
-    config: loadConfig({ PASSWORD_HASH_COST: '10', ADMIN_2FA_REQUIRED: 'false', ...env }),
+    config,
     database,
     metrics,
-    store: countedStore(createEventStore(database.db, projections), metrics),
+    store: countedStore(openAppStore(database.db, config), metrics),
     logger,
     secrets: secretBox(randomBytes(32)),
     // Not started: a test runs its checks when it wants them.

@@ -8,9 +8,7 @@ import type { AddressCommand } from '../../../domain/address/decide.ts';
 import { checkBitcoinAddress } from '../../../domain/bitcoin-address.ts';
 import { conflict, invalidInput, notFound } from '../../../domain/shared/errors.ts';
 import type { AddressRow } from '../../../projections/addresses/table.ts';
-import { executeCommand } from '../../commands/execute.ts';
-import { publicUrl } from '../../config.ts';
-import { checkAddressPool } from '../../escrows/pool-alert.ts';
+import { handle } from '../../commands/handle.ts';
 import { formBody, jsonAnswer } from '../bodies.ts';
 import type { AppDeps, AppEnv } from '../env.ts';
 import { currentUser } from '../middleware/authenticate.ts';
@@ -41,7 +39,7 @@ export function adminAddressRoutes(deps: AppDeps) {
     return checked.address;
   };
   const run = (c: Parameters<typeof currentUser>[0] & { get: (k: 'requestId') => string }, id: string, command: AddressCommand) =>
-    executeCommand({ db, store: deps.store }, addressAggregate, id, command, { actor: currentUser(c).id, requestId: c.get('requestId') }, { alsoWrite: checkAddressPool(publicUrl(deps.config)) });
+    handle(deps.store, addressAggregate, id, command, { actor: currentUser(c).id, requestId: c.get('requestId') });
   const fetch = async (id: string) => {
     const row = await db.selectFrom('addresses').selectAll().where('id', '=', id).executeTakeFirst();
     if (!row) throw notFound('Address not found');

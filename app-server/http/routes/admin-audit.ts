@@ -6,7 +6,8 @@ import type { EscrowEvent } from '../../../domain/escrow/events.ts';
 import { notFound } from '../../../domain/shared/errors.ts';
 import { wholeNumber } from '../../../domain/shared/schemas.ts';
 import { exportChunks } from '../../event-store/export.ts';
-import { chainHead, readLog, readStream } from '../../event-store/read.ts';
+import { readLog, readStream } from '../../event-store/read.ts';
+import { readChainHead } from '../../event-store/chain-head.ts';
 import { verifyChain } from '../../event-store/verify-chain.ts';
 import { replayProjections } from '../../replay.ts';
 import { jsonAnswer, rowsAnswer } from '../bodies.ts';
@@ -142,7 +143,7 @@ export function adminAuditRoutes(deps: AppDeps) {
     async (c) => {
       // A full check on demand: through the watch when there is one, so a break found here is logged and flagged too.
       const watch = deps.chainWatch;
-      const [head, report] = await Promise.all([chainHead(db), watch ? watch.verifyFully() : verifyChain(db)]);
+      const [head, report] = await Promise.all([readChainHead(db), watch ? watch.verifyFully() : verifyChain(db)]);
       const watched = watch?.state();
       return c.json(
         {

@@ -2,7 +2,7 @@ import { OpenAPIHono, z } from '@hono/zod-openapi';
 import { adminReviewsSchema } from '../../../contract/reviews.ts';
 import { reviewAggregate } from '../../../domain/aggregates.ts';
 import type { ReviewCommand } from '../../../domain/review/decide.ts';
-import { executeCommand } from '../../commands/execute.ts';
+import { handle } from '../../commands/handle.ts';
 import { listModeratedReviews } from '../../reviews/queries.ts';
 import { formBody, jsonAnswer, jsonText } from '../bodies.ts';
 import type { AppDeps, AppEnv } from '../env.ts';
@@ -22,7 +22,7 @@ export function adminReviewRoutes(deps: AppDeps) {
   const { db } = deps.database;
   const app = new OpenAPIHono<AppEnv>();
   const act = async (c: Parameters<typeof currentUser>[0] & { get: (k: 'requestId') => string }, id: string, command: ReviewCommand) =>
-    executeCommand({ db, store: deps.store }, reviewAggregate, id, command, { actor: currentUser(c).id, requestId: c.get('requestId') });
+    handle(deps.store, reviewAggregate, id, command, { actor: currentUser(c).id, requestId: c.get('requestId') });
 
   app.openapi(adminRoute('get', '/admin/reviews/pending', 'Reviews awaiting moderation, oldest first', {}, { 200: list }), async (c) => {
     return jsonText(c, await listModeratedReviews(db, 'pending'), 200);

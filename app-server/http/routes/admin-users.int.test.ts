@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { escrowAggregate, userAggregate } from '../../../domain/aggregates.ts';
-import { executeCommand } from '../../commands/execute.ts';
+import { handle } from '../../commands/handle.ts';
 import { bearer, form, json, PASSWORD, signedInAdmin, signedInUser, signIn } from '../../testing/accounts.ts';
 import { openTestApp, type TestApp } from '../../testing/test-app.ts';
 
@@ -78,7 +78,7 @@ describe('admin user management: what it does', () => {
   it('stops a suspended user who still holds a token with 403 on every call', async () => {
     const ann = await signedInUser(t, 'ann');
     // The suspension recorded through the event store alone, with the session still open.
-    await executeCommand({ db: t.database.db, store: t.deps.store }, userAggregate, ann.id, { type: 'suspend', reason: 'Fraud' }, { actor: 'system', requestId: 'test' });
+    await handle(t.deps.store, userAggregate, ann.id, { type: 'suspend', reason: 'Fraud' }, { actor: 'system', requestId: 'test' });
     const res = await t.app.request('/api/auth/me', bearer(ann.token));
     expect([res.status, await detail(res)]).toEqual([403, 'Account suspended']);
   });
@@ -102,7 +102,7 @@ describe('admin user management: what it does', () => {
     const bob = await signedInUser(t, 'bob');
     const admin = await signedInAdmin(t);
     const escrowId = randomUUID();
-    await executeCommand({ db: t.database.db, store: t.deps.store }, escrowAggregate, escrowId, {
+    await handle(t.deps.store, escrowAggregate, escrowId, {
       type: 'create', by: 'buyer', escrow_id: escrowId, created_by: ann.id, creator_side: 'buyer', creator_email: 'ann@example.com',
       counterparty_email: 'sam@example.com', product_service: 'Desk', description: 'Oak desk', amount_cents: 10_000, deadline_days: 7,
       pricing: { rate_cents: 5_000_000, fee_bps: 150 },

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { userAggregate } from '../../../domain/aggregates.ts';
-import { executeCommand } from '../../commands/execute.ts';
+import { handle } from '../../commands/handle.ts';
 import { bearer, codeFor, form, json, lastMailTo, PASSWORD, signedInUser, signIn, tokenInMail } from '../../testing/accounts.ts';
 import { openTestApp, type TestApp } from '../../testing/test-app.ts';
 
@@ -31,7 +31,7 @@ describe('account routes by role', () => {
 
   it.each(signedInRoutes)('%s: 403 Account suspended for a suspended user still holding a token', async (path, init) => {
     const ann = await signedInUser(t, 'ann');
-    await executeCommand({ db: t.database.db, store: t.deps.store }, userAggregate, ann.id, { type: 'suspend', reason: 'Fraud' }, { actor: 'system', requestId: 'test' });
+    await handle(t.deps.store, userAggregate, ann.id, { type: 'suspend', reason: 'Fraud' }, { actor: 'system', requestId: 'test' });
     const res = await t.app.request(path, init(ann.token));
     expect(res.status).toBe(403);
     expect(await res.json()).toEqual({ detail: 'Account suspended', code: 'forbidden' });

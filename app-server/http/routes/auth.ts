@@ -12,7 +12,7 @@ import { hashGateFor } from '../../auth/hash-gate.ts';
 import { consume, reserve } from '../../auth/rate-limit.ts';
 import { hashPassword, verifyPassword } from '../../auth/passwords.ts';
 import { revokeSession, revokeUserSessions } from '../../auth/sessions.ts';
-import { executeCommand } from '../../commands/execute.ts';
+import { handle } from '../../commands/handle.ts';
 import { publicUrl } from '../../config.ts';
 import { formBody, jsonAnswer, jsonBody } from '../bodies.ts';
 import { clientAddress } from '../client-address.ts';
@@ -142,7 +142,7 @@ export function authRoutes(deps: AppDeps) {
       await slot.release();
       if (input.current_password === input.new_password) throw invalidInput('new_password must differ from the current one');
       const hash = await gate.run(() => hashPassword(input.new_password, { log2N: deps.config.PASSWORD_HASH_COST, r: 8, p: 1 }));
-      await executeCommand({ db, store: deps.store }, userAggregate, me.id, { type: 'changePassword' }, { ...meta(c), actor: me.id }, {
+      await handle(deps.store, userAggregate, me.id, { type: 'changePassword' }, { ...meta(c), actor: me.id }, {
         alsoWrite: async (trx) => {
           await trx.updateTable('credentials').set({ password_hash: hash, must_change: false, updated_at: new Date().toISOString() }).where('user_id', '=', me.id).execute();
         },
@@ -160,7 +160,7 @@ export function authRoutes(deps: AppDeps) {
     async (c) => {
       const me = currentUser(c);
       const { new_role } = c.req.valid('form');
-      await executeCommand({ db, store: deps.store }, userAggregate, me.id, { type: 'switchRole', to: new_role }, { ...meta(c), actor: me.id });
+      await handle(deps.store, userAggregate, me.id, { type: 'switchRole', to: new_role }, { ...meta(c), actor: me.id });
       const updated = await db.selectFrom('users').selectAll().where('id', '=', me.id).executeTakeFirstOrThrow();
       return c.json(userView(updated), 200);
     },

@@ -1,17 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { adminDisputesSchema, escrowSchema } from '../../../contract/escrows.ts';
 import { OpenAPIHono, z } from '@hono/zod-openapi';
-import { escrowAggregate } from '../../../domain/aggregates.ts';
 import { checkBitcoinAddress } from '../../../domain/bitcoin-address.ts';
 import type { EscrowActor, EscrowCommand } from '../../../domain/escrow/decide.ts';
 import { conflict, invalidInput, notFound } from '../../../domain/shared/errors.ts';
 import { wholeNumber } from '../../../domain/shared/schemas.ts';
-import { passSecondFactor } from '../../accounts/second-factor.ts';
-import { endUnpaid, verifyPayment } from '../../commands/escrow-payment.ts';
-import { executeCommand, loadAggregate } from '../../commands/execute.ts';
-import { escrowEffects } from '../../escrows/after-events.ts';
 import { evidenceByEscrow } from '../../escrows/evidence-list.ts';
-import { markPaid } from '../../escrows/mark-paid.ts';
+import { endUnpaid, markPaid, onEscrow, setPayoutAddress, verifyPayment } from '../../escrows/commands.ts';
 import { assertMoneyMayMove } from '../../escrows/money-guard.ts';
 import { findVisibleEscrow } from '../../escrows/parties.ts';
 import { formBody, jsonAnswer, jsonBody, jsonText } from '../bodies.ts';
@@ -59,12 +54,11 @@ export function escrowActionRoutes(deps: AppDeps) {
   const load = (id: string, user: SignedInUser) => findVisibleEscrow(db, id, user);
   const answer = async (id: string, user: SignedInUser) => (await load(id, user)).answer;
   type Ctx = Parameters<typeof currentUser>[0] & { get: (k: 'requestId') => string };
-  const effects = escrowEffects(deps);
   const meta = (c: Ctx) => ({ actor: currentUser(c).id, requestId: c.get('requestId') });
   const act = async (c: Ctx, id: string, command: (side: EscrowActor) => EscrowCommand) => {
     const user = currentUser(c);
     const { side } = await load(id, user);
-    await executeCommand({ db, store: deps.store }, escrowAggregate, id, command(side), meta(c), effects);
+    await onEscrow(deps.store, id, command(side), meta(c));
     return answer(id, user);
   };
 
@@ -73,7 +67,7 @@ export function escrowActionRoutes(deps: AppDeps) {
     const user = currentUser(c);
     const { id } = c.req.valid('param');
     const { side } = await load(id, user);
-    await endUnpaid({ db, store: deps.store }, { escrowId: id, how: 'cancel', by: side }, meta(c), effects);
+    await endUnpaid(deps.store, { escrowId: id, how: 'cancel', by: side }, meta(c));
     return jsonText(c, await answer(id, user), 200);
   });
   app.openapi(route('post', '/escrows/{id}/confirm-receipt', 'The buyer confirms delivery', { ...party, request: { params: idParam } }, { 200: escrowAnswer }), async (c) =>
@@ -91,16 +85,8 @@ export function escrowActionRoutes(deps: AppDeps) {
       const checked = checkBitcoinAddress(body.address, deps.config.BITCOIN_NETWORK);
       if (!checked.ok) throw invalidInput(`address ${checked.reason}`);
       const { side } = await load(id, user);
-      if (user.totp_enabled && (side === 'buyer' || side === 'seller')) {
-        // Replacing an address once money is held is what a stolen session would do: it takes the second factor.
-        const { state } = await loadAggregate(db, escrowAggregate, id);
-        const current = side === 'seller' ? state.context.payout_address : state.context.refund_address;
-        const funded = state.status === 'funded' || (state.status === 'disputed' && state.context.status_before_dispute === 'funded');
-        if (funded && current !== null && current !== checked.address) {
-          await passSecondFactor(deps, user, body.totp_code, { missing: '2FA code required to replace an address on a funded escrow', meta: meta(c) });
-        }
-      }
-      return jsonText(c, await act(c, id, (by) => ({ type: 'setPayoutAddress', by, address: checked.address, hold_hours: deps.config.PAYOUT_ADDRESS_HOLD_HOURS })), 200);
+      await setPayoutAddress(deps, user, { escrowId: id, by: side, address: checked.address, totpCode: body.totp_code }, meta(c));
+      return jsonText(c, await answer(id, user), 200);
     },
   );
   app.openapi(
@@ -114,7 +100,7 @@ export function escrowActionRoutes(deps: AppDeps) {
       const form = c.req.valid('form');
       const { side } = await load(id, user);
       const file = form.file instanceof File && (form.file.size > 0 || form.file.name) ? { name: form.file.name, type: form.file.type, bytes: new Uint8Array(await form.file.arrayBuffer()) } : null;
-      await markPaid(deps, { escrowId: id, by: side, notes: form.notes, file }, meta(c));
+      await markPaid(deps.store, { escrowId: id, by: side, notes: form.notes, file }, meta(c));
       return jsonText(c, await answer(id, user), 200);
     },
   );
@@ -133,7 +119,7 @@ export function escrowActionRoutes(deps: AppDeps) {
     await assertMoneyMayMove(deps, id);
     if (form.verified === 'false') return jsonText(c, await act(c, id, () => ({ type: 'rejectPayment', by: 'admin', notes: form.notes })), 200);
     await load(id, user);
-    await verifyPayment({ db, store: deps.store }, { escrowId: id, notes: form.notes, txid: form.txid }, meta(c), effects);
+    await verifyPayment(deps.store, { escrowId: id, notes: form.notes, txid: form.txid }, meta(c));
     return jsonText(c, await answer(id, user), 200);
   });
   app.openapi(adminRoute('post', '/admin/escrows/{id}/release', 'Release a funded escrow to the seller', { request: { params: idParam, body: formBody(notesForm) } }, { 200: escrowAnswer }), async (c) => {

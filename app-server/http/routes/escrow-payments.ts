@@ -1,8 +1,7 @@
 import { OpenAPIHono, z } from '@hono/zod-openapi';
 import { type Escrow, escrowSchema, pendingVerificationsSchema } from '../../../contract/escrows.ts';
 import { DomainError, notFound } from '../../../domain/shared/errors.ts';
-import { assignPaymentAddress } from '../../commands/escrow-payment.ts';
-import { escrowEffects } from '../../escrows/after-events.ts';
+import { assignPaymentAddress } from '../../escrows/commands.ts';
 import { evidenceByEscrow } from '../../escrows/evidence-list.ts';
 import { findVisibleEscrow } from '../../escrows/parties.ts';
 import { escrowViewJson, withSide } from '../../escrows/view.ts';
@@ -50,7 +49,7 @@ export function escrowPaymentRoutes(deps: AppDeps) {
       const address = await db.selectFrom('addresses').select(['id', 'address_string', 'status']).where('id', '=', c.req.valid('form').address_id).executeTakeFirst();
       if (!address) throw notFound('Address not found');
       if (address.status !== 'available') throw new DomainError('conflict', `This address is ${address.status}; choose an available one`);
-      await assignPaymentAddress({ db, store: deps.store }, { escrowId: id, addressId: address.id, address: address.address_string, by: 'admin' }, { actor: user.id, requestId: c.get('requestId') }, escrowEffects(deps));
+      await assignPaymentAddress(deps.store, { escrowId: id, addressId: address.id, address: address.address_string, by: 'admin' }, { actor: user.id, requestId: c.get('requestId') });
       return jsonText(c, (await findVisibleEscrow(db, id, user)).answer, 200);
     },
   );

@@ -1,8 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { feeCents, formatCents, formatSats, MAX_SATS } from '../../../domain/money.ts';
-import { projections } from '../../../projections/registry.ts';
-import { createEventStore } from '../../event-store/append.ts';
+import { openAppStore } from '../../app-store.ts';
 import { createApp } from '../app.ts';
 import { bearer, codeFor, form, json, lastMailTo, signedInAdmin, signedInUser, tokenInMail, verifiedUser } from '../../testing/accounts.ts';
 import { openTestApp, type TestApp } from '../../testing/test-app.ts';
@@ -201,7 +200,7 @@ describe('who sees an escrow', () => {
 describe('the escrow list answered from memory', () => {
   it('is never stale: escrows opened, changed or newly visible through another server process show at once', async () => {
     // A second app on the same database, with its own store and memory: another server process.
-    const other = createApp({ ...t.deps, store: createEventStore(t.database.db, projections) });
+    const other = createApp({ ...t.deps, store: openAppStore(t.database.db, t.deps.config) });
     const { admin, buyer, seller } = await market();
     const list = async (token: string) =>
       ((await (await t.app.request('/api/escrows', bearer(token))).json()) as Escrow[]).map((e) => `${e.product_service} ${e.status}`);

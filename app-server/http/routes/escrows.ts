@@ -4,12 +4,11 @@ import { createEscrowSchema, escrowHistoryEntrySchema } from '../../../domain/es
 import { partyHistory } from '../../../domain/escrow/history.ts';
 import { escrowAggregate } from '../../../domain/aggregates.ts';
 import { DomainError, forbidden } from '../../../domain/shared/errors.ts';
-import { loadAggregate } from '../../commands/execute.ts';
 import { createEscrow } from '../../escrows/create.ts';
 import { readStream } from '../../event-store/read.ts';
 import { findVisibleEscrow, listVisibleEscrows } from '../../escrows/parties.ts';
 import { takeFreeAddress } from '../../escrows/payment-address.ts';
-import { AnswersAtPosition } from '../answers-at-position.ts';
+import { AnswersAtPosition } from '../../caching/answers-at-position.ts';
 import { evidenceByEscrow, withEvidence } from '../../escrows/evidence-list.ts';
 import { jsonAnswer, jsonBody, jsonText } from '../bodies.ts';
 import type { AppDeps, AppEnv, SignedInUser } from '../env.ts';
@@ -80,7 +79,7 @@ export function escrowRoutes(deps: AppDeps) {
       const { id } = c.req.valid('param');
       const { side } = await visible(id, user);
       if (side !== 'buyer') throw forbidden('Only the buyer can request a payment address');
-      const { state } = await loadAggregate(db, escrowAggregate, id);
+      const { state } = await deps.store.aggregate(escrowAggregate, id, { fresh: true });
       if (state.status !== 'pending_payment') throw new DomainError('transition_not_allowed', `Cannot request a payment address for an escrow that is ${state.status}`);
       if (state.context.address_id) throw new DomainError('conflict', 'This escrow already has a payment address');
       const assigned = await takeFreeAddress(deps, id, 'buyer', { actor: user.id, requestId: c.get('requestId') });

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { escrowAggregate } from '../../../domain/aggregates.ts';
-import { assignPaymentAddress } from '../../commands/escrow-payment.ts';
-import { executeCommand } from '../../commands/execute.ts';
+import { assignPaymentAddress } from '../../escrows/commands.ts';
+import { handle } from '../../commands/handle.ts';
 import { bearer, form, signedInAdmin, signedInUser } from '../../testing/accounts.ts';
 import { openTestApp, type TestApp } from '../../testing/test-app.ts';
 
@@ -91,12 +91,12 @@ describe('address pool', () => {
 
     const escrowId = randomUUID();
     const deps = { db: t.database.db, store: t.deps.store };
-    await executeCommand(deps, escrowAggregate, escrowId, {
+    await handle(deps.store, escrowAggregate, escrowId, {
       type: 'create', by: 'buyer', escrow_id: escrowId, created_by: admin.id, creator_side: 'buyer', creator_email: 'b@example.com',
       counterparty_email: 's@example.com', product_service: 'Chair', description: 'A chair', amount_cents: 1_000, deadline_days: 7,
       pricing: { rate_cents: 5_000_000, fee_bps: 150 },
     }, { actor: admin.id, requestId: 't' });
-    await assignPaymentAddress(deps, { escrowId, addressId: id, address: P2PKH, by: 'buyer' }, { actor: admin.id, requestId: 't' });
+    await assignPaymentAddress(deps.store, { escrowId, addressId: id, address: P2PKH, by: 'buyer' }, { actor: admin.id, requestId: 't' });
 
     const editAssigned = await t.app.request(`/api/admin/addresses/${id}`, form({ address_string: P2WPKH }, admin.token, 'PUT'));
     expect([editAssigned.status, (await body(editAssigned)).detail]).toEqual([409, 'Address is assigned to an escrow and cannot be edited']);

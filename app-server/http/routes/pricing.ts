@@ -3,7 +3,7 @@ import { rateSchema } from '../../../contract/pricing.ts';
 import { settingsAggregate } from '../../../domain/aggregates.ts';
 import { bpsToPercent, centsToNumber, parsePercentToBps, parseRateToCents } from '../../../domain/money.ts';
 import { DomainError } from '../../../domain/shared/errors.ts';
-import { executeCommand } from '../../commands/execute.ts';
+import { handle } from '../../commands/handle.ts';
 import { formBody, jsonAnswer } from '../bodies.ts';
 import type { AppDeps, AppEnv } from '../env.ts';
 import { currentUser } from '../middleware/authenticate.ts';
@@ -47,7 +47,7 @@ export function pricingRoutes(deps: AppDeps) {
         rate_cents: parseRateToCents(form.btc_usd_rate),
         fee_bps: form.fee_percentage ? parsePercentToBps(form.fee_percentage) : undefined,
       };
-      await executeCommand({ db, store: deps.store }, settingsAggregate, 'pricing', command, { actor: currentUser(c).id, requestId: c.get('requestId') });
+      await handle(deps.store, settingsAggregate, 'pricing', command, { actor: currentUser(c).id, requestId: c.get('requestId') });
       return c.json(await current(), 200);
     },
   );

@@ -3,9 +3,8 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { escrowAggregate, reviewAggregate } from '../../../domain/aggregates.ts';
 import { DomainError } from '../../../domain/shared/errors.ts';
-import { projections } from '../../../projections/registry.ts';
-import { executeCommand } from '../../commands/execute.ts';
-import { createEventStore } from '../../event-store/append.ts';
+import { handle } from '../../commands/handle.ts';
+import { openAppStore } from '../../app-store.ts';
 import { createApp } from '../app.ts';
 import { bearer, form, json, signedInAdmin, signedInUser } from '../../testing/accounts.ts';
 import { openMarket } from '../../testing/market.ts';
@@ -96,7 +95,7 @@ describe('POST /api/reviews', () => {
 describe('the public page answered from memory', () => {
   it('is never stale: a review approved, edited or deleted through another server process shows at once', async () => {
     // A second app on the same database, with its own store and cache: another server process.
-    const other = createApp({ ...t.deps, store: createEventStore(t.database.db, projections) });
+    const other = createApp({ ...t.deps, store: openAppStore(t.database.db, t.deps.config) });
     const admin = await signedInAdmin(t);
     const post = (app: typeof other, path: string) => app.request(path, bearer(admin.token, 'POST'));
     const first = await submit({ country: 'Germany', text: 'First' });
@@ -128,7 +127,7 @@ describe('verified deals', () => {
     const stranger = await signedInUser(t, 'zed');
     const escrowId = randomUUID();
     const run = (command: Parameters<typeof escrowAggregate.decide>[0]) =>
-      executeCommand({ db: t.database.db, store: t.deps.store }, escrowAggregate, escrowId, command, { actor: 'system', requestId: 't' });
+      handle(t.deps.store, escrowAggregate, escrowId, command, { actor: 'system', requestId: 't' });
     await run({ type: 'create', by: 'buyer', escrow_id: escrowId, created_by: buyer.id, creator_side: 'buyer', creator_email: 'ann@example.com', counterparty_email: 's@example.com', product_service: 'Lamp', description: 'Desk lamp', amount_cents: 5_000, deadline_days: 7, pricing: { rate_cents: 5_000_000, fee_bps: 150 } });
     const early = await submit({ escrow_id: escrowId }, buyer.token);
     await run({ type: 'assignAddress', by: 'admin', address_id: randomUUID(), address: 'bc1qx' });
@@ -280,7 +279,7 @@ describe('statistics', () => {
         for (const [id, c] of steps) {
           const full = c.type === 'submit' ? { ...c, review_id: id, name: 'N', email: null, text: 'T', escrow_id: null, verified_deal: false } : c;
           try {
-            await executeCommand({ db: t.database.db, store: t.deps.store }, reviewAggregate, id, full as never, { actor: 'system', requestId: 't' });
+            await handle(t.deps.store, reviewAggregate, id, full as never, { actor: 'system', requestId: 't' });
           } catch (error) {
             if (!(error instanceof DomainError)) throw error;
           }

@@ -5,8 +5,8 @@ import type { DomainError } from '../../domain/shared/errors.ts';
 import { projections } from '../../projections/registry.ts';
 import { createEventStore, type EventStore } from '../event-store/append.ts';
 import { openTestDatabase, type TestDatabase } from '../testing/test-database.ts';
-import { assignPaymentAddress, verifyPayment } from './escrow-payment.ts';
-import { executeCommand } from './execute.ts';
+import { handle } from '../commands/handle.ts';
+import { assignPaymentAddress, verifyPayment } from './commands.ts';
 
 let t: TestDatabase;
 let store: EventStore;
@@ -18,12 +18,11 @@ beforeEach(async () => t.reset());
 afterAll(async () => t.dispose());
 
 const meta = { actor: 'system', requestId: 'test' };
-const deps = () => ({ db: t.db, store });
 
 async function anEscrow(): Promise<string> {
   const id = randomUUID();
-  await executeCommand(
-    deps(),
+  await handle(
+    store,
     escrowAggregate,
     id,
     {
@@ -48,8 +47,8 @@ async function anEscrow(): Promise<string> {
 async function anAddress(): Promise<{ id: string; address: string }> {
   const id = randomUUID();
   const address = `bc1q${id.replaceAll('-', '')}`;
-  await executeCommand(
-    deps(),
+  await handle(
+    store,
     addressAggregate,
     id,
     { type: 'add', address_id: id, address, network: 'mainnet' },
@@ -65,7 +64,7 @@ describe('payment address assignment across two streams', () => {
     const results = await Promise.allSettled(
       escrows.map((escrowId) =>
         assignPaymentAddress(
-          deps(),
+          store,
           { escrowId, addressId: address.id, address: address.address, by: 'buyer' },
           meta,
         ),
@@ -93,13 +92,13 @@ describe('payment address assignment across two streams', () => {
     const address = await anAddress();
     const [first, second] = [await anEscrow(), await anEscrow()];
     await assignPaymentAddress(
-      deps(),
+      store,
       { escrowId: first, addressId: address.id, address: address.address, by: 'buyer' },
       meta,
     );
     await expect(
       assignPaymentAddress(
-        deps(),
+        store,
         { escrowId: second, addressId: address.id, address: address.address, by: 'buyer' },
         meta,
       ),
@@ -116,18 +115,18 @@ describe('payment address assignment across two streams', () => {
     const address = await anAddress();
     const escrowId = await anEscrow();
     await assignPaymentAddress(
-      deps(),
+      store,
       { escrowId, addressId: address.id, address: address.address, by: 'buyer' },
       meta,
     );
-    await executeCommand(
-      deps(),
+    await handle(
+    store,
       escrowAggregate,
       escrowId,
       { type: 'markPaid', by: 'buyer', notes: 'sent', evidence: [] },
       meta,
     );
-    await verifyPayment(deps(), { escrowId, notes: 'seen', txid: null }, meta);
+    await verifyPayment(store, { escrowId, notes: 'seen', txid: null }, meta);
     const row = await t.db
       .selectFrom('addresses')
       .select('status')

@@ -1,0 +1,10 @@
+import type { Kysely } from 'kysely';
+import { projections } from '../projections/registry.ts';
+import { type Config, publicUrl } from './config.ts';
+import type { Database } from './db/schema.ts';
+import { createEventStore, type EventStore } from './event-store/append.ts';
+import { escrowEffects } from './escrows/effects.ts';
+
+/** The event store the app runs on: every projection, and the effects escrow and pool events bring with them. */
+export const openAppStore = (db: Kysely<Database>, config: Config): EventStore =>
+  createEventStore(db, projections, escrowEffects(publicUrl(config)));

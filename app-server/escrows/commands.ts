@@ -1,0 +1,117 @@
+import type { Kysely } from 'kysely';
+import { addressAggregate, escrowAggregate } from '../../domain/aggregates.ts';
+import type { EscrowActor, EscrowCommand } from '../../domain/escrow/decide.ts';
+import { SYSTEM_ACTOR } from '../../domain/shared/context.ts';
+import { passSecondFactor } from '../accounts/second-factor.ts';
+import { type CommandMeta, handle, handleAll, type HandleOptions, part } from '../commands/handle.ts';
+import type { Database } from '../db/schema.ts';
+import type { EventStore } from '../event-store/append.ts';
+import type { AppDeps, SignedInUser } from '../http/env.ts';
+import { unboundEscrowsOf } from './unbound-escrows.ts';
+import { checkEvidence } from './evidence.ts';
+
+/**
+ * Every command on an escrow, and the one way to run one: routes, jobs and services come here, never to the
+ * handler. The rules are the escrow decider's; what is here is only what the decider cannot see (which address
+ * goes with the escrow, an evidence file's bytes, the second factor a replaced address takes).
+ */
+
+/** A command on the escrow stream alone. */
+export const onEscrow = (store: EventStore, escrowId: string, command: EscrowCommand, meta: CommandMeta, options: HandleOptions & { newStream?: boolean } = {}) =>
+  handle(store, escrowAggregate, escrowId, command, meta, options);
+
+/** Gives the escrow a pool address: the escrow and the address streams move together or not at all. */
+export function assignPaymentAddress(store: EventStore, input: { escrowId: string; addressId: string; address: string; by: EscrowActor }, meta: CommandMeta) {
+  return handleAll(
+    store,
+    [
+      part({ aggregate: escrowAggregate, id: input.escrowId, command: { type: 'assignAddress', by: input.by, address_id: input.addressId, address: input.address } }),
+      part({ aggregate: addressAggregate, id: input.addressId, command: { type: 'assign', escrow_id: input.escrowId } }),
+    ],
+    meta,
+  );
+}
+
+/**
+ * A command on the escrow that also settles its address: verifying marks it used (money went through it, so it is
+ * never handed out again); cancelling or expiring an unpaid escrow frees it for the next buyer.
+ */
+async function withAddress(store: EventStore, escrowId: string, command: EscrowCommand, addressCommand: 'markUsed' | 'free', meta: CommandMeta) {
+  // Which address: read first; the expected versions refuse the append if the escrow changed meanwhile.
+  const { state } = await store.aggregate(escrowAggregate, escrowId, { fresh: true });
+  const addressId = state.context.address_id;
+  return handleAll(
+    store,
+    [
+      part({ aggregate: escrowAggregate, id: escrowId, command }),
+      ...(addressId ? [part({ aggregate: addressAggregate, id: addressId, command: { type: addressCommand, escrow_id: escrowId } })] : []),
+    ],
+    meta,
+  );
+}
+
+/** The admin saw the payment on the chain: funded, and the address is used. */
+export function verifyPayment(store: EventStore, input: { escrowId: string; notes: string; txid: string | null }, meta: CommandMeta) {
+  return withAddress(store, input.escrowId, { type: 'verifyPayment', by: 'admin', notes: input.notes, txid: input.txid }, 'markUsed', meta);
+}
+
+/** Cancel (by the creator) or expire (by the system) an unpaid escrow, freeing its address. */
+export function endUnpaid(store: EventStore, input: { escrowId: string; how: 'cancel' | 'expire'; by: EscrowActor }, meta: CommandMeta) {
+  return withAddress(store, input.escrowId, { type: input.how, by: input.by }, 'free', meta);
+}
+
+/**
+ * The buyer says the money is sent, with notes and optionally a file. The file is checked by its bytes before
+ * anything is written; its bytes are stored in the same transaction as the `PaymentMarked` event that records
+ * its SHA-256, so there is never an event without its file or a file without its event.
+ */
+export async function markPaid(
+  store: EventStore,
+  input: { escrowId: string; by: EscrowActor; notes: string; file: { name: string; type: string; bytes: Uint8Array } | null },
+  meta: CommandMeta,
+) {
+  const evidence = input.file ? [await checkEvidence(input.file.name, input.file.type, input.file.bytes)] : [];
+  return onEscrow(store, input.escrowId, { type: 'markPaid', by: input.by, notes: input.notes, evidence: evidence.map((e) => e.ref) }, meta, {
+    alsoWrite: async (trx) => {
+      if (!evidence.length) return;
+      await trx
+        .insertInto('evidence_files')
+        .values(evidence.map((e) => ({ evidence_id: e.ref.evidence_id, escrow_id: input.escrowId, content: e.content, sha256: e.ref.sha256 })))
+        .execute();
+    },
+  });
+}
+
+/**
+ * The seller's payout or the buyer's refund address. Replacing one once money is held is what a stolen session
+ * would do: for a party with 2FA on it takes the second factor (the decider then holds the new address).
+ */
+export async function setPayoutAddress(
+  deps: AppDeps,
+  user: SignedInUser,
+  input: { escrowId: string; by: EscrowActor; address: string; totpCode: string | undefined },
+  meta: CommandMeta,
+) {
+  if (user.totp_enabled && (input.by === 'buyer' || input.by === 'seller')) {
+    // From the log as it is now: memory a little behind another process could skip the code.
+    const { state } = await deps.store.aggregate(escrowAggregate, input.escrowId, { fresh: true });
+    const current = input.by === 'seller' ? state.context.payout_address : state.context.refund_address;
+    const funded = state.status === 'funded' || (state.status === 'disputed' && state.context.status_before_dispute === 'funded');
+    if (funded && current !== null && current !== input.address) {
+      await passSecondFactor(deps, user, input.totpCode, { missing: '2FA code required to replace an address on a funded escrow', meta });
+    }
+  }
+  return onEscrow(deps.store, input.escrowId, { type: 'setPayoutAddress', by: input.by, address: input.address, hold_hours: deps.config.PAYOUT_ADDRESS_HOLD_HOURS }, meta);
+}
+
+/**
+ * Binds every escrow whose counterparty side is still matched by `email` to the account `userId` (a PartyBound event
+ * each): from then on that side belongs to the account, whoever holds the e-mail address later. Called when an
+ * account verifies its address, and before an account is deleted or its address changed.
+ */
+export async function bindEscrowsOf(deps: { db: Kysely<Database>; store: EventStore }, user: { id: string; email: string }, meta: Omit<CommandMeta, 'actor'>) {
+  for (const escrow of await unboundEscrowsOf(deps.db, user)) {
+    const side = escrow.creator_side === 'buyer' ? 'seller' : 'buyer';
+    await onEscrow(deps.store, escrow.id, { type: 'bindParty', by: 'system', side, user_id: user.id }, { ...meta, actor: SYSTEM_ACTOR }, { attempts: 10 });
+  }
+}
