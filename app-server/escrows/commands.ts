@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { addressAggregate, escrowAggregate } from '../../domain/aggregates.ts';
 import type { EscrowActor, EscrowCommand } from '../../domain/escrow/decide.ts';
+import { notFound } from '../../domain/shared/errors.ts';
 import { SYSTEM_ACTOR } from '../../domain/shared/context.ts';
 import { passSecondFactor } from '../accounts/second-factor.ts';
 import { type CommandMeta, handle, handleAll, type HandleOptions, part } from '../commands/handle.ts';
@@ -9,6 +10,7 @@ import type { EventStore } from '../event-store/append.ts';
 import type { AppDeps, SignedInUser } from '../http/env.ts';
 import { unboundEscrowsOf } from './unbound-escrows.ts';
 import { checkEvidence } from './evidence.ts';
+import { assertMoneyMayMove } from './money-guard.ts';
 
 /**
  * Every command on an escrow, and the one way to run one: routes, jobs and services come here, never to the
@@ -58,6 +60,43 @@ export function verifyPayment(store: EventStore, input: { escrowId: string; note
 /** Cancel (by the creator) or expire (by the system) an unpaid escrow, freeing its address. */
 export function endUnpaid(store: EventStore, input: { escrowId: string; how: 'cancel' | 'expire'; by: EscrowActor }, meta: CommandMeta) {
   return withAddress(store, input.escrowId, { type: input.how, by: input.by }, 'free', meta);
+}
+
+type Txid = string | null;
+
+/**
+ * The admin's verdict on a marked payment: seen on the chain (funded, the address used) or not (the buyer may mark
+ * again). Like every money action, only while the log and the read model agree (see money-guard).
+ */
+export async function reviewPayment(deps: AppDeps, escrowId: string, input: { verified: boolean; notes: string; txid: Txid }, meta: CommandMeta) {
+  await assertMoneyMayMove(deps, escrowId);
+  if (!input.verified) return onEscrow(deps.store, escrowId, { type: 'rejectPayment', by: 'admin', notes: input.notes }, meta);
+  return verifyPayment(deps.store, { escrowId, notes: input.notes, txid: input.txid }, meta);
+}
+
+/** The money held goes to the seller (release) or back to the buyer (refund), at the address the admin was shown. */
+export async function payOut(
+  deps: AppDeps,
+  escrowId: string,
+  input: { to: 'release' | 'refund'; notes: string; txid: Txid; expected_address: string | undefined },
+  meta: CommandMeta,
+) {
+  await assertMoneyMayMove(deps, escrowId);
+  return onEscrow(deps.store, escrowId, { type: input.to, by: 'admin', notes: input.notes, txid: input.txid, expected_address: input.expected_address }, meta);
+}
+
+/** Resolves one dispute by its id, on the escrow it belongs to; answers that escrow's id. */
+export async function resolveDispute(
+  deps: AppDeps,
+  disputeId: string,
+  input: Omit<Extract<EscrowCommand, { type: 'resolveDispute' }>, 'type' | 'by' | 'dispute_id'>,
+  meta: CommandMeta,
+): Promise<string> {
+  const dispute = await deps.database.db.selectFrom('disputes').select('escrow_id').where('id', '=', disputeId).executeTakeFirst();
+  if (!dispute) throw notFound('Dispute not found');
+  await assertMoneyMayMove(deps, dispute.escrow_id);
+  await onEscrow(deps.store, dispute.escrow_id, { type: 'resolveDispute', by: 'admin', dispute_id: disputeId, ...input }, meta);
+  return dispute.escrow_id;
 }
 
 /**

@@ -230,7 +230,7 @@ function resolveDispute(
   only(command, 'admin');
   const { context } = state;
   if (command.dispute_id !== undefined && command.dispute_id !== context.dispute_id) {
-    throw new DomainError('conflict', 'This dispute is no longer open on its escrow; it was resolved already');
+    throw new DomainError('conflict', "This dispute is already resolved; only the escrow's open dispute can be resolved");
   }
   if (state.status !== 'disputed' || !context.dispute_id) {
     throw transitionNotAllowed(`Cannot resolve a dispute on an escrow that is ${state.status}`);
