@@ -5,7 +5,7 @@ import { escrowAggregate } from '../../../domain/aggregates.ts';
 import { checkBitcoinAddress } from '../../../domain/bitcoin-address.ts';
 import type { EscrowActor, EscrowCommand } from '../../../domain/escrow/decide.ts';
 import { conflict, invalidInput, notFound } from '../../../domain/shared/errors.ts';
-import { wholeNumber } from '../../../domain/shared/schemas.ts';
+import { wholeNumber } from '../../../contract/input-fields.ts';
 import { passSecondFactor } from '../../accounts/second-factor.ts';
 import { endUnpaid, verifyPayment } from '../../commands/escrow-payment.ts';
 import { executeCommand, loadAggregate } from '../../commands/execute.ts';

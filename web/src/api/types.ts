@@ -1,5 +1,5 @@
 /** Shapes of the server's answers the web app reads. */
-import type { PgpKeyInfo } from '../../../domain/support/api-schemas.ts';
+import type { PgpKeyInfo } from '../../../contract/site.ts';
 
 export type Role = 'buyer' | 'seller' | 'admin';
 

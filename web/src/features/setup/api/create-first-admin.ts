@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
-import type { firstAdminSchema } from '../../../../../domain/user/api-schemas.ts';
+import type { firstAdminSchema } from '../../../../../contract/user-requests.ts';
 import { api } from '../../../api/client.ts';
 
 export type FirstAdminInput = z.input<typeof firstAdminSchema>;
