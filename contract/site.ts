@@ -16,6 +16,7 @@ export const siteInfoSchema = z.strictObject({
   pgp_key_configured: z.boolean(),
   bitcoin_network: z.enum(['mainnet', 'testnet', 'signet', 'regtest']),
 });
+export type SiteInfo = z.infer<typeof siteInfoSchema>;
 
 /** GET /api/pgp-key: the support key's armored block, what the key says of itself, and the address it serves. */
 export const pgpKeySchema = z.strictObject({
