@@ -1,4 +1,5 @@
 import js from '@eslint/js';
+import boundaries from 'eslint-plugin-boundaries';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
@@ -20,6 +21,75 @@ export default tseslint.config(
     files: ['web/src/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },
     rules: reactHooks.configs.recommended.rules,
+  },
+  {
+    // The lines between the layers: the domain is pure, the contract is what server and web share, the web reaches
+    // the server only through the contract (and the few pure domain helpers it runs in the browser).
+    files: ['**/*.{ts,tsx}'],
+    plugins: { boundaries },
+    settings: {
+      'boundaries/elements': [
+        { type: 'domain', partialMatch: false, pattern: 'domain/**' },
+        { type: 'contract', partialMatch: false, pattern: 'contract/**' },
+        { type: 'projections', partialMatch: false, pattern: 'projections/**' },
+        { type: 'app-server', partialMatch: false, pattern: 'app-server/**' },
+        { type: 'web-feature', partialMatch: false, pattern: 'web/src/features/*/**', capture: ['feature'] },
+        { type: 'web', partialMatch: false, pattern: 'web/**' },
+        // Everything else of ours (bench/, e2e/, migrations/, the root's files): outside every layer above.
+        { type: 'elsewhere', partialMatch: false, pattern: '**' },
+      ],
+      // Re-exports and lazy imports cross the lines as much as imports do.
+      'boundaries/dependency-nodes': ['import', 'export', 'dynamic-import'],
+      // A file takes the first category that matches: the domain's pure code the web app runs in the browser too,
+      // then the rest of the domain, which stays on the server.
+      'boundaries/files-single-match': true,
+      'boundaries/files': [
+        { category: 'runs-in-browser', pattern: ['domain/money.ts', 'domain/bitcoin-address.ts', 'domain/shared/client-routes.ts', 'domain/shared/display-time.ts'] },
+        { category: 'server-only', pattern: 'domain/**' },
+      ],
+    },
+    rules: {
+      'boundaries/dependencies': [
+        'error',
+        {
+          default: 'allow',
+          policies: [
+            {
+              from: { element: { type: 'domain' } },
+              disallow: { to: { element: { types: { noneOf: ['domain'] } } } },
+              message: 'domain/ holds the pure rules: it imports nothing of ours outside domain/ ({{ dependency.source }})',
+            },
+            {
+              from: { element: { type: 'contract' } },
+              disallow: { to: { element: { types: { noneOf: ['contract', 'domain'] } } } },
+              message: 'contract/ is shared by the server and the web app: it imports only contract/ and domain/ ({{ dependency.source }})',
+            },
+            {
+              from: { element: { type: 'projections' } },
+              disallow: { to: { element: { types: { anyOf: ['app-server', 'web', 'web-feature'] } } } },
+              message: 'projections/ are reducers over events: they import nothing of app-server/ or web/ ({{ dependency.source }})',
+            },
+            {
+              from: { element: { types: { anyOf: ['web', 'web-feature'] } } },
+              disallow: [
+                { to: { element: { types: { noneOf: ['web', 'web-feature', 'contract', 'domain'] } } } },
+                { to: { file: { categories: 'server-only' } } },
+              ],
+              message:
+                'web/ reaches the rest only through contract/ and the pure domain helpers it runs in the browser (domain/money.ts, domain/bitcoin-address.ts, domain/shared/client-routes.ts, domain/shared/display-time.ts) ({{ dependency.source }})',
+            },
+            {
+              from: { element: { type: 'web-feature' } },
+              disallow: { to: { element: { type: 'web-feature', captured: { feature: '!{{ from.captured.feature }}' } } } },
+              message:
+                'A feature of web/src/features/ does not import another ({{ from.captured.feature }} imports {{ to.captured.feature }}): what both need belongs in web/src/components or web/src/lib',
+            },
+            // app-server/: its services will not import http/ once those imports are gone (a policy from app-server
+            // elements other than http/ to http/ goes here then).
+          ],
+        },
+      ],
+    },
   },
   {
     // Migrations are frozen in time and work on an untyped database.

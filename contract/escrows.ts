@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { EscrowHistoryEntry as PartyHistoryEntry } from '../domain/escrow/history.ts';
 
 const isoTime = z.string().describe('ISO 8601 time, UTC');
 const optionalTime = isoTime.nullable();
@@ -131,4 +132,26 @@ export const adminEscrowHistoryEntrySchema = z.strictObject({
   }),
 });
 export const adminEscrowHistorySchema = z.array(adminEscrowHistoryEntrySchema);
-export { escrowHistoryEntrySchema } from '../domain/escrow/api-schemas.ts';
+
+/** GET /api/escrows/{id}/history: one entry of the parties' timeline (written by domain/escrow/history.ts). */
+export const escrowHistoryEntrySchema = z.object({
+  version: z.number().int(),
+  occurred_at: z.string(),
+  type: z.string(),
+  summary: z.string(),
+  actor_side: z.enum(['buyer', 'seller', 'admin', 'system']),
+  reason: z.string().nullable(),
+  outcome: z.string().nullable(),
+  address: z.string().nullable(),
+  txid: z.string().nullable(),
+  seller_percent: z.number().int().nullable(),
+  seller_sats: z.number().int().nullable(),
+  buyer_sats: z.number().int().nullable(),
+  evidence_files: z.number().int().nullable(),
+});
+export type EscrowHistoryEntry = z.infer<typeof escrowHistoryEntrySchema>;
+
+/** The schema and the domain's entry must say the same: the schema strips a field it lacks, without a word. */
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const historyMatchesDomain: Same<EscrowHistoryEntry, PartyHistoryEntry> = true;
+void historyMatchesDomain;

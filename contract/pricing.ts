@@ -7,3 +7,4 @@ export const rateSchema = z.strictObject({
   rate_set_at: z.string().describe('When the rate was set: its age'),
   fee_set_at: z.string().nullable(),
 });
+export type Rate = z.infer<typeof rateSchema>;

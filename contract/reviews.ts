@@ -16,6 +16,7 @@ export const publicReviewSchema = z.strictObject({
   verified_deal: z.boolean().describe('Written by a party of the named escrow, which was released'),
   status: reviewStatusSchema,
 });
+export type PublicReview = z.infer<typeof publicReviewSchema>;
 export const publicReviewsSchema = z.array(publicReviewSchema);
 
 /** A review as moderators see it. */
@@ -26,6 +27,7 @@ export const adminReviewSchema = publicReviewSchema.extend({
   rejection_reason: z.string().nullable(),
   updated_at: isoTime,
 });
+export type AdminReview = z.infer<typeof adminReviewSchema>;
 export const adminReviewsSchema = z.array(adminReviewSchema);
 
 export const reviewStatsSchema = z.strictObject({
@@ -33,6 +35,8 @@ export const reviewStatsSchema = z.strictObject({
   total: z.number().int(),
   distribution: z.record(z.string(), z.number().int()).describe('Published reviews per rating ("5.0" … "3.0")'),
 });
+
+export type ReviewStats = z.infer<typeof reviewStatsSchema>;
 
 export const reviewCountriesSchema = z.array(z.string());
 

@@ -11,7 +11,7 @@ import { handle } from '../commands/handle.ts';
 import { publicUrl } from '../config.ts';
 import type { Database } from '../db/schema.ts';
 import type { AppDeps } from '../http/env.ts';
-import type { firstAdminSchema } from '../../domain/user/api-schemas.ts';
+import type { firstAdminSchema } from '../../contract/user-requests.ts';
 
 export const adminExists = async (db: Kysely<Database>) =>
   (await db.selectFrom('users').select('id').where('role', '=', 'admin').limit(1).executeTakeFirst()) !== undefined;

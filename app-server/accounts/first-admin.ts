@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { userAggregate } from '../../domain/aggregates.ts';
 import { SYSTEM_ACTOR } from '../../domain/shared/context.ts';
 import { invalidInput } from '../../domain/shared/errors.ts';
-import { passwordSchema, usernameSchema } from '../../domain/user/api-schemas.ts';
+import { passwordSchema, usernameSchema } from '../../contract/user-requests.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import { handle } from '../commands/handle.ts';
 import type { AppDeps } from '../http/env.ts';

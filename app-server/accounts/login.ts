@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { z } from 'zod';
 import { userAggregate } from '../../domain/aggregates.ts';
 import { DomainError, forbidden } from '../../domain/shared/errors.ts';
-import type { loginSchema } from '../../domain/user/api-schemas.ts';
+import type { loginSchema } from '../../contract/user-requests.ts';
 import { hashGateFor } from '../auth/hash-gate.ts';
 import { hashPassword, verifyPassword } from '../auth/passwords.ts';
 import { type Limit, reachedLimitWith, type Reservation, reserve, slidingCount } from '../auth/rate-limit.ts';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import { userAggregate } from '../../domain/aggregates.ts';
 import { conflict } from '../../domain/shared/errors.ts';
-import type { registerSchema } from '../../domain/user/api-schemas.ts';
+import type { registerSchema } from '../../contract/user-requests.ts';
 import { hashGateFor } from '../auth/hash-gate.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import { consume } from '../auth/rate-limit.ts';

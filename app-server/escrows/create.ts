@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { CompiledQuery } from 'kysely';
 import type { z } from 'zod';
-import type { createEscrowSchema } from '../../domain/escrow/api-schemas.ts';
+import type { createEscrowSchema } from '../../contract/escrow-requests.ts';
 import { displayBtc, displayUsd, parseUsdToCents } from '../../domain/money.ts';
 import { displayUtc } from '../../domain/shared/display-time.ts';
 import { DomainError, forbidden } from '../../domain/shared/errors.ts';

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { z } from 'zod';
-import type { reviewListQuerySchema } from '../../domain/review/api-schemas.ts';
-import { REVIEW_RATINGS } from '../../domain/review/api-schemas.ts';
+import type { reviewListQuerySchema } from '../../contract/review-requests.ts';
+import { REVIEW_RATINGS } from '../../contract/review-requests.ts';
 import { isoSql, jsonArray, jsonObjectSql } from '../db/json-view.ts';
 import { executePrepared } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';

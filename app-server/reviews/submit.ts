@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import { reviewAggregate } from '../../domain/aggregates.ts';
-import type { reviewSubmissionSchema } from '../../domain/review/api-schemas.ts';
+import type { reviewSubmissionSchema } from '../../contract/review-requests.ts';
 import { consume } from '../auth/rate-limit.ts';
 import { type CommandMeta, handle } from '../commands/handle.ts';
 import { relationTo } from '../escrows/parties.ts';

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import type { PgpKeyInfo } from '../../domain/support/api-schemas.ts';
+import type { PgpKeyInfo } from '../../contract/site.ts';
 
 const algorithmNames: Record<string, string> = {
   rsaEncryptSign: 'RSA',

@@ -1,5 +1,21 @@
-import type { EscrowHistoryEntry } from './api-schemas.ts';
 import type { EscrowEvent } from './events.ts';
+
+/** One entry of the parties' timeline (the API answers it as contract/escrows.ts's escrowHistoryEntrySchema). */
+export interface EscrowHistoryEntry {
+  version: number;
+  occurred_at: string;
+  type: string;
+  summary: string;
+  actor_side: 'buyer' | 'seller' | 'admin' | 'system';
+  reason: string | null;
+  outcome: string | null;
+  address: string | null;
+  txid: string | null;
+  seller_percent: number | null;
+  seller_sats: number | null;
+  buyer_sats: number | null;
+  evidence_files: number | null;
+}
 
 type Side = EscrowHistoryEntry['actor_side'];
 type Dated = EscrowEvent & { occurred_at: string; stream_version: number };

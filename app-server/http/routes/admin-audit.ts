@@ -4,7 +4,7 @@ import { adminEscrowHistorySchema } from '../../../contract/escrows.ts';
 import { escrowStatusOf, evolveEscrow, initialEscrowState } from '../../../domain/escrow/state.ts';
 import type { EscrowEvent } from '../../../domain/escrow/events.ts';
 import { notFound } from '../../../domain/shared/errors.ts';
-import { wholeNumber } from '../../../domain/shared/schemas.ts';
+import { wholeNumber } from '../../../contract/input-fields.ts';
 import { exportChunks } from '../../event-store/export.ts';
 import { readLog, readStream } from '../../event-store/read.ts';
 import { readChainHead } from '../../event-store/chain-head.ts';

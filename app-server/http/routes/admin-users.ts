@@ -1,6 +1,6 @@
 import { OpenAPIHono, z } from '@hono/zod-openapi';
 import { usersSchema } from '../../../contract/users.ts';
-import { passwordSchema } from '../../../domain/user/api-schemas.ts';
+import { passwordSchema } from '../../../contract/user-requests.ts';
 import { deleteUser, resetPassword, suspendUser, unsuspendUser, updateUser } from '../../accounts/admin-users.ts';
 import { userView } from '../../accounts/user-view.ts';
 import { formBody, jsonAnswer } from '../bodies.ts';

@@ -1,6 +1,6 @@
 import { OpenAPIHono, z } from '@hono/zod-openapi';
 import { registeredSchema, sessionSchema, twoFactorEnabledSchema, twoFactorSecretSchema, userSchema } from '../../../contract/users.ts';
-import { changePasswordSchema, loginSchema, registerSchema } from '../../../domain/user/api-schemas.ts';
+import { changePasswordSchema, loginSchema, registerSchema } from '../../../contract/user-requests.ts';
 import { userAggregate } from '../../../domain/aggregates.ts';
 import { DomainError, forbidden, invalidInput } from '../../../domain/shared/errors.ts';
 import { queueVerificationMail, verifyEmailToken } from '../../accounts/email-verification.ts';

@@ -4,7 +4,7 @@ import { OpenAPIHono, z } from '@hono/zod-openapi';
 import { checkBitcoinAddress } from '../../../domain/bitcoin-address.ts';
 import type { EscrowActor, EscrowCommand } from '../../../domain/escrow/decide.ts';
 import { conflict, invalidInput, notFound } from '../../../domain/shared/errors.ts';
-import { wholeNumber } from '../../../domain/shared/schemas.ts';
+import { wholeNumber } from '../../../contract/input-fields.ts';
 import { evidenceByEscrow } from '../../escrows/evidence-list.ts';
 import { endUnpaid, markPaid, onEscrow, setPayoutAddress, verifyPayment } from '../../escrows/commands.ts';
 import { assertMoneyMayMove } from '../../escrows/money-guard.ts';

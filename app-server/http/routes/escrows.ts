@@ -1,6 +1,7 @@
 import { OpenAPIHono, z } from '@hono/zod-openapi';
 import { escrowDetailSchema, escrowListSchema, escrowSchema } from '../../../contract/escrows.ts';
-import { createEscrowSchema, escrowHistoryEntrySchema } from '../../../domain/escrow/api-schemas.ts';
+import { createEscrowSchema } from '../../../contract/escrow-requests.ts';
+import { escrowHistoryEntrySchema } from '../../../contract/escrows.ts';
 import { partyHistory } from '../../../domain/escrow/history.ts';
 import { escrowAggregate } from '../../../domain/aggregates.ts';
 import { DomainError, forbidden } from '../../../domain/shared/errors.ts';

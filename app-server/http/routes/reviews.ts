@@ -1,6 +1,6 @@
 import { OpenAPIHono, z } from '@hono/zod-openapi';
 import { publicReviewsSchema, reviewStatsSchema } from '../../../contract/reviews.ts';
-import { reviewListQuerySchema, reviewSubmissionSchema } from '../../../domain/review/api-schemas.ts';
+import { reviewListQuerySchema, reviewSubmissionSchema } from '../../../contract/review-requests.ts';
 import { PublicReviewsCache } from '../../reviews/public-cache.ts';
 import { listPublicReviews, reviewCountries, reviewStats } from '../../reviews/queries.ts';
 import { submitReview } from '../../reviews/submit.ts';

@@ -1,7 +1,7 @@
 import { OpenAPIHono, z } from '@hono/zod-openapi';
 import { errorSchema } from '../../../contract/errors.ts';
 import { firstAdminCreatedSchema, setupStatusSchema } from '../../../contract/setup.ts';
-import { firstAdminSchema } from '../../../domain/user/api-schemas.ts';
+import { firstAdminSchema } from '../../../contract/user-requests.ts';
 import { createFirstAdmin, setupTokenValid } from '../../accounts/first-admin-setup.ts';
 import { findUserById, userView } from '../../accounts/user-view.ts';
 import { jsonAnswer, jsonBody } from '../bodies.ts';

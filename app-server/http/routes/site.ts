@@ -1,7 +1,8 @@
 import { OpenAPIHono, z } from '@hono/zod-openapi';
 import { pgpKeySchema, siteInfoSchema } from '../../../contract/site.ts';
 import { DomainError } from '../../../domain/shared/errors.ts';
-import { contactSchema, type PgpKeyInfo } from '../../../domain/support/api-schemas.ts';
+import { contactSchema } from '../../../contract/support-requests.ts';
+import type { PgpKeyInfo } from '../../../contract/site.ts';
 import { consume } from '../../auth/rate-limit.ts';
 import { userWords } from '../../mail/user-words.ts';
 import { enqueueMail } from '../../mail/outbox.ts';

@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
 import { ApiError, api, onSessionProblem, sessionToken } from '../api/client.ts';
-import type { CurrentUser } from '../api/types.ts';
+import type { User as CurrentUser } from '../../../contract/users.ts';
 
 /** Why the user is not (fully) signed in any more, when the server said so; null when nothing went wrong. */
 export type SessionNotice = 'expired' | 'password_change_required' | null;

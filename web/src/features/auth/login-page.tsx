@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, Navigate, useLocation } from 'react-router-dom';
 import type { z } from 'zod';
-import { loginSchema } from '../../../../domain/user/api-schemas.ts';
+import { loginSchema } from '../../../../contract/user-requests.ts';
 import { ApiError, api } from '../../api/client.ts';
 import { useAuth } from '../../auth/auth-context.tsx';
 import type { LoginState } from '../../auth/session-redirect.tsx';

@@ -3,7 +3,7 @@ import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, Navigate, useNavigate } from 'react-router-dom';
 import type { z } from 'zod';
-import { registerSchema } from '../../../../domain/user/api-schemas.ts';
+import { registerSchema } from '../../../../contract/user-requests.ts';
 import { api, messageOf } from '../../api/client.ts';
 import { useAuth } from '../../auth/auth-context.tsx';
 import { usePageMeta } from '../../components/page-meta.ts';

@@ -1,5 +1,5 @@
 import { BadgeCheck } from 'lucide-react';
-import type { PublicReview } from '../../api/types.ts';
+import type { PublicReview } from '../../../../contract/reviews.ts';
 import { Stars } from '../../components/ui/stars.tsx';
 
 const initials = (name: string) =>

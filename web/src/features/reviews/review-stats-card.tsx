@@ -1,4 +1,4 @@
-import { REVIEW_RATINGS } from '../../../../domain/review/api-schemas.ts';
+import { REVIEW_RATINGS } from '../../../../contract/review-requests.ts';
 import { Stars } from '../../components/ui/stars.tsx';
 import { useReviewStats } from './use-reviews.ts';
 

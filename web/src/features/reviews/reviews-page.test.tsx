@@ -2,7 +2,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { PublicReview } from '../../api/types.ts';
+import type { PublicReview } from '../../../../contract/reviews.ts';
 import { renderApp, resetApp, type SentRequest } from '../../testing/render-app.tsx';
 
 afterEach(resetApp);
@@ -16,6 +16,7 @@ const review = (n: number, extra: Partial<PublicReview> = {}): PublicReview => (
   created_at: '2026-11-01T10:00:00.000Z',
   edited_by_admin: false,
   verified_deal: false,
+  status: 'approved',
   ...extra,
 });
 

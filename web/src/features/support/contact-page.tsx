@@ -2,7 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link } from 'react-router-dom';
-import { type ContactMessage, contactSchema } from '../../../../domain/support/api-schemas.ts';
+import { type ContactMessage, contactSchema } from '../../../../contract/support-requests.ts';
 import { api, messageOf } from '../../api/client.ts';
 import { useSiteInfo } from '../../api/site.ts';
 import { usePageMeta } from '../../components/page-meta.ts';

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { ApiError, api } from '../../api/client.ts';
-import type { PgpKey } from '../../api/types.ts';
+import type { PgpKey } from '../../../../contract/site.ts';
 import { usePageMeta } from '../../components/page-meta.ts';
 import { Button } from '../../components/ui/button.tsx';
 import { Loading } from '../../components/ui/loading.tsx';

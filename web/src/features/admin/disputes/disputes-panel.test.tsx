@@ -2,14 +2,17 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
+import { escrowFixture } from '../../../testing/escrow-fixture.ts';
 import { resetApp } from '../../../testing/render-app.tsx';
+import type { HistoryEntry } from '../escrows/api/get-escrow-history.ts';
 import { renderConsole } from '../shared/render-console.tsx';
+import type { Dispute } from './api/get-disputes.ts';
 
 afterEach(resetApp);
 
-const escrow = { id: 'e1', product_service: 'Camera', amount_sats: 2_030_000, escrow_fee: 15, total_usd: 1015, status: 'disputed', buyer_email: 'ann@example.com', seller_email: 'sam@example.com', payout_address: 'bc1qseller', refund_address: 'bc1qbuyer' };
-const dispute = { id: 'd1', escrow_id: 'e1', reason: 'Half arrived', opened_by_side: 'buyer', opened_by: 'u1', opened_at: '2026-01-02T10:00:00Z', status: 'open', outcome: null, resolution: null, seller_percent: null, resolved_by: null, resolved_at: null };
-const marked = { position: 3, version: 3, type: 'PaymentMarked', occurred_at: '2026-01-02T09:00:00Z', actor: 'u1', data: { notes: 'Paid from my wallet', evidence: [{ evidence_id: 'f1', filename: 'receipt.pdf', content_type: 'application/pdf', size_bytes: 2048, sha256: 'a'.repeat(64) }] }, status_after: 'pending_payment', after: {} };
+const escrow = escrowFixture({ side: 'admin', id: 'e1', product_service: 'Camera', amount_sats: 2_030_000, escrow_fee: 15, total_usd: 1015, status: 'disputed', buyer_email: 'ann@example.com', seller_email: 'sam@example.com', payout_address: 'bc1qseller', refund_address: 'bc1qbuyer' });
+const dispute: Dispute = { id: 'd1', escrow_id: 'e1', reason: 'Half arrived', opened_by_side: 'buyer', opened_by: 'u1', opened_at: '2026-01-02T10:00:00Z', status: 'open', outcome: null, resolution: null, seller_percent: null, resolved_by: null, resolved_at: null, evidence: [] };
+const marked: HistoryEntry = { position: 3, version: 3, type: 'PaymentMarked', occurred_at: '2026-01-02T09:00:00Z', actor: 'u1', data: { notes: 'Paid from my wallet', evidence: [{ evidence_id: 'f1', filename: 'receipt.pdf', content_type: 'application/pdf', size_bytes: 2048, sha256: 'a'.repeat(64) }] }, status_after: 'pending_payment', after: { address: null, payment_marked_at: '2026-01-02T09:00:00Z', buyer_confirmed_at: null, payout_address: null, refund_address: null, dispute_id: null } };
 
 function render(resolve = { status: 200, body: { ...escrow, status: 'released' } }) {
   return renderConsole('/admin?tab=disputes', ({ method, path }) => {

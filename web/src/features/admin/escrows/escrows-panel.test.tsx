@@ -2,14 +2,17 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
+import { escrowFixture } from '../../../testing/escrow-fixture.ts';
 import { resetApp, type Server } from '../../../testing/render-app.tsx';
 import { renderConsole } from '../shared/render-console.tsx';
+import type { HistoryEntry } from './api/get-escrow-history.ts';
 import { escrowPowers } from './escrow-powers.ts';
 
 afterEach(resetApp);
 
 const ID = '0b9f6a2e-4c1d-4e5f-8a7b-1c2d3e4f5a6b';
-const escrow = {
+const escrow = escrowFixture({
+  side: 'admin',
   id: ID,
   product_service: 'Camera',
   description: 'A camera',
@@ -27,7 +30,6 @@ const escrow = {
   creator_side: 'buyer',
   assigned_address: 'bc1qpay',
   deadline_days: 7,
-  payment_due_at: null,
   payment_marked_at: '2026-01-02T10:00:00Z',
   buyer_confirmed_at: null,
   payout_address: 'bc1qseller',
@@ -39,8 +41,8 @@ const escrow = {
   fee_sats: null,
   created_at: '2026-01-02T09:00:00Z',
   updated_at: '2026-01-02T10:00:00Z',
-};
-const history = [{ position: 7, version: 1, type: 'EscrowCreated', occurred_at: '2026-01-02T09:00:00Z', actor: 'u1', data: { product_service: 'Camera' }, status_after: 'pending_payment', after: { address: null, payment_marked_at: null, buyer_confirmed_at: null, payout_address: null, refund_address: null, dispute_id: null } }];
+});
+const history: HistoryEntry[] = [{ position: 7, version: 1, type: 'EscrowCreated', occurred_at: '2026-01-02T09:00:00Z', actor: 'u1', data: { product_service: 'Camera' }, status_after: 'pending_payment', after: { address: null, payment_marked_at: null, buyer_confirmed_at: null, payout_address: null, refund_address: null, dispute_id: null } }];
 const detail = (act: Server): Server => (request) => {
   if (request.path === `/api/escrows/${ID}`) return { status: 200, body: escrow };
   if (request.path === `/api/admin/escrows/${ID}/history`) return { status: 200, body: history };

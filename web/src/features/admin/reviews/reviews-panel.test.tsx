@@ -4,10 +4,11 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resetApp, type Server } from '../../../testing/render-app.tsx';
 import { renderConsole } from '../shared/render-console.tsx';
+import type { ModeratedReview } from './api/get-pending-reviews.ts';
 
 afterEach(resetApp);
 
-const review = (id: string, name: string, status = 'pending') => ({
+const review = (id: string, name: string, status: ModeratedReview['status'] = 'pending'): ModeratedReview => ({
   id,
   name,
   email: null,
@@ -23,7 +24,7 @@ const review = (id: string, name: string, status = 'pending') => ({
   admin_edit_note: null,
   rejection_reason: status === 'rejected' ? 'Spam' : null,
 });
-const store = (pending: unknown[], all: unknown[], act: Server = () => ({ status: 200, body: { detail: 'ok' } })): Server => (request) => {
+const store = (pending: ModeratedReview[], all: ModeratedReview[], act: Server = () => ({ status: 200, body: { detail: 'ok' } })): Server => (request) => {
   if (request.path === '/api/admin/reviews/pending') return { status: 200, body: pending };
   if (request.path === '/api/admin/reviews') return { status: 200, body: all };
   return request.method === 'GET' ? undefined : act(request);

@@ -1,12 +1,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { z } from 'zod';
+import type { messageSchema } from '../../../../../contract/errors.ts';
 
 /** Every console query key starts here, so one invalidation after an action refreshes every list and tab count. */
 export const ADMIN_KEY = 'admin';
 
-/** A message answer (`{detail}`) of the admin calls that do not return the changed object. */
-export interface DetailAnswer {
-  detail: string;
-}
+/** A message answer (`{detail}`) of the admin calls that do not return the changed object: the API's answer schema. */
+export type DetailAnswer = z.infer<typeof messageSchema>;
 
 /**
  * A console action: runs `call`, then refreshes every console list (the tab counts included), since an action in one

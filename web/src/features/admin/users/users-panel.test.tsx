@@ -4,10 +4,11 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resetApp, type Server } from '../../../testing/render-app.tsx';
 import { renderConsole } from '../shared/render-console.tsx';
+import type { AdminUser } from './api/get-users.ts';
 
 afterEach(resetApp);
 
-const carol = { id: 'u2', username: 'carol', email: 'carol@example.com', email_verified: true, full_name: 'Carol Jones', role: 'buyer', country: 'DE', phone: '+49 1', created_at: '2026-01-02T00:00:00Z', is_frozen: false, suspension_reason: null, totp_enabled: true };
+const carol: AdminUser = { id: 'u2', username: 'carol', email: 'carol@example.com', email_verified: true, full_name: 'Carol Jones', role: 'buyer', country: 'DE', phone: '+49 1', created_at: '2026-01-02T00:00:00Z', is_frozen: false, suspension_reason: null, totp_enabled: true, must_change_password: false };
 const users = (answer: Server): Server => (request) => (request.path === '/api/admin/users' ? { status: 200, body: [carol] } : answer(request));
 const row = async () => (await screen.findByText('Carol Jones')).closest('tr')!;
 

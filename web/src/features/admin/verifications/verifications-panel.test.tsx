@@ -2,16 +2,20 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
+import { escrowFixture } from '../../../testing/escrow-fixture.ts';
 import { resetApp } from '../../../testing/render-app.tsx';
 import { renderConsole } from '../shared/render-console.tsx';
+import type { PendingVerification } from './api/get-pending-verifications.ts';
 
 afterEach(resetApp);
 
-const item = {
-  escrow: { id: 'e1', product_service: 'Camera', description: 'A used camera', amount_btc: 0.0203, amount_sats: 2_030_000, total_usd: 1015, assigned_address: 'bc1qpay', buyer_email: 'ann@example.com', seller_email: 'sam@example.com' },
+const item: PendingVerification = {
+  escrow: escrowFixture({ side: 'admin', id: 'e1', product_service: 'Camera', description: 'A used camera', amount_btc: 0.0203, amount_sats: 2_030_000, total_usd: 1015, assigned_address: 'bc1qpay', buyer_email: 'ann@example.com', seller_email: 'sam@example.com' }),
   notes: 'Sent at noon',
   marked_at: '2026-01-02T10:00:00Z',
-  evidence: [{ evidence_id: 'f1', filename: 'receipt.txt', content_type: 'text/plain', size_bytes: 12, sha256: 'b'.repeat(64), url: '/api/evidence/f1' }],
+  evidence: [
+    { id: 'f1', evidence_id: 'f1', notes: 'Sent at noon', file_path: '/api/evidence/f1', marked_at: '2026-01-02T10:00:00Z', mark_status: 'pending', filename: 'receipt.txt', content_type: 'text/plain', size_bytes: 12, sha256: 'b'.repeat(64), url: '/api/evidence/f1' },
+  ],
 };
 
 function render(answer: { status: number; body: unknown } = { status: 200, body: {} }) {

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
-import type { createEscrowSchema } from '../../../../../domain/escrow/api-schemas.ts';
+import type { createEscrowSchema } from '../../../../../contract/escrow-requests.ts';
 import { api } from '../../../api/client.ts';
 import type { Escrow } from './types.ts';
 

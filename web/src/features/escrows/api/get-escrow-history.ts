@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { EscrowHistoryEntry } from '../../../../../domain/escrow/api-schemas.ts';
+import type { EscrowHistoryEntry } from '../../../../../contract/escrows.ts';
 import { api } from '../../../api/client.ts';
 
 export const getEscrowHistory = (id: string, signal?: AbortSignal) =>

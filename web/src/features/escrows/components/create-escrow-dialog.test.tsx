@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { displayBtc, displayUsd, parsePercentToBps, parseRateToCents, parseUsdToCents, quote } from '../../../../../domain/money.ts';
 import { renderApp, resetApp, type Server } from '../../../testing/render-app.tsx';
-import { escrowFixture } from '../model/escrow-fixture.ts';
+import { escrowFixture } from '../../../testing/escrow-fixture.ts';
 
 afterEach(resetApp);
 // A page's first render also loads its lazy chunk, which takes longer than the default second on a busy machine.

@@ -1,5 +1,5 @@
 import { usePricing } from '../../../api/site.ts';
-import type { CurrentUser } from '../../../api/types.ts';
+import type { User as CurrentUser } from '../../../../../contract/users.ts';
 import { ApiError } from '../../../api/client.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { Modal } from '../../../components/ui/modal.tsx';

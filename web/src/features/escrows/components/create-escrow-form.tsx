@@ -1,6 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import { ApiError, messageOf } from '../../../api/client.ts';
-import type { CurrentUser, Pricing } from '../../../api/types.ts';
+import type { Rate as Pricing } from '../../../../../contract/pricing.ts';
+import type { User as CurrentUser } from '../../../../../contract/users.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { Field } from '../../../components/ui/field.tsx';
 import { Message } from '../../../components/ui/message.tsx';

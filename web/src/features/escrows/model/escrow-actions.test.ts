@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Escrow } from '../api/types.ts';
 import { escrowActions, needsMyAction } from './escrow-actions.ts';
-import { escrowFixture } from './escrow-fixture.ts';
+import { escrowFixture } from '../../../testing/escrow-fixture.ts';
 
 const ADDRESS = 'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4';
 const ann = { id: 'user-ann' };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Escrow, EscrowDispute } from '../api/types.ts';
-import { escrowFixture } from './escrow-fixture.ts';
+import { escrowFixture } from '../../../testing/escrow-fixture.ts';
 import { matchesFilter, statusNote, trackerSteps } from './escrow-progress.ts';
 
 const at = '2026-11-25T10:00:00.000Z';

@@ -1,9 +1,8 @@
+import type { Rate } from '../../../../../contract/pricing.ts';
 import { parsePercentToBps, parseUsdToCents, quote, usdNumberToCents } from '../../../../../domain/money.ts';
 
-export interface Pricing {
-  btc_usd_rate: number;
-  fee_percentage: number;
-}
+/** What the quote needs of the rate and fee in force (the API's answer schema). */
+export type Pricing = Pick<Rate, 'btc_usd_rate' | 'fee_percentage'>;
 
 export type LiveQuote = { ok: true; amount_cents: number; fee_cents: number; total_cents: number; amount_sats: number } | { ok: false; error: string | null };
 

@@ -1,7 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { api } from '../../../api/client.ts';
-import type { changePasswordSchema } from '../../../../../domain/user/api-schemas.ts';
+import type { changePasswordSchema } from '../../../../../contract/user-requests.ts';
 import { useAuth } from '../../../auth/auth-context.tsx';
 
 export type ChangePasswordInput = z.input<typeof changePasswordSchema>;

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../api/client.ts';
-import type { CurrentUser } from '../../../api/types.ts';
+import type { User as CurrentUser } from '../../../../../contract/users.ts';
 
 export type SwitchableRole = 'buyer' | 'seller';
 

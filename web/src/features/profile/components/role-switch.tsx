@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { CurrentUser } from '../../../api/types.ts';
+import type { User as CurrentUser } from '../../../../../contract/users.ts';
 import { messageOf } from '../../../api/client.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { Message } from '../../../components/ui/message.tsx';

@@ -1,4 +1,4 @@
-import type { CurrentUser } from '../../../api/types.ts';
+import type { User as CurrentUser } from '../../../../../contract/users.ts';
 import { ChangePasswordForm } from './change-password-form.tsx';
 import { TwoFactorSection } from './two-factor-section.tsx';
 

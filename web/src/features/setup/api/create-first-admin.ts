@@ -1,15 +1,13 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
-import type { firstAdminSchema } from '../../../../../domain/user/api-schemas.ts';
+import type { firstAdminCreatedSchema } from '../../../../../contract/setup.ts';
+import type { firstAdminSchema } from '../../../../../contract/user-requests.ts';
 import { api } from '../../../api/client.ts';
 
 export type FirstAdminInput = z.input<typeof firstAdminSchema>;
 
 /** The answer of POST /api/setup/admin: the new admin, signed in. */
-export interface FirstAdminCreated {
-  access_token: string;
-  user: { id: string; username: string; role: 'admin' };
-}
+export type FirstAdminCreated = z.infer<typeof firstAdminCreatedSchema>;
 
 export const createFirstAdmin = (input: FirstAdminInput) =>
   api<FirstAdminCreated>('/setup/admin', { json: input, fallback: 'The admin account could not be created' });

@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
-import { firstAdminSchema } from '../../../../../domain/user/api-schemas.ts';
+import { firstAdminSchema } from '../../../../../contract/user-requests.ts';
 import { messageOf } from '../../../api/client.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { Field } from '../../../components/ui/field.tsx';

@@ -1,15 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { z } from 'zod';
+import type { poolAddressSchema } from '../../../../../../contract/addresses.ts';
 import { api } from '../../../../api/client.ts';
 import { ADMIN_KEY } from '../../shared/admin-mutation.ts';
 
-export interface PoolAddress {
-  id: string;
-  address_string: string;
-  network: string;
-  status: 'available' | 'assigned' | 'used';
-  assigned_to_escrow_id: string | null;
-  created_at: string;
-}
+/** A payment address of the pool: the API's answer schema. */
+export type PoolAddress = z.infer<typeof poolAddressSchema>;
 
 export const getAddresses = (signal?: AbortSignal) => api<PoolAddress[]>('/admin/addresses', signal ? { signal } : {});
 

@@ -1,20 +1,13 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import type { z } from 'zod';
+import type { auditEntrySchema } from '../../../../../../contract/audit.ts';
 import { api } from '../../../../api/client.ts';
 import { ADMIN_KEY } from '../../shared/admin-mutation.ts';
 
 export const AUDIT_PAGE_SIZE = 50;
 
-export interface AuditEntry {
-  id: number;
-  action_type: string;
-  timestamp: string;
-  object_type: string;
-  object_id: string;
-  actor: string;
-  actor_user_id: string | null;
-  actor_username: string | null;
-  summary: string;
-}
+/** One line of the audit log: the API's answer schema. */
+export type AuditEntry = z.infer<typeof auditEntrySchema>;
 
 export interface AuditFilters {
   action_type: string;

@@ -1,5 +1,5 @@
 import type { FormEvent } from 'react';
-import { eventTypes } from '../../../../../../domain/events.ts';
+import { auditActionTypes } from '../../../../../../contract/audit-requests.ts';
 import { Button } from '../../../../components/ui/button.tsx';
 import { Field } from '../../../../components/ui/field.tsx';
 import { useResetState } from '../../shared/use-reset-state.ts';
@@ -23,7 +23,7 @@ export function AuditFilters({ filters, onApply }: { filters: Filters; onApply: 
         <input list="audit-action-types" value={draft.action_type} onChange={set('action_type')} placeholder="e.g. EscrowReleased" />
       </Field>
       <datalist id="audit-action-types">
-        {eventTypes.map((t) => (
+        {auditActionTypes.map((t) => (
           <option key={t} value={t} />
         ))}
       </datalist>

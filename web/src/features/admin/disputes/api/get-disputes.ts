@@ -1,21 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { z } from 'zod';
+import type { adminDisputeSchema } from '../../../../../../contract/escrows.ts';
 import { api } from '../../../../api/client.ts';
 import { ADMIN_KEY } from '../../shared/admin-mutation.ts';
 
-export interface Dispute {
-  id: string;
-  escrow_id: string;
-  reason: string;
-  opened_by_side: 'buyer' | 'seller';
-  opened_by: string;
-  opened_at: string;
-  status: 'open' | 'resolved';
-  outcome: string | null;
-  resolution: 'release' | 'refund' | 'split' | null;
-  seller_percent: number | null;
-  resolved_by: string | null;
-  resolved_at: string | null;
-}
+/** A dispute with the accounts involved: the API's answer schema. */
+export type Dispute = z.infer<typeof adminDisputeSchema>;
 
 export const getDisputes = (signal?: AbortSignal) => api<Dispute[]>('/admin/disputes', signal ? { signal } : {});
 

@@ -1,26 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { z } from 'zod';
+import type { adminEscrowHistoryEntrySchema } from '../../../../../../contract/escrows.ts';
 import { api } from '../../../../api/client.ts';
 import { ADMIN_KEY } from '../../shared/admin-mutation.ts';
-import type { EscrowStatus } from './get-escrow.ts';
 
-/** One event of the escrow's stream with the escrow's state right after it. */
-export interface HistoryEntry {
-  position: number;
-  version: number;
-  type: string;
-  occurred_at: string;
-  actor: string;
-  data: Record<string, unknown>;
-  status_after: EscrowStatus;
-  after: {
-    address: string | null;
-    payment_marked_at: string | null;
-    buyer_confirmed_at: string | null;
-    payout_address: string | null;
-    refund_address: string | null;
-    dispute_id: string | null;
-  };
-}
+/** One event of the escrow's stream with the escrow's state right after it: the API's answer schema. */
+export type HistoryEntry = z.infer<typeof adminEscrowHistoryEntrySchema>;
 
 export const getEscrowHistory = (id: string, signal?: AbortSignal) => api<HistoryEntry[]>(`/admin/escrows/${id}/history`, signal ? { signal } : {});
 

@@ -1,7 +1,9 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import type { z } from 'zod';
+import type { adminEscrowPageSchema } from '../../../../../../contract/escrows.ts';
 import { api } from '../../../../api/client.ts';
 import { ADMIN_KEY } from '../../shared/admin-mutation.ts';
-import type { AdminEscrow, EscrowStatus } from './get-escrow.ts';
+import type { EscrowStatus } from './get-escrow.ts';
 
 export const ESCROWS_PAGE_SIZE = 25;
 
@@ -12,10 +14,8 @@ export interface EscrowsQuery {
   page: number;
 }
 
-export interface EscrowsPage {
-  total: number;
-  escrows: AdminEscrow[];
-}
+/** A page of every escrow, and how many there are: the API's answer schema. */
+export type EscrowsPage = z.infer<typeof adminEscrowPageSchema>;
 
 export function getEscrows({ status, search, page }: EscrowsQuery, signal?: AbortSignal) {
   const query = new URLSearchParams({ limit: String(ESCROWS_PAGE_SIZE), offset: String(page * ESCROWS_PAGE_SIZE) });

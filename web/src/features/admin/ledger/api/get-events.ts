@@ -1,22 +1,13 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import type { z } from 'zod';
+import type { storedEventSchema } from '../../../../../../contract/audit.ts';
 import { api } from '../../../../api/client.ts';
 import { ADMIN_KEY } from '../../shared/admin-mutation.ts';
 
 export const EVENTS_PAGE_SIZE = 50;
 
-export interface LedgerEvent {
-  position: number;
-  event_id: string;
-  stream_id: string;
-  stream_type: string;
-  stream_version: number;
-  type: string;
-  data: Record<string, unknown>;
-  metadata: { actor: string; request_id: string };
-  occurred_at: string;
-  prev_hash: string;
-  hash: string;
-}
+/** An event of the log with everything needed to check its hash: the API's answer schema. */
+export type LedgerEvent = z.infer<typeof storedEventSchema>;
 
 export interface EventFilters {
   stream_id: string;

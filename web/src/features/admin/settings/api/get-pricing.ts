@@ -1,13 +1,10 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { Rate } from '../../../../../../contract/pricing.ts';
 import { ApiError, api } from '../../../../api/client.ts';
 import { ADMIN_KEY } from '../../shared/admin-mutation.ts';
 
-export interface Pricing {
-  btc_usd_rate: number;
-  fee_percentage: number;
-  rate_set_at: string;
-  fee_set_at: string | null;
-}
+/** The rate and fee in force: the API's answer schema. */
+export type Pricing = Rate;
 
 /** The rate and fee in force; null while no rate was ever set (the server answers 503 not_ready). */
 export async function getPricing(signal?: AbortSignal): Promise<Pricing | null> {

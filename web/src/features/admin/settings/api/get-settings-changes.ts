@@ -1,15 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { z } from 'zod';
+import type { auditEntrySchema } from '../../../../../../contract/audit.ts';
 import { api } from '../../../../api/client.ts';
 import { ADMIN_KEY } from '../../shared/admin-mutation.ts';
 
-export interface SettingsChange {
-  id: number;
-  action_type: string;
-  timestamp: string;
-  actor: string;
-  actor_username: string | null;
-  summary: string;
-}
+/** A change of the rate or fee: a line of the audit log (the API's answer schema). */
+export type SettingsChange = z.infer<typeof auditEntrySchema>;
 
 /** The last changes of the rate and fee, newest first, with who made them (from the audit log). */
 export const getSettingsChanges = (signal?: AbortSignal) =>

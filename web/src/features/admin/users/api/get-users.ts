@@ -1,23 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { User } from '../../../../../../contract/users.ts';
 import { api } from '../../../../api/client.ts';
 import { ADMIN_KEY } from '../../shared/admin-mutation.ts';
 
-export type Role = 'buyer' | 'seller' | 'admin';
-
-export interface AdminUser {
-  id: string;
-  username: string;
-  email: string;
-  email_verified: boolean;
-  full_name: string;
-  role: Role;
-  country: string | null;
-  phone: string | null;
-  created_at: string;
-  is_frozen: boolean;
-  suspension_reason: string | null;
-  totp_enabled: boolean;
-}
+/** An account as admins see it: the API's answer schema. */
+export type AdminUser = User;
+export type Role = AdminUser['role'];
 
 export const getUsers = (signal?: AbortSignal) => api<AdminUser[]>('/admin/users', signal ? { signal } : {});
 

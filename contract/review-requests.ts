@@ -1,6 +1,9 @@
 import { z } from 'zod';
-import { decimalNumber, wholeNumber } from '../shared/schemas.ts';
-import { REVIEW_TEXT_MAX } from './decide.ts';
+import { REVIEW_TEXT_MAX } from '../domain/review/decide.ts';
+import { decimalNumber, wholeNumber } from './input-fields.ts';
+
+/** The longest review text the domain takes: the review form counts down to it. */
+export { REVIEW_TEXT_MAX };
 
 export const REVIEW_RATINGS = [5, 4.5, 4, 3.5, 3] as const;
 

@@ -7,15 +7,3 @@ export const contactSchema = z.object({
   message: z.string('message is required').trim().min(1, 'message is required').max(5000, 'message must be at most 5000 characters'),
 });
 export type ContactMessage = z.infer<typeof contactSchema>;
-
-/** What GET /api/pgp-key says of the support key: the armored block and what the key says of itself. */
-export interface PgpKeyInfo {
-  armored: string;
-  /** e.g. "RSA 4096-bit", read from the key itself. */
-  key_type: string;
-  key_id: string;
-  fingerprint: string;
-  /** The key's primary user id, e.g. "Escrow Support <support@example.com>". */
-  user_id: string | null;
-  created_at: string;
-}

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { wholeNumber } from '../shared/schemas.ts';
+import { wholeNumber } from './input-fields.ts';
 
 const text = (field: string, max: number) =>
   z.string(`${field} is required`).trim().min(1, `${field} is required`).max(max, `${field} must be at most ${max} characters`);
@@ -28,21 +28,3 @@ export const createEscrowSchema = z.object({
     .nullish()
     .transform((v) => (v ? v : null)),
 });
-
-/** GET /api/escrows/{id}/history: one entry of the parties' timeline (domain/escrow/history.ts). */
-export const escrowHistoryEntrySchema = z.object({
-  version: z.number().int(),
-  occurred_at: z.string(),
-  type: z.string(),
-  summary: z.string(),
-  actor_side: z.enum(['buyer', 'seller', 'admin', 'system']),
-  reason: z.string().nullable(),
-  outcome: z.string().nullable(),
-  address: z.string().nullable(),
-  txid: z.string().nullable(),
-  seller_percent: z.number().int().nullable(),
-  seller_sats: z.number().int().nullable(),
-  buyer_sats: z.number().int().nullable(),
-  evidence_files: z.number().int().nullable(),
-});
-export type EscrowHistoryEntry = z.infer<typeof escrowHistoryEntrySchema>;

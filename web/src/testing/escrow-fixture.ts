@@ -1,6 +1,6 @@
-import type { Escrow } from '../api/types.ts';
+import type { Escrow } from '../../../contract/escrows.ts';
 
-/** An escrow as the API answers it, for tests: a buyer-created $1,000.00 deal at $50,000 per BTC, waiting for payment. */
+/** An escrow as the API answers it, for the tests of every feature that shows one: a buyer-created $1,000.00 deal at $50,000 per BTC, waiting for payment. */
 export function escrowFixture(overrides: Partial<Escrow> = {}): Escrow {
   return {
     id: '0b8a3c1e-5f7d-4c2a-9e61-2d4f8a7b9c10',

@@ -1,0 +1,26 @@
+import { z } from 'zod';
+
+/** Numbers as requests write them: JSON numbers, or digits from forms and query strings. */
+
+const DIGITS = /^\d{1,15}$/;
+const DECIMAL = /^\d{1,15}(\.\d{1,8})?$/;
+
+/**
+ * A whole number as a person writes it: decimal digits (forms and query strings send text), or a JSON integer.
+ * JavaScript's Number() also reads "0x7", "1e1", "0b1", " 7 ", "7.0" and "" (as 0); none of those is refused by
+ * z.coerce, so none of them is taken here.
+ */
+export const wholeNumber = (field: string) =>
+  z.union([z.number(), z.string()], `${field} must be a whole number`).transform((value, ctx) => {
+    if (typeof value === 'number' ? Number.isSafeInteger(value) : DIGITS.test(value)) return Number(value);
+    ctx.addIssue({ code: 'custom', message: `${field} must be a whole number written in decimal digits` });
+    return z.NEVER;
+  });
+
+/** A number with an optional decimal fraction, as a person writes it ("4.5"), or a JSON number; never "0x5" or "5e0". */
+export const decimalNumber = (field: string) =>
+  z.union([z.number(), z.string()], `${field} must be a number`).transform((value, ctx) => {
+    if (typeof value === 'number' ? Number.isFinite(value) : DECIMAL.test(value)) return Number(value);
+    ctx.addIssue({ code: 'custom', message: `${field} must be a number written in decimal digits` });
+    return z.NEVER;
+  });
