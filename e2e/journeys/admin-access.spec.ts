@@ -23,7 +23,7 @@ test('signed out, /admin asks to sign in first; an admin comes back to a shared 
   await page.goto('/admin?tab=ledger');
   await expect(page).toHaveURL(/\/login/);
   await signInInBrowser(page, server.admin);
-  await page.goto('/admin?tab=ledger');
+  await expect(page).toHaveURL(/\/admin\?tab=ledger$/);
   await expect(page.getByRole('heading', { level: 2, name: 'Ledger' })).toBeVisible();
   await expect(page.getByRole('link', { name: 'Ledger' })).toHaveAttribute('aria-current', 'page');
   await page.reload();
