@@ -2,7 +2,7 @@ import type { RowStore } from './projection.ts';
 import type { RowOf, TableName } from './tables.ts';
 
 /** What an error names when the row to update is missing: `escrows projection: PaymentMarked for unknown escrow 6f1c…`. */
-export interface RowCause {
+interface RowCause {
   projection: string;
   event: string;
   /** What the row is, in words: 'escrow', 'payment mark'. */
