@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { type Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Aggregate, escrowAggregate, settingsAggregate, userAggregate } from '../domain/aggregates.ts';
+import { SETTINGS_ID } from '../domain/events.ts';
 import { DomainError } from '../domain/shared/errors.ts';
 import type { DynamicDb } from '../projections/dynamic-db.ts';
 import { projections } from '../projections/registry.ts';
@@ -35,7 +36,7 @@ const ESCROW = '0b1c2d3e-0000-4000-8000-000000000001';
 const USER = '0b1c2d3e-0000-4000-8000-000000000002';
 
 async function aDeal() {
-  await run(settingsAggregate, 'pricing', { type: 'setPricing', rate_cents: 5_000_000, fee_bps: 150 });
+  await run(settingsAggregate, SETTINGS_ID, { type: 'setPricing', rate_cents: 5_000_000, fee_bps: 150 });
   await run(
     escrowAggregate,
     ESCROW,

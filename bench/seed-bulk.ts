@@ -15,7 +15,7 @@ import { readChainHead } from '../app-server/event-store/chain-head.ts';
 import type { Kysely } from 'kysely';
 import type { Database } from '../app-server/db/schema.ts';
 import { type Aggregate, escrowAggregate, settingsAggregate } from '../domain/aggregates.ts';
-import { type DomainEvent, streamId } from '../domain/events.ts';
+import { type DomainEvent, SETTINGS_ID, streamId } from '../domain/events.ts';
 import { projections } from '../projections/registry.ts';
 import { generatedDeal, generatedUser, PRICING, type Runner } from './generated-history.ts';
 
@@ -83,7 +83,7 @@ export async function seedBulk(db: Kysely<Database>, target: number, perAppend =
   const bulk = bulkRunner(db, createEventStore(db, projections));
   const admin = randomUUID();
   await generatedUser(bulk.run, 'admin', admin);
-  await bulk.run.one(settingsAggregate, 'pricing', { type: 'setPricing', ...PRICING }, admin);
+  await bulk.run.one(settingsAggregate, SETTINGS_ID, { type: 'setPricing', ...PRICING }, admin);
   await bulk.flush();
   let deals = 0;
   while (bulk.appended() < target) {

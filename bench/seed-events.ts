@@ -14,6 +14,7 @@ import { migrateToLatest } from '../app-server/db/migrate.ts';
 import { createEventStore } from '../app-server/event-store/append.ts';
 import { readChainHead } from '../app-server/event-store/chain-head.ts';
 import { settingsAggregate } from '../domain/aggregates.ts';
+import { SETTINGS_ID } from '../domain/events.ts';
 import { projections } from '../projections/registry.ts';
 import { generatedDeal, generatedUser, PRICING, type Runner } from './generated-history.ts';
 
@@ -44,7 +45,7 @@ const started = performance.now();
 const before = (await readChainHead(database.db)).position;
 const admin = randomUUID();
 await generatedUser(run, 'admin', admin);
-await run.one(settingsAggregate, 'pricing', { type: 'setPricing', ...PRICING }, admin).catch(() => undefined);
+await run.one(settingsAggregate, SETTINGS_ID, { type: 'setPricing', ...PRICING }, admin).catch(() => undefined);
 let next = 0;
 let position = before;
 await Promise.all(

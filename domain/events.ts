@@ -16,7 +16,6 @@ export const eventSchemas = {
 
 export type DomainEvent = EscrowEvent | AddressEvent | UserEvent | ReviewEvent | SettingsEvent;
 export type EventType = DomainEvent['type'];
-export type EventOf<T extends EventType> = Extract<DomainEvent, { type: T }>;
 export const eventTypes = Object.keys(eventSchemas) as EventType[];
 
 export type StreamType = 'escrow' | 'address' | 'user' | 'review' | 'settings';
@@ -33,7 +32,8 @@ export const streamTypeOf = (type: EventType): StreamType => streamTypeByEvent[t
 
 /** Stream ids are `{type}:{id}`, e.g. `escrow:6f1c…`. */
 export const streamId = (type: StreamType, id: string) => `${type}:${id}`;
-export const SETTINGS_STREAM = streamId('settings', 'pricing');
+/** The id of the one settings stream (`settings:pricing`), which holds the pricing in force. */
+export const SETTINGS_ID = 'pricing';
 
 /** Validates an event's data against its schema; throws a ZodError when it does not fit. */
 export function parseEvent(type: string, data: unknown): DomainEvent {

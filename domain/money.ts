@@ -129,7 +129,6 @@ export const formatCents = (cents: number) => fixed(cents, 2);
 export const formatSats = (sats: number) => fixed(sats, 8);
 /** 1234 → 12.34, the API's number form (exact: parsed from the decimal string). */
 export const centsToNumber = (cents: number) => Number(formatCents(cents));
-export const satsToBtcNumber = (sats: number) => Number(formatSats(sats));
 /** 150 → 1.5 */
 export const bpsToPercent = (bps: number) => Number(fixed(bps, 2));
 

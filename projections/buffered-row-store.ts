@@ -1,4 +1,5 @@
-import type { Row, RowStore, TableSpec } from './projection.ts';
+import { asRowOf, type Row, type RowStore, type TableSpec } from './projection.ts';
+import type { RowOf, TableName } from './tables.ts';
 
 export type RowChange = { kind: 'put'; row: Row } | { kind: 'delete'; key: readonly (string | number)[] };
 
@@ -32,19 +33,20 @@ export class BufferedRowStore implements RowStore {
     return changes;
   }
 
-  async get(table: string, key: readonly (string | number)[]): Promise<Row | undefined> {
+  async get<T extends TableName>(table: T, key: readonly (string | number)[]): Promise<RowOf<T> | undefined> {
     const spec = this.spec(table);
     const change = this.pending.get(table)?.get(keyOf(key));
-    if (change) return change.kind === 'put' ? change.row : undefined;
-    return this.load(spec, key);
+    if (change) return change.kind === 'put' ? asRowOf<T>(change.row) : undefined;
+    return asRowOf<T>(await this.load(spec, key));
   }
 
-  async put(table: string, row: Row): Promise<void> {
+  async put<T extends TableName>(table: T, typed: RowOf<T>): Promise<void> {
+    const row: Row = typed;
     const spec = this.spec(table);
     this.changesOf(table).set(keyOf(spec.key.map((c) => row[c])), { kind: 'put', row });
   }
 
-  async delete(table: string, key: readonly (string | number)[]): Promise<void> {
+  async delete(table: TableName, key: readonly (string | number)[]): Promise<void> {
     this.spec(table);
     this.changesOf(table).set(keyOf(key), { kind: 'delete', key });
   }

@@ -1,4 +1,5 @@
-import type { Row, RowStore, TableSpec } from './projection.ts';
+import { asRowOf, type Row, type RowStore, type TableSpec } from './projection.ts';
+import type { RowOf, TableName } from './tables.ts';
 
 const keyOf = (values: readonly unknown[]) =>
   values.length === 1 ? String(values[0]) : JSON.stringify(values);
@@ -27,11 +28,12 @@ export class MemoryRowStore implements RowStore {
     return spec;
   }
 
-  async get(table: string, key: readonly (string | number)[]): Promise<Row | undefined> {
-    return this.tables.get(table)?.get(keyOf(key));
+  async get<T extends TableName>(table: T, key: readonly (string | number)[]): Promise<RowOf<T> | undefined> {
+    return asRowOf<T>(this.tables.get(table)?.get(keyOf(key)));
   }
 
-  async put(table: string, row: Row): Promise<void> {
+  async put<T extends TableName>(table: T, typed: RowOf<T>): Promise<void> {
+    const row: Row = typed;
     const spec = this.spec(table);
     if (spec.appendOnly && this.onAppend) {
       const rows = this.pending.get(table) ?? [];
@@ -44,7 +46,7 @@ export class MemoryRowStore implements RowStore {
     this.tables.get(table)!.set(key, row);
   }
 
-  async delete(table: string, key: readonly (string | number)[]): Promise<void> {
+  async delete(table: TableName, key: readonly (string | number)[]): Promise<void> {
     this.tables.get(table)?.delete(keyOf(key));
   }
 

@@ -1,5 +1,6 @@
 import type { EventType } from '../domain/events.ts';
 import type { StoredEvent } from '../domain/stored-event.ts';
+import type { RowOf, TableName } from './tables.ts';
 
 /** What a projection may depend on of an event; replay reads only these columns of the log. */
 export const PROJECTED_FIELDS = ['position', 'stream_id', 'stream_type', 'type', 'data', 'metadata', 'occurred_at'] as const;
@@ -7,11 +8,20 @@ export const PROJECTED_FIELDS = ['position', 'stream_id', 'stream_type', 'type',
 /** An event as projections see it: a StoredEvent without its ids, versions and hashes (per event type). */
 export type ProjectedEvent = StoredEvent extends infer E ? (E extends StoredEvent ? Pick<E, (typeof PROJECTED_FIELDS)[number]> : never) : never;
 
-/** A read-model row: plain column values (strings, numbers, booleans, null; times as ISO strings). */
+/**
+ * A read-model row of any table: plain column values (strings, numbers, booleans, null; times as ISO strings). What
+ * the row stores and the event store keep inside; reducers see each table's own row type (RowOf).
+ */
 export type Row = Record<string, string | number | boolean | null>;
 
+/**
+ * A row a store kept untyped, as its table's row again: a store hands back for a table only rows put into that
+ * table or read from it.
+ */
+export const asRowOf = <T extends TableName>(row: Row | undefined) => row as RowOf<T> | undefined;
+
 export interface TableSpec {
-  name: string;
+  name: TableName;
   /** Primary-key columns; `get`/`delete` take their values in this order. */
   key: readonly string[];
   /** Rows are only ever inserted, never read back by the reducer (e.g. the audit log): replay streams them out. */
@@ -23,10 +33,10 @@ export interface TableSpec {
  * (rows in PostgreSQL) and in replay or offline verification (rows in memory), so the two cannot drift apart.
  */
 export interface RowStore {
-  get(table: string, key: readonly (string | number)[]): Promise<Row | undefined>;
+  get<T extends TableName>(table: T, key: readonly (string | number)[]): Promise<RowOf<T> | undefined>;
   /** Inserts or replaces the row with the same key. */
-  put(table: string, row: Row): Promise<void>;
-  delete(table: string, key: readonly (string | number)[]): Promise<void>;
+  put<T extends TableName>(table: T, row: RowOf<T>): Promise<void>;
+  delete(table: TableName, key: readonly (string | number)[]): Promise<void>;
 }
 
 /**

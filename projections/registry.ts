@@ -2,7 +2,7 @@ import { addressesProjection } from './addresses/projection.ts';
 import { auditLogProjection } from './audit-log/projection.ts';
 import { disputesProjection } from './disputes/projection.ts';
 import { escrowsProjection } from './escrows/projection.ts';
-import type { Projection, TableSpec } from './projection.ts';
+import type { Projection } from './projection.ts';
 import { reviewStatsProjection } from './review-stats/projection.ts';
 import { reviewsProjection } from './reviews/projection.ts';
 import { settingsProjection } from './settings/projection.ts';
@@ -21,5 +21,3 @@ export const projections: readonly Projection[] = [
   settingsProjection,
   auditLogProjection,
 ];
-
-export const projectionTables: readonly TableSpec[] = projections.flatMap((p) => p.tables);

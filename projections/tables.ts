@@ -1,3 +1,4 @@
+import type { InsertType } from 'kysely';
 import type { AddressesTables } from './addresses/table.ts';
 import type { AuditLogTables } from './audit-log/table.ts';
 import type { DisputesTables } from './disputes/table.ts';
@@ -19,3 +20,13 @@ export interface ReadModelTables
     ReviewStatsTables,
     SettingsTables,
     AuditLogTables {}
+
+/**
+ * Each read-model table's row as reducers read and write it: the value a column takes on insert, so times are ISO
+ * strings (the row stores turn the driver's Dates back into them, see normalise-row.ts) and int8 columns numbers.
+ */
+export type ProjectionTables = { [T in keyof ReadModelTables]: { [C in keyof ReadModelTables[T]]: InsertType<ReadModelTables[T][C]> } };
+
+export type TableName = keyof ProjectionTables;
+
+export type RowOf<T extends TableName> = ProjectionTables[T];

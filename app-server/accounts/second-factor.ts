@@ -1,5 +1,4 @@
 import type { Kysely } from 'kysely';
-import { sql } from 'kysely';
 import { userAggregate } from '../../domain/aggregates.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
 import { type Limit, reachedLimitWith, reserve } from '../auth/rate-limit.ts';
@@ -50,16 +49,6 @@ export async function checkSecondFactor(
 
 /** Recovery codes are typed by people: case and dashes do not matter. */
 export const normaliseRecoveryCode = (code: string) => code.toUpperCase().replace(/[^A-Z0-9]/g, '');
-
-/** Whether the user has a second factor switched on. */
-export async function hasSecondFactor(db: Kysely<Database>, userId: string): Promise<boolean> {
-  const row = await db
-    .selectFrom('totp_secrets')
-    .select(sql<boolean>`enabled`.as('enabled'))
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
-  return row?.enabled === true;
-}
 
 /** Wrong second-factor codes a user may enter, across every code-gated action, before those actions stop. */
 export const WRONG_CODES: Limit = { bucket: 'second-factor', max: 5, windowSeconds: 15 * 60 };

@@ -73,18 +73,6 @@ export async function countsOf(
   };
 }
 
-/** Refuses with 429 (and Retry-After) when `key` already reached the limit in the sliding window. */
-export async function assertUnderLimit(
-  db: Kysely<Database>,
-  limit: Limit,
-  key: string,
-  detail: string,
-  now = new Date(),
-) {
-  const counts = await countsOf(db, limit, key, now);
-  if (slidingCount(counts) >= limit.max) throw tooMany(counts, limit, detail);
-}
-
 /** Adds one to `key`'s count in the current window. */
 export async function recordHit(
   db: Kysely<Database>,

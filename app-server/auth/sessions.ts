@@ -1,6 +1,5 @@
-import { CompiledQuery, type Kysely, type Selectable } from 'kysely';
-import type { UserRow } from '../../projections/users/table.ts';
-import { PREPARE } from '../db/database.ts';
+import { type Kysely, sql } from 'kysely';
+import { executePrepared } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import { hashToken, newSecretToken } from './tokens.ts';
 
@@ -23,22 +22,27 @@ export async function openSession(db: Kysely<Database>, userId: string, now = ne
 
 /**
  * The user behind a live (unexpired, unrevoked) token, or undefined, and the position of the last escrow event
- * (0 before the first): one query. The escrows a user sees change only when that moves, so their list is kept in
- * memory until it does (see AnswersAtPosition).
- */
-export async function sessionUser(db: Kysely<Database>, token: string, now = new Date()) {
-  const { rows } = await db.executeQuery<Selectable<UserRow> & { escrows_position: number; must_change_password: boolean }>(CompiledQuery.raw(SESSION_USER, [hashToken(token), now]));
-  return rows[0];
-}
-
-/**
- * Compiled once: the lookup runs on every signed-in request. $1 token hash, $2 now. `must_change_password`: an
+ * (0 before the first): one query, prepared (it runs on every signed-in request). The escrows a user sees change only
+ * when that moves, so their list is kept in memory until it does (see AnswersAtPosition). `must_change_password`: an
  * admin set a temporary password that the user has not replaced yet.
  */
-const SESSION_USER = `${PREPARE} SELECT users.*, (SELECT coalesce(max(position), 0) FROM events WHERE stream_type = 'escrow') AS escrows_position,
-  coalesce((SELECT must_change FROM credentials WHERE credentials.user_id = users.id), false) AS must_change_password
-  FROM sessions INNER JOIN users ON users.id = sessions.user_id
-  WHERE sessions.token_hash = $1 AND sessions.revoked_at IS NULL AND sessions.expires_at > $2`;
+export async function sessionUser(db: Kysely<Database>, token: string, now = new Date()) {
+  const [found] = await executePrepared(
+    db,
+    db
+      .selectFrom('sessions')
+      .innerJoin('users', 'users.id', 'sessions.user_id')
+      .selectAll('users')
+      .select([
+        sql<number>`(SELECT coalesce(max(position), 0) FROM events WHERE stream_type = 'escrow')`.as('escrows_position'),
+        sql<boolean>`coalesce((SELECT must_change FROM credentials WHERE credentials.user_id = users.id), false)`.as('must_change_password'),
+      ])
+      .where('sessions.token_hash', '=', hashToken(token))
+      .where('sessions.revoked_at', 'is', null)
+      .where('sessions.expires_at', '>', now),
+  );
+  return found;
+}
 
 export async function revokeSession(db: Kysely<Database>, token: string, now = new Date()): Promise<void> {
   await db

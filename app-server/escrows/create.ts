@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { CompiledQuery } from 'kysely';
 import type { z } from 'zod';
 import type { createEscrowSchema } from '../../contract/escrow-requests.ts';
 import { displayBtc, displayUsd, parseUsdToCents } from '../../domain/money.ts';
@@ -10,15 +9,12 @@ import { findUserByEmail } from '../accounts/user-view.ts';
 import { reserve } from '../auth/rate-limit.ts';
 import type { CommandMeta } from '../commands/handle.ts';
 import { publicUrl } from '../config.ts';
-import { PREPARE } from '../db/database.ts';
+import { executePrepared } from '../db/database.ts';
 import type { AppDeps, SignedInUser } from '../http/env.ts';
 import { queuedMail } from '../mail/outbox.ts';
 import { userWords } from '../mail/user-words.ts';
 import { onEscrow } from './commands.ts';
 import { takeFreeAddress } from './payment-address.ts';
-
-/** Compiled once: every escrow opened reads it. */
-const PRICING_IN_FORCE = CompiledQuery.raw(`${PREPARE} SELECT rate_cents, fee_bps FROM settings WHERE id = 1`, []);
 
 /**
  * Opens an escrow at the rate and fee in force. The creator's role decides the side; the counterparty is invited
@@ -39,7 +35,8 @@ export async function createEscrow(deps: AppDeps, user: SignedInUser, input: z.i
   const side = user.role;
   const counterparty = side === 'buyer' ? input.seller_email : input.buyer_email;
   if (!counterparty) throw new DomainError('invalid_input', side === 'buyer' ? 'seller_email is required' : 'buyer_email is required');
-  const [pricing] = (await db.executeQuery<{ rate_cents: number | null; fee_bps: number }>(PRICING_IN_FORCE)).rows;
+  // Prepared: every escrow opened reads it.
+  const [pricing] = await executePrepared(db, db.selectFrom('settings').select(['rate_cents', 'fee_bps']).where('id', '=', 1));
   if (!pricing?.rate_cents) throw new DomainError('not_ready', 'The BTC/USD rate has not been set yet; escrows cannot be created until an admin sets it');
   // Counted before the escrow is written, in one statement, so concurrent requests cannot open more than the limit.
   const slot = await reserve(db, { bucket: 'escrows-user', max: deps.config.RATE_LIMIT_ESCROWS, windowSeconds: 3600 }, user.id, 'You have opened too many escrows in the last hour');

@@ -1,11 +1,12 @@
-import { CompiledQuery, type Kysely, type Selectable } from 'kysely';
-import { notFound } from '../../domain/shared/errors.ts';
-import type { Database } from '../db/schema.ts';
+import type { Kysely, Selectable } from 'kysely';
 import type { EscrowActor } from '../../domain/escrow/decide.ts';
+import { notFound } from '../../domain/shared/errors.ts';
 import type { EscrowRow } from '../../projections/escrows/table.ts';
+import { executePrepared } from '../db/database.ts';
 import { jsonArray } from '../db/json-view.ts';
-import { ADMIN_LIST, ONE_ESCROW, PARTY_LIST, withSide } from './view.ts';
+import type { Database } from '../db/schema.ts';
 import type { SignedInUser } from '../http/env.ts';
+import { escrowViewJson, withSide } from './view.ts';
 
 type Parties = Pick<Selectable<EscrowRow>, 'created_by' | 'creator_side' | 'buyer_email' | 'seller_email' | 'buyer_id' | 'seller_id'>;
 
@@ -32,21 +33,40 @@ export function relationTo(escrow: Parties, user: SignedInUser): EscrowActor | n
  * is not a party to it.
  */
 export async function findVisibleEscrow(db: Kysely<Database>, id: string, user: SignedInUser) {
-  const [found] = (await db.executeQuery<Selectable<EscrowRow> & { view: string }>(CompiledQuery.raw(ONE_ESCROW, [id]))).rows;
+  const [found] = await executePrepared(db, db.selectFrom('escrows as e').selectAll('e').select(escrowViewJson().as('view')).where('e.id', '=', id));
   const side = found ? relationTo(found, user) : null;
   if (!found || !side) throw notFound('Escrow not found');
   const { view, ...escrow } = found;
   return { escrow, side, answer: withSide(view, side) };
 }
 
-/** Escrows the user created or is a party to by a verified e-mail (admins: all), newest first, as one JSON text. */
+/**
+ * Escrows the user created or is a party to by a verified e-mail (admins: all), newest first, as one JSON text. A side
+ * bound to an account is matched by its id only; an unbound one by its e-mail.
+ */
 export async function listVisibleEscrows(db: Kysely<Database>, user: SignedInUser, limit: number): Promise<string> {
-  type Row = Parties & { view: string };
-  const query =
+  const all = db
+    .selectFrom('escrows as e')
+    .select(['e.created_by', 'e.creator_side', 'e.buyer_email', 'e.seller_email', 'e.buyer_id', 'e.seller_id', escrowViewJson().as('view')])
+    .orderBy('e.created_at', 'desc')
+    .orderBy('e.id', 'desc')
+    .limit(limit);
+  const email = user.email_verified ? user.email.toLowerCase() : null;
+  const rows = await executePrepared(
+    db,
     user.role === 'admin'
-      ? CompiledQuery.raw(ADMIN_LIST, [limit])
-      : CompiledQuery.raw(PARTY_LIST, [user.id, user.email_verified ? user.email.toLowerCase() : null, limit]);
-  const { rows } = await db.executeQuery<Row>(query);
+      ? all
+      : all.where((eb) =>
+          eb.or([
+            eb('e.created_by', '=', user.id),
+            eb('e.buyer_id', '=', user.id),
+            eb('e.seller_id', '=', user.id),
+            ...(email === null
+              ? []
+              : [eb.and([eb('e.buyer_email', '=', email), eb('e.buyer_id', 'is', null)]), eb.and([eb('e.seller_email', '=', email), eb('e.seller_id', 'is', null)])]),
+          ]),
+        ),
+  );
   return jsonArray(rows.flatMap((row) => {
     const side = relationTo(row, user);
     return side ? [withSide(row.view, side)] : [];

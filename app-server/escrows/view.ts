@@ -1,6 +1,5 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { EscrowActor } from '../../domain/escrow/decide.ts';
-import { PREPARE } from '../db/database.ts';
 import { decimalSql, isoSql, jsonObjectSql } from '../db/json-view.ts';
 
 /** The escrow's latest dispute as its parties see it (no account ids), or null. */
@@ -54,22 +53,8 @@ const FIELDS: Array<[name: string, expression: string]> = [
  */
 const VIEW = jsonObjectSql(FIELDS);
 
-/** One escrow's row and view: $1 escrow id. */
-export const ONE_ESCROW = `${PREPARE} SELECT e.*, ${VIEW} AS view FROM escrows e WHERE e.id = $1`;
-
 /** The view as a column of a Kysely query whose escrows table is aliased `e`. */
 export const escrowViewJson = (): RawBuilder<string> => sql<string>`${sql.raw(VIEW)}`;
-
-/**
- * The escrows a user may see, newest first, with what relationTo needs: $1 user id, $2 verified e-mail or null, $3
- * limit. A side bound to an account is matched by its id only; an unbound one by its e-mail.
- */
-export const PARTY_LIST = `${PREPARE} SELECT e.created_by, e.creator_side, e.buyer_email, e.seller_email, e.buyer_id, e.seller_id, ${VIEW} AS view FROM escrows e
-  WHERE e.created_by = $1 OR e.buyer_id = $1 OR e.seller_id = $1 OR (e.buyer_email = $2 AND e.buyer_id IS NULL) OR (e.seller_email = $2 AND e.seller_id IS NULL)
-  ORDER BY e.created_at DESC, e.id DESC LIMIT $3`;
-/** All escrows (admins), newest first: $1 limit. */
-export const ADMIN_LIST = `${PREPARE} SELECT e.created_by, e.creator_side, e.buyer_email, e.seller_email, e.buyer_id, e.seller_id, ${VIEW} AS view FROM escrows e
-  ORDER BY e.created_at DESC, e.id DESC LIMIT $1`;
 
 /** The escrow's JSON text with the side the caller stands on in it. */
 export const withSide = (view: string, side: EscrowActor) => `{"side":${JSON.stringify(side)},${view.slice(1)}`;

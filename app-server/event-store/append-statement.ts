@@ -85,7 +85,10 @@ function deletePart(spec: TableSpec, keys: ReadonlyArray<readonly (string | numb
   };
 }
 
-/** Statement texts by shape: the same kind of command gives the same text, which the server prepares once. */
+/**
+ * Statement texts by shape: the same kind of command gives the same text, which the server prepares once. Written
+ * as text, not with Kysely (executePrepared): its CTEs, one per table and set of columns touched, vary per append.
+ */
 const texts = new Map<string, string>();
 
 function statementText(streams: number, parts: Part[]): string {

@@ -7,6 +7,7 @@ import {
   settingsAggregate,
   userAggregate,
 } from '../../domain/aggregates.ts';
+import { SETTINGS_ID } from '../../domain/events.ts';
 
 /** A small universe of ids, so random commands keep hitting the same streams and build real histories. */
 const ids = (prefix: string, n: number) =>
@@ -178,7 +179,7 @@ export function setupCommands(): RandomCommand[] {
     minute: 0,
   });
   return [
-    at(as(settingsAggregate), 'pricing', { type: 'setPricing', rate_cents: 5_000_000 }),
+    at(as(settingsAggregate), SETTINGS_ID, { type: 'setPricing', rate_cents: 5_000_000 }),
     ...USERS.map((id, i) =>
       at(as(userAggregate), id, {
         type: 'register',
@@ -252,7 +253,7 @@ export const randomCommands = (maxLength: number) =>
         },
         {
           weight: 1,
-          arbitrary: fc.tuple(fc.constant(as(settingsAggregate)), fc.constant('pricing'), settingsCommand),
+          arbitrary: fc.tuple(fc.constant(as(settingsAggregate)), fc.constant(SETTINGS_ID), settingsCommand),
         },
       )
       .chain(([aggregate, id, command]) =>

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { addressAggregate, escrowAggregate, reviewAggregate, settingsAggregate, userAggregate } from '../../domain/aggregates.ts';
+import { SETTINGS_ID } from '../../domain/events.ts';
 import type { EscrowCommand } from '../../domain/escrow/decide.ts';
 import { handle } from '../commands/handle.ts';
 import { assignPaymentAddress, verifyPayment } from '../escrows/commands.ts';
@@ -21,7 +22,7 @@ export async function writeEveryEventType(deps: { db: Kysely<Database>; store: E
   const address = (addressId: string, command: Parameters<typeof addressAggregate.decide>[0]) => handle(deps.store, addressAggregate, addressId, command, meta());
   const review = (reviewId: string, command: Parameters<typeof reviewAggregate.decide>[0]) => handle(deps.store, reviewAggregate, reviewId, command, meta());
 
-  await handle(deps.store, settingsAggregate, 'pricing', { type: 'setPricing', rate_cents: 5_000_000, fee_bps: 200 }, meta());
+  await handle(deps.store, settingsAggregate, SETTINGS_ID, { type: 'setPricing', rate_cents: 5_000_000, fee_bps: 200 }, meta());
   await user(ADMIN, { type: 'register', user_id: ADMIN, username: 'admin', email: 'admin@example.com', full_name: 'Admin', role: 'admin', country: null, phone: null }, 'system');
   await user(BUYER, { type: 'register', user_id: BUYER, username: 'buyer', email: 'buyer@example.com', full_name: 'Buyer', role: 'buyer', country: 'DE', phone: null }, 'system');
   for (const command of [

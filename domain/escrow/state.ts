@@ -37,17 +37,13 @@ export const initialEscrowState = (): EscrowState =>
   stateOf(initialTransition(escrowMachine)[0], { buyer: null, seller: null });
 
 /** Applies one stored event. A stored event the rules refuse means the stream is corrupt: never ignore it. */
-export function evolveEscrow(
-  state: EscrowState,
-  event: EscrowEvent & { occurred_at?: string },
-  at?: string,
-): EscrowState {
+export function evolveEscrow(state: EscrowState, event: EscrowEvent & { occurred_at?: string }): EscrowState {
   // Who a side belongs to is not part of the lifecycle: it may be recorded in any state, final ones included.
   if (event.type === 'PartyBound') {
     if (state.status === 'draft') throw new Error('Stored event PartyBound before the escrow was created');
     return { ...state, parties: { ...state.parties, [event.data.side]: event.data.user_id } };
   }
-  const machineEvent = { ...event, at: at ?? event.occurred_at ?? '' } as EscrowMachineEvent;
+  const machineEvent = { ...event, at: event.occurred_at ?? '' } as EscrowMachineEvent;
   if (!state.snapshot.can(machineEvent)) {
     throw new Error(`Stored event ${event.type} is not allowed while ${state.status}`);
   }

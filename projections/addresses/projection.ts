@@ -1,7 +1,26 @@
-import { defineProjection } from '../projection.ts';
+import { defineProjection, type ProjectedEvent } from '../projection.ts';
 import { idOfStream } from '../stream-ids.ts';
+import type { RowOf } from '../tables.ts';
+import { updateRow } from '../update-row.ts';
 
 const TABLE = 'addresses';
+
+/** Changes to the address row for each event after the first. */
+function changesFor(event: ProjectedEvent): Partial<RowOf<typeof TABLE>> {
+  const at = event.occurred_at;
+  switch (event.type) {
+    case 'AddressChanged':
+      return { address_string: event.data.address, updated_at: at };
+    case 'AddressAssigned':
+      return { status: 'assigned', assigned_to_escrow_id: event.data.escrow_id, updated_at: at };
+    case 'AddressFreed':
+      return { status: 'available', assigned_to_escrow_id: null, updated_at: at };
+    case 'AddressUsed':
+      return { status: 'used', assigned_to_escrow_id: event.data.escrow_id, updated_at: at };
+    default:
+      return {};
+  }
+}
 
 /** The payment address pool: available, assigned to one escrow, or used (never handed out again). */
 export const addressesProjection = defineProjection({
@@ -34,31 +53,6 @@ export const addressesProjection = defineProjection({
       await store.delete(TABLE, [id]);
       return;
     }
-    const row = await store.get(TABLE, [id]);
-    if (!row) throw new Error(`addresses projection: ${event.type} for unknown address ${id}`);
-    switch (event.type) {
-      case 'AddressChanged':
-        await store.put(TABLE, { ...row, address_string: event.data.address, updated_at: at });
-        return;
-      case 'AddressAssigned':
-        await store.put(TABLE, {
-          ...row,
-          status: 'assigned',
-          assigned_to_escrow_id: event.data.escrow_id,
-          updated_at: at,
-        });
-        return;
-      case 'AddressFreed':
-        await store.put(TABLE, { ...row, status: 'available', assigned_to_escrow_id: null, updated_at: at });
-        return;
-      case 'AddressUsed':
-        await store.put(TABLE, {
-          ...row,
-          status: 'used',
-          assigned_to_escrow_id: event.data.escrow_id,
-          updated_at: at,
-        });
-        return;
-    }
+    await updateRow(store, TABLE, [id], () => changesFor(event), { projection: 'addresses', event: event.type, noun: 'address' });
   },
 });

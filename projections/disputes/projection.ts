@@ -1,5 +1,6 @@
 import { defineProjection } from '../projection.ts';
 import { idOfStream } from '../stream-ids.ts';
+import { updateRow } from '../update-row.ts';
 
 const TABLE = 'disputes';
 
@@ -25,17 +26,14 @@ export const disputesProjection = defineProjection({
         resolved_at: null,
       });
     } else if (event.type === 'DisputeResolved') {
-      const row = await store.get(TABLE, [event.data.dispute_id]);
-      if (!row) throw new Error(`disputes projection: unknown dispute ${event.data.dispute_id}`);
-      await store.put(TABLE, {
-        ...row,
-        status: 'resolved',
-        outcome: event.data.outcome,
-        resolution: event.data.resolution,
-        seller_percent: event.data.seller_percent,
-        resolved_by: event.metadata.actor,
-        resolved_at: event.occurred_at,
-      });
+      const { dispute_id, outcome, resolution, seller_percent } = event.data;
+      await updateRow(
+        store,
+        TABLE,
+        [dispute_id],
+        () => ({ status: 'resolved', outcome, resolution, seller_percent, resolved_by: event.metadata.actor, resolved_at: event.occurred_at }),
+        { projection: 'disputes', event: event.type, noun: 'dispute' },
+      );
     }
   },
 });

@@ -1,10 +1,23 @@
-import { defineProjection, type ProjectedEvent, type Row } from '../projection.ts';
+import { defineProjection, type ProjectedEvent } from '../projection.ts';
 import { idOfStream } from '../stream-ids.ts';
+import type { RowOf } from '../tables.ts';
+import { updateRow } from '../update-row.ts';
 
 const TABLE = 'escrows';
 
-/** Changes to the escrow row for each event; null where the event is only recorded elsewhere. */
-function changesFor(event: ProjectedEvent, row: Row): Row {
+type EscrowChanges = Partial<RowOf<typeof TABLE>>;
+
+/**
+ * The status an escrow goes back to (from before its freeze or dispute). The log sets it before any event that
+ * returns to it; were it missing the row could not be written (status is never null), so say which event broke.
+ */
+function statusBefore(saved: string | null, event: ProjectedEvent, id: string): string {
+  if (saved === null) throw new Error(`escrows projection: ${event.type} for escrow ${id} with no status to go back to`);
+  return saved;
+}
+
+/** Changes to the escrow row for each event; none where the event is only recorded elsewhere. */
+function changesFor(event: ProjectedEvent, row: RowOf<typeof TABLE>): EscrowChanges {
   const at = event.occurred_at;
   switch (event.type) {
     case 'PaymentAddressAssigned':
@@ -44,13 +57,13 @@ function changesFor(event: ProjectedEvent, row: Row): Row {
     case 'DisputeOpened':
       return {
         status: 'disputed',
-        status_before_dispute: row.status ?? null,
+        status_before_dispute: row.status,
         open_dispute_id: event.data.dispute_id,
       };
     case 'DisputeResolved': {
       const { resolution } = event.data;
       const base = { open_dispute_id: null, status_before_dispute: null };
-      if (resolution === null) return { ...base, status: row.status_before_dispute ?? null };
+      if (resolution === null) return { ...base, status: statusBefore(row.status_before_dispute, event, row.id) };
       return {
         ...base,
         status: resolution === 'refund' ? 'refunded' : 'released',
@@ -65,9 +78,9 @@ function changesFor(event: ProjectedEvent, row: Row): Row {
     case 'EscrowExpired':
       return { status: 'cancelled', closed_at: at };
     case 'EscrowFrozen':
-      return { status: 'frozen', status_before_freeze: row.status ?? null };
+      return { status: 'frozen', status_before_freeze: row.status };
     case 'EscrowUnfrozen':
-      return { status: row.status_before_freeze ?? null, status_before_freeze: null };
+      return { status: statusBefore(row.status_before_freeze, event, row.id), status_before_freeze: null };
     default:
       return {};
   }
@@ -141,8 +154,10 @@ export const escrowsProjection = defineProjection({
       });
       return;
     }
-    const row = await store.get(TABLE, [id]);
-    if (!row) throw new Error(`escrows projection: ${event.type} for unknown escrow ${id}`);
-    await store.put(TABLE, { ...row, ...changesFor(event, row), updated_at: event.occurred_at });
+    await updateRow(store, TABLE, [id], (row) => ({ ...changesFor(event, row), updated_at: event.occurred_at }), {
+      projection: 'escrows',
+      event: event.type,
+      noun: 'escrow',
+    });
   },
 });

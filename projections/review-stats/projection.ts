@@ -12,11 +12,11 @@ const PUBLIC_AFTER = {
 } as const;
 
 async function bump(store: RowStore, table: 'review_stats' | 'review_countries', key: string, by: 1 | -1) {
-  const keyColumn = table === 'review_stats' ? 'rating' : 'country';
   const row = await store.get(table, [key]);
-  const count = Number(row?.count ?? 0) + by;
+  const count = (row?.count ?? 0) + by;
   if (count <= 0) await store.delete(table, [key]);
-  else await store.put(table, { [keyColumn]: key, count });
+  else if (table === 'review_stats') await store.put(table, { rating: key, count });
+  else await store.put(table, { country: key, count });
 }
 
 /**
@@ -54,8 +54,8 @@ export const reviewStatsProjection = defineProjection({
     const nowPublic = PUBLIC_AFTER[event.type as keyof typeof PUBLIC_AFTER];
     if (nowPublic !== member.public) {
       const by = nowPublic ? 1 : -1;
-      await bump(store, 'review_stats', String(member.rating), by);
-      await bump(store, 'review_countries', String(member.country), by);
+      await bump(store, 'review_stats', member.rating, by);
+      await bump(store, 'review_countries', member.country, by);
     }
     if (event.type === 'ReviewDeleted') await store.delete('review_stats_members', [id]);
     else await store.put('review_stats_members', { ...member, public: nowPublic });

@@ -1,7 +1,31 @@
-import { defineProjection, type Row } from '../projection.ts';
+import { defineProjection, type ProjectedEvent } from '../projection.ts';
 import { idOfStream } from '../stream-ids.ts';
+import type { RowOf } from '../tables.ts';
+import { updateRow } from '../update-row.ts';
 
 const TABLE = 'reviews';
+
+/** Changes to the review row for each moderation event. */
+function changesFor(event: ProjectedEvent): Partial<RowOf<typeof TABLE>> {
+  switch (event.type) {
+    case 'ReviewApproved':
+      return { status: 'approved', published: true };
+    case 'ReviewEdited':
+      return {
+        status: 'edited_by_admin',
+        published: true,
+        edited_by_admin: true,
+        text: event.data.edited_text,
+        admin_edit_note: event.data.admin_note,
+      };
+    case 'ReviewRejected':
+      return { status: 'rejected', published: false, rejection_reason: event.data.reason };
+    case 'ReviewReopened':
+      return { status: 'pending', published: false, rejection_reason: null };
+    default:
+      return {};
+  }
+}
 
 /** Reviews as moderators and the public see them. The text as first submitted stays in the log. */
 export const reviewsProjection = defineProjection({
@@ -43,21 +67,10 @@ export const reviewsProjection = defineProjection({
       await store.delete(TABLE, [id]);
       return;
     }
-    const row = await store.get(TABLE, [id]);
-    if (!row) throw new Error(`reviews projection: ${event.type} for unknown review ${id}`);
-    let changes: Row = {};
-    if (event.type === 'ReviewApproved') changes = { status: 'approved', published: true };
-    if (event.type === 'ReviewEdited') {
-      changes = {
-        status: 'edited_by_admin',
-        published: true,
-        edited_by_admin: true,
-        text: event.data.edited_text,
-        admin_edit_note: event.data.admin_note,
-      };
-    }
-    if (event.type === 'ReviewRejected') changes = { status: 'rejected', published: false, rejection_reason: event.data.reason };
-    if (event.type === 'ReviewReopened') changes = { status: 'pending', published: false, rejection_reason: null };
-    await store.put(TABLE, { ...row, ...changes, updated_at: at });
+    await updateRow(store, TABLE, [id], () => ({ ...changesFor(event), updated_at: at }), {
+      projection: 'reviews',
+      event: event.type,
+      noun: 'review',
+    });
   },
 });

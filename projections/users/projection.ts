@@ -1,9 +1,14 @@
-import { defineProjection, type ProjectedEvent, type Row } from '../projection.ts';
+import { defineProjection, type ProjectedEvent } from '../projection.ts';
 import { idOfStream } from '../stream-ids.ts';
+import type { RowOf } from '../tables.ts';
+import { existingRow, updateRow } from '../update-row.ts';
 
 const TABLE = 'users';
 
-function changesFor(event: ProjectedEvent, row: Row): Row | 'delete' {
+type UserChanges = Partial<RowOf<typeof TABLE>>;
+
+/** Changes to the user row for each event after the registration (a deletion is handled apart). */
+function changesFor(event: ProjectedEvent, row: RowOf<typeof TABLE>): UserChanges {
   switch (event.type) {
     case 'EmailVerified':
       return event.data.email.toLowerCase() === row.email ? { email_verified: true } : {};
@@ -19,7 +24,7 @@ function changesFor(event: ProjectedEvent, row: Row): Row | 'delete' {
       return { is_frozen: false, suspension_reason: null };
     case 'UserUpdated': {
       const { full_name, email, role } = event.data;
-      const changes: Row = {};
+      const changes: UserChanges = {};
       if (full_name !== undefined) changes.full_name = full_name;
       if (role !== undefined) changes.role = role;
       if (email !== undefined && email.toLowerCase() !== row.email) {
@@ -30,8 +35,6 @@ function changesFor(event: ProjectedEvent, row: Row): Row | 'delete' {
     }
     case 'UserSignedIn':
       return { last_sign_in_at: event.occurred_at };
-    case 'UserDeleted':
-      return 'delete';
     default:
       return {};
   }
@@ -75,10 +78,12 @@ export const usersProjection = defineProjection({
       });
       return;
     }
-    const row = await store.get(TABLE, [id]);
-    if (!row) throw new Error(`users projection: ${event.type} for unknown user ${id}`);
-    const changes = changesFor(event, row);
-    if (changes === 'delete') await store.delete(TABLE, [id]);
-    else await store.put(TABLE, { ...row, ...changes, updated_at: event.occurred_at });
+    const cause = { projection: 'users', event: event.type, noun: 'user' };
+    if (event.type === 'UserDeleted') {
+      await existingRow(store, TABLE, [id], cause);
+      await store.delete(TABLE, [id]);
+      return;
+    }
+    await updateRow(store, TABLE, [id], (row) => ({ ...changesFor(event, row), updated_at: event.occurred_at }), cause);
   },
 });

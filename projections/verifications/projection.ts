@@ -1,5 +1,6 @@
 import { defineProjection } from '../projection.ts';
 import { idOfStream } from '../stream-ids.ts';
+import { updateRow } from '../update-row.ts';
 
 /** Payment marks awaiting an admin, with their evidence, and the history of decided ones. */
 export const verificationsProjection = defineProjection({
@@ -33,14 +34,18 @@ export const verificationsProjection = defineProjection({
     if (event.type !== 'PaymentRejected' && event.type !== 'PaymentVerified') return;
     const current = await store.get('payment_mark_current', [escrowId]);
     if (!current) throw new Error(`verifications projection: ${event.type} without a mark on ${escrowId}`);
-    const mark = await store.get('payment_marks', [escrowId, current.mark_position as number]);
-    await store.put('payment_marks', {
-      ...mark!,
-      status: event.type === 'PaymentVerified' ? 'verified' : 'rejected',
-      decided_by: event.metadata.actor,
-      decided_at: event.occurred_at,
-      decision_notes: event.data.notes,
-    });
+    await updateRow(
+      store,
+      'payment_marks',
+      [escrowId, current.mark_position],
+      () => ({
+        status: event.type === 'PaymentVerified' ? 'verified' : 'rejected',
+        decided_by: event.metadata.actor,
+        decided_at: event.occurred_at,
+        decision_notes: event.data.notes,
+      }),
+      { projection: 'verifications', event: event.type, noun: 'payment mark' },
+    );
     await store.delete('payment_mark_current', [escrowId]);
   },
 });

@@ -1,6 +1,7 @@
 import { OpenAPIHono, z } from '@hono/zod-openapi';
 import { rateSchema } from '../../../contract/pricing.ts';
 import { settingsAggregate } from '../../../domain/aggregates.ts';
+import { SETTINGS_ID } from '../../../domain/events.ts';
 import { bpsToPercent, centsToNumber, parsePercentToBps, parseRateToCents } from '../../../domain/money.ts';
 import { DomainError } from '../../../domain/shared/errors.ts';
 import { handle } from '../../commands/handle.ts';
@@ -47,7 +48,7 @@ export function pricingRoutes(deps: AppDeps) {
         rate_cents: parseRateToCents(form.btc_usd_rate),
         fee_bps: form.fee_percentage ? parsePercentToBps(form.fee_percentage) : undefined,
       };
-      await handle(deps.store, settingsAggregate, 'pricing', command, { actor: currentUser(c).id, requestId: c.get('requestId') });
+      await handle(deps.store, settingsAggregate, SETTINGS_ID, command, { actor: currentUser(c).id, requestId: c.get('requestId') });
       return c.json(await current(), 200);
     },
   );
