@@ -2,7 +2,7 @@ import type { Transaction } from 'kysely';
 import type { StoredEvent } from '../../domain/stored-event.ts';
 import { publicUrl } from '../config.ts';
 import type { Database } from '../db/schema.ts';
-import type { AppDeps } from '../http/env.ts';
+import type { AppDeps } from '../app-deps.ts';
 import { notifyOnEscrowEvents } from './notifications.ts';
 import { checkAddressPool } from './pool-alert.ts';
 

@@ -12,7 +12,7 @@ import { reserve } from '../auth/rate-limit.ts';
 import { type CommandMeta, executeCommand } from '../commands/execute.ts';
 import { publicUrl } from '../config.ts';
 import { PREPARE } from '../db/database.ts';
-import type { AppDeps, SignedInUser } from '../http/env.ts';
+import type { AppDeps, SignedInUser } from '../app-deps.ts';
 import { queuedMail } from '../mail/outbox.ts';
 import { userWords } from '../mail/user-words.ts';
 import { takeFreeAddress } from './payment-address.ts';

@@ -1,7 +1,7 @@
 import { escrowAggregate } from '../../domain/aggregates.ts';
 import type { EscrowActor } from '../../domain/escrow/decide.ts';
 import { type CommandMeta, executeCommand } from '../commands/execute.ts';
-import type { AppDeps } from '../http/env.ts';
+import type { AppDeps } from '../app-deps.ts';
 import { escrowEffects } from './after-events.ts';
 import { checkEvidence } from './evidence.ts';
 

@@ -5,7 +5,7 @@ import type { EscrowActor } from '../../domain/escrow/decide.ts';
 import type { EscrowRow } from '../../projections/escrows/table.ts';
 import { jsonArray } from '../db/json-view.ts';
 import { ADMIN_LIST, ONE_ESCROW, PARTY_LIST, withSide } from './view.ts';
-import type { SignedInUser } from '../http/env.ts';
+import type { SignedInUser } from '../app-deps.ts';
 
 type Parties = Pick<Selectable<EscrowRow>, 'created_by' | 'creator_side' | 'buyer_email' | 'seller_email' | 'buyer_id' | 'seller_id'>;
 

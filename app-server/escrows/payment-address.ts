@@ -1,7 +1,7 @@
 import { DomainError } from '../../domain/shared/errors.ts';
 import { assignPaymentAddress } from '../commands/escrow-payment.ts';
 import type { CommandMeta } from '../commands/execute.ts';
-import type { AppDeps } from '../http/env.ts';
+import type { AppDeps } from '../app-deps.ts';
 import { enqueueMail } from '../mail/outbox.ts';
 import { escrowEffects } from './after-events.ts';
 import { publicUrl } from '../config.ts';

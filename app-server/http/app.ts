@@ -1,7 +1,8 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { MAX_UPLOAD_BODY_BYTES } from '../escrows/evidence.ts';
 import { invalidInput, notFound } from '../../domain/shared/errors.ts';
-import type { AppDeps, AppEnv } from './env.ts';
+import type { AppDeps } from '../app-deps.ts';
+import type { AppEnv } from './env.ts';
 import { describeZodError, toHttpError, unstorableField } from './errors.ts';
 import { authenticate } from './middleware/authenticate.ts';
 import { bodyLimits } from './middleware/body-limits.ts';

@@ -1,7 +1,7 @@
 import { DomainError } from '../../domain/shared/errors.ts';
 import { endUnpaid } from '../commands/escrow-payment.ts';
 import { escrowEffects } from '../escrows/after-events.ts';
-import type { AppDeps } from '../http/env.ts';
+import type { AppDeps } from '../app-deps.ts';
 import { withJobLock } from './job-lock.ts';
 
 /** Advisory lock key of the expiry job (any constant unique among this product's jobs). */

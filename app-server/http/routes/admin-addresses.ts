@@ -12,7 +12,8 @@ import { executeCommand } from '../../commands/execute.ts';
 import { publicUrl } from '../../config.ts';
 import { checkAddressPool } from '../../escrows/pool-alert.ts';
 import { formBody, jsonAnswer } from '../bodies.ts';
-import type { AppDeps, AppEnv } from '../env.ts';
+import type { AppDeps } from '../../app-deps.ts';
+import type { AppEnv } from '../env.ts';
 import { currentUser } from '../middleware/authenticate.ts';
 import { adminRoute } from '../route.ts';
 

@@ -11,7 +11,8 @@ import { verifyChain } from '../../event-store/verify-chain.ts';
 import { replayProjections } from '../../replay.ts';
 import { jsonAnswer, rowsAnswer } from '../bodies.ts';
 import { currentUser } from '../middleware/authenticate.ts';
-import type { AppDeps, AppEnv } from '../env.ts';
+import type { AppDeps } from '../../app-deps.ts';
+import type { AppEnv } from '../env.ts';
 import { adminRoute } from '../route.ts';
 
 const page = { limit: wholeNumber('limit').pipe(z.number().min(1, 'limit must be from 1 to 500').max(500, 'limit must be from 1 to 500')).default(50) };

@@ -2,7 +2,8 @@ import { OpenAPIHono, z } from '@hono/zod-openapi';
 import { adminEscrowPageSchema } from '../../../contract/escrows.ts';
 import { ESCROW_STATUSES, listEscrowsForAdmin } from '../../escrows/admin-list.ts';
 import { jsonAnswer, jsonText } from '../bodies.ts';
-import type { AppDeps, AppEnv } from '../env.ts';
+import type { AppDeps } from '../../app-deps.ts';
+import type { AppEnv } from '../env.ts';
 import { adminRoute } from '../route.ts';
 
 const listQuery = z.object({

@@ -5,7 +5,8 @@ import type { ReviewCommand } from '../../../domain/review/decide.ts';
 import { executeCommand } from '../../commands/execute.ts';
 import { listModeratedReviews } from '../../reviews/queries.ts';
 import { formBody, jsonAnswer, jsonText } from '../bodies.ts';
-import type { AppDeps, AppEnv } from '../env.ts';
+import type { AppDeps } from '../../app-deps.ts';
+import type { AppEnv } from '../env.ts';
 import { adminRoute } from '../route.ts';
 import { currentUser } from '../middleware/authenticate.ts';
 

@@ -4,7 +4,8 @@ import { passwordSchema } from '../../../domain/user/api-schemas.ts';
 import { deleteUser, resetPassword, suspendUser, unsuspendUser, updateUser } from '../../accounts/admin-users.ts';
 import { userView } from '../../accounts/user-view.ts';
 import { formBody, jsonAnswer } from '../bodies.ts';
-import type { AppDeps, AppEnv } from '../env.ts';
+import type { AppDeps } from '../../app-deps.ts';
+import type { AppEnv } from '../env.ts';
 import { adminRoute } from '../route.ts';
 import { currentUser } from '../middleware/authenticate.ts';
 

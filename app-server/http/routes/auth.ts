@@ -16,7 +16,8 @@ import { executeCommand } from '../../commands/execute.ts';
 import { publicUrl } from '../../config.ts';
 import { formBody, jsonAnswer, jsonBody } from '../bodies.ts';
 import { clientAddress } from '../client-address.ts';
-import type { AppDeps, AppEnv } from '../env.ts';
+import type { AppDeps } from '../../app-deps.ts';
+import type { AppEnv } from '../env.ts';
 import { route } from '../route.ts';
 import { currentUser, requireUser } from '../middleware/authenticate.ts';
 

@@ -15,7 +15,8 @@ import { markPaid } from '../../escrows/mark-paid.ts';
 import { assertMoneyMayMove } from '../../escrows/money-guard.ts';
 import { findVisibleEscrow } from '../../escrows/parties.ts';
 import { formBody, jsonAnswer, jsonBody, jsonText } from '../bodies.ts';
-import type { AppDeps, AppEnv, SignedInUser } from '../env.ts';
+import type { AppDeps, SignedInUser } from '../../app-deps.ts';
+import type { AppEnv } from '../env.ts';
 import { currentUser, requireUser } from '../middleware/authenticate.ts';
 import { adminRoute, route } from '../route.ts';
 

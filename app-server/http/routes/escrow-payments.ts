@@ -7,7 +7,8 @@ import { evidenceByEscrow } from '../../escrows/evidence-list.ts';
 import { findVisibleEscrow } from '../../escrows/parties.ts';
 import { escrowViewJson, withSide } from '../../escrows/view.ts';
 import { formBody, jsonAnswer, jsonText } from '../bodies.ts';
-import type { AppDeps, AppEnv } from '../env.ts';
+import type { AppDeps } from '../../app-deps.ts';
+import type { AppEnv } from '../env.ts';
 import { currentUser, requireUser } from '../middleware/authenticate.ts';
 import { adminRoute, route } from '../route.ts';
 

@@ -12,7 +12,8 @@ import { takeFreeAddress } from '../../escrows/payment-address.ts';
 import { AnswersAtPosition } from '../answers-at-position.ts';
 import { evidenceByEscrow, withEvidence } from '../../escrows/evidence-list.ts';
 import { jsonAnswer, jsonBody, jsonText } from '../bodies.ts';
-import type { AppDeps, AppEnv, SignedInUser } from '../env.ts';
+import type { AppDeps, SignedInUser } from '../../app-deps.ts';
+import type { AppEnv } from '../env.ts';
 import { currentUser, requireUser } from '../middleware/authenticate.ts';
 import { route } from '../route.ts';
 

@@ -2,7 +2,8 @@ import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
 import { healthSchema, readinessSchema } from '../../../contract/site.ts';
 import { sql } from 'kysely';
 import { migrationsApplied } from '../../db/migrate.ts';
-import type { AppDeps, AppEnv } from '../env.ts';
+import type { AppDeps } from '../../app-deps.ts';
+import type { AppEnv } from '../env.ts';
 
 const health = createRoute({
   method: 'get',

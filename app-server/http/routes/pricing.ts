@@ -5,7 +5,8 @@ import { bpsToPercent, centsToNumber, parsePercentToBps, parseRateToCents } from
 import { DomainError } from '../../../domain/shared/errors.ts';
 import { executeCommand } from '../../commands/execute.ts';
 import { formBody, jsonAnswer } from '../bodies.ts';
-import type { AppDeps, AppEnv } from '../env.ts';
+import type { AppDeps } from '../../app-deps.ts';
+import type { AppEnv } from '../env.ts';
 import { currentUser } from '../middleware/authenticate.ts';
 import { adminRoute, route } from '../route.ts';
 

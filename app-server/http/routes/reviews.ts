@@ -6,7 +6,8 @@ import { listPublicReviews, reviewCountries, reviewStats } from '../../reviews/q
 import { submitReview } from '../../reviews/submit.ts';
 import { jsonAnswer, jsonBody, jsonText } from '../bodies.ts';
 import { clientAddress } from '../client-address.ts';
-import type { AppDeps, AppEnv } from '../env.ts';
+import type { AppDeps } from '../../app-deps.ts';
+import type { AppEnv } from '../env.ts';
 import { route } from '../route.ts';
 
 

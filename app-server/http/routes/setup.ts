@@ -5,7 +5,8 @@ import { firstAdminSchema } from '../../../domain/user/api-schemas.ts';
 import { createFirstAdmin, setupTokenValid } from '../../accounts/first-admin-setup.ts';
 import { findUserById, userView } from '../../accounts/user-view.ts';
 import { jsonAnswer, jsonBody } from '../bodies.ts';
-import type { AppDeps, AppEnv } from '../env.ts';
+import type { AppDeps } from '../../app-deps.ts';
+import type { AppEnv } from '../env.ts';
 import { route } from '../route.ts';
 
 const tokenBody = z.object({ token: z.string().min(1, 'token is required').max(200) });

@@ -8,7 +8,8 @@ import { enqueueMail } from '../../mail/outbox.ts';
 import { readPgpKey } from '../../site/pgp-key.ts';
 import { jsonAnswer, jsonBody } from '../bodies.ts';
 import { clientAddress } from '../client-address.ts';
-import type { AppDeps, AppEnv } from '../env.ts';
+import type { AppDeps } from '../../app-deps.ts';
+import type { AppEnv } from '../env.ts';
 import { route } from '../route.ts';
 
 /** What every public page may show of the operator: support contacts, and the support PGP key. */
