@@ -1,0 +1,120 @@
+import { OpenAPIHono, z } from '@hono/zod-openapi';
+import { adminEscrowHistorySchema, adminEscrowPageSchema, escrowSchema } from '../../../../../contract/escrows.ts';
+import type { EscrowEvent } from '../../../../../domain/escrow/events.ts';
+import { escrowStatusOf, evolveEscrow, initialEscrowState } from '../../../../../domain/escrow/state.ts';
+import { DomainError, notFound } from '../../../../../domain/shared/errors.ts';
+import type { AppDeps } from '../../../../app-deps.ts';
+import { assignPaymentAddress, verifyPayment } from '../../../../commands/escrow-payment.ts';
+import { ESCROW_STATUSES, listEscrowsForAdmin } from '../../../../escrows/admin-list.ts';
+import { escrowEffects } from '../../../../escrows/after-events.ts';
+import { assertMoneyMayMove } from '../../../../escrows/money-guard.ts';
+import { findVisibleEscrow } from '../../../../escrows/parties.ts';
+import { readStream } from '../../../../event-store/read.ts';
+import { formBody, jsonAnswer, jsonText, rowsAnswer } from '../../../bodies.ts';
+import type { AppEnv } from '../../../env.ts';
+import { currentUser } from '../../../middleware/authenticate.ts';
+import { adminRoute } from '../../../route.ts';
+import { escrowActing, escrowIdParam as idParam, expectedAddressField as expectedAddress, optionalTxid, totpField as totp } from '../../escrows/acting.ts';
+
+const listQuery = z.object({
+  status: z.enum(ESCROW_STATUSES, `status must be one of ${ESCROW_STATUSES.join(', ')}`).optional(),
+  search: z.string().max(254, 'search must be at most 254 characters').optional(),
+  limit: z.coerce.number().int('limit must be a whole number').min(1, 'limit must be from 1 to 100').max(100, 'limit must be from 1 to 100').default(25),
+  offset: z.coerce.number().int('offset must be a whole number').min(0, 'offset must be 0 or more').max(1_000_000, 'offset is too large').default(0),
+});
+const escrowAnswer = jsonAnswer('The escrow after the action', escrowSchema);
+const notesForm = z.object({ notes: z.string().max(5000).default(''), txid: optionalTxid, totp_code: totp, expected_address: expectedAddress });
+const verifyForm = notesForm.extend({ verified: z.enum(['true', 'false'], 'verified must be true or false') });
+const reasonForm = z.object({ reason: z.string().max(1000).default('') });
+
+/** /api/admin/escrows: every escrow for the console, one escrow's history, and the admins' actions on it. */
+export function adminEscrowRoutes(deps: AppDeps) {
+  const { db } = deps.database;
+  const app = new OpenAPIHono<AppEnv>();
+  const { load, answer, effects, meta, act } = escrowActing(deps);
+
+  app.openapi(
+    adminRoute('get', '/', 'Every escrow, newest first: filter by status, search by id or e-mail, paged (total: how many match)', { request: { query: listQuery } }, {
+      200: jsonAnswer('One page of escrows', adminEscrowPageSchema),
+    }),
+    async (c) => jsonText(c, await listEscrowsForAdmin(deps.database.db, c.req.valid('query')), 200),
+  );
+
+  app.openapi(
+    adminRoute('get', '/{id}/history', 'The escrow event by event, with its status after each', { request: { params: z.object({ id: z.uuid('id must be an escrow id') }) } }, { 200: rowsAnswer('The escrow event by event', adminEscrowHistorySchema) }),
+    async (c) => {
+      const { events } = await readStream(db, `escrow:${c.req.valid('param').id}`);
+      if (events.length === 0) throw notFound('Escrow not found');
+      let state = initialEscrowState();
+      const history = events.map((event) => {
+        state = evolveEscrow(state, event as unknown as EscrowEvent & { occurred_at: string });
+        const { context } = state;
+        return {
+          position: event.position,
+          version: event.stream_version,
+          type: event.type,
+          occurred_at: event.occurred_at,
+          actor: event.metadata.actor,
+          data: event.data,
+          status_after: escrowStatusOf(state.snapshot),
+          after: {
+            address: context.address,
+            payment_marked_at: context.payment_marked_at,
+            buyer_confirmed_at: context.buyer_confirmed_at,
+            payout_address: context.payout_address,
+            refund_address: context.refund_address,
+            dispute_id: context.dispute_id,
+          },
+        };
+      });
+      return c.json(history, 200);
+    },
+  );
+
+  app.openapi(adminRoute('post', '/{id}/verify-payment', 'Verify (funded) or reject the marked payment', { request: { params: idParam, body: formBody(verifyForm) } }, { 200: escrowAnswer }), async (c) => {
+    const user = currentUser(c);
+    const { id } = c.req.valid('param');
+    const form = c.req.valid('form');
+    await assertMoneyMayMove(deps, id);
+    if (form.verified === 'false') return jsonText(c, await act(c, id, () => ({ type: 'rejectPayment', by: 'admin', notes: form.notes })), 200);
+    await load(id, user);
+    await verifyPayment({ db, store: deps.store }, { escrowId: id, notes: form.notes, txid: form.txid }, meta(c), effects);
+    return jsonText(c, await answer(id, user), 200);
+  });
+  app.openapi(adminRoute('post', '/{id}/release', 'Release a funded escrow to the seller', { request: { params: idParam, body: formBody(notesForm) } }, { 200: escrowAnswer }), async (c) => {
+    const form = c.req.valid('form');
+    const { id } = c.req.valid('param');
+    await assertMoneyMayMove(deps, id);
+    return jsonText(c, await act(c, id, () => ({ type: 'release', by: 'admin', notes: form.notes, txid: form.txid, expected_address: form.expected_address })), 200);
+  });
+  app.openapi(adminRoute('post', '/{id}/refund', 'Refund a funded escrow to the buyer', { request: { params: idParam, body: formBody(notesForm) } }, { 200: escrowAnswer }), async (c) => {
+    const form = c.req.valid('form');
+    const { id } = c.req.valid('param');
+    await assertMoneyMayMove(deps, id);
+    return jsonText(c, await act(c, id, () => ({ type: 'refund', by: 'admin', notes: form.notes, txid: form.txid, expected_address: form.expected_address })), 200);
+  });
+  app.openapi(adminRoute('post', '/{id}/freeze', 'Freeze an escrow that is not final', { request: { params: idParam, body: formBody(reasonForm) } }, { 200: escrowAnswer }), async (c) =>
+    jsonText(c, await act(c, c.req.valid('param').id, () => ({ type: 'freeze', by: 'admin', reason: c.req.valid('form').reason })), 200),
+  );
+  app.openapi(adminRoute('post', '/{id}/unfreeze', 'Unfreeze: back to where it was', { request: { params: idParam, body: formBody(reasonForm) } }, { 200: escrowAnswer }), async (c) =>
+    jsonText(c, await act(c, c.req.valid('param').id, () => ({ type: 'unfreeze', by: 'admin', reason: c.req.valid('form').reason })), 200),
+  );
+
+  app.openapi(
+    adminRoute('post', '/{id}/assign-address', 'Give a waiting escrow a chosen pool address', { request: { params: idParam, body: formBody(z.object({ address_id: z.uuid('address_id must be an address id') })) } }, {
+      200: jsonAnswer('The escrow with its address', escrowSchema),
+    }),
+    async (c) => {
+      const user = currentUser(c);
+      const { id } = c.req.valid('param');
+      await findVisibleEscrow(db, id, user);
+      const address = await db.selectFrom('addresses').select(['id', 'address_string', 'status']).where('id', '=', c.req.valid('form').address_id).executeTakeFirst();
+      if (!address) throw notFound('Address not found');
+      if (address.status !== 'available') throw new DomainError('conflict', `This address is ${address.status}; choose an available one`);
+      await assignPaymentAddress({ db, store: deps.store }, { escrowId: id, addressId: address.id, address: address.address_string, by: 'admin' }, { actor: user.id, requestId: c.get('requestId') }, escrowEffects(deps));
+      return jsonText(c, (await findVisibleEscrow(db, id, user)).answer, 200);
+    },
+  );
+
+  return app;
+}
