@@ -5,6 +5,7 @@ import { userAggregate } from '../../../../domain/aggregates.ts';
 import { DomainError, forbidden, invalidInput } from '../../../../domain/shared/errors.ts';
 import { queueVerificationMail, verifyEmailToken } from '../../../accounts/email-verification.ts';
 import { login } from '../../../accounts/login.ts';
+import { passwordHashOf } from '../../../accounts/queries.ts';
 import { register } from '../../../accounts/register.ts';
 import { disableTwoFactor, enableTwoFactor, setupTwoFactor } from '../../../accounts/two-factor.ts';
 import { userView } from '../../../accounts/user-view.ts';
@@ -130,11 +131,11 @@ export function authRoutes(deps: AppDeps) {
       // Wrong current passwords count like failed sign-ins (per user), and the slot is taken before the hash.
       const limit = { bucket: 'change-password', max: deps.config.RATE_LIMIT_LOGIN, windowSeconds: 15 * 60 };
       const slot = await reserve(db, limit, me.id, 'Too many wrong current passwords');
-      const stored = await db.selectFrom('credentials').select('password_hash').where('user_id', '=', me.id).executeTakeFirstOrThrow();
+      const storedHash = await passwordHashOf(db, me.id);
       const gate = hashGateFor(deps.config);
       let currentOk: boolean;
       try {
-        currentOk = await gate.run(() => verifyPassword(input.current_password, stored.password_hash));
+        currentOk = await gate.run(() => verifyPassword(input.current_password, storedHash));
       } catch (error) {
         await slot.release();
         throw error;

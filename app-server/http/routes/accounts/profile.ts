@@ -3,7 +3,7 @@ import { userSchema } from '../../../../contract/users.ts';
 import { userAggregate } from '../../../../domain/aggregates.ts';
 import type { AppDeps } from '../../../app-deps.ts';
 import { executeCommand } from '../../../commands/execute.ts';
-import { userView } from '../../../accounts/user-view.ts';
+import { findUserById, userView } from '../../../accounts/user-view.ts';
 import { formBody, jsonAnswer } from '../../bodies.ts';
 import type { AppEnv } from '../../env.ts';
 import { currentUser, requireUser } from '../../middleware/authenticate.ts';
@@ -24,8 +24,7 @@ export function profileRoutes(deps: AppDeps) {
       const me = currentUser(c);
       const { new_role } = c.req.valid('form');
       await executeCommand({ db, store: deps.store }, userAggregate, me.id, { type: 'switchRole', to: new_role }, { requestId: c.get('requestId'), actor: me.id });
-      const updated = await db.selectFrom('users').selectAll().where('id', '=', me.id).executeTakeFirstOrThrow();
-      return c.json(userView(updated), 200);
+      return c.json(userView((await findUserById(db, me.id))!), 200);
     },
   );
 

@@ -10,6 +10,7 @@ import { conflict, invalidInput, notFound } from '../../../../domain/shared/erro
 import type { AddressRow } from '../../../../projections/addresses/table.ts';
 import { executeCommand } from '../../../commands/execute.ts';
 import { publicUrl } from '../../../config.ts';
+import { poolAddress, poolAddresses, poolAddressIdOf } from '../../../addresses/queries.ts';
 import { checkAddressPool } from '../../../escrows/pool-alert.ts';
 import { formBody, jsonAnswer } from '../../bodies.ts';
 import type { AppDeps } from '../../../app-deps.ts';
@@ -37,21 +38,20 @@ export function adminAddressRoutes(deps: AppDeps) {
   const valid = async (input: string, exceptId?: string) => {
     const checked = checkBitcoinAddress(input, network);
     if (!checked.ok) throw invalidInput(`address_string ${checked.reason}`);
-    const taken = await db.selectFrom('addresses').select('id').where('address_string', '=', checked.address).executeTakeFirst();
-    if (taken && taken.id !== exceptId) throw conflict('This address is already in the pool');
+    const taken = await poolAddressIdOf(db, checked.address);
+    if (taken !== undefined && taken !== exceptId) throw conflict('This address is already in the pool');
     return checked.address;
   };
   const run = (c: Parameters<typeof currentUser>[0] & { get: (k: 'requestId') => string }, id: string, command: AddressCommand) =>
     executeCommand({ db, store: deps.store }, addressAggregate, id, command, { actor: currentUser(c).id, requestId: c.get('requestId') }, { alsoWrite: checkAddressPool(publicUrl(deps.config)) });
   const fetch = async (id: string) => {
-    const row = await db.selectFrom('addresses').selectAll().where('id', '=', id).executeTakeFirst();
+    const row = await poolAddress(db, id);
     if (!row) throw notFound('Address not found');
     return row;
   };
 
   app.openapi(adminRoute('get', '/', 'The address pool', {}, { 200: jsonAnswer('Addresses', poolAddressesSchema) }), async (c) => {
-    const rows = await db.selectFrom('addresses').selectAll().orderBy('created_at').orderBy('id').execute();
-    return c.json(rows.map(view), 200);
+    return c.json((await poolAddresses(db)).map(view), 200);
   });
 
   app.openapi(

@@ -1,6 +1,7 @@
 import { OpenAPIHono, z } from '@hono/zod-openapi';
 import { auditEntriesSchema, chainStatusSchema, replayReportSchema, storedEventsSchema } from '../../../../contract/audit.ts';
 import { wholeNumber } from '../../../../domain/shared/schemas.ts';
+import { auditLogPage } from '../../../audit/queries.ts';
 import { exportChunks } from '../../../event-store/export.ts';
 import { chainHead, readLog } from '../../../event-store/read.ts';
 import { verifyChain } from '../../../event-store/verify-chain.ts';
@@ -58,22 +59,7 @@ export function adminLedgerRoutes(deps: AppDeps) {
   const app = new OpenAPIHono<AppEnv>();
 
   app.openapi(adminRoute('get', '/audit-logs', 'Every event, readable: newest first, filtered, paged by id', { request: { query: auditQuery } }, { 200: rowsAnswer('Audit log entries', auditEntriesSchema) }), async (c) => {
-    const q = c.req.valid('query');
-    let query = db
-      .selectFrom('audit_log')
-      .leftJoin('users', 'users.id', 'audit_log.actor_user_id')
-      .select(['audit_log.id', 'action_type', 'timestamp', 'object_type', 'object_id', 'actor', 'actor_user_id', 'summary', 'users.username as actor_username'])
-      .orderBy('audit_log.id', 'desc')
-      .limit(q.limit);
-    if (q.before) query = query.where('audit_log.id', '<', q.before);
-    if (q.actor) query = query.where('actor', '=', q.actor);
-    if (q.object_type) query = query.where('object_type', '=', q.object_type);
-    if (q.object_id) query = query.where('object_id', '=', q.object_id);
-    if (q.action_type) query = query.where('action_type', '=', q.action_type);
-    if (q.from) query = query.where('timestamp', '>=', new Date(q.from));
-    if (q.to) query = query.where('timestamp', '<=', new Date(q.to));
-    const rows = await query.execute();
-    return c.json(rows.map((r) => ({ ...r, timestamp: r.timestamp.toISOString() })), 200);
+    return c.json(await auditLogPage(db, c.req.valid('query')), 200);
   });
 
   app.openapi(adminRoute('get', '/events', 'The raw event log by position', { request: { query: eventsQuery } }, { 200: rowsAnswer('Events', storedEventsSchema) }), async (c) => {

@@ -2,6 +2,7 @@ import { OpenAPIHono, z } from '@hono/zod-openapi';
 import { usersSchema } from '../../../../contract/users.ts';
 import { passwordSchema } from '../../../../domain/user/api-schemas.ts';
 import { deleteUser, resetPassword, suspendUser, unsuspendUser, updateUser } from '../../../accounts/admin-users.ts';
+import { usersForAdmin } from '../../../accounts/queries.ts';
 import { userView } from '../../../accounts/user-view.ts';
 import { formBody, jsonAnswer } from '../../bodies.ts';
 import type { AppDeps } from '../../../app-deps.ts';
@@ -30,13 +31,7 @@ export function adminUserRoutes(deps: AppDeps) {
   });
 
   app.openapi(adminRoute('get', '/', 'Every account, newest first', {}, { 200: jsonAnswer('Users', usersSchema) }), async (c) => {
-    const users = await deps.database.db
-      .selectFrom('users')
-      .leftJoin('credentials', 'credentials.user_id', 'users.id')
-      .selectAll('users')
-      .select('credentials.must_change')
-      .orderBy('users.created_at', 'desc')
-      .execute();
+    const users = await usersForAdmin(deps.database.db);
     return c.json(users.map(({ must_change, ...user }) => userView(user, must_change ?? false)), 200);
   });
 

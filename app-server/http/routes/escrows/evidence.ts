@@ -2,6 +2,7 @@ import { OpenAPIHono, z } from '@hono/zod-openapi';
 import { notFound } from '../../../../domain/shared/errors.ts';
 import type { AppDeps } from '../../../app-deps.ts';
 import { findVisibleEscrow } from '../../../escrows/parties.ts';
+import { evidenceContent, evidenceFacts } from '../../../escrows/queries.ts';
 import type { AppEnv } from '../../env.ts';
 import { currentUser, requireUser } from '../../middleware/authenticate.ts';
 import { route } from '../../route.ts';
@@ -17,20 +18,20 @@ export function evidenceRoutes(deps: AppDeps) {
       request: { params: z.object({ id: z.uuid('id must be an evidence id') }) },
     }, { 200: { description: 'The file as uploaded', content: { 'application/octet-stream': { schema: z.string().openapi({ format: 'binary' }) } } } }),
     async (c) => {
-      const meta = await db.selectFrom('payment_evidence').selectAll().where('evidence_id', '=', c.req.valid('param').id).executeTakeFirst();
+      const meta = await evidenceFacts(db, c.req.valid('param').id);
       if (!meta) throw notFound('Evidence not found');
       // Not a party: the same 404 as for no file, so ids cannot be probed.
       await findVisibleEscrow(db, meta.escrow_id, currentUser(c)).catch(() => {
         throw notFound('Evidence not found');
       });
-      const file = await db.selectFrom('evidence_files').select('content').where('evidence_id', '=', meta.evidence_id).executeTakeFirst();
-      if (!file) throw notFound('Evidence not found');
+      const content = await evidenceContent(db, meta.evidence_id);
+      if (!content) throw notFound('Evidence not found');
       c.header('Content-Type', meta.content_type);
       c.header('Content-Disposition', `attachment; filename="${meta.filename}"`);
       c.header('X-Content-Type-Options', 'nosniff');
       c.header('Cache-Control', 'private, no-store');
       c.header('X-Evidence-SHA256', meta.sha256);
-      return c.body(file.content as Uint8Array<ArrayBuffer>, 200) as never;
+      return c.body(content as Uint8Array<ArrayBuffer>, 200) as never;
     },
   );
 

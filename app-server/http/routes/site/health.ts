@@ -1,7 +1,6 @@
 import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
 import { healthSchema, readinessSchema } from '../../../../contract/site.ts';
-import { sql } from 'kysely';
-import { migrationsApplied } from '../../../db/migrate.ts';
+import { migrationsReady } from '../../../site/queries.ts';
 import type { AppDeps } from '../../../app-deps.ts';
 import type { AppEnv } from '../../env.ts';
 
@@ -36,8 +35,7 @@ export function healthRoutes({ database, chainWatch }: AppDeps) {
       const watched = chainWatch?.state();
       const chain = watched?.status ?? 'unverified';
       try {
-        await sql`SELECT 1`.execute(database.db);
-        const migrations = await migrationsApplied(database.db);
+        const migrations = await migrationsReady(database.db);
         const body = { ready: migrations && chain !== 'broken', database: true, migrations, chain };
         if (!migrations) return c.json({ ...body, detail: 'Migrations are not applied' }, 503);
         if (watched?.broken) {

@@ -3,8 +3,8 @@ import { adminDisputesSchema, escrowSchema } from '../../../../../contract/escro
 import { conflict, notFound } from '../../../../../domain/shared/errors.ts';
 import { wholeNumber } from '../../../../../domain/shared/schemas.ts';
 import type { AppDeps } from '../../../../app-deps.ts';
-import { evidenceByEscrow } from '../../../../escrows/evidence-list.ts';
 import { assertMoneyMayMove } from '../../../../escrows/money-guard.ts';
+import { disputeById, disputesForAdmin } from '../../../../escrows/queries.ts';
 import { formBody, jsonAnswer, jsonText } from '../../../bodies.ts';
 import type { AppEnv } from '../../../env.ts';
 import { adminRoute } from '../../../route.ts';
@@ -30,7 +30,7 @@ export function adminDisputeRoutes(deps: AppDeps) {
   app.openapi(adminRoute('post', '/{id}/resolve', 'Resolve an open dispute, optionally moving the money', { request: { params: z.object({ id: z.uuid('id must be a dispute id') }), body: formBody(resolveForm) } }, { 200: jsonAnswer('The escrow after the action', escrowSchema) }), async (c) => {
     const form = c.req.valid('form');
     const disputeId = c.req.valid('param').id;
-    const dispute = await db.selectFrom('disputes').select(['escrow_id', 'status']).where('id', '=', disputeId).executeTakeFirst();
+    const dispute = await disputeById(db, disputeId);
     if (!dispute) throw notFound('Dispute not found');
     if (dispute.status !== 'open') throw conflict('This dispute is already resolved; only the escrow\'s open dispute can be resolved');
     await assertMoneyMayMove(deps, dispute.escrow_id);
@@ -51,9 +51,7 @@ export function adminDisputeRoutes(deps: AppDeps) {
     );
   });
   app.openapi(adminRoute('get', '/', 'Disputes, open first, newest first', {}, { 200: jsonAnswer('Disputes', adminDisputesSchema) }), async (c) => {
-    const rows = await db.selectFrom('disputes').selectAll().orderBy('status').orderBy('opened_at', 'desc').execute();
-    const evidence = await evidenceByEscrow(db, [...new Set(rows.map((r) => r.escrow_id))]);
-    return c.json(rows.map((r) => ({ ...r, opened_at: r.opened_at.toISOString(), resolved_at: r.resolved_at?.toISOString() ?? null, evidence: evidence.get(r.escrow_id)! })), 200);
+    return c.json(await disputesForAdmin(db), 200);
   });
 
   return app;

@@ -1,15 +1,14 @@
 import { OpenAPIHono, z } from '@hono/zod-openapi';
 import { adminEscrowHistorySchema, adminEscrowPageSchema, escrowSchema } from '../../../../../contract/escrows.ts';
-import type { EscrowEvent } from '../../../../../domain/escrow/events.ts';
-import { escrowStatusOf, evolveEscrow, initialEscrowState } from '../../../../../domain/escrow/state.ts';
 import { DomainError, notFound } from '../../../../../domain/shared/errors.ts';
 import type { AppDeps } from '../../../../app-deps.ts';
 import { assignPaymentAddress, verifyPayment } from '../../../../commands/escrow-payment.ts';
 import { ESCROW_STATUSES, listEscrowsForAdmin } from '../../../../escrows/admin-list.ts';
 import { escrowEffects } from '../../../../escrows/after-events.ts';
+import { poolAddress } from '../../../../addresses/queries.ts';
 import { assertMoneyMayMove } from '../../../../escrows/money-guard.ts';
 import { findVisibleEscrow } from '../../../../escrows/parties.ts';
-import { readStream } from '../../../../event-store/read.ts';
+import { escrowHistoryForAdmin } from '../../../../escrows/queries.ts';
 import { formBody, jsonAnswer, jsonText, rowsAnswer } from '../../../bodies.ts';
 import type { AppEnv } from '../../../env.ts';
 import { currentUser } from '../../../middleware/authenticate.ts';
@@ -43,30 +42,8 @@ export function adminEscrowRoutes(deps: AppDeps) {
   app.openapi(
     adminRoute('get', '/{id}/history', 'The escrow event by event, with its status after each', { request: { params: z.object({ id: z.uuid('id must be an escrow id') }) } }, { 200: rowsAnswer('The escrow event by event', adminEscrowHistorySchema) }),
     async (c) => {
-      const { events } = await readStream(db, `escrow:${c.req.valid('param').id}`);
-      if (events.length === 0) throw notFound('Escrow not found');
-      let state = initialEscrowState();
-      const history = events.map((event) => {
-        state = evolveEscrow(state, event as unknown as EscrowEvent & { occurred_at: string });
-        const { context } = state;
-        return {
-          position: event.position,
-          version: event.stream_version,
-          type: event.type,
-          occurred_at: event.occurred_at,
-          actor: event.metadata.actor,
-          data: event.data,
-          status_after: escrowStatusOf(state.snapshot),
-          after: {
-            address: context.address,
-            payment_marked_at: context.payment_marked_at,
-            buyer_confirmed_at: context.buyer_confirmed_at,
-            payout_address: context.payout_address,
-            refund_address: context.refund_address,
-            dispute_id: context.dispute_id,
-          },
-        };
-      });
+      const history = await escrowHistoryForAdmin(db, c.req.valid('param').id);
+      if (history.length === 0) throw notFound('Escrow not found');
       return c.json(history, 200);
     },
   );
@@ -108,7 +85,7 @@ export function adminEscrowRoutes(deps: AppDeps) {
       const user = currentUser(c);
       const { id } = c.req.valid('param');
       await findVisibleEscrow(db, id, user);
-      const address = await db.selectFrom('addresses').select(['id', 'address_string', 'status']).where('id', '=', c.req.valid('form').address_id).executeTakeFirst();
+      const address = await poolAddress(db, c.req.valid('form').address_id);
       if (!address) throw notFound('Address not found');
       if (address.status !== 'available') throw new DomainError('conflict', `This address is ${address.status}; choose an available one`);
       await assignPaymentAddress({ db, store: deps.store }, { escrowId: id, addressId: address.id, address: address.address_string, by: 'admin' }, { actor: user.id, requestId: c.get('requestId') }, escrowEffects(deps));
