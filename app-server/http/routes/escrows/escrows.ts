@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { OpenAPIHono, z } from '@hono/zod-openapi';
 import { escrowDetailSchema, escrowListSchema, escrowSchema } from '../../../../contract/escrows.ts';
 import { escrowAggregate } from '../../../../domain/aggregates.ts';
@@ -159,7 +158,7 @@ export function escrowRoutes(deps: AppDeps) {
     route('post', '/{id}/open-dispute', 'A party opens a dispute', { ...party, request: { params: idParam, body: jsonBody(z.object({ reason: z.string('reason is required').max(5000) })) } }, { 200: afterAction }),
     async (c) => {
       const { reason } = c.req.valid('json');
-      return jsonText(c, await act(c, c.req.valid('param').id, (by) => ({ type: 'openDispute', by, dispute_id: randomUUID(), reason })), 200);
+      return jsonText(c, await act(c, c.req.valid('param').id, (by) => ({ type: 'openDispute', by, reason })), 200);
     },
   );
 
