@@ -5,7 +5,7 @@ import type { Config } from './config.ts';
 import { type DatabaseHandle, openDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { openAppStore } from './app-store.ts';
-import type { AppDeps } from './http/env.ts';
+import type { AppDeps } from './app-deps.ts';
 import type { Logger } from './logger.ts';
 import { countedStore } from './metrics/counted-store.ts';
 import { createMetrics } from './metrics/metrics.ts';

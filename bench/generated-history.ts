@@ -73,7 +73,7 @@ export async function generatedDeal(run: Runner, n: number, admin: string) {
   await run.one(escrowAggregate, escrowId, { type: 'setPayoutAddress', by: 'seller', address: 'bc1qsellerpayout' }, seller.id);
   await run.one(escrowAggregate, escrowId, { type: 'setPayoutAddress', by: 'buyer', address: 'bc1qbuyerrefund' }, buyer.id);
   if (n % 10 === 7) {
-    await run.one(escrowAggregate, escrowId, { type: 'openDispute', by: 'buyer', dispute_id: randomUUID(), reason: 'Partly delivered' }, buyer.id);
+    await run.one(escrowAggregate, escrowId, { type: 'openDispute', by: 'buyer', reason: 'Partly delivered' }, buyer.id);
     await run.one(escrowAggregate, escrowId, { type: 'resolveDispute', by: 'admin', outcome: 'Split agreed', resolution: 'split', seller_percent: 60, txid: TXID }, admin);
   } else if (n % 10 === 8) {
     await run.one(escrowAggregate, escrowId, { type: 'refund', by: 'admin', notes: 'Seller could not deliver', txid: TXID }, admin);

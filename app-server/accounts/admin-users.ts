@@ -6,7 +6,7 @@ import { hashGateFor } from '../auth/hash-gate.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import { revokeUserSessions } from '../auth/sessions.ts';
 import { type CommandMeta, handle } from '../commands/handle.ts';
-import type { AppDeps } from '../http/env.ts';
+import type { AppDeps } from '../app-deps.ts';
 import { bindEscrowsOf } from '../escrows/commands.ts';
 import { findUserByEmail, findUserById } from './user-view.ts';
 

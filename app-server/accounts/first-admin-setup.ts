@@ -10,7 +10,7 @@ import { hashToken, newSecretToken } from '../auth/tokens.ts';
 import { handle } from '../commands/handle.ts';
 import { publicUrl } from '../config.ts';
 import type { Database } from '../db/schema.ts';
-import type { AppDeps } from '../http/env.ts';
+import type { AppDeps } from '../app-deps.ts';
 import type { firstAdminSchema } from '../../contract/user-requests.ts';
 
 export const adminExists = async (db: Kysely<Database>) =>

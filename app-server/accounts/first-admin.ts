@@ -5,7 +5,7 @@ import { invalidInput } from '../../domain/shared/errors.ts';
 import { passwordSchema, usernameSchema } from '../../contract/user-requests.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import { handle } from '../commands/handle.ts';
-import type { AppDeps } from '../http/env.ts';
+import type { AppDeps } from '../app-deps.ts';
 import { findUserByUsername } from './user-view.ts';
 
 /**

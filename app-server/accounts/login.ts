@@ -10,7 +10,7 @@ import { type Limit, reachedLimitWith, type Reservation, reserve, slidingCount }
 import { openSession, revokeSession } from '../auth/sessions.ts';
 import { type CommandMeta, handle } from '../commands/handle.ts';
 import { adminEmails } from '../escrows/notifications.ts';
-import type { AppDeps, SignedInUser } from '../http/env.ts';
+import type { AppDeps, SignedInUser } from '../app-deps.ts';
 import { enqueueMail } from '../mail/outbox.ts';
 import { passSecondFactor } from './second-factor.ts';
 import { findUserByUsername } from './user-view.ts';

@@ -8,7 +8,7 @@ import { hashPassword } from '../auth/passwords.ts';
 import { consume } from '../auth/rate-limit.ts';
 import { type CommandMeta, handle } from '../commands/handle.ts';
 import { publicUrl } from '../config.ts';
-import type { AppDeps } from '../http/env.ts';
+import type { AppDeps } from '../app-deps.ts';
 import { queueVerificationMail } from './email-verification.ts';
 import { findUserByEmail, findUserByUsername } from './user-view.ts';
 

@@ -8,7 +8,7 @@ import { checkTotp } from '../auth/totp.ts';
 import { type CommandMeta, handle } from '../commands/handle.ts';
 import type { Database } from '../db/schema.ts';
 import { adminEmails } from '../escrows/notifications.ts';
-import type { AppDeps, SignedInUser } from '../http/env.ts';
+import type { AppDeps, SignedInUser } from '../app-deps.ts';
 import { queuedMail } from '../mail/outbox.ts';
 
 /**

@@ -5,7 +5,7 @@ import { revokeUserSessions } from '../auth/sessions.ts';
 import { hashToken } from '../auth/tokens.ts';
 import { newTotpSecret, totpQrDataUrl, totpUri } from '../auth/totp.ts';
 import { type CommandMeta, handle } from '../commands/handle.ts';
-import type { AppDeps, SignedInUser } from '../http/env.ts';
+import type { AppDeps, SignedInUser } from '../app-deps.ts';
 import { normaliseRecoveryCode, passSecondFactor } from './second-factor.ts';
 
 const ISSUER = 'Escrow';

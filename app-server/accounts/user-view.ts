@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import type { SignedInUser } from '../http/env.ts';
+import type { SignedInUser } from '../app-deps.ts';
 
 /** A user as the API shows it: never a secret. `must_change_password`: signed in with a temporary password. */
 export function userView(user: SignedInUser, mustChangePassword = false) {

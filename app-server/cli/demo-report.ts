@@ -1,6 +1,6 @@
 import { publicUrl } from '../config.ts';
 import type { DemoReport } from '../demo/seed-demo.ts';
-import type { AppDeps } from '../http/env.ts';
+import type { AppDeps } from '../app-deps.ts';
 
 /** What seed-demo made, and how to sign in as each role. */
 export function formatDemoReport(report: DemoReport, deps: Pick<AppDeps, 'config' | 'database'>): string {

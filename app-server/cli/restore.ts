@@ -6,7 +6,7 @@ import { resetPassword } from '../accounts/admin-users.ts';
 import { findUserByUsername } from '../accounts/user-view.ts';
 import type { DatabaseHandle } from '../db/database.ts';
 import { importEvents, ImportRefused } from '../event-store/import.ts';
-import type { AppDeps } from '../http/env.ts';
+import type { AppDeps } from '../app-deps.ts';
 
 /** `import-events FILE`: an export into an empty store, then every read model rebuilt. */
 export async function importEventsCommand(database: DatabaseHandle, args: string[]): Promise<number> {

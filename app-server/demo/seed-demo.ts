@@ -4,7 +4,7 @@ import { HRP_OF_NETWORK } from '../../domain/bitcoin-address.ts';
 import { ensureAdmin } from '../accounts/first-admin.ts';
 import { readChainHead } from '../event-store/chain-head.ts';
 import { createApp } from '../http/app.ts';
-import type { AppDeps } from '../http/env.ts';
+import type { AppDeps } from '../app-deps.ts';
 import { type DemoCall, demoClient } from './demo-client.ts';
 
 export class StoreNotEmpty extends Error {}

@@ -7,10 +7,11 @@ import { passSecondFactor } from '../accounts/second-factor.ts';
 import { type CommandMeta, handle, handleAll, type HandleOptions, part } from '../commands/handle.ts';
 import type { Database } from '../db/schema.ts';
 import type { EventStore } from '../event-store/append.ts';
-import type { AppDeps, SignedInUser } from '../http/env.ts';
+import type { AppDeps, SignedInUser } from '../app-deps.ts';
 import { unboundEscrowsOf } from './unbound-escrows.ts';
 import { checkEvidence } from './evidence.ts';
 import { assertMoneyMayMove } from './money-guard.ts';
+import { disputeById } from './queries.ts';
 
 /**
  * Every command on an escrow, and the one way to run one: routes, jobs and services come here, never to the
@@ -92,7 +93,7 @@ export async function resolveDispute(
   input: Omit<Extract<EscrowCommand, { type: 'resolveDispute' }>, 'type' | 'by' | 'dispute_id'>,
   meta: CommandMeta,
 ): Promise<string> {
-  const dispute = await deps.database.db.selectFrom('disputes').select('escrow_id').where('id', '=', disputeId).executeTakeFirst();
+  const dispute = await disputeById(deps.database.db, disputeId);
   if (!dispute) throw notFound('Dispute not found');
   await assertMoneyMayMove(deps, dispute.escrow_id);
   await onEscrow(deps.store, dispute.escrow_id, { type: 'resolveDispute', by: 'admin', dispute_id: disputeId, ...input }, meta);

@@ -10,7 +10,7 @@ import { reserve } from '../auth/rate-limit.ts';
 import type { CommandMeta } from '../commands/handle.ts';
 import { publicUrl } from '../config.ts';
 import { executePrepared } from '../db/database.ts';
-import type { AppDeps, SignedInUser } from '../http/env.ts';
+import type { AppDeps, SignedInUser } from '../app-deps.ts';
 import { queuedMail } from '../mail/outbox.ts';
 import { userWords } from '../mail/user-words.ts';
 import { onEscrow } from './commands.ts';

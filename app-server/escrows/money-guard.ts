@@ -3,7 +3,7 @@ import { escrowAggregate } from '../../domain/aggregates.ts';
 import { streamId } from '../../domain/events.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
 import { readStream } from '../event-store/read.ts';
-import type { AppDeps } from '../http/env.ts';
+import type { AppDeps } from '../app-deps.ts';
 import { enqueueMail } from '../mail/outbox.ts';
 import { adminEmails } from './notifications.ts';
 

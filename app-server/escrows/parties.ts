@@ -5,7 +5,7 @@ import type { EscrowRow } from '../../projections/escrows/table.ts';
 import { executePrepared } from '../db/database.ts';
 import { jsonArray } from '../db/json-view.ts';
 import type { Database } from '../db/schema.ts';
-import type { SignedInUser } from '../http/env.ts';
+import type { SignedInUser } from '../app-deps.ts';
 import { escrowViewJson, withSide } from './view.ts';
 
 type Parties = Pick<Selectable<EscrowRow>, 'created_by' | 'creator_side' | 'buyer_email' | 'seller_email' | 'buyer_id' | 'seller_id'>;

@@ -1,6 +1,7 @@
+import { escrowAggregate } from '../../domain/aggregates.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
 import type { CommandMeta } from '../commands/handle.ts';
-import type { AppDeps } from '../http/env.ts';
+import type { AppDeps } from '../app-deps.ts';
 import { enqueueMail } from '../mail/outbox.ts';
 import { publicUrl } from '../config.ts';
 import { assignPaymentAddress } from './commands.ts';
@@ -9,6 +10,20 @@ import { claimHourly } from './pool-alert.ts';
 
 /** Each lost race means that address is taken now, so the loop ends; the cap only guards against surprises. */
 const MAX_ATTEMPTS = 100;
+
+/**
+ * Make Payment: the buyer's escrow, waiting for payment and without an address, gets the oldest free one; with none
+ * free the admins are told and the answer is 409. The decider refuses a second address as well, but takeFreeAddress
+ * reads that refusal as a lost race for the address and would go on through every free one, so the escrow is
+ * checked here first.
+ */
+export async function requestPaymentAddress(deps: AppDeps, escrowId: string, meta: CommandMeta): Promise<void> {
+  const { state } = await deps.store.aggregate(escrowAggregate, escrowId, { fresh: true });
+  if (state.status !== 'pending_payment') throw new DomainError('transition_not_allowed', `Cannot request a payment address for an escrow that is ${state.status}`);
+  if (state.context.address_id) throw new DomainError('conflict', 'This escrow already has a payment address');
+  const assigned = await takeFreeAddress(deps, escrowId, 'buyer', meta);
+  if (!assigned) throw new DomainError('conflict', 'No payment address is free right now; the admins have been told and will assign one shortly');
+}
 
 /**
  * Gives the escrow the oldest free pool address. Two requests may pick the same one: the loser's append fails on

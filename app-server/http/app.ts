@@ -1,7 +1,8 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { MAX_UPLOAD_BODY_BYTES } from '../escrows/evidence.ts';
 import { invalidInput, notFound } from '../../domain/shared/errors.ts';
-import type { AppDeps, AppEnv } from './env.ts';
+import type { AppDeps } from '../app-deps.ts';
+import type { AppEnv } from './env.ts';
 import { describeZodError, toHttpError, unstorableField } from './errors.ts';
 import { authenticate } from './middleware/authenticate.ts';
 import { bodyLimits } from './middleware/body-limits.ts';
@@ -9,22 +10,25 @@ import { adminStepUp } from './middleware/admin-step-up.ts';
 import { idempotency } from './middleware/idempotency.ts';
 import { requestContext } from './middleware/request-context.ts';
 import { securityHeaders } from './middleware/security-headers.ts';
-import { adminAddressRoutes } from './routes/admin-addresses.ts';
-import { adminAuditRoutes } from './routes/admin-audit.ts';
-import { adminEscrowListRoutes } from './routes/admin-escrow-list.ts';
-import { adminReviewRoutes } from './routes/admin-reviews.ts';
-import { adminUserRoutes } from './routes/admin-users.ts';
-import { authRoutes } from './routes/auth.ts';
-import { escrowActionRoutes } from './routes/escrow-actions.ts';
-import { escrowPaymentRoutes } from './routes/escrow-payments.ts';
-import { escrowRoutes } from './routes/escrows.ts';
-import { healthRoutes } from './routes/health.ts';
-import { pricingRoutes } from './routes/pricing.ts';
-import { reviewRoutes } from './routes/reviews.ts';
-import { setupRoutes } from './routes/setup.ts';
-import { apiDocsRoutes } from './routes/api-docs.ts';
+import { authRoutes } from './routes/accounts/auth.ts';
+import { profileRoutes } from './routes/accounts/profile.ts';
+import { setupRoutes } from './routes/accounts/setup.ts';
+import { adminAddressRoutes } from './routes/admin/addresses.ts';
+import { adminBtcRateRoutes } from './routes/admin/btc-rate.ts';
+import { adminDisputeRoutes } from './routes/admin/escrows/disputes.ts';
+import { adminEscrowRoutes } from './routes/admin/escrows/escrows.ts';
+import { pendingVerificationRoutes } from './routes/admin/escrows/pending-verifications.ts';
+import { adminLedgerRoutes } from './routes/admin/ledger.ts';
+import { adminReviewRoutes } from './routes/admin/reviews.ts';
+import { adminUserRoutes } from './routes/admin/users.ts';
+import { escrowRoutes } from './routes/escrows/escrows.ts';
+import { evidenceRoutes } from './routes/escrows/evidence.ts';
+import { btcRateRoutes } from './routes/pricing/btc-rate.ts';
+import { reviewRoutes } from './routes/reviews/reviews.ts';
+import { apiDocsRoutes } from './routes/site/api-docs.ts';
+import { healthRoutes } from './routes/site/health.ts';
+import { siteRoutes } from './routes/site/site.ts';
 import { documentRoutes } from './documentation.ts';
-import { siteRoutes } from './routes/site.ts';
 import { staticApp } from './static-app.ts';
 import { createMetrics } from '../metrics/metrics.ts';
 import { metricsRoutes } from '../metrics/route.ts';
@@ -64,20 +68,24 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
   app.use('/api/*', idempotency({ db: deps.database.db }));
   app.use('/api/admin/*', adminStepUp(deps));
 
-  app.route('/api', healthRoutes(deps));
-  app.route('/api', authRoutes(deps));
-  app.route('/api', adminUserRoutes(deps));
-  app.route('/api', reviewRoutes(deps));
-  app.route('/api', adminReviewRoutes(deps));
-  app.route('/api', pricingRoutes(deps));
-  app.route('/api', adminAddressRoutes(deps));
-  app.route('/api', adminAuditRoutes(deps));
-  app.route('/api', adminEscrowListRoutes(deps));
-  app.route('/api', escrowRoutes(deps));
-  app.route('/api', escrowActionRoutes(deps));
-  app.route('/api', escrowPaymentRoutes(deps));
-  app.route('/api', siteRoutes(deps));
-  app.route('/api', setupRoutes(deps));
+  // One sub-app per URL prefix, its paths relative to it.
+  app.route('/api', healthRoutes(deps)); // /api/health, /api/ready
+  app.route('/api/auth', authRoutes(deps));
+  app.route('/api/profile', profileRoutes(deps));
+  app.route('/api/setup', setupRoutes(deps));
+  app.route('/api/escrows', escrowRoutes(deps));
+  app.route('/api/evidence', evidenceRoutes(deps));
+  app.route('/api/reviews', reviewRoutes(deps));
+  app.route('/api/btc-rate', btcRateRoutes(deps));
+  app.route('/api', siteRoutes(deps)); // /api/site, /api/pgp-key, /api/contact
+  app.route('/api/admin/escrows', adminEscrowRoutes(deps));
+  app.route('/api/admin/disputes', adminDisputeRoutes(deps));
+  app.route('/api/admin/pending-verifications', pendingVerificationRoutes(deps));
+  app.route('/api/admin/users', adminUserRoutes(deps));
+  app.route('/api/admin/reviews', adminReviewRoutes(deps));
+  app.route('/api/admin/addresses', adminAddressRoutes(deps));
+  app.route('/api/admin/btc-rate', adminBtcRateRoutes(deps));
+  app.route('/api/admin', adminLedgerRoutes(deps)); // audit-logs, events, events/export, replay, chain
 
   documentRoutes(app.openAPIRegistry);
   app.doc31('/api/openapi.json', {
@@ -85,7 +93,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
     info: { title: 'Bitcoin escrow API', version: '0.1.0' },
   });
   app.route('/', metricsRoutes(deps, metrics, { served: deps.config.METRICS_TOKEN !== undefined, token: deps.config.METRICS_TOKEN }));
-  app.route('/', apiDocsRoutes());
+  app.route('/api/docs', apiDocsRoutes());
   app.all('/api/*', () => {
     throw notFound('No such API route');
   });

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { StoredEvent } from '../../domain/stored-event.ts';
 import type { Database } from '../db/schema.ts';
 import { findVisibleEscrow } from '../escrows/parties.ts';
-import type { SignedInUser } from './env.ts';
+import type { SignedInUser } from '../app-deps.ts';
 
 /** An answer as the idempotency record keeps it. */
 export interface KeptAnswer {

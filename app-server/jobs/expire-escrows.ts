@@ -1,6 +1,6 @@
 import { DomainError } from '../../domain/shared/errors.ts';
 import { endUnpaid } from '../escrows/commands.ts';
-import type { AppDeps } from '../http/env.ts';
+import type { AppDeps } from '../app-deps.ts';
 import { withJobLock } from './job-lock.ts';
 
 /** Advisory lock key of the expiry job (any constant unique among this product's jobs). */

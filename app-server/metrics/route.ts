@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { Hono } from 'hono';
-import type { AppDeps } from '../http/env.ts';
+import type { AppDeps } from '../app-deps.ts';
 import type { Metrics } from './metrics.ts';
 import { refreshStateGauges } from './state.ts';
 

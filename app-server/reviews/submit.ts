@@ -5,7 +5,7 @@ import type { reviewSubmissionSchema } from '../../contract/review-requests.ts';
 import { consume } from '../auth/rate-limit.ts';
 import { type CommandMeta, handle } from '../commands/handle.ts';
 import { relationTo } from '../escrows/parties.ts';
-import type { AppDeps, SignedInUser } from '../http/env.ts';
+import type { AppDeps, SignedInUser } from '../app-deps.ts';
 
 /** A deal counts as verified when the reviewer is signed in as a party of that escrow and it was released. */
 async function isVerifiedDeal(deps: AppDeps, escrowId: string, user: SignedInUser | undefined): Promise<boolean> {

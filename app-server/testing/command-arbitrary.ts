@@ -16,7 +16,6 @@ export const USERS = ids('a', 3);
 export const ESCROWS = ids('b', 3);
 export const ADDRESSES = ids('c', 3);
 export const REVIEWS = ids('d', 3);
-const DISPUTES = ids('e', 3);
 const TXID = 'f'.repeat(64);
 
 export interface RandomCommand {
@@ -61,11 +60,7 @@ const escrowCommand = fc.oneof(
   fc.record({ type: fc.constant('setPayoutAddress'), address: fc.constantFrom('bc1qpayout', 'bc1qrefund') }),
   fc.record({ type: fc.constant('release'), notes: text, txid: fc.constant(TXID) }),
   fc.record({ type: fc.constant('refund'), notes: text, txid: fc.constant(null) }),
-  fc.record({
-    type: fc.constant('openDispute'),
-    dispute_id: fc.constantFrom(...DISPUTES),
-    reason: fc.constant('Not delivered'),
-  }),
+  fc.record({ type: fc.constant('openDispute'), reason: fc.constant('Not delivered') }),
   fc.record({
     type: fc.constant('resolveDispute'),
     outcome: fc.constant('Agreed'),

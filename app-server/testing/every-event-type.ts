@@ -67,7 +67,8 @@ export async function writeEveryEventType(deps: { db: Kysely<Database>; store: E
   await funded(id(102), id(202));
   await escrow(id(102), { type: 'refund', by: 'admin', notes: 'no delivery', txid: null });
   await funded(id(103), id(203));
-  await escrow(id(103), { type: 'openDispute', by: 'buyer', dispute_id: id(301), reason: 'Half delivered' });
+  // The decider draws the dispute's id: a fixed one here, like every other id of the fixture.
+  await handle(deps.store, escrowAggregate, id(103), { type: 'openDispute', by: 'buyer', reason: 'Half delivered' }, { ...meta(), newId: () => id(301) });
   await escrow(id(103), { type: 'resolveDispute', by: 'admin', outcome: 'Split', resolution: 'split', seller_percent: 50, txid: null });
   await escrow(id(104), create(id(104)));
   await escrow(id(104), { type: 'cancel', by: 'buyer' });

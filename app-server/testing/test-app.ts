@@ -4,7 +4,7 @@ import { secretBox } from '../auth/secret-box.ts';
 import { loadConfig } from '../config.ts';
 import { openAppStore } from '../app-store.ts';
 import { createApp } from '../http/app.ts';
-import type { AppDeps } from '../http/env.ts';
+import type { AppDeps } from '../app-deps.ts';
 import { createLogger } from '../logger.ts';
 import { countedStore } from '../metrics/counted-store.ts';
 import { createMetrics } from '../metrics/metrics.ts';

@@ -195,11 +195,12 @@ describe('disputes', () => {
   });
 
   it('lets a party open one with a reason', () => {
-    escrow(histories.funded).when({ type: 'openDispute', by: 'seller', dispute_id: DISPUTE_ID, reason: ' Not paid ' }).then([
+    // The dispute's id is the decider's to draw.
+    given(escrowAggregate, histories.funded, { newId: () => DISPUTE_ID }).when({ type: 'openDispute', by: 'seller', reason: ' Not paid ' }).then([
       { type: 'DisputeOpened', data: { dispute_id: DISPUTE_ID, reason: 'Not paid', opened_by_side: 'seller' } },
     ]);
-    escrow(histories.funded).when({ type: 'openDispute', by: 'buyer', dispute_id: DISPUTE_ID, reason: ' ' }).thenRefused('invalid_input', 'reason');
-    escrow(histories.funded).when({ type: 'openDispute', by: 'admin', dispute_id: DISPUTE_ID, reason: 'x' }).thenRefused('forbidden');
+    escrow(histories.funded).when({ type: 'openDispute', by: 'buyer', reason: ' ' }).thenRefused('invalid_input', 'reason');
+    escrow(histories.funded).when({ type: 'openDispute', by: 'admin', reason: 'x' }).thenRefused('forbidden');
   });
 
   it('splits the principal, keeps the fee, and conserves satoshis', () => {

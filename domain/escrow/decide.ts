@@ -40,7 +40,7 @@ export type EscrowCommand = { by: EscrowActor } & (
     }
   | { type: 'release'; notes: string; txid: Txid; expected_address?: string | null | undefined }
   | { type: 'refund'; notes: string; txid: Txid; expected_address?: string | null | undefined }
-  | { type: 'openDispute'; dispute_id: string; reason: string }
+  | { type: 'openDispute'; reason: string }
   | {
       type: 'resolveDispute';
       outcome: string;
@@ -405,7 +405,8 @@ export function decideEscrow(command: EscrowCommand, state: EscrowState, ctx: De
         {
           type: 'DisputeOpened',
           data: {
-            dispute_id: command.dispute_id,
+            // The dispute is a new record: its id is drawn here, like every id the decider hands out.
+            dispute_id: ctx.newId(),
             reason: trimmed(command.reason, 'reason'),
             opened_by_side: command.by as 'buyer' | 'seller',
           },

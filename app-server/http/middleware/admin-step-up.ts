@@ -1,7 +1,8 @@
 import type { MiddlewareHandler } from 'hono';
 import { DomainError } from '../../../domain/shared/errors.ts';
 import { passSecondFactor } from '../../accounts/second-factor.ts';
-import type { AppDeps, AppEnv } from '../env.ts';
+import type { AppDeps } from '../../app-deps.ts';
+import type { AppEnv } from '../env.ts';
 
 /**
  * Every admin power: whatever moves money or grants power. Reads (GET) and moderation of reviews are not powers;

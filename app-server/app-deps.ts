@@ -1,0 +1,26 @@
+import type { Selectable } from 'kysely';
+import type { UserRow } from '../projections/users/table.ts';
+import type { ChainWatch } from './audit/chain-watch.ts';
+import type { SecretBox } from './auth/secret-box.ts';
+import type { Config } from './config.ts';
+import type { DatabaseHandle } from './db/database.ts';
+import type { EventStore } from './event-store/append.ts';
+import type { Logger } from './logger.ts';
+import type { Metrics } from './metrics/metrics.ts';
+
+/** What every route, service and job can reach: handed in once, never module-level singletons. */
+export interface AppDeps {
+  config: Config;
+  database: DatabaseHandle;
+  store: EventStore;
+  logger: Logger;
+  /** Seals secrets at rest (TOTP secrets). */
+  secrets: SecretBox;
+  /** The server's own check of the hash chain, read by /api/ready and /api/admin/chain; absent, both say 'unverified'. */
+  chainWatch?: ChainWatch;
+  /** Counters and gauges for /metrics; absent, the app makes its own (appends are then not counted). */
+  metrics?: Metrics;
+}
+
+/** The account a request acts for, as read with its session. */
+export type SignedInUser = Selectable<UserRow>;

@@ -1,0 +1,34 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
+
+export interface AuditLogFilter {
+  limit: number;
+  /** Entries older than this id: the next page. */
+  before?: number | undefined;
+  actor?: string | undefined;
+  object_type?: string | undefined;
+  object_id?: string | undefined;
+  action_type?: string | undefined;
+  /** ISO-8601 bounds on the entry's time, both inclusive. */
+  from?: string | undefined;
+  to?: string | undefined;
+}
+
+/** One page of the audit log, newest first, with the acting user's name where there is one. */
+export async function auditLogPage(db: Kysely<Database>, filter: AuditLogFilter) {
+  let query = db
+    .selectFrom('audit_log')
+    .leftJoin('users', 'users.id', 'audit_log.actor_user_id')
+    .select(['audit_log.id', 'action_type', 'timestamp', 'object_type', 'object_id', 'actor', 'actor_user_id', 'summary', 'users.username as actor_username'])
+    .orderBy('audit_log.id', 'desc')
+    .limit(filter.limit);
+  if (filter.before) query = query.where('audit_log.id', '<', filter.before);
+  if (filter.actor) query = query.where('actor', '=', filter.actor);
+  if (filter.object_type) query = query.where('object_type', '=', filter.object_type);
+  if (filter.object_id) query = query.where('object_id', '=', filter.object_id);
+  if (filter.action_type) query = query.where('action_type', '=', filter.action_type);
+  if (filter.from) query = query.where('timestamp', '>=', new Date(filter.from));
+  if (filter.to) query = query.where('timestamp', '<=', new Date(filter.to));
+  const rows = await query.execute();
+  return rows.map((r) => ({ ...r, timestamp: r.timestamp.toISOString() }));
+}

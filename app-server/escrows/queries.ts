@@ -1,0 +1,72 @@
+import type { Kysely } from 'kysely';
+import type { Escrow } from '../../contract/escrows.ts';
+import type { EscrowEvent } from '../../domain/escrow/events.ts';
+import { escrowStatusOf, evolveEscrow, initialEscrowState } from '../../domain/escrow/state.ts';
+import type { Database } from '../db/schema.ts';
+import { readStream } from '../event-store/read.ts';
+import { evidenceByEscrow } from './evidence-list.ts';
+import { escrowViewJson, withSide } from './view.ts';
+
+/** A dispute's escrow and whether it is still open. */
+export const disputeById = (db: Kysely<Database>, disputeId: string) =>
+  db.selectFrom('disputes').select(['escrow_id', 'status']).where('id', '=', disputeId).executeTakeFirst();
+
+/** Every dispute, open first, newest first, each with its escrow's evidence. */
+export async function disputesForAdmin(db: Kysely<Database>) {
+  const rows = await db.selectFrom('disputes').selectAll().orderBy('status').orderBy('opened_at', 'desc').execute();
+  const evidence = await evidenceByEscrow(db, [...new Set(rows.map((r) => r.escrow_id))]);
+  return rows.map((r) => ({ ...r, opened_at: r.opened_at.toISOString(), resolved_at: r.resolved_at?.toISOString() ?? null, evidence: evidence.get(r.escrow_id)! }));
+}
+
+/** Marked payments awaiting an admin, oldest first: the escrow as admins see it, the current mark and its evidence. */
+export async function pendingVerifications(db: Kysely<Database>) {
+  const marks = await db
+    .selectFrom('payment_mark_current as cur')
+    .innerJoin('payment_marks as m', (j) => j.onRef('m.escrow_id', '=', 'cur.escrow_id').onRef('m.mark_position', '=', 'cur.mark_position'))
+    .innerJoin('escrows as e', 'e.id', 'cur.escrow_id')
+    .select(['e.id', escrowViewJson().as('view'), 'm.notes as mark_notes', 'm.marked_at as mark_at'])
+    .orderBy('m.marked_at')
+    .execute();
+  const evidence = await evidenceByEscrow(db, marks.map((m) => m.id), { currentMarkOnly: true });
+  return marks.map(({ id, view, mark_notes, mark_at }) => ({
+    escrow: JSON.parse(withSide(view, 'admin')) as Escrow,
+    notes: mark_notes,
+    marked_at: mark_at.toISOString(),
+    evidence: evidence.get(id)!,
+  }));
+}
+
+/** The escrow event by event, as admins read it, with its status and key facts after each; empty: no such escrow. */
+export async function escrowHistoryForAdmin(db: Kysely<Database>, escrowId: string) {
+  const { events } = await readStream(db, `escrow:${escrowId}`);
+  let state = initialEscrowState();
+  return events.map((event) => {
+    state = evolveEscrow(state, event as unknown as EscrowEvent & { occurred_at: string });
+    const { context } = state;
+    return {
+      position: event.position,
+      version: event.stream_version,
+      type: event.type,
+      occurred_at: event.occurred_at,
+      actor: event.metadata.actor,
+      data: event.data,
+      status_after: escrowStatusOf(state.snapshot),
+      after: {
+        address: context.address,
+        payment_marked_at: context.payment_marked_at,
+        buyer_confirmed_at: context.buyer_confirmed_at,
+        payout_address: context.payout_address,
+        refund_address: context.refund_address,
+        dispute_id: context.dispute_id,
+      },
+    };
+  });
+}
+
+/** What is known of one evidence file (its escrow, name, type and digest), without its content. */
+export const evidenceFacts = (db: Kysely<Database>, evidenceId: string) =>
+  db.selectFrom('payment_evidence').selectAll().where('evidence_id', '=', evidenceId).executeTakeFirst();
+
+/** The bytes of one evidence file. */
+export const evidenceContent = async (db: Kysely<Database>, evidenceId: string) =>
+  (await db.selectFrom('evidence_files').select('content').where('evidence_id', '=', evidenceId).executeTakeFirst())?.content;

@@ -1,0 +1,158 @@
+import { OpenAPIHono, z } from '@hono/zod-openapi';
+import { registeredSchema, sessionSchema, twoFactorEnabledSchema, twoFactorSecretSchema, userSchema } from '../../../../contract/users.ts';
+import { changePasswordSchema, loginSchema, registerSchema } from '../../../../contract/user-requests.ts';
+import { userAggregate } from '../../../../domain/aggregates.ts';
+import { DomainError, forbidden, invalidInput } from '../../../../domain/shared/errors.ts';
+import { queueVerificationMail, verifyEmailToken } from '../../../accounts/email-verification.ts';
+import { login } from '../../../accounts/login.ts';
+import { passwordHashOf } from '../../../accounts/queries.ts';
+import { register } from '../../../accounts/register.ts';
+import { disableTwoFactor, enableTwoFactor, setupTwoFactor } from '../../../accounts/two-factor.ts';
+import { userView } from '../../../accounts/user-view.ts';
+import { hashGateFor } from '../../../auth/hash-gate.ts';
+import { consume, reserve } from '../../../auth/rate-limit.ts';
+import { hashPassword, verifyPassword } from '../../../auth/passwords.ts';
+import { revokeSession, revokeUserSessions } from '../../../auth/sessions.ts';
+import { handle } from '../../../commands/handle.ts';
+import { publicUrl } from '../../../config.ts';
+import { formBody, jsonAnswer, jsonBody } from '../../bodies.ts';
+import { clientAddress } from '../../client-address.ts';
+import type { AppDeps } from '../../../app-deps.ts';
+import type { AppEnv } from '../../env.ts';
+import { route } from '../../route.ts';
+import { currentUser, requireUser } from '../../middleware/authenticate.ts';
+
+const user = userSchema;
+const message = z.object({ detail: z.string() });
+const totpForm = z.object({ totp_code: z.string().trim().min(1, 'totp_code is required').max(32) });
+
+/** /api/auth: registration, sign-in and sessions, the signed-in user (me), 2FA, e-mail confirmation and passwords. */
+export function authRoutes(deps: AppDeps) {
+  const { db } = deps.database;
+  const meta = (c: { get: (k: 'requestId') => string }) => ({ requestId: c.get('requestId') });
+  const app = new OpenAPIHono<AppEnv>();
+
+  app.openapi(
+    route('post', '/register', 'Open an account (buyer or seller); a verification link is mailed', { request: { body: jsonBody(registerSchema) } }, {
+      201: jsonAnswer('Registered', registeredSchema),
+    }),
+    async (c) => {
+      const input = c.req.valid('json');
+      const userId = await register(deps, input, clientAddress(c, deps.config.TRUST_PROXY), meta(c));
+      return c.json({ detail: 'Account created. Check your e-mail to confirm your address, then sign in.', user_id: userId }, 201);
+    },
+  );
+
+  app.openapi(
+    route('post', '/login', 'Sign in; returns a bearer token', { request: { body: jsonBody(loginSchema) } }, {
+      200: jsonAnswer('Signed in', sessionSchema),
+    }),
+    async (c) => {
+      const input = c.req.valid('json');
+      const result = await login(deps, input, clientAddress(c, deps.config.TRUST_PROXY), meta(c));
+      return c.json({ access_token: result.token, token_type: 'bearer' as const, user: userView(result.user, result.mustChangePassword) }, 200);
+    },
+  );
+
+  app.openapi(route('get', '/me', 'The signed-in user', { middleware: [requireUser()] }, { 200: jsonAnswer('The user', user) }), (c) =>
+    c.json(userView(currentUser(c), c.get('mustChangePassword')), 200),
+  );
+
+  app.openapi(
+    route('post', '/logout', 'Revoke this token', { middleware: [requireUser()] }, { 200: jsonAnswer('Signed out', message) }),
+    async (c) => {
+      await revokeSession(db, c.get('token')!);
+      return c.json({ detail: 'Signed out' }, 200);
+    },
+  );
+
+  app.openapi(
+    route('post', '/setup-2fa', 'Draw a TOTP secret; confirm it with verify-2fa', { middleware: [requireUser()] }, {
+      200: jsonAnswer('Secret and QR code', twoFactorSecretSchema),
+    }),
+    async (c) => c.json(await setupTwoFactor(deps, currentUser(c)), 200),
+  );
+
+  app.openapi(
+    route('post', '/verify-2fa', 'Switch 2FA on with a code; returns recovery codes once', { middleware: [requireUser()], request: { body: formBody(totpForm) } }, {
+      200: jsonAnswer('Enabled', twoFactorEnabledSchema),
+    }),
+    async (c) => {
+      const { totp_code } = c.req.valid('form');
+      const codes = await enableTwoFactor(deps, currentUser(c), totp_code, meta(c));
+      await revokeUserSessions(db, currentUser(c).id, { except: c.get('token')! });
+      return c.json({ detail: '2FA enabled. Keep these recovery codes somewhere safe; each works once.', recovery_codes: codes }, 200);
+    },
+  );
+
+  app.openapi(
+    route('post', '/disable-2fa', 'Switch 2FA off with a code', { middleware: [requireUser()], request: { body: formBody(totpForm) } }, {
+      200: jsonAnswer('Disabled', message),
+    }),
+    async (c) => {
+      const { totp_code } = c.req.valid('form');
+      await disableTwoFactor(deps, currentUser(c), totp_code, c.get('token'), meta(c));
+      return c.json({ detail: '2FA disabled' }, 200);
+    },
+  );
+
+  const tokenBody = z.object({ token: z.string().trim().min(10, 'token is required').max(200) });
+  app.openapi(
+    route('post', '/verify-email', 'Confirm an e-mail address with the mailed token', { request: { body: jsonBody(tokenBody) } }, {
+      200: jsonAnswer('Confirmed', message),
+    }),
+    async (c) => {
+      const { token } = c.req.valid('json');
+      await verifyEmailToken({ db, store: deps.store }, token, meta(c));
+      return c.json({ detail: 'E-mail address confirmed' }, 200);
+    },
+  );
+
+  app.openapi(
+    route('post', '/resend-verification', 'Mail a new verification link', { middleware: [requireUser()] }, { 200: jsonAnswer('Sent', message) }),
+    async (c) => {
+      const me = currentUser(c);
+      if (me.email_verified) throw new DomainError('conflict', 'Your e-mail address is already confirmed');
+      await consume(db, { bucket: 'resend-verification', max: 5, windowSeconds: 3600 }, me.id, 'Too many verification mails');
+      await db.transaction().execute((trx) =>
+        queueVerificationMail(trx, { userId: me.id, email: me.email, fullName: me.full_name, baseUrl: publicUrl(deps.config), now: new Date() }),
+      );
+      return c.json({ detail: `A new link is on its way to ${me.email}` }, 200);
+    },
+  );
+
+  app.openapi(
+    route('post', '/change-password', 'Change your password; other sessions are signed out', { middleware: [requireUser()], request: { body: jsonBody(changePasswordSchema) } }, {
+      200: jsonAnswer('Changed', message),
+    }),
+    async (c) => {
+      const me = currentUser(c);
+      const input = c.req.valid('json');
+      // Wrong current passwords count like failed sign-ins (per user), and the slot is taken before the hash.
+      const limit = { bucket: 'change-password', max: deps.config.RATE_LIMIT_LOGIN, windowSeconds: 15 * 60 };
+      const slot = await reserve(db, limit, me.id, 'Too many wrong current passwords');
+      const storedHash = await passwordHashOf(db, me.id);
+      const gate = hashGateFor(deps.config);
+      let currentOk: boolean;
+      try {
+        currentOk = await gate.run(() => verifyPassword(input.current_password, storedHash));
+      } catch (error) {
+        await slot.release();
+        throw error;
+      }
+      if (!currentOk) throw forbidden('current_password is wrong');
+      await slot.release();
+      if (input.current_password === input.new_password) throw invalidInput('new_password must differ from the current one');
+      const hash = await gate.run(() => hashPassword(input.new_password, { log2N: deps.config.PASSWORD_HASH_COST, r: 8, p: 1 }));
+      await handle(deps.store, userAggregate, me.id, { type: 'changePassword' }, { ...meta(c), actor: me.id }, {
+        alsoWrite: async (trx) => {
+          await trx.updateTable('credentials').set({ password_hash: hash, must_change: false, updated_at: new Date().toISOString() }).where('user_id', '=', me.id).execute();
+        },
+      });
+      await revokeUserSessions(db, me.id, { except: c.get('token')! });
+      return c.json({ detail: 'Password changed; your other sessions were signed out' }, 200);
+    },
+  );
+
+  return app;
+}

@@ -1,0 +1,90 @@
+import { randomUUID } from 'node:crypto';
+import type { BitcoinNetwork } from '../../../../domain/bitcoin-address.ts';
+import { poolAddressesSchema, poolAddressSchema } from '../../../../contract/addresses.ts';
+import { OpenAPIHono, z } from '@hono/zod-openapi';
+import type { Selectable } from 'kysely';
+import { addressAggregate } from '../../../../domain/aggregates.ts';
+import type { AddressCommand } from '../../../../domain/address/decide.ts';
+import { checkBitcoinAddress } from '../../../../domain/bitcoin-address.ts';
+import { conflict, invalidInput, notFound } from '../../../../domain/shared/errors.ts';
+import type { AddressRow } from '../../../../projections/addresses/table.ts';
+import { handle } from '../../../commands/handle.ts';
+import { poolAddress, poolAddresses, poolAddressIdOf } from '../../../addresses/queries.ts';
+import { formBody, jsonAnswer } from '../../bodies.ts';
+import type { AppDeps } from '../../../app-deps.ts';
+import type { AppEnv } from '../../env.ts';
+import { currentUser } from '../../middleware/authenticate.ts';
+import { adminRoute } from '../../route.ts';
+
+const idParam = z.object({ id: z.uuid('id must be an address id') });
+const addressForm = z.object({ address_string: z.string('address_string is required').max(200) });
+const view = (r: Selectable<AddressRow>) => ({
+  id: r.id,
+  address_string: r.address_string,
+  network: r.network as BitcoinNetwork,
+  status: r.status,
+  assigned_to_escrow_id: r.assigned_to_escrow_id,
+  created_at: r.created_at.toISOString(),
+});
+
+/** /api/admin/addresses: the pool of payment addresses. Only an available address is edited or deleted. */
+export function adminAddressRoutes(deps: AppDeps) {
+  const { db } = deps.database;
+  const network = deps.config.BITCOIN_NETWORK;
+  const app = new OpenAPIHono<AppEnv>();
+
+  const valid = async (input: string, exceptId?: string) => {
+    const checked = checkBitcoinAddress(input, network);
+    if (!checked.ok) throw invalidInput(`address_string ${checked.reason}`);
+    const taken = await poolAddressIdOf(db, checked.address);
+    if (taken !== undefined && taken !== exceptId) throw conflict('This address is already in the pool');
+    return checked.address;
+  };
+  const run = (c: Parameters<typeof currentUser>[0] & { get: (k: 'requestId') => string }, id: string, command: AddressCommand) =>
+    handle(deps.store, addressAggregate, id, command, { actor: currentUser(c).id, requestId: c.get('requestId') });
+  const fetch = async (id: string) => {
+    const row = await poolAddress(db, id);
+    if (!row) throw notFound('Address not found');
+    return row;
+  };
+
+  app.openapi(adminRoute('get', '/', 'The address pool', {}, { 200: jsonAnswer('Addresses', poolAddressesSchema) }), async (c) => {
+    return c.json((await poolAddresses(db)).map(view), 200);
+  });
+
+  app.openapi(
+    adminRoute('post', '/', 'Add an address to the pool', { request: { body: formBody(addressForm) } }, { 201: jsonAnswer('Added', poolAddressSchema) }),
+    async (c) => {
+      const checked = await valid(c.req.valid('form').address_string);
+      const id = randomUUID();
+      await run(c, id, { type: 'add', address_id: id, address: checked, network });
+      return c.json(view(await fetch(id)), 201);
+    },
+  );
+
+  app.openapi(
+    adminRoute('put', '/{id}', 'Change an available address', { request: { params: idParam, body: formBody(addressForm) } }, {
+      200: jsonAnswer('Changed', poolAddressSchema),
+    }),
+    async (c) => {
+      const { id } = c.req.valid('param');
+      await fetch(id);
+      await run(c, id, { type: 'change', address: await valid(c.req.valid('form').address_string, id) });
+      return c.json(view(await fetch(id)), 200);
+    },
+  );
+
+  app.openapi(
+    adminRoute('delete', '/{id}', 'Delete an available address', { request: { params: idParam } }, {
+      200: jsonAnswer('Deleted', z.object({ detail: z.string() })),
+    }),
+    async (c) => {
+      const { id } = c.req.valid('param');
+      await fetch(id);
+      await run(c, id, { type: 'remove' });
+      return c.json({ detail: 'Address deleted' }, 200);
+    },
+  );
+
+  return app;
+}

@@ -1,0 +1,70 @@
+import { OpenAPIHono, z } from '@hono/zod-openapi';
+import { adminReviewsSchema } from '../../../../contract/reviews.ts';
+import { reviewAggregate } from '../../../../domain/aggregates.ts';
+import type { ReviewCommand } from '../../../../domain/review/decide.ts';
+import { handle } from '../../../commands/handle.ts';
+import { listModeratedReviews } from '../../../reviews/queries.ts';
+import { formBody, jsonAnswer, jsonText } from '../../bodies.ts';
+import type { AppDeps } from '../../../app-deps.ts';
+import type { AppEnv } from '../../env.ts';
+import { adminRoute } from '../../route.ts';
+import { currentUser } from '../../middleware/authenticate.ts';
+
+
+const idParam = z.object({ id: z.uuid('id must be a review id') });
+const message = jsonAnswer('Done', z.object({ detail: z.string() }));
+const list = jsonAnswer('Reviews', adminReviewsSchema);
+// Empty fields arrive as '' from forms; the decider turns a blank reason into its own message.
+const rejectForm = z.object({ reason: z.string().max(1000).default('') });
+const editForm = z.object({ edited_text: z.string().max(5000).default(''), admin_note: z.string().max(1000).default('') });
+
+/** /api/admin/reviews: moderation of reviews. Every action is an event on the review's stream, checked by its decider. */
+export function adminReviewRoutes(deps: AppDeps) {
+  const { db } = deps.database;
+  const app = new OpenAPIHono<AppEnv>();
+  const act = async (c: Parameters<typeof currentUser>[0] & { get: (k: 'requestId') => string }, id: string, command: ReviewCommand) =>
+    handle(deps.store, reviewAggregate, id, command, { actor: currentUser(c).id, requestId: c.get('requestId') });
+
+  app.openapi(adminRoute('get', '/pending', 'Reviews awaiting moderation, oldest first', {}, { 200: list }), async (c) => {
+    return jsonText(c, await listModeratedReviews(db, 'pending'), 200);
+  });
+
+  app.openapi(adminRoute('get', '/', 'Every review, newest first', {}, { 200: list }), async (c) => {
+    return jsonText(c, await listModeratedReviews(db, 'all'), 200);
+  });
+
+  app.openapi(adminRoute('post', '/{id}/approve', 'Publish a pending review', { request: { params: idParam } }, { 200: message }), async (c) => {
+    await act(c, c.req.valid('param').id, { type: 'approve' });
+    return c.json({ detail: 'Review approved' }, 200);
+  });
+
+  app.openapi(
+    adminRoute('post', '/{id}/reject', 'Reject a pending review with a reason', { request: { params: idParam, body: formBody(rejectForm) } }, { 200: message }),
+    async (c) => {
+      const { reason } = c.req.valid('form');
+      await act(c, c.req.valid('param').id, { type: 'reject', reason });
+      return c.json({ detail: 'Review rejected' }, 200);
+    },
+  );
+
+  app.openapi(
+    adminRoute('post', '/{id}/edit', 'Replace the text (kept in the log) and publish', { request: { params: idParam, body: formBody(editForm) } }, { 200: message }),
+    async (c) => {
+      const { edited_text, admin_note } = c.req.valid('form');
+      await act(c, c.req.valid('param').id, { type: 'edit', edited_text, admin_note });
+      return c.json({ detail: 'Review edited and approved' }, 200);
+    },
+  );
+
+  app.openapi(adminRoute('post', '/{id}/reopen', 'Put a rejected review back into moderation', { request: { params: idParam } }, { 200: message }), async (c) => {
+    await act(c, c.req.valid('param').id, { type: 'reopen' });
+    return c.json({ detail: 'Review reopened' }, 200);
+  });
+
+  app.openapi(adminRoute('delete', '/{id}', 'Delete a review permanently (its history stays in the log)', { request: { params: idParam } }, { 200: message }), async (c) => {
+    await act(c, c.req.valid('param').id, { type: 'delete' });
+    return c.json({ detail: 'Review deleted' }, 200);
+  });
+
+  return app;
+}

@@ -1,0 +1,84 @@
+import { OpenAPIHono, z } from '@hono/zod-openapi';
+import { usersSchema } from '../../../../contract/users.ts';
+import { passwordSchema } from '../../../../contract/user-requests.ts';
+import { deleteUser, resetPassword, suspendUser, unsuspendUser, updateUser } from '../../../accounts/admin-users.ts';
+import { usersForAdmin } from '../../../accounts/queries.ts';
+import { userView } from '../../../accounts/user-view.ts';
+import { formBody, jsonAnswer } from '../../bodies.ts';
+import type { AppDeps } from '../../../app-deps.ts';
+import type { AppEnv } from '../../env.ts';
+import { adminRoute } from '../../route.ts';
+import { currentUser } from '../../middleware/authenticate.ts';
+
+const idParam = z.object({ id: z.uuid('id must be a user id') });
+const message = z.object({ detail: z.string() });
+const emptyToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
+const updateForm = z.object({
+  full_name: z.preprocess(emptyToUndefined, z.string().trim().min(1).max(120).optional()),
+  email: z.preprocess(emptyToUndefined, z.string().trim().toLowerCase().pipe(z.email('email must be a valid e-mail address')).optional()),
+  role: z.preprocess(emptyToUndefined, z.enum(['buyer', 'seller', 'admin']).optional()),
+});
+const reasonForm = z.object({ reason: z.string().trim().min(1, 'reason is required').max(1000) });
+const resetForm = z.object({ temporary_password: passwordSchema });
+
+
+/** /api/admin/users: the user list and what an operator may do to an account. */
+export function adminUserRoutes(deps: AppDeps) {
+  const app = new OpenAPIHono<AppEnv>();
+  const meta = (c: Parameters<typeof currentUser>[0] & { get: (k: 'requestId') => string }) => ({
+    actor: currentUser(c).id,
+    requestId: c.get('requestId'),
+  });
+
+  app.openapi(adminRoute('get', '/', 'Every account, newest first', {}, { 200: jsonAnswer('Users', usersSchema) }), async (c) => {
+    const users = await usersForAdmin(deps.database.db);
+    return c.json(users.map(({ must_change, ...user }) => userView(user, must_change ?? false)), 200);
+  });
+
+  app.openapi(
+    adminRoute('put', '/{id}', 'Change name, e-mail or role (only the non-empty fields)', { request: { params: idParam, body: formBody(updateForm) } }, {
+      200: jsonAnswer('Updated', message),
+    }),
+    async (c) => {
+      const { id } = c.req.valid('param');
+      const form = c.req.valid('form');
+      await updateUser(deps, id, form, meta(c));
+      return c.json({ detail: 'User updated successfully' }, 200);
+    },
+  );
+
+  app.openapi(
+    adminRoute('post', '/{id}/suspend', 'Suspend an account (signs it out everywhere)', { request: { params: idParam, body: formBody(reasonForm) } }, {
+      200: jsonAnswer('Suspended', message),
+    }),
+    async (c) => {
+      const { id } = c.req.valid('param');
+      const { reason } = c.req.valid('form');
+      await suspendUser(deps, id, reason, meta(c));
+      return c.json({ detail: 'User suspended' }, 200);
+    },
+  );
+
+  app.openapi(adminRoute('post', '/{id}/unsuspend', 'Lift a suspension', { request: { params: idParam } }, { 200: jsonAnswer('Unsuspended', message) }), async (c) => {
+    await unsuspendUser(deps, c.req.valid('param').id, meta(c));
+    return c.json({ detail: 'User unsuspended' }, 200);
+  });
+
+  app.openapi(adminRoute('delete', '/{id}', 'Delete an account with no unfinished escrow', { request: { params: idParam } }, { 200: jsonAnswer('Deleted', message) }), async (c) => {
+    await deleteUser(deps, c.req.valid('param').id, meta(c));
+    return c.json({ detail: 'User deleted successfully' }, 200);
+  });
+
+  app.openapi(
+    adminRoute('post', '/{id}/reset-password', 'Set a temporary password and sign the user out', { request: { params: idParam, body: formBody(resetForm) } }, {
+      200: jsonAnswer('Reset', message),
+    }),
+    async (c) => {
+      const { temporary_password } = c.req.valid('form');
+      await resetPassword(deps, c.req.valid('param').id, temporary_password, meta(c));
+      return c.json({ detail: 'Temporary password set; the user was signed out everywhere' }, 200);
+    },
+  );
+
+  return app;
+}

@@ -1,0 +1,38 @@
+import { z } from '@hono/zod-openapi';
+import type { EscrowActor, EscrowCommand } from '../../../../domain/escrow/decide.ts';
+import type { AppDeps, SignedInUser } from '../../../app-deps.ts';
+import { onEscrow } from '../../../escrows/commands.ts';
+import { findVisibleEscrow } from '../../../escrows/parties.ts';
+import { currentUser } from '../../middleware/authenticate.ts';
+
+export const escrowIdParam = z.object({ id: z.uuid('id must be an escrow id') });
+export const optionalTxid = z
+  .string()
+  .trim()
+  .optional()
+  .transform((v) => (v ? v.toLowerCase() : null))
+  .pipe(z.string().regex(/^[0-9a-f]{64}$/, 'txid must be 64 hexadecimal characters').nullable());
+export const totpField = z.string().trim().max(32).optional();
+/** The address the admin was shown; if the escrow's address differs now, the action is refused (409). */
+export const expectedAddressField = z.string().trim().max(200).optional();
+
+type RequestContext = Parameters<typeof currentUser>[0] & { get: (k: 'requestId') => string };
+
+/**
+ * What the parties' and the admins' escrow routes share: the escrow as the caller may see it (404 when they may
+ * not), and a command given as the caller's side on it, run through the escrow commands and answered with the escrow
+ * after it. Every rule is the escrow decider's.
+ */
+export function escrowActing(deps: AppDeps) {
+  const { db } = deps.database;
+  const load = (id: string, user: SignedInUser) => findVisibleEscrow(db, id, user);
+  const answer = async (id: string, user: SignedInUser) => (await load(id, user)).answer;
+  const meta = (c: RequestContext) => ({ actor: currentUser(c).id, requestId: c.get('requestId') });
+  const act = async (c: RequestContext, id: string, command: (side: EscrowActor) => EscrowCommand) => {
+    const user = currentUser(c);
+    const { side } = await load(id, user);
+    await onEscrow(deps.store, id, command(side), meta(c));
+    return answer(id, user);
+  };
+  return { load, answer, meta, act };
+}

@@ -1,0 +1,149 @@
+import { OpenAPIHono, z } from '@hono/zod-openapi';
+import { escrowDetailSchema, escrowHistoryEntrySchema, escrowListSchema, escrowSchema } from '../../../../contract/escrows.ts';
+import { checkBitcoinAddress } from '../../../../domain/bitcoin-address.ts';
+import { createEscrowSchema } from '../../../../contract/escrow-requests.ts';
+import { partyHistory } from '../../../../domain/escrow/history.ts';
+import { forbidden, invalidInput } from '../../../../domain/shared/errors.ts';
+import type { AppDeps } from '../../../app-deps.ts';
+import { EscrowListAnswers } from '../../../caching/escrow-lists.ts';
+import { createEscrow } from '../../../escrows/create.ts';
+import { evidenceByEscrow, withEvidence } from '../../../escrows/evidence-list.ts';
+import { endUnpaid, markPaid, setPayoutAddress } from '../../../escrows/commands.ts';
+import { listVisibleEscrows } from '../../../escrows/parties.ts';
+import { requestPaymentAddress } from '../../../escrows/payment-address.ts';
+import { readStream } from '../../../event-store/read.ts';
+import { jsonAnswer, jsonBody, jsonText } from '../../bodies.ts';
+import type { AppEnv } from '../../env.ts';
+import { currentUser, requireUser } from '../../middleware/authenticate.ts';
+import { route } from '../../route.ts';
+import { escrowActing, escrowIdParam as idParam, totpField as totp } from './acting.ts';
+
+const escrowAnswer = jsonAnswer('The escrow', escrowSchema);
+const afterAction = jsonAnswer('The escrow after the action', escrowSchema);
+const markPaidForm = z.object({
+  notes: z.string().max(5000, 'notes must be at most 5000 characters').default(''),
+  file: z
+    .union([z.instanceof(File), z.literal('')], 'file must be a file upload')
+    .optional()
+    .openapi({ type: 'string', format: 'binary' }),
+});
+
+/**
+ * /api/escrows: escrows as their parties see them, and what the parties do on one. A user who is not a party gets
+ * 404, as if it did not exist.
+ */
+export function escrowRoutes(deps: AppDeps) {
+  const { db } = deps.database;
+  const app = new OpenAPIHono<AppEnv>();
+  const { load: visible, answer, meta, act } = escrowActing(deps);
+  const lists = new EscrowListAnswers();
+  const party = { middleware: [requireUser()] };
+
+  app.openapi(
+    route('get', '/', 'Escrows you created or are a party to by a verified e-mail (admins: all)', { middleware: [requireUser()] as const }, {
+      200: jsonAnswer('Escrows, newest first', escrowListSchema),
+    }),
+    async (c) => {
+      const user = currentUser(c);
+      return jsonText(c, await lists.answer(user, c.get('escrowsPosition'), () => listVisibleEscrows(db, user, 500)), 200);
+    },
+  );
+
+  app.openapi(
+    route('post', '/', 'Open an escrow; a buyer gets a payment address at once when one is free', { middleware: [requireUser()] as const, request: { body: jsonBody(createEscrowSchema) } }, {
+      201: escrowAnswer,
+    }),
+    async (c) => {
+      const user = currentUser(c);
+      const { escrowId } = await createEscrow(deps, user, c.req.valid('json'), { requestId: c.get('requestId') });
+      return jsonText(c, (await visible(escrowId, user)).answer, 201);
+    },
+  );
+
+  app.openapi(route('get', '/{id}', 'One escrow', { middleware: [requireUser()] as const, request: { params: idParam } }, { 200: jsonAnswer('The escrow with the evidence of its payment marks', escrowDetailSchema) }), async (c) => {
+    const { id } = c.req.valid('param');
+    const { answer: withoutEvidence, escrow } = await visible(id, currentUser(c));
+    return jsonText(c, withEvidence(withoutEvidence, (await evidenceByEscrow(db, [escrow.id])).get(escrow.id) ?? []), 200);
+  });
+
+  app.openapi(
+    route('get', '/{id}/history', "What happened when, as the escrow's parties may read it (no admin notes, no account ids)", { middleware: [requireUser()] as const, request: { params: idParam } }, {
+      200: jsonAnswer('Events oldest first: time, what happened in words, the side that acted', z.array(escrowHistoryEntrySchema)),
+    }),
+    async (c) => {
+      const { id } = c.req.valid('param');
+      await visible(id, currentUser(c));
+      const { events } = await readStream(db, `escrow:${id}`);
+      return c.json(partyHistory(events as unknown as Parameters<typeof partyHistory>[0]), 200);
+    },
+  );
+
+  app.openapi(
+    route('post', '/{id}/request-payment', 'Make Payment: the buyer asks for a payment address', { middleware: [requireUser()] as const, request: { params: idParam } }, {
+      200: escrowAnswer,
+    }),
+    async (c) => {
+      const user = currentUser(c);
+      const { id } = c.req.valid('param');
+      const { side } = await visible(id, user);
+      if (side !== 'buyer') throw forbidden('Only the buyer can request a payment address');
+      await requestPaymentAddress(deps, id, { actor: user.id, requestId: c.get('requestId') });
+      return jsonText(c, (await visible(id, user)).answer, 200);
+    },
+  );
+
+  app.openapi(route('post', '/{id}/cancel', 'The creator cancels before any payment mark; the address goes back to the pool', { ...party, request: { params: idParam } }, { 200: afterAction }), async (c) => {
+    const user = currentUser(c);
+    const { id } = c.req.valid('param');
+    const { side } = await visible(id, user);
+    await endUnpaid(deps.store, { escrowId: id, how: 'cancel', by: side }, meta(c));
+    return jsonText(c, await answer(id, user), 200);
+  });
+
+  app.openapi(route('post', '/{id}/confirm-receipt', 'The buyer confirms delivery', { ...party, request: { params: idParam } }, { 200: afterAction }), async (c) =>
+    jsonText(c, await act(c, c.req.valid('param').id, (by) => ({ type: 'confirmReceipt', by })), 200),
+  );
+
+  app.openapi(
+    route('post', '/{id}/payout-address', "The seller's payout or the buyer's refund address; replacing one once funded needs the 2FA code (when on) and holds the new address", {
+      ...party,
+      request: { params: idParam, body: jsonBody(z.object({ address: z.string('address is required').max(200), totp_code: totp })) },
+    }, { 200: afterAction }),
+    async (c) => {
+      const user = currentUser(c);
+      const { id } = c.req.valid('param');
+      const body = c.req.valid('json');
+      const checked = checkBitcoinAddress(body.address, deps.config.BITCOIN_NETWORK);
+      if (!checked.ok) throw invalidInput(`address ${checked.reason}`);
+      const { side } = await visible(id, user);
+      await setPayoutAddress(deps, user, { escrowId: id, by: side, address: checked.address, totpCode: body.totp_code }, meta(c));
+      return jsonText(c, await answer(id, user), 200);
+    },
+  );
+
+  app.openapi(
+    route('post', '/{id}/mark-paid', 'The buyer marks the payment as sent, with notes and optionally one evidence file (PNG, JPEG, WebP, GIF, PDF or text; 10 MB)', {
+      ...party,
+      request: { params: idParam, body: { required: true, content: { 'multipart/form-data': { schema: markPaidForm }, 'application/x-www-form-urlencoded': { schema: markPaidForm } } } },
+    }, { 200: afterAction }),
+    async (c) => {
+      const user = currentUser(c);
+      const { id } = c.req.valid('param');
+      const form = c.req.valid('form');
+      const { side } = await visible(id, user);
+      const file = form.file instanceof File && (form.file.size > 0 || form.file.name) ? { name: form.file.name, type: form.file.type, bytes: new Uint8Array(await form.file.arrayBuffer()) } : null;
+      await markPaid(deps.store, { escrowId: id, by: side, notes: form.notes, file }, meta(c));
+      return jsonText(c, await answer(id, user), 200);
+    },
+  );
+
+  app.openapi(
+    route('post', '/{id}/open-dispute', 'A party opens a dispute', { ...party, request: { params: idParam, body: jsonBody(z.object({ reason: z.string('reason is required').max(5000) })) } }, { 200: afterAction }),
+    async (c) => {
+      const { reason } = c.req.valid('json');
+      return jsonText(c, await act(c, c.req.valid('param').id, (by) => ({ type: 'openDispute', by, reason })), 200);
+    },
+  );
+
+  return app;
+}
