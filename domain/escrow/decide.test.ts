@@ -165,7 +165,7 @@ describe('payout address safety', () => {
   it("resolves only the escrow's open dispute", () => {
     escrow(histories.disputedFromFunded)
       .when({ type: 'resolveDispute', by: 'admin', outcome: 'x', resolution: null, seller_percent: null, txid: null, dispute_id: '00000000-0000-4000-8000-000000000999' })
-      .thenRefused('conflict', /no longer open/);
+      .thenRefused('conflict', /already resolved/);
   });
 
   it('refuses amounts under the minimum and at or under the dust limit', () => {
