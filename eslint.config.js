@@ -32,6 +32,7 @@ export default tseslint.config(
         { type: 'domain', partialMatch: false, pattern: 'domain/**' },
         { type: 'contract', partialMatch: false, pattern: 'contract/**' },
         { type: 'projections', partialMatch: false, pattern: 'projections/**' },
+        { type: 'app-http', partialMatch: false, pattern: 'app-server/http/**' },
         { type: 'app-server', partialMatch: false, pattern: 'app-server/**' },
         { type: 'web-feature', partialMatch: false, pattern: 'web/src/features/*/**', capture: ['feature'] },
         { type: 'web', partialMatch: false, pattern: 'web/**' },
@@ -46,6 +47,9 @@ export default tseslint.config(
       'boundaries/files': [
         { category: 'runs-in-browser', pattern: ['domain/money.ts', 'domain/bitcoin-address.ts', 'domain/shared/client-routes.ts', 'domain/shared/display-time.ts'] },
         { category: 'server-only', pattern: 'domain/**' },
+        // What builds the HTTP app to run it or to test it: the server's entry, the CLI, the demo that seeds through
+        // the API, tests and their helpers.
+        ...['app-server/main.ts', 'app-server/cli/**', 'app-server/demo/**', 'app-server/testing/**', 'app-server/**/*.test.ts'].map((pattern) => ({ category: 'wiring', pattern })),
       ],
     },
     rules: {
@@ -66,7 +70,7 @@ export default tseslint.config(
             },
             {
               from: { element: { type: 'projections' } },
-              disallow: { to: { element: { types: { anyOf: ['app-server', 'web', 'web-feature'] } } } },
+              disallow: { to: { element: { types: { anyOf: ['app-server', 'app-http', 'web', 'web-feature'] } } } },
               message: 'projections/ are reducers over events: they import nothing of app-server/ or web/ ({{ dependency.source }})',
             },
             {
@@ -84,8 +88,14 @@ export default tseslint.config(
               message:
                 'A feature of web/src/features/ does not import another ({{ from.captured.feature }} imports {{ to.captured.feature }}): what both need belongs in web/src/components or web/src/lib',
             },
-            // app-server/: its services will not import http/ once those imports are gone (a policy from app-server
-            // elements other than http/ to http/ goes here then).
+            {
+              from: { element: { type: 'app-server' } },
+              disallow: { to: { element: { type: 'app-http' } } },
+              message:
+                'The application (commands, services, queries, jobs, the event store) does not reach up into http/: what a route and a service share lives outside it, e.g. app-server/app-deps.ts ({{ dependency.source }})',
+            },
+            // ...except what builds the app to run or test it (a later policy that matches wins).
+            { from: { file: { categories: 'wiring' } }, allow: { to: { element: { types: { anyOf: ['app-http', 'app-server'] } } } } },
           ],
         },
       ],
