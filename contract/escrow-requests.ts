@@ -28,3 +28,38 @@ export const createEscrowSchema = z.object({
     .nullish()
     .transform((v) => (v ? v : null)),
 });
+
+/** The path of every call on one escrow, the parties' and the admins'. */
+export const escrowIdParam = z.object({ id: z.uuid('id must be an escrow id') });
+
+/** The transaction id of a payment, when the admin gives one: 64 hexadecimal characters, any case. */
+export const optionalTxid = z
+  .string()
+  .trim()
+  .optional()
+  .transform((v) => (v ? v.toLowerCase() : null))
+  .pipe(z.string().regex(/^[0-9a-f]{64}$/, 'txid must be 64 hexadecimal characters').nullable());
+
+export const totpField = z.string().trim().max(32).optional();
+
+/** The address the admin was shown; if the escrow's address differs now, the action is refused (409). */
+export const expectedAddressField = z.string().trim().max(200).optional();
+
+/** POST /api/escrows/{id}/payout-address: the address is checked for the server's network by the route. */
+export const payoutAddressSchema = z.object({ address: z.string('address is required').max(200), totp_code: totpField });
+
+/** POST /api/escrows/{id}/mark-paid, a multipart form: the evidence file's bytes are checked by the server. */
+export const markPaidSchema = z.object({
+  notes: z.string().max(5000, 'notes must be at most 5000 characters').default(''),
+  file: z
+    .union([z.instanceof(File), z.literal('')], 'file must be a file upload')
+    .optional()
+    // The OpenAPI document reads this as an upload; plain zod metadata, so the web app needs no OpenAPI library.
+    .meta({ type: 'string', format: 'binary' }),
+});
+
+/** POST /api/escrows/{id}/open-dispute. */
+export const openDisputeSchema = z.object({ reason: z.string('reason is required').max(5000) });
+
+/** GET /api/evidence/{id}. */
+export const evidenceIdParam = z.object({ id: z.uuid('id must be an evidence id') });

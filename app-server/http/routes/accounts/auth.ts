@@ -1,6 +1,7 @@
 import { OpenAPIHono, z } from '@hono/zod-openapi';
 import { registeredSchema, sessionSchema, twoFactorEnabledSchema, twoFactorSecretSchema, userSchema } from '../../../../contract/users.ts';
 import { changePasswordSchema, loginSchema, registerSchema } from '../../../../contract/user-requests.ts';
+import { emailTokenSchema, totpCodeSchema } from '../../../../contract/account-requests.ts';
 import { userAggregate } from '../../../../domain/aggregates.ts';
 import { DomainError, forbidden, invalidInput } from '../../../../domain/shared/errors.ts';
 import { queueVerificationMail, verifyEmailToken } from '../../../accounts/email-verification.ts';
@@ -24,7 +25,6 @@ import { currentUser, requireUser } from '../../middleware/authenticate.ts';
 
 const user = userSchema;
 const message = z.object({ detail: z.string() });
-const totpForm = z.object({ totp_code: z.string().trim().min(1, 'totp_code is required').max(32) });
 
 /** /api/auth: registration, sign-in and sessions, the signed-in user (me), 2FA, e-mail confirmation and passwords. */
 export function authRoutes(deps: AppDeps) {
@@ -74,7 +74,7 @@ export function authRoutes(deps: AppDeps) {
   );
 
   app.openapi(
-    route('post', '/verify-2fa', 'Switch 2FA on with a code; returns recovery codes once', { middleware: [requireUser()], request: { body: formBody(totpForm) } }, {
+    route('post', '/verify-2fa', 'Switch 2FA on with a code; returns recovery codes once', { middleware: [requireUser()], request: { body: formBody(totpCodeSchema) } }, {
       200: jsonAnswer('Enabled', twoFactorEnabledSchema),
     }),
     async (c) => {
@@ -86,7 +86,7 @@ export function authRoutes(deps: AppDeps) {
   );
 
   app.openapi(
-    route('post', '/disable-2fa', 'Switch 2FA off with a code', { middleware: [requireUser()], request: { body: formBody(totpForm) } }, {
+    route('post', '/disable-2fa', 'Switch 2FA off with a code', { middleware: [requireUser()], request: { body: formBody(totpCodeSchema) } }, {
       200: jsonAnswer('Disabled', message),
     }),
     async (c) => {
@@ -96,9 +96,8 @@ export function authRoutes(deps: AppDeps) {
     },
   );
 
-  const tokenBody = z.object({ token: z.string().trim().min(10, 'token is required').max(200) });
   app.openapi(
-    route('post', '/verify-email', 'Confirm an e-mail address with the mailed token', { request: { body: jsonBody(tokenBody) } }, {
+    route('post', '/verify-email', 'Confirm an e-mail address with the mailed token', { request: { body: jsonBody(emailTokenSchema) } }, {
       200: jsonAnswer('Confirmed', message),
     }),
     async (c) => {

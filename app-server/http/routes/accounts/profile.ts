@@ -1,4 +1,5 @@
-import { OpenAPIHono, z } from '@hono/zod-openapi';
+import { OpenAPIHono } from '@hono/zod-openapi';
+import { switchRoleSchema } from '../../../../contract/account-requests.ts';
 import { userSchema } from '../../../../contract/users.ts';
 import { userAggregate } from '../../../../domain/aggregates.ts';
 import type { AppDeps } from '../../../app-deps.ts';
@@ -9,15 +10,13 @@ import type { AppEnv } from '../../env.ts';
 import { currentUser, requireUser } from '../../middleware/authenticate.ts';
 import { route } from '../../route.ts';
 
-const roleForm = z.object({ new_role: z.enum(['buyer', 'seller', 'admin'], 'new_role must be buyer or seller') });
-
 /** /api/profile: what a signed-in user changes about their own account. */
 export function profileRoutes(deps: AppDeps) {
   const { db } = deps.database;
   const app = new OpenAPIHono<AppEnv>();
 
   app.openapi(
-    route('post', '/switch-role', 'Switch between buyer and seller', { middleware: [requireUser()], request: { body: formBody(roleForm) } }, {
+    route('post', '/switch-role', 'Switch between buyer and seller', { middleware: [requireUser()], request: { body: formBody(switchRoleSchema) } }, {
       200: jsonAnswer('Switched', userSchema),
     }),
     async (c) => {

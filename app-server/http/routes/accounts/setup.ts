@@ -1,4 +1,5 @@
-import { OpenAPIHono, z } from '@hono/zod-openapi';
+import { OpenAPIHono } from '@hono/zod-openapi';
+import { setupTokenSchema } from '../../../../contract/account-requests.ts';
 import { errorSchema } from '../../../../contract/errors.ts';
 import { firstAdminCreatedSchema, setupStatusSchema } from '../../../../contract/setup.ts';
 import { firstAdminSchema } from '../../../../contract/user-requests.ts';
@@ -9,14 +10,12 @@ import type { AppDeps } from '../../../app-deps.ts';
 import type { AppEnv } from '../../env.ts';
 import { route } from '../../route.ts';
 
-const tokenBody = z.object({ token: z.string().min(1, 'token is required').max(200) });
-
 /** /api/setup, the first start: the one-time link a fresh server prints opens /setup, which creates the first admin here. */
 export function setupRoutes(deps: AppDeps) {
   const { db } = deps.database;
   return new OpenAPIHono<AppEnv>()
     .openapi(
-      route('post', '/status', 'Whether a setup link still works (issued, unused, and no admin exists yet)', { request: { body: jsonBody(tokenBody) } }, {
+      route('post', '/status', 'Whether a setup link still works (issued, unused, and no admin exists yet)', { request: { body: jsonBody(setupTokenSchema) } }, {
         200: jsonAnswer('Whether the link works', setupStatusSchema),
       }),
       async (c) => c.json({ valid: await setupTokenValid(db, c.req.valid('json').token) }, 200),

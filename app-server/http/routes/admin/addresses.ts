@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { BitcoinNetwork } from '../../../../domain/bitcoin-address.ts';
 import { poolAddressesSchema, poolAddressSchema } from '../../../../contract/addresses.ts';
+import { addressIdParam as idParam, poolAddressFormSchema } from '../../../../contract/address-requests.ts';
 import { OpenAPIHono, z } from '@hono/zod-openapi';
 import type { Selectable } from 'kysely';
 import { addressAggregate } from '../../../../domain/aggregates.ts';
@@ -16,8 +17,6 @@ import type { AppEnv } from '../../env.ts';
 import { currentUser } from '../../middleware/authenticate.ts';
 import { adminRoute } from '../../route.ts';
 
-const idParam = z.object({ id: z.uuid('id must be an address id') });
-const addressForm = z.object({ address_string: z.string('address_string is required').max(200) });
 const view = (r: Selectable<AddressRow>) => ({
   id: r.id,
   address_string: r.address_string,
@@ -53,7 +52,7 @@ export function adminAddressRoutes(deps: AppDeps) {
   });
 
   app.openapi(
-    adminRoute('post', '/', 'Add an address to the pool', { request: { body: formBody(addressForm) } }, { 201: jsonAnswer('Added', poolAddressSchema) }),
+    adminRoute('post', '/', 'Add an address to the pool', { request: { body: formBody(poolAddressFormSchema) } }, { 201: jsonAnswer('Added', poolAddressSchema) }),
     async (c) => {
       const checked = await valid(c.req.valid('form').address_string);
       const id = randomUUID();
@@ -63,7 +62,7 @@ export function adminAddressRoutes(deps: AppDeps) {
   );
 
   app.openapi(
-    adminRoute('put', '/{id}', 'Change an available address', { request: { params: idParam, body: formBody(addressForm) } }, {
+    adminRoute('put', '/{id}', 'Change an available address', { request: { params: idParam, body: formBody(poolAddressFormSchema) } }, {
       200: jsonAnswer('Changed', poolAddressSchema),
     }),
     async (c) => {

@@ -1,4 +1,5 @@
-import { OpenAPIHono, z } from '@hono/zod-openapi';
+import { OpenAPIHono } from '@hono/zod-openapi';
+import { setPricingSchema } from '../../../../contract/pricing-requests.ts';
 import { rateSchema } from '../../../../contract/pricing.ts';
 import { settingsAggregate } from '../../../../domain/aggregates.ts';
 import { parsePercentToBps, parseRateToCents } from '../../../../domain/money.ts';
@@ -10,18 +11,13 @@ import type { AppEnv } from '../../env.ts';
 import { currentUser } from '../../middleware/authenticate.ts';
 import { adminRoute } from '../../route.ts';
 
-const rateForm = z.object({
-  btc_usd_rate: z.string('btc_usd_rate is required').trim().min(1, 'btc_usd_rate is required'),
-  fee_percentage: z.string().trim().optional(),
-});
-
 /** /api/admin/btc-rate: an admin sets the BTC/USD rate and the fee. */
 export function adminBtcRateRoutes(deps: AppDeps) {
   const { db } = deps.database;
   const app = new OpenAPIHono<AppEnv>();
 
   app.openapi(
-    adminRoute('put', '/', 'Set the BTC/USD rate (and optionally the fee)', { request: { body: formBody(rateForm) } }, {
+    adminRoute('put', '/', 'Set the BTC/USD rate (and optionally the fee)', { request: { body: formBody(setPricingSchema) } }, {
       200: jsonAnswer('Pricing', rateSchema),
     }),
     async (c) => {

@@ -1,6 +1,6 @@
-import { OpenAPIHono, z } from '@hono/zod-openapi';
+import { OpenAPIHono } from '@hono/zod-openapi';
 import { auditEntriesSchema, chainStatusSchema, replayReportSchema, storedEventsSchema } from '../../../../contract/audit.ts';
-import { wholeNumber } from '../../../../contract/input-fields.ts';
+import { auditLogQuerySchema, eventExportQuerySchema, eventLogQuerySchema, replayFormSchema, replayJsonSchema } from '../../../../contract/ledger-requests.ts';
 import { auditLogPage } from '../../../audit/queries.ts';
 import { exportChunks } from '../../../event-store/export.ts';
 import { readChainHead } from '../../../event-store/chain-head.ts';
@@ -13,35 +13,12 @@ import type { AppDeps } from '../../../app-deps.ts';
 import type { AppEnv } from '../../env.ts';
 import { adminRoute } from '../../route.ts';
 
-const page = { limit: wholeNumber('limit').pipe(z.number().min(1, 'limit must be from 1 to 500').max(500, 'limit must be from 1 to 500')).default(50) };
-const auditQuery = z.object({
-  ...page,
-  before: wholeNumber('before').pipe(z.number().min(1, 'before must be at least 1')).optional(),
-  actor: z.string().max(100).optional(),
-  object_type: z.enum(['escrow', 'address', 'user', 'review', 'settings']).optional(),
-  object_id: z.string().max(100).optional(),
-  action_type: z.string().max(60).optional(),
-  from: z.iso.datetime({ offset: true }).optional(),
-  to: z.iso.datetime({ offset: true }).optional(),
-});
-const eventsQuery = z.object({
-  ...page,
-  after: wholeNumber('after').default(0),
-  stream_id: z.string().max(120).optional(),
-  stream_type: z.enum(['escrow', 'address', 'user', 'review', 'settings']).optional(),
-  type: z.string().max(60).optional(),
-});
-const exportQuery = z.object({
-  from: wholeNumber('from').pipe(z.number().min(1, 'from must be at least 1')).optional(),
-  to: wholeNumber('to').pipe(z.number().min(1, 'to must be at least 1')).optional(),
-});
-const swapField = z.enum(['true', 'false'], 'swap must be true or false');
 const replayBody = {
   required: false,
   content: {
-    'application/json': { schema: z.object({ swap: z.union([z.boolean(), swapField], 'swap must be true or false').optional() }) },
-    'application/x-www-form-urlencoded': { schema: z.object({ swap: swapField.optional() }) },
-    'multipart/form-data': { schema: z.object({ swap: swapField.optional() }) },
+    'application/json': { schema: replayJsonSchema },
+    'application/x-www-form-urlencoded': { schema: replayFormSchema },
+    'multipart/form-data': { schema: replayFormSchema },
   },
 };
 
@@ -59,11 +36,11 @@ export function adminLedgerRoutes(deps: AppDeps) {
   const { db } = deps.database;
   const app = new OpenAPIHono<AppEnv>();
 
-  app.openapi(adminRoute('get', '/audit-logs', 'Every event, readable: newest first, filtered, paged by id', { request: { query: auditQuery } }, { 200: rowsAnswer('Audit log entries', auditEntriesSchema) }), async (c) => {
+  app.openapi(adminRoute('get', '/audit-logs', 'Every event, readable: newest first, filtered, paged by id', { request: { query: auditLogQuerySchema } }, { 200: rowsAnswer('Audit log entries', auditEntriesSchema) }), async (c) => {
     return c.json(await auditLogPage(db, c.req.valid('query')), 200);
   });
 
-  app.openapi(adminRoute('get', '/events', 'The raw event log by position', { request: { query: eventsQuery } }, { 200: rowsAnswer('Events', storedEventsSchema) }), async (c) => {
+  app.openapi(adminRoute('get', '/events', 'The raw event log by position', { request: { query: eventLogQuerySchema } }, { 200: rowsAnswer('Events', storedEventsSchema) }), async (c) => {
     const q = c.req.valid('query');
     const events = await readLog(db, {
       after: q.after,
@@ -113,7 +90,7 @@ export function adminLedgerRoutes(deps: AppDeps) {
     },
   );
 
-  app.openapi(adminRoute('get', '/events/export', 'The log as NDJSON, streamed', { request: { query: exportQuery } }, { 200: { description: 'NDJSON' } }), (c) => {
+  app.openapi(adminRoute('get', '/events/export', 'The log as NDJSON, streamed', { request: { query: eventExportQuerySchema } }, { 200: { description: 'NDJSON' } }), (c) => {
     const range = c.req.valid('query');
     c.header('Content-Type', 'application/x-ndjson');
     c.header('Content-Disposition', 'attachment; filename="events.ndjson"');

@@ -1,5 +1,6 @@
 import { OpenAPIHono, z } from '@hono/zod-openapi';
 import { adminReviewsSchema } from '../../../../contract/reviews.ts';
+import { editReviewSchema, rejectReviewSchema, reviewIdParam as idParam } from '../../../../contract/admin-review-requests.ts';
 import { reviewAggregate } from '../../../../domain/aggregates.ts';
 import type { ReviewCommand } from '../../../../domain/review/decide.ts';
 import { handle } from '../../../commands/handle.ts';
@@ -11,12 +12,8 @@ import { adminRoute } from '../../route.ts';
 import { currentUser } from '../../middleware/authenticate.ts';
 
 
-const idParam = z.object({ id: z.uuid('id must be a review id') });
 const message = jsonAnswer('Done', z.object({ detail: z.string() }));
 const list = jsonAnswer('Reviews', adminReviewsSchema);
-// Empty fields arrive as '' from forms; the decider turns a blank reason into its own message.
-const rejectForm = z.object({ reason: z.string().max(1000).default('') });
-const editForm = z.object({ edited_text: z.string().max(5000).default(''), admin_note: z.string().max(1000).default('') });
 
 /** /api/admin/reviews: moderation of reviews. Every action is an event on the review's stream, checked by its decider. */
 export function adminReviewRoutes(deps: AppDeps) {
@@ -39,7 +36,7 @@ export function adminReviewRoutes(deps: AppDeps) {
   });
 
   app.openapi(
-    adminRoute('post', '/{id}/reject', 'Reject a pending review with a reason', { request: { params: idParam, body: formBody(rejectForm) } }, { 200: message }),
+    adminRoute('post', '/{id}/reject', 'Reject a pending review with a reason', { request: { params: idParam, body: formBody(rejectReviewSchema) } }, { 200: message }),
     async (c) => {
       const { reason } = c.req.valid('form');
       await act(c, c.req.valid('param').id, { type: 'reject', reason });
@@ -48,7 +45,7 @@ export function adminReviewRoutes(deps: AppDeps) {
   );
 
   app.openapi(
-    adminRoute('post', '/{id}/edit', 'Replace the text (kept in the log) and publish', { request: { params: idParam, body: formBody(editForm) } }, { 200: message }),
+    adminRoute('post', '/{id}/edit', 'Replace the text (kept in the log) and publish', { request: { params: idParam, body: formBody(editReviewSchema) } }, { 200: message }),
     async (c) => {
       const { edited_text, admin_note } = c.req.valid('form');
       await act(c, c.req.valid('param').id, { type: 'edit', edited_text, admin_note });

@@ -1,6 +1,6 @@
 import { OpenAPIHono, z } from '@hono/zod-openapi';
 import { usersSchema } from '../../../../contract/users.ts';
-import { passwordSchema } from '../../../../contract/user-requests.ts';
+import { resetPasswordSchema, suspendUserSchema, userIdParam as idParam, userUpdateSchema } from '../../../../contract/admin-user-requests.ts';
 import { deleteUser, resetPassword, suspendUser, unsuspendUser, updateUser } from '../../../accounts/admin-users.ts';
 import { usersForAdmin } from '../../../accounts/queries.ts';
 import { userView } from '../../../accounts/user-view.ts';
@@ -10,17 +10,7 @@ import type { AppEnv } from '../../env.ts';
 import { adminRoute } from '../../route.ts';
 import { currentUser } from '../../middleware/authenticate.ts';
 
-const idParam = z.object({ id: z.uuid('id must be a user id') });
 const message = z.object({ detail: z.string() });
-const emptyToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
-const updateForm = z.object({
-  full_name: z.preprocess(emptyToUndefined, z.string().trim().min(1).max(120).optional()),
-  email: z.preprocess(emptyToUndefined, z.string().trim().toLowerCase().pipe(z.email('email must be a valid e-mail address')).optional()),
-  role: z.preprocess(emptyToUndefined, z.enum(['buyer', 'seller', 'admin']).optional()),
-});
-const reasonForm = z.object({ reason: z.string().trim().min(1, 'reason is required').max(1000) });
-const resetForm = z.object({ temporary_password: passwordSchema });
-
 
 /** /api/admin/users: the user list and what an operator may do to an account. */
 export function adminUserRoutes(deps: AppDeps) {
@@ -36,7 +26,7 @@ export function adminUserRoutes(deps: AppDeps) {
   });
 
   app.openapi(
-    adminRoute('put', '/{id}', 'Change name, e-mail or role (only the non-empty fields)', { request: { params: idParam, body: formBody(updateForm) } }, {
+    adminRoute('put', '/{id}', 'Change name, e-mail or role (only the non-empty fields)', { request: { params: idParam, body: formBody(userUpdateSchema) } }, {
       200: jsonAnswer('Updated', message),
     }),
     async (c) => {
@@ -48,7 +38,7 @@ export function adminUserRoutes(deps: AppDeps) {
   );
 
   app.openapi(
-    adminRoute('post', '/{id}/suspend', 'Suspend an account (signs it out everywhere)', { request: { params: idParam, body: formBody(reasonForm) } }, {
+    adminRoute('post', '/{id}/suspend', 'Suspend an account (signs it out everywhere)', { request: { params: idParam, body: formBody(suspendUserSchema) } }, {
       200: jsonAnswer('Suspended', message),
     }),
     async (c) => {
@@ -70,7 +60,7 @@ export function adminUserRoutes(deps: AppDeps) {
   });
 
   app.openapi(
-    adminRoute('post', '/{id}/reset-password', 'Set a temporary password and sign the user out', { request: { params: idParam, body: formBody(resetForm) } }, {
+    adminRoute('post', '/{id}/reset-password', 'Set a temporary password and sign the user out', { request: { params: idParam, body: formBody(resetPasswordSchema) } }, {
       200: jsonAnswer('Reset', message),
     }),
     async (c) => {

@@ -1,20 +1,8 @@
-import { z } from '@hono/zod-openapi';
 import type { EscrowActor, EscrowCommand } from '../../../../domain/escrow/decide.ts';
 import type { AppDeps, SignedInUser } from '../../../app-deps.ts';
 import { onEscrow } from '../../../escrows/commands.ts';
 import { findVisibleEscrow } from '../../../escrows/parties.ts';
 import { currentUser } from '../../middleware/authenticate.ts';
-
-export const escrowIdParam = z.object({ id: z.uuid('id must be an escrow id') });
-export const optionalTxid = z
-  .string()
-  .trim()
-  .optional()
-  .transform((v) => (v ? v.toLowerCase() : null))
-  .pipe(z.string().regex(/^[0-9a-f]{64}$/, 'txid must be 64 hexadecimal characters').nullable());
-export const totpField = z.string().trim().max(32).optional();
-/** The address the admin was shown; if the escrow's address differs now, the action is refused (409). */
-export const expectedAddressField = z.string().trim().max(200).optional();
 
 type RequestContext = Parameters<typeof currentUser>[0] & { get: (k: 'requestId') => string };
 

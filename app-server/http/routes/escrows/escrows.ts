@@ -1,7 +1,7 @@
 import { OpenAPIHono, z } from '@hono/zod-openapi';
 import { escrowDetailSchema, escrowHistoryEntrySchema, escrowListSchema, escrowSchema } from '../../../../contract/escrows.ts';
 import { checkBitcoinAddress } from '../../../../domain/bitcoin-address.ts';
-import { createEscrowSchema } from '../../../../contract/escrow-requests.ts';
+import { createEscrowSchema, escrowIdParam as idParam, markPaidSchema, openDisputeSchema, payoutAddressSchema } from '../../../../contract/escrow-requests.ts';
 import { partyHistory } from '../../../../domain/escrow/history.ts';
 import { forbidden, invalidInput } from '../../../../domain/shared/errors.ts';
 import type { AppDeps } from '../../../app-deps.ts';
@@ -16,17 +16,10 @@ import { jsonAnswer, jsonBody, jsonText } from '../../bodies.ts';
 import type { AppEnv } from '../../env.ts';
 import { currentUser, requireUser } from '../../middleware/authenticate.ts';
 import { route } from '../../route.ts';
-import { escrowActing, escrowIdParam as idParam, totpField as totp } from './acting.ts';
+import { escrowActing } from './acting.ts';
 
 const escrowAnswer = jsonAnswer('The escrow', escrowSchema);
 const afterAction = jsonAnswer('The escrow after the action', escrowSchema);
-const markPaidForm = z.object({
-  notes: z.string().max(5000, 'notes must be at most 5000 characters').default(''),
-  file: z
-    .union([z.instanceof(File), z.literal('')], 'file must be a file upload')
-    .optional()
-    .openapi({ type: 'string', format: 'binary' }),
-});
 
 /**
  * /api/escrows: escrows as their parties see them, and what the parties do on one. A user who is not a party gets
@@ -107,7 +100,7 @@ export function escrowRoutes(deps: AppDeps) {
   app.openapi(
     route('post', '/{id}/payout-address', "The seller's payout or the buyer's refund address; replacing one once funded needs the 2FA code (when on) and holds the new address", {
       ...party,
-      request: { params: idParam, body: jsonBody(z.object({ address: z.string('address is required').max(200), totp_code: totp })) },
+      request: { params: idParam, body: jsonBody(payoutAddressSchema) },
     }, { 200: afterAction }),
     async (c) => {
       const user = currentUser(c);
@@ -124,7 +117,7 @@ export function escrowRoutes(deps: AppDeps) {
   app.openapi(
     route('post', '/{id}/mark-paid', 'The buyer marks the payment as sent, with notes and optionally one evidence file (PNG, JPEG, WebP, GIF, PDF or text; 10 MB)', {
       ...party,
-      request: { params: idParam, body: { required: true, content: { 'multipart/form-data': { schema: markPaidForm }, 'application/x-www-form-urlencoded': { schema: markPaidForm } } } },
+      request: { params: idParam, body: { required: true, content: { 'multipart/form-data': { schema: markPaidSchema }, 'application/x-www-form-urlencoded': { schema: markPaidSchema } } } },
     }, { 200: afterAction }),
     async (c) => {
       const user = currentUser(c);
@@ -138,7 +131,7 @@ export function escrowRoutes(deps: AppDeps) {
   );
 
   app.openapi(
-    route('post', '/{id}/open-dispute', 'A party opens a dispute', { ...party, request: { params: idParam, body: jsonBody(z.object({ reason: z.string('reason is required').max(5000) })) } }, { 200: afterAction }),
+    route('post', '/{id}/open-dispute', 'A party opens a dispute', { ...party, request: { params: idParam, body: jsonBody(openDisputeSchema) } }, { 200: afterAction }),
     async (c) => {
       const { reason } = c.req.valid('json');
       return jsonText(c, await act(c, c.req.valid('param').id, (by) => ({ type: 'openDispute', by, reason })), 200);

@@ -1,4 +1,5 @@
 import { OpenAPIHono, z } from '@hono/zod-openapi';
+import { evidenceIdParam } from '../../../../contract/escrow-requests.ts';
 import { notFound } from '../../../../domain/shared/errors.ts';
 import type { AppDeps } from '../../../app-deps.ts';
 import { findVisibleEscrow } from '../../../escrows/parties.ts';
@@ -15,7 +16,7 @@ export function evidenceRoutes(deps: AppDeps) {
   app.openapi(
     route('get', '/{id}', "A payment evidence file, for admins and the escrow's parties, always as a download", {
       middleware: [requireUser()] as const,
-      request: { params: z.object({ id: z.uuid('id must be an evidence id') }) },
+      request: { params: evidenceIdParam },
     }, { 200: { description: 'The file as uploaded', content: { 'application/octet-stream': { schema: z.string().openapi({ format: 'binary' }) } } } }),
     async (c) => {
       const meta = await evidenceFacts(db, c.req.valid('param').id);

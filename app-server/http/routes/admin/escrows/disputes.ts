@@ -1,6 +1,6 @@
-import { OpenAPIHono, z } from '@hono/zod-openapi';
+import { OpenAPIHono } from '@hono/zod-openapi';
 import { adminDisputesSchema, escrowSchema } from '../../../../../contract/escrows.ts';
-import { wholeNumber } from '../../../../../contract/input-fields.ts';
+import { disputeIdParam, resolveDisputeSchema } from '../../../../../contract/admin-escrow-requests.ts';
 import type { AppDeps } from '../../../../app-deps.ts';
 import { resolveDispute } from '../../../../escrows/commands.ts';
 import { disputesForAdmin } from '../../../../escrows/queries.ts';
@@ -8,18 +8,7 @@ import { currentUser } from '../../../middleware/authenticate.ts';
 import { formBody, jsonAnswer, jsonText } from '../../../bodies.ts';
 import type { AppEnv } from '../../../env.ts';
 import { adminRoute } from '../../../route.ts';
-import { escrowActing, expectedAddressField as expectedAddress, optionalTxid, totpField as totp } from '../../escrows/acting.ts';
-
-const resolveForm = z.object({
-  outcome: z.string('outcome is required').trim().min(1, 'outcome is required').max(5000),
-  resolution: z.enum(['release', 'refund', 'split'], 'resolution must be release, refund or split').optional(),
-  // A form's empty field is no split percentage, not zero.
-  seller_percent: z.preprocess((value) => (value === '' ? undefined : value), wholeNumber('seller_percent').optional()),
-  txid: optionalTxid,
-  totp_code: totp,
-  expected_address: expectedAddress,
-  expected_refund_address: expectedAddress,
-});
+import { escrowActing } from '../../escrows/acting.ts';
 
 /** /api/admin/disputes: the disputes, open first, and their resolution, which may move the money. */
 export function adminDisputeRoutes(deps: AppDeps) {
@@ -27,7 +16,7 @@ export function adminDisputeRoutes(deps: AppDeps) {
   const app = new OpenAPIHono<AppEnv>();
   const { answer, meta } = escrowActing(deps);
 
-  app.openapi(adminRoute('post', '/{id}/resolve', 'Resolve an open dispute, optionally moving the money', { request: { params: z.object({ id: z.uuid('id must be a dispute id') }), body: formBody(resolveForm) } }, { 200: jsonAnswer('The escrow after the action', escrowSchema) }), async (c) => {
+  app.openapi(adminRoute('post', '/{id}/resolve', 'Resolve an open dispute, optionally moving the money', { request: { params: disputeIdParam, body: formBody(resolveDisputeSchema) } }, { 200: jsonAnswer('The escrow after the action', escrowSchema) }), async (c) => {
     const form = c.req.valid('form');
     const escrowId = await resolveDispute(
       deps,

@@ -1,8 +1,10 @@
-import { OpenAPIHono, z } from '@hono/zod-openapi';
+import { OpenAPIHono } from '@hono/zod-openapi';
+import { adminEscrowListQuerySchema, assignAddressSchema, freezeReasonSchema, paymentNotesSchema, verifyPaymentSchema } from '../../../../../contract/admin-escrow-requests.ts';
+import { escrowIdParam as idParam } from '../../../../../contract/escrow-requests.ts';
 import { adminEscrowHistorySchema, adminEscrowPageSchema, escrowSchema } from '../../../../../contract/escrows.ts';
 import { DomainError, notFound } from '../../../../../domain/shared/errors.ts';
 import type { AppDeps } from '../../../../app-deps.ts';
-import { ESCROW_STATUSES, listEscrowsForAdmin } from '../../../../escrows/admin-list.ts';
+import { listEscrowsForAdmin } from '../../../../escrows/admin-list.ts';
 import { assignPaymentAddress, payOut, reviewPayment } from '../../../../escrows/commands.ts';
 import { poolAddress } from '../../../../addresses/queries.ts';
 import { findVisibleEscrow } from '../../../../escrows/parties.ts';
@@ -11,18 +13,9 @@ import { formBody, jsonAnswer, jsonText, rowsAnswer } from '../../../bodies.ts';
 import type { AppEnv } from '../../../env.ts';
 import { currentUser } from '../../../middleware/authenticate.ts';
 import { adminRoute } from '../../../route.ts';
-import { escrowActing, escrowIdParam as idParam, expectedAddressField as expectedAddress, optionalTxid, totpField as totp } from '../../escrows/acting.ts';
+import { escrowActing } from '../../escrows/acting.ts';
 
-const listQuery = z.object({
-  status: z.enum(ESCROW_STATUSES, `status must be one of ${ESCROW_STATUSES.join(', ')}`).optional(),
-  search: z.string().max(254, 'search must be at most 254 characters').optional(),
-  limit: z.coerce.number().int('limit must be a whole number').min(1, 'limit must be from 1 to 100').max(100, 'limit must be from 1 to 100').default(25),
-  offset: z.coerce.number().int('offset must be a whole number').min(0, 'offset must be 0 or more').max(1_000_000, 'offset is too large').default(0),
-});
 const escrowAnswer = jsonAnswer('The escrow after the action', escrowSchema);
-const notesForm = z.object({ notes: z.string().max(5000).default(''), txid: optionalTxid, totp_code: totp, expected_address: expectedAddress });
-const verifyForm = notesForm.extend({ verified: z.enum(['true', 'false'], 'verified must be true or false') });
-const reasonForm = z.object({ reason: z.string().max(1000).default('') });
 
 /** /api/admin/escrows: every escrow for the console, one escrow's history, and the admins' actions on it. */
 export function adminEscrowRoutes(deps: AppDeps) {
@@ -31,14 +24,14 @@ export function adminEscrowRoutes(deps: AppDeps) {
   const { load, answer, meta, act } = escrowActing(deps);
 
   app.openapi(
-    adminRoute('get', '/', 'Every escrow, newest first: filter by status, search by id or e-mail, paged (total: how many match)', { request: { query: listQuery } }, {
+    adminRoute('get', '/', 'Every escrow, newest first: filter by status, search by id or e-mail, paged (total: how many match)', { request: { query: adminEscrowListQuerySchema } }, {
       200: jsonAnswer('One page of escrows', adminEscrowPageSchema),
     }),
     async (c) => jsonText(c, await listEscrowsForAdmin(deps.database.db, c.req.valid('query')), 200),
   );
 
   app.openapi(
-    adminRoute('get', '/{id}/history', 'The escrow event by event, with its status after each', { request: { params: z.object({ id: z.uuid('id must be an escrow id') }) } }, { 200: rowsAnswer('The escrow event by event', adminEscrowHistorySchema) }),
+    adminRoute('get', '/{id}/history', 'The escrow event by event, with its status after each', { request: { params: idParam } }, { 200: rowsAnswer('The escrow event by event', adminEscrowHistorySchema) }),
     async (c) => {
       const history = await escrowHistoryForAdmin(db, c.req.valid('param').id);
       if (history.length === 0) throw notFound('Escrow not found');
@@ -46,7 +39,7 @@ export function adminEscrowRoutes(deps: AppDeps) {
     },
   );
 
-  app.openapi(adminRoute('post', '/{id}/verify-payment', 'Verify (funded) or reject the marked payment', { request: { params: idParam, body: formBody(verifyForm) } }, { 200: escrowAnswer }), async (c) => {
+  app.openapi(adminRoute('post', '/{id}/verify-payment', 'Verify (funded) or reject the marked payment', { request: { params: idParam, body: formBody(verifyPaymentSchema) } }, { 200: escrowAnswer }), async (c) => {
     const user = currentUser(c);
     const { id } = c.req.valid('param');
     const form = c.req.valid('form');
@@ -54,7 +47,7 @@ export function adminEscrowRoutes(deps: AppDeps) {
     await reviewPayment(deps, id, { verified: form.verified === 'true', notes: form.notes, txid: form.txid }, meta(c));
     return jsonText(c, await answer(id, user), 200);
   });
-  app.openapi(adminRoute('post', '/{id}/release', 'Release a funded escrow to the seller', { request: { params: idParam, body: formBody(notesForm) } }, { 200: escrowAnswer }), async (c) => {
+  app.openapi(adminRoute('post', '/{id}/release', 'Release a funded escrow to the seller', { request: { params: idParam, body: formBody(paymentNotesSchema) } }, { 200: escrowAnswer }), async (c) => {
     const user = currentUser(c);
     const form = c.req.valid('form');
     const { id } = c.req.valid('param');
@@ -62,7 +55,7 @@ export function adminEscrowRoutes(deps: AppDeps) {
     await payOut(deps, id, { to: 'release', notes: form.notes, txid: form.txid, expected_address: form.expected_address }, meta(c));
     return jsonText(c, await answer(id, user), 200);
   });
-  app.openapi(adminRoute('post', '/{id}/refund', 'Refund a funded escrow to the buyer', { request: { params: idParam, body: formBody(notesForm) } }, { 200: escrowAnswer }), async (c) => {
+  app.openapi(adminRoute('post', '/{id}/refund', 'Refund a funded escrow to the buyer', { request: { params: idParam, body: formBody(paymentNotesSchema) } }, { 200: escrowAnswer }), async (c) => {
     const user = currentUser(c);
     const form = c.req.valid('form');
     const { id } = c.req.valid('param');
@@ -70,15 +63,15 @@ export function adminEscrowRoutes(deps: AppDeps) {
     await payOut(deps, id, { to: 'refund', notes: form.notes, txid: form.txid, expected_address: form.expected_address }, meta(c));
     return jsonText(c, await answer(id, user), 200);
   });
-  app.openapi(adminRoute('post', '/{id}/freeze', 'Freeze an escrow that is not final', { request: { params: idParam, body: formBody(reasonForm) } }, { 200: escrowAnswer }), async (c) =>
+  app.openapi(adminRoute('post', '/{id}/freeze', 'Freeze an escrow that is not final', { request: { params: idParam, body: formBody(freezeReasonSchema) } }, { 200: escrowAnswer }), async (c) =>
     jsonText(c, await act(c, c.req.valid('param').id, () => ({ type: 'freeze', by: 'admin', reason: c.req.valid('form').reason })), 200),
   );
-  app.openapi(adminRoute('post', '/{id}/unfreeze', 'Unfreeze: back to where it was', { request: { params: idParam, body: formBody(reasonForm) } }, { 200: escrowAnswer }), async (c) =>
+  app.openapi(adminRoute('post', '/{id}/unfreeze', 'Unfreeze: back to where it was', { request: { params: idParam, body: formBody(freezeReasonSchema) } }, { 200: escrowAnswer }), async (c) =>
     jsonText(c, await act(c, c.req.valid('param').id, () => ({ type: 'unfreeze', by: 'admin', reason: c.req.valid('form').reason })), 200),
   );
 
   app.openapi(
-    adminRoute('post', '/{id}/assign-address', 'Give a waiting escrow a chosen pool address', { request: { params: idParam, body: formBody(z.object({ address_id: z.uuid('address_id must be an address id') })) } }, {
+    adminRoute('post', '/{id}/assign-address', 'Give a waiting escrow a chosen pool address', { request: { params: idParam, body: formBody(assignAddressSchema) } }, {
       200: jsonAnswer('The escrow with its address', escrowSchema),
     }),
     async (c) => {

@@ -1,8 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { z } from 'zod';
+import type { switchRoleSchema } from '../../../../../contract/account-requests.ts';
 import { api } from '../../../api/client.ts';
 import type { User as CurrentUser } from '../../../../../contract/users.ts';
 
-export type SwitchableRole = 'buyer' | 'seller';
+/** The roles a user may switch to: the server takes admin as a value, and refuses it. */
+export type SwitchableRole = Exclude<z.input<typeof switchRoleSchema>['new_role'], 'admin'>;
 
 /** POST /api/profile/switch-role (form new_role): answers the updated user. */
 export const switchRole = (role: SwitchableRole) =>

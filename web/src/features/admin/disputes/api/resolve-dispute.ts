@@ -1,21 +1,23 @@
+import type { z } from 'zod';
+import type { resolveDisputeSchema } from '../../../../../../contract/admin-escrow-requests.ts';
 import { api } from '../../../../api/client.ts';
 import { useAdminMutation, withCode } from '../../shared/admin-mutation.ts';
 
-export type Resolution = '' | 'release' | 'refund' | 'split';
+type ResolveFields = z.input<typeof resolveDisputeSchema>;
 
-export interface ResolveInput {
+/** Empty: no money moves; the escrow goes back to the status it had. */
+export type Resolution = NonNullable<ResolveFields['resolution']> | '';
+
+/**
+ * The resolution dialog's values for POST /api/admin/disputes/{id}/resolve: `expected_address` is the seller's payout
+ * address shown (release, split) or the buyer's refund address (refund), `expected_refund_address` the buyer's refund
+ * address shown, for a split; the percent is a number once the dialog has checked it (the form sends its digits).
+ */
+export type ResolveInput = Required<Omit<ResolveFields, 'resolution' | 'seller_percent'>> & {
   disputeId: string;
-  outcome: string;
-  /** Empty: no money moves; the escrow goes back to the status it had. */
   resolution: Resolution;
-  seller_percent: number;
-  txid: string;
-  /** The seller's payout address shown (release, split) or the buyer's refund address (refund). */
-  expected_address: string;
-  /** The buyer's refund address shown, for a split. */
-  expected_refund_address: string;
-  totp_code: string;
-}
+  seller_percent: NonNullable<z.infer<typeof resolveDisputeSchema>['seller_percent']>;
+};
 
 export function resolveForm(input: ResolveInput): Record<string, string> {
   const fields: Record<string, string> = { outcome: input.outcome.trim() };

@@ -1,7 +1,9 @@
+import type { z } from 'zod';
+import type { resetPasswordSchema } from '../../../../../../contract/admin-user-requests.ts';
 import { api } from '../../../../api/client.ts';
 import { type DetailAnswer, useAdminMutation, withCode } from '../../shared/admin-mutation.ts';
 
-export const resetPassword = ({ id, temporary_password, totp_code }: { id: string; temporary_password: string; totp_code: string }) =>
+export const resetPassword = ({ id, temporary_password, totp_code }: z.input<typeof resetPasswordSchema> & { id: string; totp_code: string }) =>
   api<DetailAnswer>(`/admin/users/${id}/reset-password`, { form: withCode({ temporary_password }, totp_code), fallback: 'Failed to reset the password' });
 
 export const useResetPassword = () => useAdminMutation(resetPassword);

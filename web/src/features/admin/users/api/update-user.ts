@@ -1,13 +1,15 @@
+import type { z } from 'zod';
+import type { userUpdateSchema } from '../../../../../../contract/admin-user-requests.ts';
 import { api } from '../../../../api/client.ts';
 import { type DetailAnswer, useAdminMutation, withCode } from '../../shared/admin-mutation.ts';
 
-export interface UpdateUserInput {
-  id: string;
-  full_name: string;
-  email: string;
-  role: string;
-  totp_code: string;
-}
+type UserUpdate = z.infer<typeof userUpdateSchema>;
+
+/**
+ * The edit form's values: the fields of PUT /api/admin/users/{id} as the server reads them, each '' when left empty
+ * (the schema's input takes anything, since it drops blank fields before checking them, so its output names them).
+ */
+export type UpdateUserInput = { [K in keyof UserUpdate]-?: NonNullable<UserUpdate[K]> | '' } & { id: string; totp_code: string };
 
 /** Spec: only the non-empty fields among full_name, email and role are sent. */
 export const updateUserFields = ({ full_name, email, role }: Pick<UpdateUserInput, 'full_name' | 'email' | 'role'>) =>

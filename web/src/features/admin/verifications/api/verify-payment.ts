@@ -1,13 +1,10 @@
+import type { z } from 'zod';
+import type { verifyPaymentSchema } from '../../../../../../contract/admin-escrow-requests.ts';
 import { api } from '../../../../api/client.ts';
 import { useAdminMutation, withCode } from '../../shared/admin-mutation.ts';
 
-export interface VerifyPaymentInput {
-  escrowId: string;
-  verified: boolean;
-  notes: string;
-  txid: string;
-  totp_code: string;
-}
+/** The verify dialog's values: the form's fields as typed, the verdict a boolean sent as its word ('true', 'false'). */
+export type VerifyPaymentInput = Required<Pick<z.input<typeof verifyPaymentSchema>, 'notes' | 'txid' | 'totp_code'>> & { escrowId: string; verified: boolean };
 
 /** Verify (the escrow is funded) or reject (the buyer is told and may mark again) the marked payment. */
 export const verifyPayment = ({ escrowId, verified, notes, txid, totp_code }: VerifyPaymentInput) =>

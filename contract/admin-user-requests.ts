@@ -1,0 +1,22 @@
+import { z } from 'zod';
+import { passwordSchema } from './user-requests.ts';
+
+/** What an admin changes about an account (/api/admin/users). */
+
+/** The path of every call on one account. */
+export const userIdParam = z.object({ id: z.uuid('id must be a user id') });
+
+const emptyToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
+
+/** PUT /api/admin/users/{id}: only the non-empty fields change. */
+export const userUpdateSchema = z.object({
+  full_name: z.preprocess(emptyToUndefined, z.string().trim().min(1).max(120).optional()),
+  email: z.preprocess(emptyToUndefined, z.string().trim().toLowerCase().pipe(z.email('email must be a valid e-mail address')).optional()),
+  role: z.preprocess(emptyToUndefined, z.enum(['buyer', 'seller', 'admin']).optional()),
+});
+
+/** POST /api/admin/users/{id}/suspend. */
+export const suspendUserSchema = z.object({ reason: z.string().trim().min(1, 'reason is required').max(1000) });
+
+/** POST /api/admin/users/{id}/reset-password. */
+export const resetPasswordSchema = z.object({ temporary_password: passwordSchema });
