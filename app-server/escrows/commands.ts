@@ -15,8 +15,9 @@ import { disputeById } from './queries.ts';
 
 /**
  * Every command on an escrow, and the one way to run one: routes, jobs and services come here, never to the
- * handler. The rules are the escrow decider's; what is here is only what the decider cannot see (which address
- * goes with the escrow, an evidence file's bytes, the second factor a replaced address takes).
+ * handler. The rules are the escrow decider's; what is here is only what the decider cannot see: which address goes
+ * with the escrow, an evidence file's bytes, the second factor a replaced address takes, the money guard before
+ * money moves, the escrow a dispute id names.
  */
 
 /** A command on the escrow stream alone. */
