@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import { executePrepared } from '../db/database.ts';
+import { preparedQuery } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import { hashToken, newSecretToken } from './tokens.ts';
 
@@ -26,21 +26,22 @@ export async function openSession(db: Kysely<Database>, userId: string, now = ne
  * when that moves, so their list is kept in memory until it does (see AnswersAtPosition). `must_change_password`: an
  * admin set a temporary password that the user has not replaced yet.
  */
+const SESSION_USER = preparedQuery((db, p: { tokenHash: string; now: Date }) =>
+  db
+    .selectFrom('sessions')
+    .innerJoin('users', 'users.id', 'sessions.user_id')
+    .selectAll('users')
+    .select([
+      sql<number>`(SELECT coalesce(max(position), 0) FROM events WHERE stream_type = 'escrow')`.as('escrows_position'),
+      sql<boolean>`coalesce((SELECT must_change FROM credentials WHERE credentials.user_id = users.id), false)`.as('must_change_password'),
+    ])
+    .where('sessions.token_hash', '=', p.tokenHash)
+    .where('sessions.revoked_at', 'is', null)
+    .where('sessions.expires_at', '>', p.now),
+);
+
 export async function sessionUser(db: Kysely<Database>, token: string, now = new Date()) {
-  const [found] = await executePrepared(
-    db,
-    db
-      .selectFrom('sessions')
-      .innerJoin('users', 'users.id', 'sessions.user_id')
-      .selectAll('users')
-      .select([
-        sql<number>`(SELECT coalesce(max(position), 0) FROM events WHERE stream_type = 'escrow')`.as('escrows_position'),
-        sql<boolean>`coalesce((SELECT must_change FROM credentials WHERE credentials.user_id = users.id), false)`.as('must_change_password'),
-      ])
-      .where('sessions.token_hash', '=', hashToken(token))
-      .where('sessions.revoked_at', 'is', null)
-      .where('sessions.expires_at', '>', now),
-  );
+  const [found] = await SESSION_USER(db, { tokenHash: hashToken(token), now });
   return found;
 }
 

@@ -9,12 +9,15 @@ import { findUserByEmail } from '../accounts/user-view.ts';
 import { reserve } from '../auth/rate-limit.ts';
 import type { CommandMeta } from '../commands/handle.ts';
 import { publicUrl } from '../config.ts';
-import { executePrepared } from '../db/database.ts';
+import { preparedQuery } from '../db/database.ts';
 import type { AppDeps, SignedInUser } from '../app-deps.ts';
 import { queuedMail } from '../mail/outbox.ts';
 import { userWords } from '../mail/user-words.ts';
 import { onEscrow } from './commands.ts';
 import { takeFreeAddress } from './payment-address.ts';
+
+/** Every escrow opened reads it. */
+const PRICING_IN_FORCE = preparedQuery((db) => db.selectFrom('settings').select(['rate_cents', 'fee_bps']).where('id', '=', 1));
 
 /**
  * Opens an escrow at the rate and fee in force. The creator's role decides the side; the counterparty is invited
@@ -36,7 +39,7 @@ export async function createEscrow(deps: AppDeps, user: SignedInUser, input: z.i
   const counterparty = side === 'buyer' ? input.seller_email : input.buyer_email;
   if (!counterparty) throw new DomainError('invalid_input', side === 'buyer' ? 'seller_email is required' : 'buyer_email is required');
   // Prepared: every escrow opened reads it.
-  const [pricing] = await executePrepared(db, db.selectFrom('settings').select(['rate_cents', 'fee_bps']).where('id', '=', 1));
+  const [pricing] = await PRICING_IN_FORCE(db, {});
   if (!pricing?.rate_cents) throw new DomainError('not_ready', 'The BTC/USD rate has not been set yet; escrows cannot be created until an admin sets it');
   // Counted before the escrow is written, in one statement, so concurrent requests cannot open more than the limit.
   const slot = await reserve(db, { bucket: 'escrows-user', max: deps.config.RATE_LIMIT_ESCROWS, windowSeconds: 3600 }, user.id, 'You have opened too many escrows in the last hour');

@@ -2,7 +2,7 @@ import type { Kysely, Selectable } from 'kysely';
 import type { EscrowActor } from '../../domain/escrow/decide.ts';
 import { notFound } from '../../domain/shared/errors.ts';
 import type { EscrowRow } from '../../projections/escrows/table.ts';
-import { executePrepared } from '../db/database.ts';
+import { executePrepared, preparedQuery } from '../db/database.ts';
 import { jsonArray } from '../db/json-view.ts';
 import type { Database } from '../db/schema.ts';
 import type { SignedInUser } from '../app-deps.ts';
@@ -28,12 +28,14 @@ export function relationTo(escrow: Parties, user: SignedInUser): EscrowActor | n
   return email === user.email.toLowerCase() ? counterparty : null;
 }
 
+const ONE_ESCROW = preparedQuery((db, p: { id: string }) => db.selectFrom('escrows as e').selectAll('e').select(escrowViewJson().as('view')).where('e.id', '=', p.id));
+
 /**
  * The escrow, the user's side in it and the API's answer for it (JSON text); 404 when it does not exist or the user
  * is not a party to it.
  */
 export async function findVisibleEscrow(db: Kysely<Database>, id: string, user: SignedInUser) {
-  const [found] = await executePrepared(db, db.selectFrom('escrows as e').selectAll('e').select(escrowViewJson().as('view')).where('e.id', '=', id));
+  const [found] = await ONE_ESCROW(db, { id });
   const side = found ? relationTo(found, user) : null;
   if (!found || !side) throw notFound('Escrow not found');
   const { view, ...escrow } = found;
