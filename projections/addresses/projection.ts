@@ -4,6 +4,7 @@ import type { RowOf } from '../tables.ts';
 import { updateRow } from '../update-row.ts';
 
 const TABLE = 'addresses';
+const CAUSE = { projection: 'addresses', noun: 'address' };
 
 /** Changes to the address row for each event after the first. */
 function changesFor(event: ProjectedEvent): Partial<RowOf<typeof TABLE>> {
@@ -53,6 +54,6 @@ export const addressesProjection = defineProjection({
       await store.delete(TABLE, [id]);
       return;
     }
-    await updateRow(store, TABLE, [id], () => changesFor(event), { projection: 'addresses', event: event.type, noun: 'address' });
+    await updateRow(store, TABLE, [id], () => changesFor(event), event, CAUSE);
   },
 });

@@ -3,6 +3,7 @@ import { idOfStream } from '../stream-ids.ts';
 import { updateRow } from '../update-row.ts';
 
 const TABLE = 'disputes';
+const CAUSE = { projection: 'disputes', noun: 'dispute' };
 
 /** Every dispute an escrow has had, open or resolved, with its outcome. */
 export const disputesProjection = defineProjection({
@@ -32,7 +33,8 @@ export const disputesProjection = defineProjection({
         TABLE,
         [dispute_id],
         () => ({ status: 'resolved', outcome, resolution, seller_percent, resolved_by: event.metadata.actor, resolved_at: event.occurred_at }),
-        { projection: 'disputes', event: event.type, noun: 'dispute' },
+        event,
+        CAUSE,
       );
     }
   },

@@ -4,6 +4,10 @@ import type { RowOf } from '../tables.ts';
 import { updateRow } from '../update-row.ts';
 
 const TABLE = 'escrows';
+const CAUSE = { projection: 'escrows', noun: 'escrow' };
+
+/** The changes with the row's update time (set on the changes' own object: replay runs this a million times). */
+const stamped = (changes: EscrowChanges, at: string): EscrowChanges => Object.assign(changes, { updated_at: at });
 
 type EscrowChanges = Partial<RowOf<typeof TABLE>>;
 
@@ -154,10 +158,6 @@ export const escrowsProjection = defineProjection({
       });
       return;
     }
-    await updateRow(store, TABLE, [id], (row) => ({ ...changesFor(event, row), updated_at: event.occurred_at }), {
-      projection: 'escrows',
-      event: event.type,
-      noun: 'escrow',
-    });
+    await updateRow(store, TABLE, [id], (row) => stamped(changesFor(event, row), event.occurred_at), event, CAUSE);
   },
 });

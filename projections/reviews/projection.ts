@@ -4,6 +4,7 @@ import type { RowOf } from '../tables.ts';
 import { updateRow } from '../update-row.ts';
 
 const TABLE = 'reviews';
+const CAUSE = { projection: 'reviews', noun: 'review' };
 
 /** Changes to the review row for each moderation event. */
 function changesFor(event: ProjectedEvent): Partial<RowOf<typeof TABLE>> {
@@ -67,10 +68,6 @@ export const reviewsProjection = defineProjection({
       await store.delete(TABLE, [id]);
       return;
     }
-    await updateRow(store, TABLE, [id], () => ({ ...changesFor(event), updated_at: at }), {
-      projection: 'reviews',
-      event: event.type,
-      noun: 'review',
-    });
+    await updateRow(store, TABLE, [id], () => Object.assign(changesFor(event), { updated_at: at }), event, CAUSE);
   },
 });

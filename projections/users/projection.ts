@@ -4,6 +4,7 @@ import type { RowOf } from '../tables.ts';
 import { existingRow, updateRow } from '../update-row.ts';
 
 const TABLE = 'users';
+const CAUSE = { projection: 'users', noun: 'user' };
 
 type UserChanges = Partial<RowOf<typeof TABLE>>;
 
@@ -78,12 +79,11 @@ export const usersProjection = defineProjection({
       });
       return;
     }
-    const cause = { projection: 'users', event: event.type, noun: 'user' };
     if (event.type === 'UserDeleted') {
-      await existingRow(store, TABLE, [id], cause);
+      await existingRow(store, TABLE, [id], event, CAUSE);
       await store.delete(TABLE, [id]);
       return;
     }
-    await updateRow(store, TABLE, [id], (row) => ({ ...changesFor(event, row), updated_at: event.occurred_at }), cause);
+    await updateRow(store, TABLE, [id], (row) => Object.assign(changesFor(event, row), { updated_at: event.occurred_at }), event, CAUSE);
   },
 });

@@ -2,6 +2,8 @@ import { defineProjection } from '../projection.ts';
 import { idOfStream } from '../stream-ids.ts';
 import { updateRow } from '../update-row.ts';
 
+const CAUSE = { projection: 'verifications', noun: 'payment mark' };
+
 /** Payment marks awaiting an admin, with their evidence, and the history of decided ones. */
 export const verificationsProjection = defineProjection({
   name: 'verifications',
@@ -44,7 +46,8 @@ export const verificationsProjection = defineProjection({
         decided_at: event.occurred_at,
         decision_notes: event.data.notes,
       }),
-      { projection: 'verifications', event: event.type, noun: 'payment mark' },
+      event,
+      CAUSE,
     );
     await store.delete('payment_mark_current', [escrowId]);
   },
