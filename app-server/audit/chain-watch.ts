@@ -2,8 +2,7 @@ import type { Kysely } from 'kysely';
 import { type ChainBreak, chainHash, envelopeOf } from '../../domain/chain.ts';
 import type { Database } from '../db/schema.ts';
 import { readLog } from '../event-store/read.ts';
-import { adminEmails } from '../escrows/notifications.ts';
-import { enqueueMail } from '../mail/outbox.ts';
+import { mailAdminsOnce } from '../escrows/notifications.ts';
 import { type ChainReport, verifyChain } from '../event-store/verify-chain.ts';
 import { type PeriodicJob, startPeriodic } from '../jobs/periodic.ts';
 import type { Logger } from '../logger.ts';
@@ -197,22 +196,13 @@ export class ChainWatch {
 
   /** The admins hear of a break once (across every server process: the notice row stays until the log verifies again). */
   private async mailAdmins(found: ChainBreak): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
-      const first = await trx.insertInto('notices').values({ name: CHAIN_NOTICE }).onConflict((oc) => oc.doNothing()).returning('name').executeTakeFirst();
-      if (!first) return;
-      const admins = await adminEmails(trx);
-      await enqueueMail(
-        trx,
-        admins.map((to) => ({
-          to,
-          subject: 'Event log tampered: money actions are stopped',
-          text: [
-            `The server's check of the event log's hash chain failed at event ${found.position}: ${found.reason}.`,
-            'Until the log verifies again, every release, refund, payment verification and dispute resolution answers 503.',
-            'Run verify-chain, compare with the last exported chain head, and restore the changed rows from a backup or an export.',
-          ].join('\n'),
-        })),
-      );
+    await mailAdminsOnce(this.db, CHAIN_NOTICE, {
+      subject: 'Event log tampered: money actions are stopped',
+      lines: [
+        `The server's check of the event log's hash chain failed at event ${found.position}: ${found.reason}.`,
+        'Until the log verifies again, every release, refund, payment verification and dispute resolution answers 503.',
+        'Run verify-chain, compare with the last exported chain head, and restore the changed rows from a backup or an export.',
+      ],
     });
   }
 

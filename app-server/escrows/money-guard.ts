@@ -4,8 +4,7 @@ import { streamId } from '../../domain/events.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
 import { readStream } from '../event-store/read.ts';
 import type { AppDeps } from '../app-deps.ts';
-import { enqueueMail } from '../mail/outbox.ts';
-import { adminEmails } from './notifications.ts';
+import { mailAdminsOnce } from './notifications.ts';
 
 const stopped = (why: string) =>
   new DomainError('not_ready', `Money actions are stopped: ${why}. An operator must look into it before any money moves`, { 'Retry-After': '600' });
@@ -59,22 +58,12 @@ export async function assertMoneyMayMove(deps: AppDeps, escrowId: string): Promi
 
 async function refuse(deps: AppDeps, escrowId: string, why: string): Promise<never> {
   deps.logger.error({ escrow_id: escrowId, reason: why }, `Escrow ${escrowId} tampered: ${why}`);
-  const { db } = deps.database;
-  await db.transaction().execute(async (trx) => {
-    const first = await trx.insertInto('notices').values({ name: `escrow_tampered:${escrowId}` }).onConflict((oc) => oc.doNothing()).returning('name').executeTakeFirst();
-    if (!first) return;
-    const admins = await adminEmails(trx);
-    await enqueueMail(
-      trx,
-      admins.map((to) => ({
-        to,
-        subject: 'Money actions stopped on an escrow: its records were changed',
-        text: [
-          `Escrow ${escrowId}: ${why}.`,
-          'Releases, refunds, verifications and resolutions on it are refused until this is explained. Check the log with verify-chain and compare the read models with a replay.',
-        ].join('\n'),
-      })),
-    );
+  await mailAdminsOnce(deps.database.db, `escrow_tampered:${escrowId}`, {
+    subject: 'Money actions stopped on an escrow: its records were changed',
+    lines: [
+      `Escrow ${escrowId}: ${why}.`,
+      'Releases, refunds, verifications and resolutions on it are refused until this is explained. Check the log with verify-chain and compare the read models with a replay.',
+    ],
   });
   throw stopped(why);
 }
