@@ -124,8 +124,8 @@ export async function markPaid(
 }
 
 /**
- * The seller's payout or the buyer's refund address. Replacing one once money is held is what a stolen session
- * would do: for a party with 2FA on it takes the second factor (the decider then holds the new address).
+ * The seller's payout or the buyer's refund address. Which changes take the second factor and are held is the
+ * decider's rule; here a code that came is checked (and used up) first, so the decider knows whether it passed.
  */
 export async function setPayoutAddress(
   deps: AppDeps,
@@ -133,16 +133,17 @@ export async function setPayoutAddress(
   input: { escrowId: string; by: EscrowActor; address: string; totpCode: string | undefined },
   meta: CommandMeta,
 ) {
-  if (user.totp_enabled && (input.by === 'buyer' || input.by === 'seller')) {
-    // From the log as it is now: memory a little behind another process could skip the code.
-    const { state } = await deps.store.aggregate(escrowAggregate, input.escrowId, { fresh: true });
-    const current = input.by === 'seller' ? state.context.payout_address : state.context.refund_address;
-    const funded = state.status === 'funded' || (state.status === 'disputed' && state.context.status_before_dispute === 'funded');
-    if (funded && current !== null && current !== input.address) {
-      await passSecondFactor(deps, user, input.totpCode, { missing: '2FA code required to replace an address on a funded escrow', meta });
-    }
+  let secondFactor: 'passed' | 'missing' | 'not_enabled' = 'not_enabled';
+  if (user.totp_enabled) {
+    secondFactor = input.totpCode?.trim() ? 'passed' : 'missing';
+    if (secondFactor === 'passed') await passSecondFactor(deps, user, input.totpCode, { meta });
   }
-  return onEscrow(deps.store, input.escrowId, { type: 'setPayoutAddress', by: input.by, address: input.address, hold_hours: deps.config.PAYOUT_ADDRESS_HOLD_HOURS }, meta);
+  return onEscrow(
+    deps.store,
+    input.escrowId,
+    { type: 'setPayoutAddress', by: input.by, address: input.address, hold_hours: deps.config.PAYOUT_ADDRESS_HOLD_HOURS, second_factor: secondFactor },
+    meta,
+  );
 }
 
 /**
