@@ -41,6 +41,8 @@ export const configSchema = z.object({
   RATE_LIMIT_REVIEWS: z.coerce.number().int().min(1).max(100_000).default(10),
   RATE_LIMIT_CONTACT: z.coerce.number().int().min(1).max(100_000).default(5),
   RATE_LIMIT_ESCROWS: z.coerce.number().int().min(1).max(100_000).default(20),
+  /** Unpaid escrows one buyer may have holding a pool address at once (Make Payment, or opening one as buyer). */
+  MAX_UNPAID_ESCROWS: z.coerce.number().int().min(1).max(100_000).default(3),
   /** The smallest escrow amount in USD, as cents. */
   MIN_ESCROW_USD: z
     .string()

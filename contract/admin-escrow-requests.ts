@@ -24,6 +24,9 @@ export const verifyPaymentSchema = paymentNotesSchema.extend({ verified: z.enum(
 /** POST /api/admin/escrows/{id}/freeze and /unfreeze. */
 export const freezeReasonSchema = z.object({ reason: z.string().max(1000).default('') });
 
+/** POST /api/admin/escrows/{id}/cancel: an unpaid escrow ends, its address goes back to the pool; both parties read the reason. */
+export const adminCancelSchema = z.object({ reason: z.string('reason is required').trim().min(1, 'reason is required').max(1000, 'reason must be at most 1000 characters'), totp_code: totpField });
+
 /** POST /api/admin/escrows/{id}/assign-address: a pool address by its id. */
 export const assignAddressSchema = z.object({ address_id: z.uuid('address_id must be an address id') });
 

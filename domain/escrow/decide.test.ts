@@ -237,6 +237,15 @@ describe('cancel, expire, freeze', () => {
     escrow(histories.pendingMarked).when({ type: 'cancel', by: 'buyer' }).thenRefused('transition_not_allowed', 'marked');
   });
 
+  it('lets an admin cancel an unpaid escrow with a reason, never a marked or funded one', () => {
+    const cancel = { type: 'cancelByAdmin', by: 'admin', reason: ' Hoarding the pool ' } as const;
+    escrow(histories.pendingFresh).when(cancel).then([{ type: 'EscrowCancelled', data: { reason: 'Hoarding the pool', by: 'admin' } }]);
+    escrow(histories.pendingFresh).when({ ...cancel, reason: ' ' }).thenRefused('invalid_input', 'reason is required');
+    escrow(histories.pendingFresh).when({ ...cancel, by: 'buyer' }).thenRefused('forbidden');
+    escrow(histories.pendingMarked).when(cancel).thenRefused('transition_not_allowed', 'marked');
+    escrow(histories.funded).when(cancel).thenRefused('transition_not_allowed', 'funded');
+  });
+
   it('expires only after the deadline, by the system', () => {
     escrow(histories.pendingFresh, '2026-01-07T23:59:59.000Z').when({ type: 'expire', by: 'system' }).thenRefused('transition_not_allowed', 'deadline');
     escrow(histories.pendingFresh, '2026-01-08T00:00:01.000Z').when({ type: 'expire', by: 'system' }).then([{ type: 'EscrowExpired', data: {} }]);

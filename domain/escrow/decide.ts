@@ -60,6 +60,8 @@ export type EscrowCommand = { by: EscrowActor } & (
       expected_refund_address?: string | null | undefined;
     }
   | { type: 'cancel' }
+  /** An admin ends an unpaid escrow (a hoarded pool address, a suspended account), with a reason for both parties. */
+  | { type: 'cancelByAdmin'; reason: string }
   | { type: 'bindParty'; side: 'buyer' | 'seller'; user_id: string }
   | { type: 'expire' }
   | { type: 'freeze'; reason: string }
@@ -79,6 +81,7 @@ const verbs: Record<EscrowCommand['type'], string> = {
   openDispute: 'open a dispute on',
   resolveDispute: 'resolve a dispute on',
   cancel: 'cancel',
+  cancelByAdmin: 'cancel',
   expire: 'expire',
   freeze: 'freeze',
   unfreeze: 'unfreeze',
@@ -437,6 +440,17 @@ export function decideEscrow(command: EscrowCommand, state: EscrowState, ctx: De
         state,
         command,
         { type: 'EscrowCancelled', data: { reason: 'Cancelled by the creator' } } as const,
+        ctx,
+      );
+    case 'cancelByAdmin':
+      only(command, 'admin');
+      if (state.status === 'pending_payment' && context.payment_marked_at) {
+        throw transitionNotAllowed('The buyer has marked this escrow as paid; reject or verify the payment instead of cancelling');
+      }
+      return allowed(
+        state,
+        command,
+        { type: 'EscrowCancelled', data: { reason: trimmed(command.reason, 'reason', 1000), by: 'admin' } } as const,
         ctx,
       );
     case 'expire':
