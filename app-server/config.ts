@@ -51,7 +51,7 @@ export const configSchema = z.object({
     .refine((v) => /[1-9]/.test(v), 'must be more than 0')
     .default('1.00')
     .transform((v) => parseUsdToCents(v, 'MIN_ESCROW_USD')),
-  /** Hours a replaced payout or refund address is held (no money goes to it) once the escrow is funded. */
+  /** Hours a replaced payout or refund address is held (no money goes to it), whatever the escrow's status. */
   PAYOUT_ADDRESS_HOLD_HOURS: z.coerce.number().int().min(0).max(24 * 90).default(24),
   /** Whether admins must have 2FA on to use any admin power. */
   ADMIN_2FA_REQUIRED: flag.default(true),
