@@ -41,6 +41,8 @@ export const configSchema = z.object({
   RATE_LIMIT_REVIEWS: z.coerce.number().int().min(1).max(100_000).default(10),
   RATE_LIMIT_CONTACT: z.coerce.number().int().min(1).max(100_000).default(5),
   RATE_LIMIT_ESCROWS: z.coerce.number().int().min(1).max(100_000).default(20),
+  /** Unpaid escrows one buyer may have holding a pool address at once (Make Payment, or opening one as buyer). */
+  MAX_UNPAID_ESCROWS: z.coerce.number().int().min(1).max(100_000).default(3),
   /** The smallest escrow amount in USD, as cents. */
   MIN_ESCROW_USD: z
     .string()
@@ -49,7 +51,7 @@ export const configSchema = z.object({
     .refine((v) => /[1-9]/.test(v), 'must be more than 0')
     .default('1.00')
     .transform((v) => parseUsdToCents(v, 'MIN_ESCROW_USD')),
-  /** Hours a replaced payout or refund address is held (no money goes to it) once the escrow is funded. */
+  /** Hours a replaced payout or refund address is held (no money goes to it), whatever the escrow's status. */
   PAYOUT_ADDRESS_HOLD_HOURS: z.coerce.number().int().min(0).max(24 * 90).default(24),
   /** Whether admins must have 2FA on to use any admin power. */
   ADMIN_2FA_REQUIRED: flag.default(true),

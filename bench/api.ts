@@ -76,7 +76,7 @@ async function startApiServer(databaseUrl: string, port: number, profileDir?: st
     cwd: new URL('..', import.meta.url).pathname,
     // The seeding admin sets the rate without an authenticator, and one seller opens escrows for the whole run:
     // what is measured is the reads and the creation, not the step-up or the per-user limit.
-    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), LOG_LEVEL: 'warn', ADMIN_USERNAME: ADMIN.username, ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, ADMIN_2FA_REQUIRED: 'false', RATE_LIMIT_ESCROWS: '100000' },
+    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), LOG_LEVEL: 'warn', ADMIN_USERNAME: ADMIN.username, ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, ADMIN_2FA_REQUIRED: 'false', RATE_LIMIT_ESCROWS: '100000', MAX_UNPAID_ESCROWS: '100000' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   for (let i = 0; i < 120; i++) {

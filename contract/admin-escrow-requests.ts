@@ -11,8 +11,8 @@ const statuses = escrowStatusSchema.options;
 export const adminEscrowListQuerySchema = z.object({
   status: z.enum(statuses, `status must be one of ${statuses.join(', ')}`).optional(),
   search: z.string().max(254, 'search must be at most 254 characters').optional(),
-  limit: z.coerce.number().int('limit must be a whole number').min(1, 'limit must be from 1 to 100').max(100, 'limit must be from 1 to 100').default(25),
-  offset: z.coerce.number().int('offset must be a whole number').min(0, 'offset must be 0 or more').max(1_000_000, 'offset is too large').default(0),
+  limit: wholeNumber('limit').pipe(z.number().min(1, 'limit must be from 1 to 100').max(100, 'limit must be from 1 to 100')).default(25),
+  offset: wholeNumber('offset').pipe(z.number().max(1_000_000, 'offset is too large')).default(0),
 });
 
 /** POST /api/admin/escrows/{id}/release and /refund. */
@@ -23,6 +23,9 @@ export const verifyPaymentSchema = paymentNotesSchema.extend({ verified: z.enum(
 
 /** POST /api/admin/escrows/{id}/freeze and /unfreeze. */
 export const freezeReasonSchema = z.object({ reason: z.string().max(1000).default('') });
+
+/** POST /api/admin/escrows/{id}/cancel: an unpaid escrow ends, its address goes back to the pool; both parties read the reason. */
+export const adminCancelSchema = z.object({ reason: z.string('reason is required').trim().min(1, 'reason is required').max(1000, 'reason must be at most 1000 characters'), totp_code: totpField });
 
 /** POST /api/admin/escrows/{id}/assign-address: a pool address by its id. */
 export const assignAddressSchema = z.object({ address_id: z.uuid('address_id must be an address id') });

@@ -18,5 +18,18 @@ export const userUpdateSchema = z.object({
 /** POST /api/admin/users/{id}/suspend. */
 export const suspendUserSchema = z.object({ reason: z.string().trim().min(1, 'reason is required').max(1000) });
 
+/** POST /api/admin/users/{id}/cancel-unpaid-escrows: every unpaid escrow of a suspended account, with one reason. */
+export const cancelUnpaidEscrowsSchema = z.object({
+  reason: z.string('reason is required').trim().min(1, 'reason is required').max(1000, 'reason must be at most 1000 characters'),
+  totp_code: z.string().trim().max(32).optional(),
+});
+
+/** Its answer: the escrows cancelled (their addresses freed) and those left, each with why. */
+export const cancelledUnpaidEscrowsSchema = z.object({
+  detail: z.string(),
+  cancelled: z.array(z.string()).describe('Ids of the escrows cancelled'),
+  skipped: z.array(z.object({ id: z.string(), detail: z.string() })).describe('Unpaid escrows that could not be cancelled now, and why'),
+});
+
 /** POST /api/admin/users/{id}/reset-password. */
 export const resetPasswordSchema = z.object({ temporary_password: passwordSchema });

@@ -42,5 +42,5 @@ const next = totpCodeAt(secret, new Date(Date.now() + 30_000));
 const withCode = await call('/auth/login', json({ username, password, totp_code: next }));
 expect(withCode.status === 200, 'sign-in with the next code');
 const again = await call('/auth/login', json({ username, password, totp_code: next }));
-expect(again.status === 401 && again.body.detail === 'Invalid 2FA code', 'the same code refused the second time');
+expect(again.status === 401 && again.body.detail === 'Invalid username, password or 2FA code', 'the same code refused the second time');
 console.log('accounts flow: ok');

@@ -81,7 +81,7 @@ async function startServer(store: Store, dataDir: string, env: Record<string, st
   const base = `http://127.0.0.1:${port}`;
   const childEnv: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, ...store.env, ...env, PORT: String(port), LOG_LEVEL: 'error', ADMIN_USERNAME: ADMIN.username, ADMIN_EMAIL: 'reladmin@example.com', ADMIN_PASSWORD: ADMIN.password, SECRET_KEY: SHARED_SECRET,
     // What is tested here is crashes, outages and two processes, not admin powers (no 2FA) nor abuse limits (200 deals).
-    ADMIN_2FA_REQUIRED: 'false', RATE_LIMIT_ESCROWS: '100000' };
+    ADMIN_2FA_REQUIRED: 'false', RATE_LIMIT_ESCROWS: '100000', MAX_UNPAID_ESCROWS: '100000' };
   if (!store.env.DATABASE_URL && !env.DATABASE_URL) delete childEnv.DATABASE_URL;
   const child = spawn('npm', ['start'], { cwd: root, env: childEnv, stdio: ['ignore', 'ignore', 'inherit'], detached: true });
   for (let i = 0; i < 240; i++) {

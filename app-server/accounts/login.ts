@@ -26,6 +26,12 @@ const WINDOW_SECONDS = 15 * 60;
 export const ACCOUNT_UNDER_ATTACK_DELAY_MS = 2_000;
 
 const invalidCredentials = () => new DomainError('unauthenticated', 'Invalid username or password');
+/**
+ * On an account with 2FA the password alone is never confirmed: with no code, a right and a wrong password both get
+ * `2FA code required`; with a code, a wrong password and a wrong code both get this one answer.
+ */
+const codeRequired = () => new DomainError('unauthenticated', '2FA code required', {}, 'totp_required');
+const invalidPasswordOrCode = () => new DomainError('unauthenticated', 'Invalid username, password or 2FA code', {}, 'totp_invalid');
 
 /**
  * Signs in. Before the password is hashed, the attempt takes a slot (in one statement each) in two hard limits:
@@ -73,6 +79,8 @@ export async function login(deps: AppDeps, input: z.infer<typeof loginSchema>, c
     const passwordOk = await hashGateFor(deps.config).run(() => verifyPassword(input.password, stored));
     if (!user || !credentials || !passwordOk) {
       await failed('bad-password');
+      // On an account with 2FA, a wrong password is answered as the right one without (or with a wrong) code would be.
+      if (user?.totp_enabled && credentials) throw input.totp_code?.trim() ? invalidPasswordOrCode() : codeRequired();
       throw invalidCredentials();
     }
     if (user.is_frozen) {
@@ -83,8 +91,16 @@ export async function login(deps: AppDeps, input: z.infer<typeof loginSchema>, c
       try {
         await passSecondFactor(deps, user, input.totp_code ?? undefined, { refuseAs: 'unauthenticated', missing: '2FA code required', meta: { ...meta, actor: user.id } });
       } catch (error) {
-        if (error instanceof DomainError && error.reason === 'totp_invalid') await failed('bad-2fa');
-        else await giveBack();
+        // Counted like a wrong password, so the limits cannot tell the two apart either.
+        if (error instanceof DomainError && error.reason === 'totp_invalid') {
+          await failed('bad-2fa');
+          throw invalidPasswordOrCode();
+        }
+        if (error instanceof DomainError && error.reason === 'totp_required') {
+          await failed('no-2fa-code');
+          throw codeRequired();
+        }
+        await giveBack();
         throw error;
       }
     }

@@ -9,6 +9,7 @@ import { consume } from '../auth/rate-limit.ts';
 import { type CommandMeta, handle } from '../commands/handle.ts';
 import { publicUrl } from '../config.ts';
 import type { AppDeps } from '../app-deps.ts';
+import { enqueueMail } from '../mail/outbox.ts';
 import { queueVerificationMail } from './email-verification.ts';
 import { findUserByEmail, findUserByUsername } from './user-view.ts';
 
@@ -17,14 +18,22 @@ export type Registration = z.infer<typeof registerSchema>;
 /**
  * Opens an account: the UserRegistered event, the password hash (its own table) and the verification mail, in one
  * transaction. Registration never creates an admin.
+ *
+ * An e-mail address that already has an account gets the same answer, after the same work (the password is hashed
+ * all the same), so nobody learns from it whose address is registered: its owner is mailed instead, and the id
+ * answered belongs to no account. A taken username is still refused: usernames are shown to other people anyway.
  */
 export async function register(deps: AppDeps, input: Registration, client: string, meta: Omit<CommandMeta, 'actor'>) {
   const { db } = deps.database;
   await consume(db, { bucket: 'register-ip', max: deps.config.RATE_LIMIT_REGISTER, windowSeconds: 3600 }, client, 'Too many registrations from your address');
   if (await findUserByUsername(db, input.username)) throw conflict('That username is taken');
-  if (await findUserByEmail(db, input.email)) throw conflict('That e-mail address is already registered');
+  const known = await findUserByEmail(db, input.email);
   const userId = randomUUID();
   const passwordHash = await hashGateFor(deps.config).run(() => hashPassword(input.password, { log2N: deps.config.PASSWORD_HASH_COST, r: 8, p: 1 }));
+  if (known) {
+    await mailOwnerOfKnownAddress(deps, known.email);
+    return userId;
+  }
   const now = new Date(meta.now ?? Date.now());
   await handle(deps.store, userAggregate,
     userId,
@@ -47,4 +56,24 @@ export async function register(deps: AppDeps, input: Registration, client: strin
     },
   );
   return userId;
+}
+
+/** Someone tried to open an account with an address that has one: its owner hears of it, nobody else does. */
+async function mailOwnerOfKnownAddress(deps: AppDeps, email: string) {
+  await deps.database.db.transaction().execute((trx) =>
+    enqueueMail(trx, [
+      {
+        to: email,
+        subject: 'Someone tried to register with your e-mail address',
+        text: [
+          'Hello,',
+          '',
+          'Someone just tried to open a new account with this e-mail address, which already belongs to your account. No new account was opened and your account is unchanged.',
+          '',
+          `If it was you: sign in with your username at ${publicUrl(deps.config)}/login. If you forgot your password, contact support.`,
+          'If it was not you, there is nothing to do.',
+        ].join('\n'),
+      },
+    ]),
+  );
 }

@@ -1,7 +1,7 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import { addressAggregate, escrowAggregate } from '../../domain/aggregates.ts';
 import type { EscrowActor, EscrowCommand } from '../../domain/escrow/decide.ts';
-import { notFound } from '../../domain/shared/errors.ts';
+import { DomainError, notFound } from '../../domain/shared/errors.ts';
 import { SYSTEM_ACTOR } from '../../domain/shared/context.ts';
 import { passSecondFactor } from '../accounts/second-factor.ts';
 import { type CommandMeta, handle, handleAll, type HandleOptions, part } from '../commands/handle.ts';
@@ -24,8 +24,18 @@ import { disputeById } from './queries.ts';
 export const onEscrow = (store: EventStore, escrowId: string, command: EscrowCommand, meta: CommandMeta, options: HandleOptions & { newStream?: boolean } = {}) =>
   handle(store, escrowAggregate, escrowId, command, meta, options);
 
-/** Gives the escrow a pool address: the escrow and the address streams move together or not at all. */
-export function assignPaymentAddress(store: EventStore, input: { escrowId: string; addressId: string; address: string; by: EscrowActor }, meta: CommandMeta) {
+/**
+ * Gives the escrow a pool address: the escrow and the address streams move together or not at all. `holdingCap`
+ * (a buyer asking): the append is refused when that buyer would then hold more pool addresses on unpaid escrows than
+ * the cap. It is counted inside the append's transaction, after its rows are written and under the chain head's row
+ * lock (every append holds it to commit), so concurrent requests are counted one after the other.
+ */
+export function assignPaymentAddress(
+  store: EventStore,
+  input: { escrowId: string; addressId: string; address: string; by: EscrowActor; holdingCap?: { buyerId: string; max: number } },
+  meta: CommandMeta,
+) {
+  const cap = input.holdingCap;
   return handleAll(
     store,
     [
@@ -33,7 +43,27 @@ export function assignPaymentAddress(store: EventStore, input: { escrowId: strin
       part({ aggregate: addressAggregate, id: input.addressId, command: { type: 'assign', escrow_id: input.escrowId } }),
     ],
     meta,
+    cap ? { alsoWrite: (trx) => refuseOverCap(trx, cap, input.escrowId) } : {},
   );
+}
+
+/** Pool addresses held by the buyer's escrows that are not paid (still `assigned`: verifying marks an address used). */
+async function refuseOverCap(trx: Transaction<Database>, cap: { buyerId: string; max: number }, escrowId: string) {
+  const held = await trx
+    .selectFrom('addresses as a')
+    .innerJoin('escrows as e', 'e.id', 'a.assigned_to_escrow_id')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('a.status', '=', 'assigned')
+    .where((eb) => eb.or([eb('e.buyer_id', '=', cap.buyerId), eb('e.id', '=', escrowId)]))
+    .executeTakeFirstOrThrow();
+  if (Number(held.n) > cap.max) {
+    throw new DomainError(
+      'conflict',
+      `You already have ${cap.max} unpaid escrows holding a payment address; pay or cancel one of them before asking for another`,
+      {},
+      'unpaid_escrow_limit',
+    );
+  }
 }
 
 /**
@@ -62,6 +92,11 @@ export function verifyPayment(store: EventStore, input: { escrowId: string; note
 /** Cancel (by the creator) or expire (by the system) an unpaid escrow, freeing its address. */
 export function endUnpaid(store: EventStore, input: { escrowId: string; how: 'cancel' | 'expire'; by: EscrowActor }, meta: CommandMeta) {
   return withAddress(store, input.escrowId, { type: input.how, by: input.by }, 'free', meta);
+}
+
+/** An admin cancels an unpaid escrow with a reason (mailed to both parties), freeing its address for the next buyer. */
+export function cancelUnpaidByAdmin(store: EventStore, input: { escrowId: string; reason: string }, meta: CommandMeta) {
+  return withAddress(store, input.escrowId, { type: 'cancelByAdmin', by: 'admin', reason: input.reason }, 'free', meta);
 }
 
 type Txid = string | null;
@@ -124,8 +159,8 @@ export async function markPaid(
 }
 
 /**
- * The seller's payout or the buyer's refund address. Replacing one once money is held is what a stolen session
- * would do: for a party with 2FA on it takes the second factor (the decider then holds the new address).
+ * The seller's payout or the buyer's refund address. Which changes take the second factor and are held is the
+ * decider's rule; here a code that came is checked (and used up) first, so the decider knows whether it passed.
  */
 export async function setPayoutAddress(
   deps: AppDeps,
@@ -133,16 +168,17 @@ export async function setPayoutAddress(
   input: { escrowId: string; by: EscrowActor; address: string; totpCode: string | undefined },
   meta: CommandMeta,
 ) {
-  if (user.totp_enabled && (input.by === 'buyer' || input.by === 'seller')) {
-    // From the log as it is now: memory a little behind another process could skip the code.
-    const { state } = await deps.store.aggregate(escrowAggregate, input.escrowId, { fresh: true });
-    const current = input.by === 'seller' ? state.context.payout_address : state.context.refund_address;
-    const funded = state.status === 'funded' || (state.status === 'disputed' && state.context.status_before_dispute === 'funded');
-    if (funded && current !== null && current !== input.address) {
-      await passSecondFactor(deps, user, input.totpCode, { missing: '2FA code required to replace an address on a funded escrow', meta });
-    }
+  let secondFactor: 'passed' | 'missing' | 'not_enabled' = 'not_enabled';
+  if (user.totp_enabled) {
+    secondFactor = input.totpCode?.trim() ? 'passed' : 'missing';
+    if (secondFactor === 'passed') await passSecondFactor(deps, user, input.totpCode, { meta });
   }
-  return onEscrow(deps.store, input.escrowId, { type: 'setPayoutAddress', by: input.by, address: input.address, hold_hours: deps.config.PAYOUT_ADDRESS_HOLD_HOURS }, meta);
+  return onEscrow(
+    deps.store,
+    input.escrowId,
+    { type: 'setPayoutAddress', by: input.by, address: input.address, hold_hours: deps.config.PAYOUT_ADDRESS_HOLD_HOURS, second_factor: secondFactor },
+    meta,
+  );
 }
 
 /**

@@ -16,6 +16,11 @@ import { userWords } from '../mail/user-words.ts';
 import { onEscrow } from './commands.ts';
 import { takeFreeAddress } from './payment-address.ts';
 
+const overCapIsNoAddress = (error: unknown) => {
+  if (error instanceof DomainError && error.reason === 'unpaid_escrow_limit') return false;
+  throw error;
+};
+
 /** Every escrow opened reads it. */
 const PRICING_IN_FORCE = preparedQuery((db) => db.selectFrom('settings').select(['rate_cents', 'fee_bps']).where('id', '=', 1));
 
@@ -112,6 +117,7 @@ async function open(
       },
     },
   );
-  if (side === 'buyer') await takeFreeAddress(deps, escrowId, 'buyer', actorMeta, { mailAdminsWhenNone: false });
+  // Over MAX_UNPAID_ESCROWS the escrow opens without an address; Make Payment then says why.
+  if (side === 'buyer') await takeFreeAddress(deps, escrowId, 'buyer', actorMeta, { mailAdminsWhenNone: false, buyerId: user.id }).catch(overCapIsNoAddress);
   return { escrowId, events: result.events };
 }

@@ -129,7 +129,14 @@ export function letterFor(event: StoredEvent, escrow: Escrow): Letter | null {
       return {
         to: 'parties',
         subject: `Escrow cancelled: ${ref}`,
-        lines: [`Escrow ${what} was cancelled by its creator before any payment.`, 'Do not send money to its payment address; nothing more is needed from you.'],
+        lines:
+          event.data.by === 'admin'
+            ? [
+                `An admin cancelled escrow ${what} before any payment.`,
+                ...userWords("The admin's reason", event.data.reason),
+                'Do not send money to its payment address; contact support if you have questions.',
+              ]
+            : [`Escrow ${what} was cancelled by its creator before any payment.`, 'Do not send money to its payment address; nothing more is needed from you.'],
       };
     case 'EscrowExpired':
       return {

@@ -21,7 +21,7 @@ export async function requestPaymentAddress(deps: AppDeps, escrowId: string, met
   const { state } = await deps.store.aggregate(escrowAggregate, escrowId, { fresh: true });
   if (state.status !== 'pending_payment') throw new DomainError('transition_not_allowed', `Cannot request a payment address for an escrow that is ${state.status}`);
   if (state.context.address_id) throw new DomainError('conflict', 'This escrow already has a payment address');
-  const assigned = await takeFreeAddress(deps, escrowId, 'buyer', meta);
+  const assigned = await takeFreeAddress(deps, escrowId, 'buyer', meta, { mailAdminsWhenNone: true, buyerId: meta.actor });
   if (!assigned) throw new DomainError('conflict', 'No payment address is free right now; the admins have been told and will assign one shortly');
 }
 
@@ -35,8 +35,9 @@ export async function takeFreeAddress(
   escrowId: string,
   by: 'buyer' | 'admin',
   meta: CommandMeta,
-  options: { mailAdminsWhenNone: boolean } = { mailAdminsWhenNone: true },
+  options: { mailAdminsWhenNone: boolean; /** A buyer asking: MAX_UNPAID_ESCROWS applies to them. */ buyerId?: string } = { mailAdminsWhenNone: true },
 ): Promise<boolean> {
+  const holdingCap = options.buyerId ? { buyerId: options.buyerId, max: deps.config.MAX_UNPAID_ESCROWS } : undefined;
   const { db } = deps.database;
   const tried = new Set<string>();
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
@@ -46,11 +47,11 @@ export async function takeFreeAddress(
     if (!free) break;
     tried.add(free.id);
     try {
-      await assignPaymentAddress(deps.store, { escrowId, addressId: free.id, address: free.address_string, by }, meta);
+      await assignPaymentAddress(deps.store, { escrowId, addressId: free.id, address: free.address_string, by, ...(holdingCap ? { holdingCap } : {}) }, meta);
       return true;
     } catch (error) {
       // Taken by a concurrent request: try the next one. Anything else (e.g. the escrow changed) is final.
-      if (!(error instanceof DomainError) || error.code !== 'conflict' || !/address/i.test(error.detail)) throw error;
+      if (!(error instanceof DomainError) || error.code !== 'conflict' || error.reason === 'unpaid_escrow_limit' || !/address/i.test(error.detail)) throw error;
     }
   }
   if (options.mailAdminsWhenNone) await mailAdmins(deps, escrowId);

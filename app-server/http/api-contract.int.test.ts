@@ -157,6 +157,7 @@ describe('every route on a seeded store', () => {
     expectStatus(await call('GET', '/api/admin/users', { as: 'alice' }), 403);
     expectStatus(await call('PUT', '/api/admin/users/{id}', { as: 'admin', params: { id }, body: { form: { full_name: 'Zoe Park-Lee' } } }), 200);
     expectStatus(await call('POST', '/api/admin/users/{id}/suspend', { as: 'admin', params: { id }, body: { form: { reason: 'Checking a report' } } }), 200);
+    expectStatus(await call('POST', '/api/admin/users/{id}/cancel-unpaid-escrows', { as: 'admin', params: { id }, body: { form: { reason: 'Checking a report' } } }), 200);
     expectStatus(await call('POST', '/api/admin/users/{id}/unsuspend', { as: 'admin', params: { id } }), 200);
     expectStatus(await call('POST', '/api/admin/users/{id}/reset-password', { as: 'admin', params: { id }, body: { form: { temporary_password: 'a temporary passphrase' } } }), 200);
     expectStatus(await call('DELETE', '/api/admin/users/{id}', { as: 'admin', params: { id } }), 200);
@@ -184,6 +185,8 @@ describe('every route on a seeded store', () => {
     expectStatus(await call('PUT', '/api/admin/addresses/{id}', { as: 'admin', params: { id: added.body.id }, body: { form: { address_string: freshAddress() } } }), 200);
     expectStatus(await call('DELETE', '/api/admin/addresses/{id}', { as: 'admin', params: { id: added.body.id } }), 200);
     expectStatus(await call('POST', '/api/admin/addresses', { as: 'admin', body: { form: { address_string: 'not an address' } } }), 422);
+    expectStatus(await call('POST', '/api/admin/addresses/bulk', { as: 'admin', body: { json: { addresses: [freshAddress(), 'not an address'] } } }), 200);
+    expectStatus(await call('POST', '/api/admin/addresses/bulk', { as: 'admin', body: { json: { addresses: [] } } }), 422);
 
     // Escrows: a party's view and the whole life of new ones.
     const all = await call<{ escrows: EscrowBody[] }>('GET', '/api/admin/escrows', { as: 'admin' });
@@ -230,6 +233,9 @@ describe('every route on a seeded store', () => {
     expectStatus(await call('POST', '/api/admin/escrows/{id}/assign-address', { as: 'admin', params: { id: byHand.body.id }, body: { form: { address_id: free.body.find((x) => x.status === 'available')!.id } } }), 200);
     const cancelled = await open('alice', 'elena');
     expectStatus(await call('POST', '/api/escrows/{id}/cancel', { as: 'alice', params: { id: cancelled.id } }), 200);
+    const cancelledByAdmin = await open('bruno', 'elena');
+    expectStatus(await call('POST', '/api/admin/escrows/{id}/cancel', { as: 'admin', params: { id: cancelledByAdmin.id }, body: { form: { reason: 'Holding a pool address' } } }), 200);
+    expectStatus(await call('POST', '/api/admin/escrows/{id}/cancel', { as: 'admin', params: { id: cancelledByAdmin.id }, body: { form: { reason: 'again' } } }), 409);
     expectStatus(await call('POST', '/api/escrows', { as: 'alice', body: { json: { product_service: 'x' } } }), 422);
 
     // Payment desk and evidence.

@@ -119,6 +119,8 @@ const ROUTES: Record<string, Entry> = {
   'POST /api/admin/users/{id}/unsuspend': { access: 'admin', id: (f) => f.victim },
   'DELETE /api/admin/users/{id}': { access: 'admin', id: (f) => f.doomed },
   'POST /api/admin/users/{id}/reset-password': { access: 'admin', id: (f) => f.victim, body: () => ({ form: { temporary_password: 'temporary pass' } }) },
+  // An empty reason: the admin passes the door and is refused for the field (422), so nothing is cancelled.
+  'POST /api/admin/users/{id}/cancel-unpaid-escrows': { access: 'admin', id: (f) => f.victim, body: () => ({ form: { reason: ' ' } }) },
 
   'GET /api/admin/reviews/pending': { access: 'admin' },
   'GET /api/admin/reviews': { access: 'admin' },
@@ -131,6 +133,7 @@ const ROUTES: Record<string, Entry> = {
   'PUT /api/admin/btc-rate': { access: 'admin', body: () => ({ form: { btc_usd_rate: '50000' } }) },
   'GET /api/admin/addresses': { access: 'admin' },
   'POST /api/admin/addresses': { access: 'admin', body: () => ({ form: { address_string: freshAddress() } }) },
+  'POST /api/admin/addresses/bulk': { access: 'admin', body: () => ({ json: { addresses: [freshAddress()] } }) },
   'PUT /api/admin/addresses/{id}': { access: 'admin', id: (f) => f.address.id, body: (f) => ({ form: { address_string: f.address.address_string } }) },
   'DELETE /api/admin/addresses/{id}': { access: 'admin', id: (f) => f.address.id },
 
@@ -167,6 +170,7 @@ const ROUTES: Record<string, Entry> = {
   'POST /api/admin/escrows/{id}/freeze': { access: 'admin', ...escrowId, body: () => ({ form: { reason: 'Matrix check' } }) },
   'POST /api/admin/escrows/{id}/unfreeze': { access: 'admin', ...escrowId, body: () => ({ form: { reason: 'Matrix check' } }) },
   'POST /api/admin/escrows/{id}/assign-address': { access: 'admin', ...escrowId, body: (f) => ({ form: { address_id: f.freeAddress } }) },
+  'POST /api/admin/escrows/{id}/cancel': { access: 'admin', ...escrowId, body: () => ({ form: { reason: ' ' } }) },
   'POST /api/admin/disputes/{id}/resolve': { access: 'admin', id: (f) => f.dispute, body: () => ({ form: { outcome: 'Matrix check' } }) },
   'GET /api/admin/disputes': { access: 'admin' },
   'GET /api/admin/escrows': { access: 'admin' },
@@ -242,6 +246,7 @@ beforeAll(async () => {
     RATE_LIMIT_REGISTER: LIMIT,
     RATE_LIMIT_REVIEWS: LIMIT,
     RATE_LIMIT_CONTACT: LIMIT,
+    MAX_UNPAID_ESCROWS: LIMIT,
   });
   const { admin, buyer, seller } = await openMarket(t, Array.from({ length: 5 }, freshAddress)); // one for each escrow below
   const ok = async (res: Response | Promise<Response>, status = 200) => {

@@ -182,7 +182,7 @@ describe.skipIf(backend !== 'postgres')('races on PostgreSQL: exactly one winner
   let seller: Party;
 
   beforeAll(async () => {
-    t = await openTestApp({ RATE_LIMIT_LOGIN: '100000', RATE_LIMIT_REGISTER: '100000', RATE_LIMIT_REVIEWS: '100000', RATE_LIMIT_ESCROWS: '100000' });
+    t = await openTestApp({ RATE_LIMIT_LOGIN: '100000', RATE_LIMIT_REGISTER: '100000', RATE_LIMIT_REVIEWS: '100000', RATE_LIMIT_ESCROWS: '100000', MAX_UNPAID_ESCROWS: '100000' });
     // Ann's e-mail is confirmed too (openMarket does it), so escrows sam opens with her as buyer are hers.
     ({ admin, buyer, seller } = await openMarket(t));
   });

@@ -170,7 +170,7 @@ async function session() {
   const noCode = await call('/api/auth/login', json({ username: 'ann', password: ANN_PASSWORD }));
   expect([noCode.status, noCode.body.detail]).toEqual([401, '2FA code required']);
   const badCode = await call('/api/auth/login', json({ username: 'ann', password: ANN_PASSWORD, totp_code: 'AAAA-BBBB-CCCC-DDDD' }));
-  expect([badCode.status, badCode.body.detail]).toEqual([401, 'Invalid 2FA code']);
+  expect([badCode.status, badCode.body.detail]).toEqual([401, 'Invalid username, password or 2FA code']);
   const second = await login('ann', ANN_PASSWORD, recoveryCodes[0]);
   await login('ann', ANN_PASSWORD, codeFor(totpSecret, new Date(Date.now() + 30_000)));
 

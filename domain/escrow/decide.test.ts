@@ -137,15 +137,24 @@ describe('release and refund', () => {
 describe('payout address safety', () => {
   const replaced = { type: 'PayoutAddressSet', data: { side: 'seller', address: 'bc1qnew', replaces: 'bc1qpayout', held_until: '2026-01-02T00:00:00.000Z' } } as const;
 
-  it('holds a replacement once funded, not the first address nor one replaced before funding', () => {
+  it('holds every replacement, funded or not, never the first address', () => {
     escrow(histories.funded).when({ type: 'setPayoutAddress', by: 'seller', address: 'bc1qnew', hold_hours: 24 }).then([replaced]);
     escrow([sample.EscrowCreated, sample.PaymentAddressAssigned, sample.PaymentMarked, sample.PaymentVerified])
       .when({ type: 'setPayoutAddress', by: 'seller', address: 'bc1qfirst', hold_hours: 24 })
       .then([{ type: 'PayoutAddressSet', data: { side: 'seller', address: 'bc1qfirst', replaces: null, held_until: null } }]);
     escrow([sample.EscrowCreated, sellerPayout])
       .when({ type: 'setPayoutAddress', by: 'seller', address: 'bc1qnew', hold_hours: 24 })
-      .then([{ type: 'PayoutAddressSet', data: { side: 'seller', address: 'bc1qnew', replaces: 'bc1qpayout', held_until: null } }]);
+      .then([{ type: 'PayoutAddressSet', data: { side: 'seller', address: 'bc1qnew', replaces: 'bc1qpayout', held_until: '2026-01-02T00:00:00.000Z' } }]);
     escrow(histories.funded).when({ type: 'setPayoutAddress', by: 'seller', address: 'bc1qpayout', hold_hours: 24 }).then([]);
+  });
+
+  it('asks a party with 2FA for the code to replace an address in any status, never for the first one', () => {
+    const missing = { type: 'setPayoutAddress', by: 'seller', address: 'bc1qnew', hold_hours: 24, second_factor: 'missing' } as const;
+    escrow([sample.EscrowCreated, sellerPayout]).when(missing).thenRefused('invalid_input', /2FA code required to replace your payout address/);
+    escrow([sample.EscrowCreated, sample.PaymentAddressAssigned, sample.PaymentMarked, sellerPayout]).when(missing).thenRefused('invalid_input', /2FA code required/);
+    escrow(histories.funded).when(missing).thenRefused('invalid_input', /2FA code required/);
+    escrow([sample.EscrowCreated]).when(missing).then([{ type: 'PayoutAddressSet', data: { side: 'seller', address: 'bc1qnew', replaces: null, held_until: null } }]);
+    escrow([sample.EscrowCreated, sellerPayout]).when({ ...missing, second_factor: 'passed' }).then([{ type: 'PayoutAddressSet', data: { side: 'seller', address: 'bc1qnew', replaces: 'bc1qpayout', held_until: '2026-01-02T00:00:00.000Z' } }]);
   });
 
   it('sends no money to a held address until the hold ends', () => {
@@ -226,6 +235,15 @@ describe('cancel, expire, freeze', () => {
     escrow(histories.pendingFresh).when({ type: 'cancel', by: 'buyer' }).then([{ type: 'EscrowCancelled', data: { reason: 'Cancelled by the creator' } }]);
     escrow(histories.pendingFresh).when({ type: 'cancel', by: 'seller' }).thenRefused('forbidden', 'creator');
     escrow(histories.pendingMarked).when({ type: 'cancel', by: 'buyer' }).thenRefused('transition_not_allowed', 'marked');
+  });
+
+  it('lets an admin cancel an unpaid escrow with a reason, never a marked or funded one', () => {
+    const cancel = { type: 'cancelByAdmin', by: 'admin', reason: ' Hoarding the pool ' } as const;
+    escrow(histories.pendingFresh).when(cancel).then([{ type: 'EscrowCancelled', data: { reason: 'Hoarding the pool', by: 'admin' } }]);
+    escrow(histories.pendingFresh).when({ ...cancel, reason: ' ' }).thenRefused('invalid_input', 'reason is required');
+    escrow(histories.pendingFresh).when({ ...cancel, by: 'buyer' }).thenRefused('forbidden');
+    escrow(histories.pendingMarked).when(cancel).thenRefused('transition_not_allowed', 'marked');
+    escrow(histories.funded).when(cancel).thenRefused('transition_not_allowed', 'funded');
   });
 
   it('expires only after the deadline, by the system', () => {

@@ -35,8 +35,13 @@ export type EscrowCommand = { by: EscrowActor } & (
   | {
       type: 'setPayoutAddress';
       address: string;
-      /** How long a replaced address is held once the escrow is funded (PAYOUT_ADDRESS_HOLD_HOURS); absent: 0. */
+      /** How long a replaced address is held (PAYOUT_ADDRESS_HOLD_HOURS); absent: 0. */
       hold_hours?: number;
+      /**
+       * The party's second factor with this request: `passed` (a right code), `missing` (2FA is on and no code
+       * came) or `not_enabled` (the party has no 2FA; also when absent).
+       */
+      second_factor?: 'passed' | 'missing' | 'not_enabled';
     }
   | { type: 'release'; notes: string; txid: Txid; expected_address?: string | null | undefined }
   | { type: 'refund'; notes: string; txid: Txid; expected_address?: string | null | undefined }
@@ -55,6 +60,8 @@ export type EscrowCommand = { by: EscrowActor } & (
       expected_refund_address?: string | null | undefined;
     }
   | { type: 'cancel' }
+  /** An admin ends an unpaid escrow (a hoarded pool address, a suspended account), with a reason for both parties. */
+  | { type: 'cancelByAdmin'; reason: string }
   | { type: 'bindParty'; side: 'buyer' | 'seller'; user_id: string }
   | { type: 'expire' }
   | { type: 'freeze'; reason: string }
@@ -74,6 +81,7 @@ const verbs: Record<EscrowCommand['type'], string> = {
   openDispute: 'open a dispute on',
   resolveDispute: 'resolve a dispute on',
   cancel: 'cancel',
+  cancelByAdmin: 'cancel',
   expire: 'expire',
   freeze: 'freeze',
   unfreeze: 'unfreeze',
@@ -192,6 +200,12 @@ function destinationsOf(
   return out;
 }
 
+/**
+ * The one rule for payout and refund addresses: the first one a party sets is theirs to set; any replacement after
+ * it, whatever the escrow's status (a stolen session swaps the address before the money arrives as readily as after),
+ * takes the party's second factor when they have 2FA on, and holds the new address for `hold_hours`. The mail to both
+ * parties and the admins follows from the event (`replaces` is set).
+ */
 function setPayoutAddress(
   command: Extract<EscrowCommand, { type: 'setPayoutAddress' }>,
   state: EscrowState,
@@ -202,11 +216,9 @@ function setPayoutAddress(
   const { context } = state;
   const current = side === 'seller' ? context.payout_address : context.refund_address;
   if (current === command.address) return [];
-  const funded =
-    state.status === 'funded' || (state.status === 'disputed' && context.status_before_dispute === 'funded');
+  const replacing = current !== null;
   const hours = command.hold_hours ?? 0;
-  const held = current !== null && funded && hours > 0;
-  return allowed(
+  const events = allowed(
     state,
     command,
     {
@@ -215,11 +227,15 @@ function setPayoutAddress(
         side,
         address: command.address,
         replaces: current,
-        held_until: held ? new Date(Date.parse(ctx.now) + hours * 3_600_000).toISOString() : null,
+        held_until: replacing && hours > 0 ? new Date(Date.parse(ctx.now) + hours * 3_600_000).toISOString() : null,
       },
     } as const,
     ctx,
   );
+  if (replacing && command.second_factor === 'missing') {
+    throw new DomainError('invalid_input', `2FA code required to replace your ${side === 'seller' ? 'payout' : 'refund'} address`, {}, 'totp_required');
+  }
+  return events;
 }
 
 function resolveDispute(
@@ -424,6 +440,17 @@ export function decideEscrow(command: EscrowCommand, state: EscrowState, ctx: De
         state,
         command,
         { type: 'EscrowCancelled', data: { reason: 'Cancelled by the creator' } } as const,
+        ctx,
+      );
+    case 'cancelByAdmin':
+      only(command, 'admin');
+      if (state.status === 'pending_payment' && context.payment_marked_at) {
+        throw transitionNotAllowed('The buyer has marked this escrow as paid; reject or verify the payment instead of cancelling');
+      }
+      return allowed(
+        state,
+        command,
+        { type: 'EscrowCancelled', data: { reason: trimmed(command.reason, 'reason', 1000), by: 'admin' } } as const,
         ctx,
       );
     case 'expire':

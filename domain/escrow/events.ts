@@ -91,7 +91,8 @@ export const disputeResolved = z.object({
   txid: txid.nullable(),
   destinations,
 });
-export const escrowCancelled = z.object({ reason: z.string().max(1000) });
+/** `by: 'admin'`: an admin cancelled it (abuse, a suspended account), with the reason given; absent: its creator. */
+export const escrowCancelled = z.object({ reason: z.string().max(1000), by: z.literal('admin').optional() });
 export const escrowExpired = z.object({});
 export const escrowFrozen = z.object({ reason: z.string().min(1).max(1000) });
 export const escrowUnfrozen = z.object({ reason: z.string().max(1000) });

@@ -82,7 +82,9 @@ function entryFor(event: Dated, creatorSide: 'buyer' | 'seller'): Omit<EscrowHis
       };
     }
     case 'EscrowCancelled':
-      return { ...empty, summary: `Cancelled by the ${creatorSide}`, actor_side: creatorSide };
+      return event.data.by === 'admin'
+        ? { ...empty, summary: 'Cancelled by an admin before any payment', actor_side: 'admin', reason: event.data.reason }
+        : { ...empty, summary: `Cancelled by the ${creatorSide}`, actor_side: creatorSide };
     case 'EscrowExpired':
       return { ...empty, summary: 'Cancelled: no payment was marked before the deadline', actor_side: 'system' };
     case 'EscrowFrozen':

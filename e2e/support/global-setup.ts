@@ -66,6 +66,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       RATE_LIMIT_REGISTER: '10000',
       RATE_LIMIT_LOGIN: '10000',
       RATE_LIMIT_ESCROWS: '10000',
+      MAX_UNPAID_ESCROWS: '10000',
       // Most admin journeys act without 2FA (a code is accepted once per 30 s step); one journey turns it on.
       ADMIN_2FA_REQUIRED: 'false',
       // scrypt at its production cost is half a second a hash on these cores; the journeys hash hundreds of times.

@@ -32,7 +32,7 @@ export function summarise(event: DomainEvent, objectId: string): string {
     case 'DisputeResolved':
       return `resolved the dispute on ${escrow}${event.data.resolution ? ` (${event.data.resolution}${event.data.seller_percent ? ` ${event.data.seller_percent}% to the seller` : ''})` : ' without moving money'}`;
     case 'EscrowCancelled':
-      return `cancelled ${escrow}`;
+      return event.data.by === 'admin' ? `cancelled ${escrow} as an admin` : `cancelled ${escrow}`;
     case 'EscrowExpired':
       return `expired ${escrow} (payment deadline passed)`;
     case 'EscrowFrozen':

@@ -9,13 +9,14 @@ import type { AppEnv } from '../env.ts';
  * replay and export are read-only or operator tools.
  */
 const POWERS: ReadonlyArray<readonly [method: string, path: RegExp]> = [
-  ['POST', /^\/api\/admin\/escrows\/[^/]+\/(verify-payment|release|refund|freeze|unfreeze|assign-address)$/],
+  ['POST', /^\/api\/admin\/escrows\/[^/]+\/(verify-payment|release|refund|freeze|unfreeze|assign-address|cancel)$/],
   ['POST', /^\/api\/admin\/disputes\/[^/]+\/resolve$/],
   ['PUT', /^\/api\/admin\/users\/[^/]+$/], // name, e-mail and role
   ['DELETE', /^\/api\/admin\/users\/[^/]+$/],
-  ['POST', /^\/api\/admin\/users\/[^/]+\/(suspend|unsuspend|reset-password)$/],
+  ['POST', /^\/api\/admin\/users\/[^/]+\/(suspend|unsuspend|reset-password|cancel-unpaid-escrows)$/],
   ['PUT', /^\/api\/admin\/btc-rate$/], // the rate and the fee
   ['POST', /^\/api\/admin\/addresses$/],
+  ['POST', /^\/api\/admin\/addresses\/bulk$/], // many addresses, one code
   ['PUT', /^\/api\/admin\/addresses\/[^/]+$/],
   ['DELETE', /^\/api\/admin\/addresses\/[^/]+$/],
 ];

@@ -13,11 +13,11 @@ const KEY_FORMAT = /^[\x21-\x7e]{1,200}$/;
 export const IDEMPOTENCY_LEASE_SECONDS = 5;
 
 /**
- * Answers that hand a secret to its owner (session tokens, a TOTP secret, recovery codes, a temporary password)
- * are never kept for replay, so the key is ignored there: none of these moves money, and a retried sign-in only
- * opens another session.
+ * Answers that hand a secret to its owner (session tokens, the first admin's session from /setup, a TOTP secret,
+ * recovery codes, a temporary password) are never kept for replay, so the key is ignored there: none of these moves
+ * money, and a retried sign-in only opens another session.
  */
-const SECRET_ANSWERS = /^\/api\/(auth\/|admin\/users\/[^/]+\/reset-password$)/;
+const SECRET_ANSWERS = /^\/api\/(auth\/|setup\/|admin\/users\/[^/]+\/reset-password$)/;
 
 type Keys = Kysely<Database>;
 const replay = (status: number, body: string) => new Response(body, { status, headers: { 'content-type': 'application/json', 'idempotent-replayed': 'true' } });

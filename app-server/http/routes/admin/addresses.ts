@@ -1,17 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import type { BitcoinNetwork } from '../../../../domain/bitcoin-address.ts';
 import { poolAddressesSchema, poolAddressSchema } from '../../../../contract/addresses.ts';
-import { addressIdParam as idParam, poolAddressFormSchema } from '../../../../contract/address-requests.ts';
+import { addressIdParam as idParam, bulkAddressAnswerSchema, poolAddressesBulkSchema, poolAddressFormSchema } from '../../../../contract/address-requests.ts';
 import { OpenAPIHono, z } from '@hono/zod-openapi';
 import type { Selectable } from 'kysely';
 import { addressAggregate } from '../../../../domain/aggregates.ts';
 import type { AddressCommand } from '../../../../domain/address/decide.ts';
 import { checkBitcoinAddress } from '../../../../domain/bitcoin-address.ts';
-import { conflict, invalidInput, notFound } from '../../../../domain/shared/errors.ts';
+import { conflict, DomainError, invalidInput, notFound } from '../../../../domain/shared/errors.ts';
 import type { AddressRow } from '../../../../projections/addresses/table.ts';
 import { handle } from '../../../commands/handle.ts';
 import { poolAddress, poolAddresses, poolAddressIdOf } from '../../../addresses/queries.ts';
-import { formBody, jsonAnswer } from '../../bodies.ts';
+import { formBody, jsonAnswer, jsonBody } from '../../bodies.ts';
 import type { AppDeps } from '../../../app-deps.ts';
 import type { AppEnv } from '../../env.ts';
 import { currentUser } from '../../middleware/authenticate.ts';
@@ -58,6 +58,31 @@ export function adminAddressRoutes(deps: AppDeps) {
       const id = randomUUID();
       await run(c, id, { type: 'add', address_id: id, address: checked, network });
       return c.json(view(await fetch(id)), 201);
+    },
+  );
+
+  app.openapi(
+    adminRoute('post', '/bulk', 'Add many addresses with one 2FA code: each is checked and added on its own, and answered in order', {
+      request: { body: jsonBody(poolAddressesBulkSchema) },
+    }, { 200: jsonAnswer('Each address: added or refused with why', bulkAddressAnswerSchema) }),
+    async (c) => {
+      const results = [];
+      for (const input of c.req.valid('json').addresses) {
+        const address = input.trim();
+        try {
+          const checked = await valid(address);
+          const id = randomUUID();
+          await run(c, id, { type: 'add', address_id: id, address: checked, network });
+          results.push({ address: checked, added: true, id, detail: null });
+        } catch (error) {
+          if (!(error instanceof DomainError)) throw error;
+          results.push({ address, added: false, id: null, detail: error.detail.replace(/^address_string /, 'This address ') });
+        }
+      }
+      const added = results.filter((r) => r.added).length;
+      const refused = results.length - added;
+      const detail = `${added} address${added === 1 ? '' : 'es'} added${refused ? `, ${refused} refused` : ''}`;
+      return c.json({ detail, added, refused, results }, 200);
     },
   );
 

@@ -1,8 +1,9 @@
 import { OpenAPIHono, z } from '@hono/zod-openapi';
 import { usersSchema } from '../../../../contract/users.ts';
-import { resetPasswordSchema, suspendUserSchema, userIdParam as idParam, userUpdateSchema } from '../../../../contract/admin-user-requests.ts';
+import { cancelledUnpaidEscrowsSchema, cancelUnpaidEscrowsSchema, resetPasswordSchema, suspendUserSchema, userIdParam as idParam, userUpdateSchema } from '../../../../contract/admin-user-requests.ts';
 import { deleteUser, resetPassword, suspendUser, unsuspendUser, updateUser } from '../../../accounts/admin-users.ts';
 import { usersForAdmin } from '../../../accounts/queries.ts';
+import { cancelUnpaidEscrowsOf } from '../../../escrows/cancel-unpaid.ts';
 import { userView } from '../../../accounts/user-view.ts';
 import { formBody, jsonAnswer } from '../../bodies.ts';
 import type { AppDeps } from '../../../app-deps.ts';
@@ -58,6 +59,17 @@ export function adminUserRoutes(deps: AppDeps) {
     await deleteUser(deps, c.req.valid('param').id, meta(c));
     return c.json({ detail: 'User deleted successfully' }, 200);
   });
+
+  app.openapi(
+    adminRoute('post', '/{id}/cancel-unpaid-escrows', "Cancel every unpaid escrow of a suspended account, freeing their payment addresses", {
+      request: { params: idParam, body: formBody(cancelUnpaidEscrowsSchema) },
+    }, { 200: jsonAnswer('What was cancelled, and what was left with why', cancelledUnpaidEscrowsSchema) }),
+    async (c) => {
+      const result = await cancelUnpaidEscrowsOf(deps, c.req.valid('param').id, c.req.valid('form').reason, meta(c));
+      const left = result.skipped.length ? `; ${result.skipped.length} left (see skipped)` : '';
+      return c.json({ detail: `${result.cancelled.length} unpaid escrow${result.cancelled.length === 1 ? '' : 's'} cancelled${left}`, ...result }, 200);
+    },
+  );
 
   app.openapi(
     adminRoute('post', '/{id}/reset-password', 'Set a temporary password and sign the user out', { request: { params: idParam, body: formBody(resetPasswordSchema) } }, {

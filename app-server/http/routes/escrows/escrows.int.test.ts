@@ -8,7 +8,7 @@ import { openTestApp, type TestApp } from '../../../testing/test-app.ts';
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await openTestApp({ RATE_LIMIT_ESCROWS: '100' });
+  t = await openTestApp({ RATE_LIMIT_ESCROWS: '100', MAX_UNPAID_ESCROWS: '100' });
 });
 beforeEach(async () => t.database.reset());
 afterAll(async () => t.close());

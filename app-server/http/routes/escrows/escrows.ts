@@ -98,7 +98,7 @@ export function escrowRoutes(deps: AppDeps) {
   );
 
   app.openapi(
-    route('post', '/{id}/payout-address', "The seller's payout or the buyer's refund address; replacing one once funded needs the 2FA code (when on) and holds the new address", {
+    route('post', '/{id}/payout-address', "The seller's payout or the buyer's refund address; replacing one (in any status) needs the 2FA code (when on) and holds the new address", {
       ...party,
       request: { params: idParam, body: jsonBody(payoutAddressSchema) },
     }, { 200: afterAction }),

@@ -1,11 +1,11 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
-import { adminEscrowListQuerySchema, assignAddressSchema, freezeReasonSchema, paymentNotesSchema, verifyPaymentSchema } from '../../../../../contract/admin-escrow-requests.ts';
+import { adminCancelSchema, adminEscrowListQuerySchema, assignAddressSchema, freezeReasonSchema, paymentNotesSchema, verifyPaymentSchema } from '../../../../../contract/admin-escrow-requests.ts';
 import { escrowIdParam as idParam } from '../../../../../contract/escrow-requests.ts';
 import { adminEscrowHistorySchema, adminEscrowPageSchema, escrowSchema } from '../../../../../contract/escrows.ts';
 import { DomainError, notFound } from '../../../../../domain/shared/errors.ts';
 import type { AppDeps } from '../../../../app-deps.ts';
 import { listEscrowsForAdmin } from '../../../../escrows/admin-list.ts';
-import { assignPaymentAddress, payOut, reviewPayment } from '../../../../escrows/commands.ts';
+import { assignPaymentAddress, cancelUnpaidByAdmin, payOut, reviewPayment } from '../../../../escrows/commands.ts';
 import { poolAddress } from '../../../../addresses/queries.ts';
 import { findVisibleEscrow } from '../../../../escrows/parties.ts';
 import { escrowHistoryForAdmin } from '../../../../escrows/queries.ts';
@@ -68,6 +68,19 @@ export function adminEscrowRoutes(deps: AppDeps) {
   );
   app.openapi(adminRoute('post', '/{id}/unfreeze', 'Unfreeze: back to where it was', { request: { params: idParam, body: formBody(freezeReasonSchema) } }, { 200: escrowAnswer }), async (c) =>
     jsonText(c, await act(c, c.req.valid('param').id, () => ({ type: 'unfreeze', by: 'admin', reason: c.req.valid('form').reason })), 200),
+  );
+
+  app.openapi(
+    adminRoute('post', '/{id}/cancel', 'Cancel an unpaid escrow with a reason (mailed to both parties); its payment address goes back to the pool', {
+      request: { params: idParam, body: formBody(adminCancelSchema) },
+    }, { 200: escrowAnswer }),
+    async (c) => {
+      const user = currentUser(c);
+      const { id } = c.req.valid('param');
+      await load(id, user);
+      await cancelUnpaidByAdmin(deps.store, { escrowId: id, reason: c.req.valid('form').reason }, meta(c));
+      return jsonText(c, await answer(id, user), 200);
+    },
   );
 
   app.openapi(

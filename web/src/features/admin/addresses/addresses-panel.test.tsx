@@ -28,13 +28,16 @@ describe('checkLines', () => {
 });
 
 describe('Addresses', () => {
-  it('adds the good lines one by one and reports what the server refused, with its detail or the fallback', async () => {
+  it('sends the good lines in one request with one code and reports what the server refused, with its detail', async () => {
     const app = renderConsole('/admin?tab=addresses', ({ method, path, body }) => {
       if (path === '/api/admin/addresses' && method === 'GET') return { status: 200, body: pool };
-      if (method !== 'POST') return undefined;
-      const address = (body as { address_string: string }).address_string;
-      if (address === OTHER) return { status: 409, body: { detail: 'This address is already in the pool', code: 'conflict' } };
-      return { status: 201, body: { id: 'new' } };
+      if (method !== 'POST' || path !== '/api/admin/addresses/bulk') return undefined;
+      const results = (body as { addresses: string[] }).addresses.map((address) =>
+        address === OTHER
+          ? { address, added: false, id: null, detail: 'This address is already in the pool' }
+          : { address, added: true, id: 'new', detail: null },
+      );
+      return { status: 200, body: { detail: '1 address added, 1 refused', added: 1, refused: 1, results } };
     });
     await userEvent.type(await screen.findByLabelText('Addresses to add, one a line'), `${GOOD}\nbad one\n${OTHER}`);
     await userEvent.click(screen.getByRole('button', { name: 'Add to the pool' }));
@@ -44,7 +47,20 @@ describe('Addresses', () => {
     const report = screen.getByText('Not added:').closest<HTMLElement>('[role="alert"]')!;
     expect(within(report).getByText(/already in the pool/)).toBeTruthy();
     expect(within(report).getByText(/not a valid Bitcoin address/)).toBeTruthy();
-    expect(app.calls('POST').map((c) => c.body)).toEqual([{ address_string: GOOD }, { address_string: OTHER }]);
+    expect(app.calls('POST').map((c) => [c.path, c.body])).toEqual([['/api/admin/addresses/bulk', { addresses: [GOOD, OTHER] }]]);
+  });
+
+  it('keeps the dialog open with the refusal when the whole request is refused', async () => {
+    renderConsole('/admin?tab=addresses', ({ method, path }) => {
+      if (path === '/api/admin/addresses' && method === 'GET') return { status: 200, body: pool };
+      if (method === 'POST') return { status: 422, body: { detail: 'Invalid 2FA code', code: 'totp_invalid' } };
+      return undefined;
+    });
+    await userEvent.type(await screen.findByLabelText('Addresses to add, one a line'), `${GOOD}\n${OTHER}`);
+    await userEvent.click(screen.getByRole('button', { name: 'Add to the pool' }));
+    const dialog = screen.getByRole('dialog', { name: 'Add 2 addresses to the pool?' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Add' }));
+    expect((await within(dialog).findByRole('alert')).textContent).toBe('Invalid 2FA code');
   });
 
   it('offers edit and delete only for an available address, and says why not for the others', async () => {

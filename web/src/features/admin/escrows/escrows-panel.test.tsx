@@ -98,10 +98,38 @@ describe('Escrows', () => {
   });
 });
 
+describe('Cancel an unpaid escrow', () => {
+  it('shows the escrow, its amount and the address it frees, needs a reason, and sends it with the 2FA code', async () => {
+    const unpaid = { ...escrow, status: 'pending_payment', payment_marked_at: null, payout_address: null };
+    const app = renderConsole(
+      '/admin?tab=escrows&escrow=' + ID,
+      (request) => (request.path === `/api/escrows/${ID}` && request.method === 'GET' ? { status: 200, body: unpaid } : detail(() => ({ status: 200, body: { ...unpaid, status: 'cancelled' } }))(request)),
+      { totp: true },
+    );
+    await userEvent.click(await screen.findByRole('button', { name: 'Cancel escrow' }));
+    const dialog = screen.getByRole('dialog', { name: 'Cancel this unpaid escrow?' });
+    expect(within(dialog).getByText('bc1qpay')).toBeTruthy();
+    expect(within(dialog).getByText('0.02030000 BTC')).toBeTruthy();
+    expect(within(dialog).getByText('$1,015.00', { exact: false })).toBeTruthy();
+    await userEvent.type(within(dialog).getByLabelText(/Your 2FA code/), '654321');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel escrow' }));
+    expect(within(dialog).getByRole('alert').textContent).toBe('Give a reason (both parties are mailed it)');
+    await userEvent.type(within(dialog).getByLabelText(/Reason/), 'Hoarding pool addresses');
+    await userEvent.type(within(dialog).getByLabelText(/Your 2FA code/), '654321');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel escrow' }));
+    expect(await screen.findByText('Escrow cancelled')).toBeTruthy();
+    expect(app.calls('POST')).toEqual([{ method: 'POST', path: `/api/admin/escrows/${ID}/cancel`, body: { reason: 'Hoarding pool addresses', totp_code: '654321' } }]);
+  });
+});
+
 describe('escrowPowers', () => {
   it('offers what the escrow allows now, and says why a money action is not possible yet', () => {
     const base = { assigned_address: null, payout_address: null, refund_address: null };
-    expect(escrowPowers({ ...base, status: 'pending_payment' }).map((p) => p.power)).toEqual(['assign', 'freeze']);
+    expect(escrowPowers({ ...base, status: 'pending_payment' }).map((p) => p.power)).toEqual(['assign', 'cancel', 'freeze']);
+    expect(escrowPowers({ ...base, status: 'pending_payment', assigned_address: 'bc1q', payment_marked_at: '2026-01-01T00:00:00Z' })).toEqual([
+      { power: 'cancel', allowed: false, why: 'The buyer marked the payment: verify or reject it first' },
+      { power: 'freeze', allowed: true },
+    ]);
     expect(escrowPowers({ ...base, status: 'funded', payout_address: 'bc1q' })).toEqual([
       { power: 'release', allowed: true },
       { power: 'refund', allowed: false, why: 'The buyer has not set a refund address yet' },

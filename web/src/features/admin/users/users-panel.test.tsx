@@ -72,4 +72,29 @@ describe('Users', () => {
     expect(sent.temporary_password).toMatch(/^[A-Za-z0-9]{16}$/);
     expect(within(shown).getByText(sent.temporary_password)).toBeTruthy();
   });
+
+  it('offers to cancel the unpaid escrows of a suspended account only, with a reason and the code, and reports what was left', async () => {
+    const suspended = { ...carol, is_frozen: true, suspension_reason: 'Hoarding' };
+    const app = renderConsole(
+      '/admin?tab=users',
+      (request) =>
+        request.path === '/api/admin/users'
+          ? { status: 200, body: [suspended, { ...carol, id: 'u3', username: 'dave', full_name: 'Dave Active' }] }
+          : request.method === 'POST'
+            ? { status: 200, body: { detail: '2 unpaid escrows cancelled; 1 left (see skipped)', cancelled: ['e1', 'e2'], skipped: [{ id: 'e3000000-0000', detail: 'The buyer has marked this escrow as paid' }] } }
+            : undefined,
+      { totp: true },
+    );
+    const active = (await screen.findByText('Dave Active')).closest('tr')!;
+    expect(within(active).queryByRole('button', { name: /Cancel the unpaid escrows/ })).toBeNull();
+    await userEvent.click(within(await row()).getByRole('button', { name: 'Cancel the unpaid escrows of carol' }));
+    const dialog = screen.getByRole('dialog', { name: 'Cancel the unpaid escrows of Carol Jones?' });
+    await userEvent.type(within(dialog).getByLabelText(/Your 2FA code/), '123456');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel unpaid escrows' }));
+    expect(within(dialog).getByRole('alert').textContent).toBe('Give a reason (both parties of each escrow are mailed it)');
+    await userEvent.type(within(dialog).getByLabelText(/Reason/), 'Abuse of the pool');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel unpaid escrows' }));
+    expect(await screen.findByText(/2 unpaid escrows cancelled; 1 left \(see skipped\): escrow e3000000: The buyer has marked this escrow as paid/)).toBeTruthy();
+    expect(app.calls('POST', '/api/admin/')).toEqual([{ method: 'POST', path: '/api/admin/users/u2/cancel-unpaid-escrows', body: { reason: 'Abuse of the pool', totp_code: '123456' } }]);
+  });
 });

@@ -6,6 +6,7 @@ import { NoticeLine } from '../shared/notice-line.tsx';
 import { PanelHead } from '../shared/panel-head.tsx';
 import { useNotice } from '../shared/use-notice.ts';
 import { type AdminUser, useUsers } from './api/get-users.ts';
+import { CancelUnpaidDialog } from './components/cancel-unpaid-dialog.tsx';
 import { DeleteUserDialog } from './components/delete-user-dialog.tsx';
 import { EditUserDialog } from './components/edit-user-dialog.tsx';
 import { ResetPasswordDialog } from './components/reset-password-dialog.tsx';
@@ -29,7 +30,7 @@ export function UsersPanel() {
   const close = () => setOpen(null);
   return (
     <>
-      <PanelHead title="Users">Every account. Suspending signs a user out everywhere; their escrows stay as they are.</PanelHead>
+      <PanelHead title="Users">Every account. Suspending signs a user out everywhere; their escrows stay as they are until you cancel the unpaid ones.</PanelHead>
       <div className="filters-row">
         <Field label="Search users">
           <input type="search" value={search} onChange={(e) => setSearch(e.target.value)} placeholder="Name, username, e-mail…" />
@@ -50,6 +51,7 @@ export function UsersPanel() {
       <UnsuspendDialog user={target('unsuspend')} onClose={close} onDone={success} />
       <DeleteUserDialog user={target('delete')} onClose={close} onDone={success} />
       <ResetPasswordDialog user={target('reset')} onClose={close} onDone={success} />
+      <CancelUnpaidDialog user={target('cancelUnpaid')} onClose={close} onDone={success} />
     </>
   );
 }

@@ -30,7 +30,7 @@ export function AddressDialog({ escrow, totpEnabled, open, onOpenChange, onDone 
   const [errors, setErrors] = useState<{ address?: string; totp?: string }>({});
   const site = useSiteInfo();
   const save = useSetPayoutAddress(escrow.id);
-  const needsCode = totpEnabled && Boolean(current) && escrow.status !== 'pending_payment';
+  const needsCode = totpEnabled && Boolean(current);
   const network = site.data?.bitcoin_network;
 
   const submit = (event: FormEvent) => {
@@ -67,7 +67,7 @@ export function AddressDialog({ escrow, totpEnabled, open, onOpenChange, onDone 
           <input type="text" className="mono" autoComplete="off" spellCheck={false} value={address} onChange={(event) => setAddress(event.target.value)} />
         </Field>
         {needsCode && <TotpField value={code} onChange={setCode} error={errors.totp} required />}
-        {current && escrow.status !== 'pending_payment' && <p className="small muted">Replacing an address is mailed to both parties and the admins, and money is held back from a new address for a while.</p>}
+        {current && <p className="small muted">Replacing an address is mailed to both parties and the admins, and money is held back from a new address for a while.</p>}
         <div className="dialog-actions">
           <Button variant="secondary" onClick={() => onOpenChange(false)} disabled={save.isPending}>
             Cancel

@@ -108,6 +108,25 @@ describe('the escrow page', () => {
     expect(await screen.findByText('Payout address saved.')).toBeTruthy();
   });
 
+  it('asks a party with 2FA for the code to replace an address before funding too', async () => {
+    const escrow = escrowFixture({ side: 'seller', status: 'pending_payment', payout_address: ADDRESS });
+    const other = '1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa';
+    const app = open(escrow, { ...sam, totp_enabled: true }, () => ({ status: 200, body: { ...escrow, payout_address: other } }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Change payout address' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Payout address' });
+    expect(within(dialog).getByText(/Replacing an address is mailed to both parties and the admins/)).toBeTruthy();
+    const field = within(dialog).getByLabelText(/Your payout address/);
+    await userEvent.clear(field);
+    await userEvent.type(field, other);
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save address' }));
+    expect(await within(dialog).findByText(/Enter the 6-digit code/)).toBeTruthy();
+    expect(app.calls('POST')).toHaveLength(0);
+    await userEvent.type(within(dialog).getByLabelText(/code/i), '123456');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save address' }));
+    await waitFor(() => expect(app.calls('POST')).toHaveLength(1));
+    expect(app.calls('POST')[0]!.body).toEqual({ address: other, totp_code: '123456' });
+  });
+
   it('asks for a reason before opening a dispute', async () => {
     const escrow = escrowFixture({ status: 'funded' });
     const app = open(escrow, ann, () => ({ status: 200, body: { ...escrow, status: 'disputed' } }));

@@ -1,10 +1,9 @@
 import { type FormEvent, useState } from 'react';
-import { messageOf } from '../../../../api/client.ts';
 import { type BitcoinNetwork, checkBitcoinAddress } from '../../../../../../domain/bitcoin-address.ts';
 import { Button } from '../../../../components/ui/button.tsx';
 import { Field } from '../../../../components/ui/field.tsx';
 import { ActionDialog } from '../../shared/action-dialog.tsx';
-import { useAddAddress } from '../api/add-address.ts';
+import { useAddAddresses } from '../api/add-addresses.ts';
 
 export interface AddReport {
   added: string[];
@@ -24,12 +23,15 @@ export function checkLines(text: string, network: BitcoinNetwork | null): { vali
   return { valid, refused };
 }
 
-/** Add one address, or paste many (one a line): checked here, then each by the server, with a report of what happened. */
+/**
+ * Add one address, or paste many (one a line): checked here, then sent together in one request with one 2FA code;
+ * the server checks each again and the report says what happened to each.
+ */
 export function AddAddressesForm({ network, onReport }: { network: BitcoinNetwork | null; onReport: (report: AddReport) => void }) {
   const [text, setText] = useState('');
   const [error, setError] = useState<string | undefined>();
   const [pending, setPending] = useState<{ valid: string[]; refused: AddReport['refused'] } | null>(null);
-  const add = useAddAddress();
+  const add = useAddAddresses();
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const checked = checkLines(text, network);
@@ -39,14 +41,12 @@ export function AddAddressesForm({ network, onReport }: { network: BitcoinNetwor
     setPending(checked);
   };
   const run = async (totpCode: string) => {
+    // A refusal of the whole request (a wrong code, say) throws: the dialog shows it and stays open.
+    const answer = await add.mutateAsync({ addresses: pending?.valid ?? [], totp_code: totpCode });
     const report: AddReport = { added: [], refused: [...(pending?.refused ?? [])] };
-    for (const address of pending?.valid ?? []) {
-      try {
-        await add.mutateAsync({ address_string: address, totp_code: totpCode });
-        report.added.push(address);
-      } catch (failure) {
-        report.refused.push({ address, reason: messageOf(failure, 'Failed to add address') });
-      }
+    for (const result of answer.results) {
+      if (result.added) report.added.push(result.address);
+      else report.refused.push({ address: result.address, reason: result.detail ?? 'Not added' });
     }
     setText(report.refused.map((r) => r.address).join('\n'));
     onReport(report);
@@ -66,7 +66,7 @@ export function AddAddressesForm({ network, onReport }: { network: BitcoinNetwor
         title={`Add ${pending?.valid.length ?? 0} address${pending?.valid.length === 1 ? '' : 'es'} to the pool?`}
         description="Buyers will be asked to pay to these addresses: only add addresses whose keys the operators hold."
         confirmLabel="Add"
-        fallback="Failed to add address"
+        fallback="Failed to add the addresses"
         run={run}
         onDone={() => undefined}
       >

@@ -9,11 +9,12 @@ import { formatBtc, formatDateTime, formatUsd } from '../../../../lib/format.ts'
 import { type AdminEscrow, useEscrow } from '../api/get-escrow.ts';
 import { type EscrowPower, escrowPowers } from '../escrow-powers.ts';
 import { AssignAddressDialog } from './assign-address-dialog.tsx';
+import { CancelDialog } from './cancel-dialog.tsx';
 import { EscrowHistory } from './escrow-history.tsx';
 import { FreezeDialog } from './freeze-dialog.tsx';
 import { MoneyDialog } from './money-dialog.tsx';
 
-const LABELS: Record<EscrowPower, string> = { assign: 'Assign address', release: 'Release', refund: 'Refund', freeze: 'Freeze', unfreeze: 'Unfreeze' };
+const LABELS: Record<EscrowPower, string> = { assign: 'Assign address', release: 'Release', refund: 'Refund', freeze: 'Freeze', unfreeze: 'Unfreeze', cancel: 'Cancel escrow' };
 
 function Address({ label, value }: { label: string; value: string | null }) {
   return (
@@ -140,6 +141,7 @@ export function EscrowDetail({ escrowId, onDone }: { escrowId: string; onDone: (
       <AssignAddressDialog escrow={target('assign')} onClose={close} onDone={onDone} />
       <MoneyDialog escrow={target('release')} kind="release" onClose={close} onDone={onDone} />
       <MoneyDialog escrow={target('refund')} kind="refund" onClose={close} onDone={onDone} />
+      <CancelDialog escrow={target('cancel')} onClose={close} onDone={onDone} />
       <FreezeDialog escrow={target('freeze') ?? target('unfreeze')} unfreeze={open === 'unfreeze'} onClose={close} onDone={onDone} />
     </div>
   );

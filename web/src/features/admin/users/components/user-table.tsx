@@ -2,7 +2,7 @@ import { Button } from '../../../../components/ui/button.tsx';
 import { formatDate } from '../../../../lib/format.ts';
 import type { AdminUser } from '../api/get-users.ts';
 
-export type UserAction = 'edit' | 'suspend' | 'unsuspend' | 'delete' | 'reset';
+export type UserAction = 'edit' | 'suspend' | 'unsuspend' | 'delete' | 'reset' | 'cancelUnpaid';
 
 /** Spec's user list: full name, role badge, SUSPENDED, 2FA, username, e-mail, country and phone if present, joined date. */
 export function UserTable({ users, selfId, onAction }: { users: AdminUser[]; selfId: string | undefined; onAction: (action: UserAction, user: AdminUser) => void }) {
@@ -51,6 +51,11 @@ export function UserTable({ users, selfId, onAction }: { users: AdminUser[]; sel
                       Suspend
                     </Button>
                   ))}
+                {u.is_frozen && (
+                  <Button variant="secondary" onClick={() => onAction('cancelUnpaid', u)} aria-label={`Cancel the unpaid escrows of ${u.username}`}>
+                    Cancel unpaid escrows
+                  </Button>
+                )}
                 <Button variant="secondary" onClick={() => onAction('reset', u)} aria-label={`Reset the password of ${u.username}`}>
                   Reset password
                 </Button>
