@@ -62,6 +62,15 @@ export const configSchema = z.object({
   PASSWORD_HASH_COST: z.coerce.number().int().min(10).max(20).default(17),
   DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(120_000).default(10_000),
+  /** A request body not received whole this long after the request came in is refused with 408. */
+  BODY_READ_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(600_000).default(30_000),
+  /** Evidence uploads read at once from one client address, and in all (past either: 429, 503). */
+  UPLOADS_PER_CLIENT: z.coerce.number().int().min(1).max(1_000).default(2),
+  UPLOADS_IN_ALL: z.coerce.number().int().min(1).max(10_000).default(16),
+  /** A connection that has sent no request (or nothing since its last answer) is closed after this long. */
+  HTTP_IDLE_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(600_000).default(30_000),
+  /** A request whose headers have not all arrived this long after its first byte is refused with 408. */
+  HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(600_000).default(20_000),
   /** The bearer token a Prometheus scraper sends to GET /metrics on the main port; unset: refused there. */
   METRICS_TOKEN: optionalUrl.refine((v) => v === undefined || v.length >= 16, { message: 'must be at least 16 characters' }),
   /** A separate port serving only GET /metrics (with no token unless METRICS_TOKEN is set too); unset: none. */

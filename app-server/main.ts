@@ -1,3 +1,4 @@
+import type { Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
 import { ensureAdmin } from './accounts/first-admin.ts';
@@ -5,6 +6,7 @@ import { adminExists, issueSetupLink } from './accounts/first-admin-setup.ts';
 import { CHAIN_FIRST_CHECK_AFTER_MS } from './audit/chain-watch.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { createApp } from './http/app.ts';
+import { applyServerTimeouts } from './http/server-timeouts.ts';
 import { expireOverdueEscrows } from './jobs/expire-escrows.ts';
 import { housekeeping } from './jobs/housekeeping.ts';
 import { startPeriodic } from './jobs/periodic.ts';
@@ -56,10 +58,15 @@ async function main(): Promise<void> {
     if (setupLink) process.stdout.write(`\n  No admin yet. Create the first one here (the link works once):\n\n    ${setupLink}\n\n`);
   });
 
+  const timeouts = { idleMs: config.HTTP_IDLE_TIMEOUT_MS, headersMs: config.HTTP_HEADERS_TIMEOUT_MS, bodyMs: config.BODY_READ_TIMEOUT_MS };
+  applyServerTimeouts(server as Server, timeouts);
+
   // METRICS_PORT: /metrics alone on a port of its own (for a monitoring network), the token still asked if set.
   const metricsServer = config.METRICS_PORT === undefined || !deps.metrics
     ? undefined
     : serve({ fetch: metricsRoutes(deps, deps.metrics, { served: true, token: config.METRICS_TOKEN }).fetch, port: config.METRICS_PORT, hostname: config.HOST });
+
+  if (metricsServer) applyServerTimeouts(metricsServer as Server, timeouts);
 
   let stopping = false;
   const shutdown = (signal: string) => {
