@@ -4,7 +4,7 @@ import { serve } from '@hono/node-server';
 import { ensureAdmin } from './accounts/first-admin.ts';
 import { adminExists, issueSetupLink } from './accounts/first-admin-setup.ts';
 import { CHAIN_FIRST_CHECK_AFTER_MS } from './audit/chain-watch.ts';
-import { ConfigError, loadConfig } from './config.ts';
+import { ConfigError, loadConfig, scrubSecrets } from './config.ts';
 import { createApp } from './http/app.ts';
 import { applyServerTimeouts } from './http/server-timeouts.ts';
 import { expireOverdueEscrows } from './jobs/expire-escrows.ts';
@@ -25,7 +25,7 @@ async function main(): Promise<void> {
     config = loadConfig();
   } catch (error) {
     if (error instanceof ConfigError) {
-      console.error(error.message);
+      console.error(scrubSecrets(error.message));
       process.exit(1);
     }
     throw error;
@@ -93,6 +93,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(`Failed to start: ${error instanceof Error ? error.message : String(error)}`);
+  console.error(`Failed to start: ${scrubSecrets(error instanceof Error ? error.message : String(error))}`);
   process.exit(1);
 });
