@@ -23,4 +23,24 @@ describe('loadConfig', () => {
   ])('refuses %o with one line naming %s', (env, variable) => {
     expect(() => loadConfig(env)).toThrow(new RegExp(`^Invalid ${variable}=`));
   });
+
+  it.each([
+    [{ SECRET_KEY: 'hunter2-not-hex-but-secret' }, 'SECRET_KEY', 'hunter2-not-hex-but-secret'],
+    [{ METRICS_TOKEN: 'short-secret' }, 'METRICS_TOKEN', 'short-secret'],
+    [{ DATABASE_URL: 'mysql://app:s3cr3t-pa55@db:5432/escrow' }, 'DATABASE_URL', 's3cr3t-pa55'],
+    [{ SMTP_URL: 'http://mailer:m41l-pa55@smtp:25' }, 'SMTP_URL', 'm41l-pa55'],
+  ])('never echoes a secret: %o', (env, variable, secret) => {
+    let message = '';
+    try {
+      loadConfig(env);
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toMatch(new RegExp(`^Invalid ${variable}`));
+    expect(message).not.toContain(secret);
+  });
+
+  it('keeps the rest of a URL to help find the mistake', () => {
+    expect(() => loadConfig({ DATABASE_URL: 'mysql://app:s3cr3t@db:5432/escrow' })).toThrow('Invalid DATABASE_URL="mysql://app:***@db:5432/escrow": must start with postgres://');
+  });
 });

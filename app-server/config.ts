@@ -64,6 +64,15 @@ export const configSchema = z.object({
   PASSWORD_HASH_COST: z.coerce.number().int().min(10).max(20).default(17),
   DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(120_000).default(10_000),
+  /** A request body not received whole this long after the request came in is refused with 408. */
+  BODY_READ_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(600_000).default(30_000),
+  /** Evidence uploads read at once from one client address, and in all (past either: 429, 503). */
+  UPLOADS_PER_CLIENT: z.coerce.number().int().min(1).max(1_000).default(2),
+  UPLOADS_IN_ALL: z.coerce.number().int().min(1).max(10_000).default(16),
+  /** A connection that has sent no request (or nothing since its last answer) is closed after this long. */
+  HTTP_IDLE_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(600_000).default(30_000),
+  /** A request whose headers have not all arrived this long after its first byte is refused with 408. */
+  HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(600_000).default(20_000),
   /** The bearer token a Prometheus scraper sends to GET /metrics on the main port; unset: refused there. */
   METRICS_TOKEN: optionalUrl.refine((v) => v === undefined || v.length >= 16, { message: 'must be at least 16 characters' }),
   /** A separate port serving only GET /metrics (with no token unless METRICS_TOKEN is set too); unset: none. */
@@ -87,5 +96,44 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (result.success) return result.data;
   const issue = result.error.issues[0]!;
   const variable = String(issue.path[0] ?? 'environment');
-  throw new ConfigError(`Invalid ${variable}=${JSON.stringify(env[variable] ?? '')}: ${issue.message}`);
+  throw new ConfigError(`Invalid ${shownValue(variable, env[variable] ?? '')}: ${issue.message}`);
+}
+
+/** Variables whose value is a secret as a whole: never written anywhere, not even when it is wrong. */
+const SECRET_VARIABLES = new Set(['SECRET_KEY', 'METRICS_TOKEN', 'ADMIN_PASSWORD']);
+/** Variables holding a URL that may carry a password. */
+const URL_VARIABLES = new Set(['DATABASE_URL', 'SMTP_URL']);
+
+/** A URL with any password in it replaced by `***` (for errors and logs). */
+export const withoutPassword = (url: string) => url.replace(/^([^:/?#]*:\/\/[^/?#@]*?:)[^/?#]*@/, '$1***@');
+
+/**
+ * `text` with every secret of the environment in it replaced by `***`: SECRET_KEY, METRICS_TOKEN, ADMIN_PASSWORD and
+ * the passwords in DATABASE_URL and SMTP_URL (as written and as percent-decoded). For a start-up failure's message,
+ * which may come from a driver that quotes what it was given.
+ */
+export function scrubSecrets(text: string, env: NodeJS.ProcessEnv = process.env): string {
+  const secrets = [...SECRET_VARIABLES].map((v) => env[v]);
+  for (const v of URL_VARIABLES) {
+    const password = /^[^:/?#]*:\/\/[^/?#@]*?:([^/?#]*)@/.exec(env[v] ?? '')?.[1];
+    if (password) secrets.push(password, safeDecode(password));
+  }
+  let scrubbed = text;
+  for (const secret of secrets) if (secret && secret.length >= 4) scrubbed = scrubbed.split(secret).join('***');
+  return scrubbed;
+}
+
+const safeDecode = (text: string) => {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+};
+
+/** How a wrong value is named in the start-up error: secrets by their length only, URLs without their password. */
+function shownValue(variable: string, value: string): string {
+  if (SECRET_VARIABLES.has(variable)) return `${variable} (its value is not shown; ${value.length} characters)`;
+  if (URL_VARIABLES.has(variable)) return `${variable}=${JSON.stringify(withoutPassword(value))}`;
+  return `${variable}=${JSON.stringify(value)}`;
 }

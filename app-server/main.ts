@@ -1,10 +1,12 @@
+import type { Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
 import { ensureAdmin } from './accounts/first-admin.ts';
 import { adminExists, issueSetupLink } from './accounts/first-admin-setup.ts';
 import { CHAIN_FIRST_CHECK_AFTER_MS } from './audit/chain-watch.ts';
-import { ConfigError, loadConfig } from './config.ts';
+import { ConfigError, loadConfig, scrubSecrets } from './config.ts';
 import { createApp } from './http/app.ts';
+import { applyServerTimeouts } from './http/server-timeouts.ts';
 import { expireOverdueEscrows } from './jobs/expire-escrows.ts';
 import { housekeeping } from './jobs/housekeeping.ts';
 import { startPeriodic } from './jobs/periodic.ts';
@@ -23,7 +25,7 @@ async function main(): Promise<void> {
     config = loadConfig();
   } catch (error) {
     if (error instanceof ConfigError) {
-      console.error(error.message);
+      console.error(scrubSecrets(error.message));
       process.exit(1);
     }
     throw error;
@@ -56,10 +58,15 @@ async function main(): Promise<void> {
     if (setupLink) process.stdout.write(`\n  No admin yet. Create the first one here (the link works once):\n\n    ${setupLink}\n\n`);
   });
 
+  const timeouts = { idleMs: config.HTTP_IDLE_TIMEOUT_MS, headersMs: config.HTTP_HEADERS_TIMEOUT_MS, bodyMs: config.BODY_READ_TIMEOUT_MS };
+  applyServerTimeouts(server as Server, timeouts);
+
   // METRICS_PORT: /metrics alone on a port of its own (for a monitoring network), the token still asked if set.
   const metricsServer = config.METRICS_PORT === undefined || !deps.metrics
     ? undefined
     : serve({ fetch: metricsRoutes(deps, deps.metrics, { served: true, token: config.METRICS_TOKEN }).fetch, port: config.METRICS_PORT, hostname: config.HOST });
+
+  if (metricsServer) applyServerTimeouts(metricsServer as Server, timeouts);
 
   let stopping = false;
   const shutdown = (signal: string) => {
@@ -86,6 +93,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(`Failed to start: ${error instanceof Error ? error.message : String(error)}`);
+  console.error(`Failed to start: ${scrubSecrets(error instanceof Error ? error.message : String(error))}`);
   process.exit(1);
 });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshAddress } from '../testing/bitcoin.ts';
+import { allowEventTampering } from '../testing/tamper.ts';
 import { openMarket } from '../testing/market.ts';
 import { openTestApp, type TestApp } from '../testing/test-app.ts';
 import { diagnose, formatFindings } from './doctor.ts';
@@ -32,6 +33,7 @@ describe('doctor', () => {
   });
 
   it('reports a tampered chain as a problem', async () => {
+    await allowEventTampering(t.database.db); // as an attacker with the owner's rights could
     await t.database.db.updateTable('events').set({ type: 'UserRegistered' }).where('position', '=', 2).execute();
     expect(await verdicts()).toMatchObject({ chain: 'problem' });
   });

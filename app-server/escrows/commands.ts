@@ -10,7 +10,7 @@ import type { EventStore } from '../event-store/append.ts';
 import type { AppDeps, SignedInUser } from '../app-deps.ts';
 import { unboundEscrowsOf } from './unbound-escrows.ts';
 import { checkEvidence } from './evidence.ts';
-import { assertMoneyMayMove } from './money-guard.ts';
+import { guardMoneyAction } from './money-guard.ts';
 import { disputeById } from './queries.ts';
 
 /**
@@ -70,7 +70,7 @@ async function refuseOverCap(trx: Transaction<Database>, cap: { buyerId: string;
  * A command on the escrow that also settles its address: verifying marks it used (money went through it, so it is
  * never handed out again); cancelling or expiring an unpaid escrow frees it for the next buyer.
  */
-async function withAddress(store: EventStore, escrowId: string, command: EscrowCommand, addressCommand: 'markUsed' | 'free', meta: CommandMeta) {
+async function withAddress(store: EventStore, escrowId: string, command: EscrowCommand, addressCommand: 'markUsed' | 'free', meta: CommandMeta, options: HandleOptions = {}) {
   // Which address: read first; the expected versions refuse the append if the escrow changed meanwhile.
   const { state } = await store.aggregate(escrowAggregate, escrowId, { fresh: true });
   const addressId = state.context.address_id;
@@ -81,12 +81,13 @@ async function withAddress(store: EventStore, escrowId: string, command: EscrowC
       ...(addressId ? [part({ aggregate: addressAggregate, id: addressId, command: { type: addressCommand, escrow_id: escrowId } })] : []),
     ],
     meta,
+    options,
   );
 }
 
 /** The admin saw the payment on the chain: funded, and the address is used. */
-export function verifyPayment(store: EventStore, input: { escrowId: string; notes: string; txid: string | null }, meta: CommandMeta) {
-  return withAddress(store, input.escrowId, { type: 'verifyPayment', by: 'admin', notes: input.notes, txid: input.txid }, 'markUsed', meta);
+export function verifyPayment(store: EventStore, input: { escrowId: string; notes: string; txid: string | null }, meta: CommandMeta, options: HandleOptions = {}) {
+  return withAddress(store, input.escrowId, { type: 'verifyPayment', by: 'admin', notes: input.notes, txid: input.txid }, 'markUsed', meta, options);
 }
 
 /** Cancel (by the creator) or expire (by the system) an unpaid escrow, freeing its address. */
@@ -106,9 +107,10 @@ type Txid = string | null;
  * again). Like every money action, only while the log and the read model agree (see money-guard).
  */
 export async function reviewPayment(deps: AppDeps, escrowId: string, input: { verified: boolean; notes: string; txid: Txid }, meta: CommandMeta) {
-  await assertMoneyMayMove(deps, escrowId);
-  if (!input.verified) return onEscrow(deps.store, escrowId, { type: 'rejectPayment', by: 'admin', notes: input.notes }, meta);
-  return verifyPayment(deps.store, { escrowId, notes: input.notes, txid: input.txid }, meta);
+  return guardMoneyAction(deps, escrowId, async (alsoWrite) => {
+    if (!input.verified) return onEscrow(deps.store, escrowId, { type: 'rejectPayment', by: 'admin', notes: input.notes }, meta, { alsoWrite });
+    return verifyPayment(deps.store, { escrowId, notes: input.notes, txid: input.txid }, meta, { alsoWrite });
+  });
 }
 
 /** The money held goes to the seller (release) or back to the buyer (refund), at the address the admin was shown. */
@@ -118,8 +120,9 @@ export async function payOut(
   input: { to: 'release' | 'refund'; notes: string; txid: Txid; expected_address: string | undefined },
   meta: CommandMeta,
 ) {
-  await assertMoneyMayMove(deps, escrowId);
-  return onEscrow(deps.store, escrowId, { type: input.to, by: 'admin', notes: input.notes, txid: input.txid, expected_address: input.expected_address }, meta);
+  return guardMoneyAction(deps, escrowId, (alsoWrite) =>
+    onEscrow(deps.store, escrowId, { type: input.to, by: 'admin', notes: input.notes, txid: input.txid, expected_address: input.expected_address }, meta, { alsoWrite }),
+  );
 }
 
 /** Resolves one dispute by its id, on the escrow it belongs to; answers that escrow's id. */
@@ -131,8 +134,9 @@ export async function resolveDispute(
 ): Promise<string> {
   const dispute = await disputeById(deps.database.db, disputeId);
   if (!dispute) throw notFound('Dispute not found');
-  await assertMoneyMayMove(deps, dispute.escrow_id);
-  await onEscrow(deps.store, dispute.escrow_id, { type: 'resolveDispute', by: 'admin', dispute_id: disputeId, ...input }, meta);
+  await guardMoneyAction(deps, dispute.escrow_id, (alsoWrite) =>
+    onEscrow(deps.store, dispute.escrow_id, { type: 'resolveDispute', by: 'admin', dispute_id: disputeId, ...input }, meta, { alsoWrite }),
+  );
   return dispute.escrow_id;
 }
 

@@ -55,10 +55,11 @@ describe('runtime endpoints', () => {
 
   it('refuses a body over the limit with 413 and a detail', async () => {
     const big = 'x'.repeat(12 * 1024 * 1024);
-    const res = await t.app.request('/api/health', {
+    // A route that takes a body (a path no route answers says 404 before reading it: body-limits.int.test.ts).
+    const res = await t.app.request('/api/auth/login', {
       method: 'POST',
       body: big,
-      headers: { 'content-type': 'text/plain' },
+      headers: { 'content-type': 'application/json' },
     });
     expect(res.status).toBe(413);
     expect(await res.json()).toEqual({ detail: 'Request body is too large', code: 'payload_too_large' });

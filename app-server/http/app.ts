@@ -6,6 +6,7 @@ import type { AppEnv } from './env.ts';
 import { describeZodError, toHttpError, unstorableField } from './errors.ts';
 import { authenticate } from './middleware/authenticate.ts';
 import { bodyLimits } from './middleware/body-limits.ts';
+import { clientAddress } from './client-address.ts';
 import { adminStepUp } from './middleware/admin-step-up.ts';
 import { idempotency } from './middleware/idempotency.ts';
 import { requestContext } from './middleware/request-context.ts';
@@ -37,6 +38,22 @@ import { metricsRoutes } from '../metrics/route.ts';
 const MAX_BODY_BYTES = 1024 * 1024;
 /** A refused or unread body up to this size is read away so that its connection serves the next request. */
 const MAX_DISCARDED_BODY_BYTES = 16 * 1024 * 1024;
+/** JSON bodies nested deeper are refused as they arrive (no request of this API nests more than a few levels). */
+const MAX_JSON_DEPTH = 32;
+/** The calls that take a file: the upload limit, a signed-in user and an upload slot; every other call the JSON limit. */
+const UPLOAD_ROUTES = [/^\/api\/escrows\/[^/]+\/mark-paid$/];
+
+/** Whether any route answers `method` at `path`, from the app's own route table (built once, at the first call). */
+function routeTable(app: { routes: ReadonlyArray<{ method: string; path: string }> }) {
+  let table: Array<{ method: string; pattern: RegExp }> | undefined;
+  const escape = (text: string) => text.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
+  return (method: string, path: string) => {
+    table ??= app.routes
+      .filter((r) => !r.path.includes('*'))
+      .map((r) => ({ method: r.method, pattern: new RegExp(`^${r.path.split('/').map((s) => (s.startsWith(':') ? '[^/]+' : escape(s))).join('/')}/?$`) }));
+    return table.some((r) => (r.method === method || r.method === 'ALL') && r.pattern.test(path));
+  };
+}
 
 export interface AppOptions {
   /** The built web app to serve at `/`; omitted in API-only tests. */
@@ -56,15 +73,24 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
   const metrics = deps.metrics ?? createMetrics();
   app.use('*', requestContext({ logger: deps.logger, metrics }));
   app.use('*', securityHeaders());
+  // The session first: an upload is refused (401) before a byte of its body is read.
+  app.use('/api/*', authenticate({ db: deps.database.db }));
   app.use(
     '*',
     bodyLimits({
-      limitFor: (path) => (path.endsWith('/mark-paid') ? MAX_UPLOAD_BODY_BYTES : MAX_BODY_BYTES),
+      routeExists: routeTable(app),
+      isUpload: (method, path) => method === 'POST' && UPLOAD_ROUTES.some((r) => r.test(path)),
+      uploadLimit: MAX_UPLOAD_BODY_BYTES,
+      limit: MAX_BODY_BYTES,
+      readWithinMs: deps.config.BODY_READ_TIMEOUT_MS,
+      uploadsPerClient: deps.config.UPLOADS_PER_CLIENT,
+      uploadsInAll: deps.config.UPLOADS_IN_ALL,
+      clientOf: (c) => clientAddress(c, deps.config.TRUST_PROXY),
+      maxJsonDepth: MAX_JSON_DEPTH,
       discardUpTo: MAX_DISCARDED_BODY_BYTES,
-      discardWithinMs: 10_000,
+      discardWithinMs: Math.min(10_000, deps.config.BODY_READ_TIMEOUT_MS),
     }),
   );
-  app.use('/api/*', authenticate({ db: deps.database.db }));
   app.use('/api/*', idempotency({ db: deps.database.db }));
   app.use('/api/admin/*', adminStepUp(deps));
 

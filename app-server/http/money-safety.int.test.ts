@@ -16,6 +16,7 @@ import {
 } from '../testing/accounts.ts';
 import { freshAddress } from '../testing/bitcoin.ts';
 import { openMarket } from '../testing/market.ts';
+import { tamperWith } from '../testing/tamper.ts';
 import { openTestApp, type TestApp } from '../testing/test-app.ts';
 
 /**
@@ -316,7 +317,7 @@ describe('tampering stops money', () => {
     try {
       expect((await watch.check()).status).toBe('ok');
       const { position } = await t.database.db.selectFrom('events').select('position').where('type', '=', 'EscrowCreated').executeTakeFirstOrThrow();
-      await sql`UPDATE events SET data = jsonb_set(data, '{amount_sats}', '1') WHERE position = ${position}`.execute(t.database.db);
+      await tamperWith(t.database.db, (trx) => sql`UPDATE events SET data = jsonb_set(data, '{amount_sats}', '1') WHERE position = ${position}`.execute(trx));
       now = new Date(now.getTime() + 60_000);
       expect((await watch.check()).status).toBe('ok'); // an incremental check only re-reads the last event
       now = new Date(now.getTime() + 10 * 60_000);

@@ -162,7 +162,7 @@ describe('error answers', () => {
   it('413 for bodies over either limit, 422 for a bad path parameter, 400 for broken JSON', async () => {
     const big = (bytes: number) => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: 'x'.repeat(bytes) });
     expect((await check(t.app, 'body over 1 MB', '/api/auth/login', big(1024 * 1024 + 1))).status).toBe(413);
-    expect((await check(t.app, 'upload over the limit', `/api/escrows/${escrowId}/mark-paid`, { ...big(MAX_UPLOAD_BODY_BYTES + 1), headers: { authorization: `Bearer ${buyer.token}` } })).status).toBe(413);
+    expect((await check(t.app, 'upload over the limit', `/api/escrows/${escrowId}/mark-paid`, { ...big(MAX_UPLOAD_BODY_BYTES + 1), headers: { authorization: `Bearer ${buyer.token}`, 'content-type': 'multipart/form-data; boundary=x' } })).status).toBe(413);
     expect((await check(t.app, 'bad id', '/api/escrows/not-a-uuid', bearer(buyer.token))).status).toBe(422);
     const broken = await check(t.app, 'broken JSON', '/api/auth/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"username":' });
     expect([400, 422]).toContain(broken.status);

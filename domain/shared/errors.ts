@@ -9,6 +9,7 @@ export type ErrorCode =
   | 'not_found' // 404
   | 'conflict' // 409: duplicate, concurrent change
   | 'transition_not_allowed' // 409: the state machine refused
+  | 'request_timeout' // 408: the body did not arrive in time
   | 'payload_too_large' // 413
   | 'unsupported_media_type' // 415
   | 'rate_limited' // 429
