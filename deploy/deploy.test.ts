@@ -83,4 +83,8 @@ describe('compose.yaml', () => {
     expect(caddyfile).toMatch(/reverse_proxy app1:3000 app2:3000/);
     expect(caddyfile).toMatch(/health_uri \/api\/ready/);
   });
+
+  it('has the proxy compress text answers (zstd, gzip)', () => {
+    expect(read('deploy/Caddyfile')).toMatch(/^\s*encode zstd gzip$/m);
+  });
 });
