@@ -53,6 +53,9 @@ export function compression({ thresholdBytes = 512 }: CompressionOptions = {}): 
     const etag = headers.get('ETag');
     if (etag && !etag.startsWith('W/')) headers.set('ETag', `W/${etag}`);
     c.res = new Response(Readable.toWeb(source.pipe(encoder)) as ReadableStream, { status: res.status, statusText: res.statusText, headers });
+    // Hono's `c.res` setter copies the previous answer's headers back in: the plain body's length among them, which
+    // would leave a browser waiting for bytes that never come.
+    c.res.headers.delete('Content-Length');
   };
 }
 
