@@ -1,16 +1,18 @@
 # syntax=docker/dockerfile:1
 # The escrow service: one image for every app server of a deployment (see compose.yaml and README "Deploy it").
+# Node 24, the maintained LTS (Node 20's support ended in April 2026); the code itself still runs on Node 20.19+.
 
 # ---- build: every dependency, then the web app (Vite) and the server's bundle (esbuild) ----
-FROM node:20.19-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npm run build
 
-# ---- runtime: production dependencies, the two builds, and the TypeScript sources the CLI runs (under tsx) ----
-FROM node:20.19-bookworm-slim AS runtime
+# ---- runtime: production dependencies (the server's and the CLI's only: the web app's packages are devDependencies,
+# built into web/dist), the two builds, and the TypeScript sources the CLI runs (under tsx) ----
+FROM node:24-bookworm-slim AS runtime
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=3000 \

@@ -30,7 +30,7 @@ export async function buildIfStale() {
     process.stdout.write('Building the web app (web/dist is missing or older than its sources)\n');
     execFileSync(process.execPath, [join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', 'web/vite.config.ts'], { cwd: root, stdio: 'inherit' });
   }
-  if (stale(bundle, ['app-server', 'domain', 'projections', 'migrations', 'contract', 'package-lock.json'])) {
+  if (stale(bundle, ['app-server', 'domain', 'projections', 'migrations', 'contract', 'package.json', 'package-lock.json'])) {
     const { build } = await import('esbuild'); // only when there is something to build: a faster start
     await build({
       entryPoints: [join(root, 'app-server', 'main.ts')],

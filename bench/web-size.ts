@@ -1,14 +1,14 @@
 /**
  * What a browser downloads for a route of the built web app: every script and stylesheet Chromium requests while
- * the page loads, gzip-compressed as a server would send them. Also lists any request to another host.
+ * the page loads, counted as the bytes it received (compressed as the server sent them: Brotli to Chromium) and the
+ * encoding they came in. Also lists any request to another host.
  *   npm run build:web && npx tsx bench/web-size.ts [--route / --route /admin]
  */
 import { serve } from '@hono/node-server';
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
-import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 import { secretBox } from '../app-server/auth/secret-box.ts';
 import { ensureAdmin } from '../app-server/accounts/first-admin.ts';
@@ -20,8 +20,11 @@ import { withBenchDatabase } from './bench-database.ts';
 
 export interface RouteWeight {
   route: string;
-  js_gzip_bytes: number;
-  css_gzip_bytes: number;
+  /** Bytes received over the wire (the encoded bodies), summed over the route's scripts and stylesheets. */
+  js_bytes: number;
+  css_bytes: number;
+  /** The Content-Encoding of each of them, e.g. ['br']; 'identity' for a file sent as it is. */
+  encodings: string[];
   files: string[];
   foreign_requests: string[];
 }
@@ -94,17 +97,28 @@ export async function measureRoutes(routes: string[]): Promise<RouteWeight[]> {
         }
         const files = new Set<string>();
         const foreign: string[] = [];
+        const received: Array<Promise<{ path: string; bytes: number; encoding: string }>> = [];
         page.on('request', (request) => {
           const url = new URL(request.url());
           if (url.origin !== base && url.protocol !== 'data:') foreign.push(request.url());
           else if (/\.(js|css)$/.test(url.pathname)) files.add(url.pathname);
         });
+        page.on('requestfinished', (request) => {
+          const url = new URL(request.url());
+          if (url.origin !== base || !/\.(js|css)$/.test(url.pathname)) return;
+          received.push((async () => ({
+            path: url.pathname,
+            bytes: (await request.sizes()).responseBodySize,
+            encoding: (await request.response())?.headers()['content-encoding'] ?? 'identity',
+          }))());
+        });
         await page.goto(`${base}${path}`, { waitUntil: 'networkidle' });
         if (route === ESCROW_ROUTE) await page.locator('svg.qr-code').waitFor({ timeout: 10_000 });
+        const sizes = await Promise.all(received);
         await page.close();
-        const gz = (ext: string) =>
-          [...files].filter((f) => f.endsWith(ext)).reduce((sum, f) => sum + gzipSync(readFileSync(`${webDist}${f.slice(1)}`), { level: 9 }).length, 0);
-        weights.push({ route, js_gzip_bytes: gz('.js'), css_gzip_bytes: gz('.css'), files: [...files].sort(), foreign_requests: foreign });
+        const sum = (ext: string) => sizes.filter((f) => f.path.endsWith(ext)).reduce((total, f) => total + f.bytes, 0);
+        const encodings = [...new Set(sizes.map((f) => f.encoding))].sort();
+        weights.push({ route, js_bytes: sum('.js'), css_bytes: sum('.css'), encodings, files: [...files].sort(), foreign_requests: foreign });
       }
       return weights;
     } finally {
@@ -118,7 +132,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const { values } = parseArgs({ options: { route: { type: 'string', multiple: true, default: ['/'] } } });
   for (const w of await measureRoutes(values.route!)) {
     const kb = (n: number) => (n / 1024).toFixed(1);
-    console.log(`${w.route}: JS ${kb(w.js_gzip_bytes)} KB gzip, CSS ${kb(w.css_gzip_bytes)} KB gzip (${w.files.length} files)`);
+    console.log(`${w.route}: JS ${kb(w.js_bytes)} KB, CSS ${kb(w.css_bytes)} KB as received (${w.encodings.join(', ')}; ${w.files.length} files)`);
     for (const f of w.files) console.log(`  ${f}`);
     for (const f of w.foreign_requests) console.log(`  request to another host: ${f}`);
   }

@@ -1,12 +1,20 @@
 import { z } from 'zod';
 
-export const healthSchema = z.strictObject({ status: z.literal('ok') });
+const chainSchema = z
+  .enum(['ok', 'broken', 'unverified'])
+  .describe("The server's own check of the hash chain. `broken` stops every money movement; the server still serves");
+
+export const healthSchema = z.strictObject({
+  status: z.literal('ok'),
+  version: z.string().describe("The product's version (package.json, CHANGELOG.md)"),
+  chain: chainSchema,
+});
 
 export const readinessSchema = z.strictObject({
-  ready: z.boolean(),
+  ready: z.boolean().describe('The database answers and every migration is applied: this server can serve'),
   database: z.boolean(),
   migrations: z.boolean(),
-  chain: z.enum(['ok', 'broken', 'unverified']).describe("The server's own check of the hash chain"),
+  chain: chainSchema,
   detail: z.string().optional(),
 });
 

@@ -27,6 +27,12 @@ describe('Dockerfile', () => {
     expect(validate(dockerfile).map((d) => `line ${d.range.start.line + 1}: ${d.message}`)).toEqual([]);
   });
 
+  it('runs on a maintained Node LTS (22 or 24), in every stage', () => {
+    const bases = lines.filter((l) => l.startsWith('FROM ')).map((l) => l.split(/\s+/)[1]!);
+    expect(bases.length).toBeGreaterThanOrEqual(2);
+    for (const base of bases) expect(base).toMatch(/^node:(22|24)[.-]/);
+  });
+
   it('builds in one stage and runs from another, as a user that is not root', () => {
     expect(stages.length).toBeGreaterThanOrEqual(2);
     const runtime = stages.at(-1)!;
@@ -56,7 +62,7 @@ describe('compose.yaml', () => {
     expect(services.postgres?.image).toMatch(/^postgres:\d+/);
     expect(services.postgres?.healthcheck?.test).toContain('pg_isready');
     expect(apps.map((a) => a.name)).toEqual(['app1', 'app2']);
-    expect(services.proxy?.ports).toEqual(['8080:8080']);
+    expect(services.proxy?.ports).toEqual(['80:80', '443:443', '443:443/udp']);
   });
 
   it('gives every app server the same database, SECRET_KEY and TRUST_PROXY, and starts them after PostgreSQL is healthy', () => {
@@ -82,5 +88,16 @@ describe('compose.yaml', () => {
     expect(mounted).toBeTruthy();
     expect(caddyfile).toMatch(/reverse_proxy app1:3000 app2:3000/);
     expect(caddyfile).toMatch(/health_uri \/api\/ready/);
+  });
+
+  it('serves HTTPS for SITE_ADDRESS and keeps Caddy\'s certificates in volumes', () => {
+    expect(read('deploy/Caddyfile')).toMatch(/^\{\$SITE_ADDRESS:localhost\} \{$/m);
+    expect(services.proxy?.environment?.SITE_ADDRESS).toBe('${SITE_ADDRESS:-localhost}');
+    expect(services.proxy?.volumes).toEqual(expect.arrayContaining(['caddy-data:/data', 'caddy-config:/config']));
+    expect(apps[0]!.environment!.PUBLIC_URL).toBe('https://${SITE_ADDRESS:-localhost}');
+  });
+
+  it('has the proxy compress text answers (zstd, gzip)', () => {
+    expect(read('deploy/Caddyfile')).toMatch(/^\s*encode zstd gzip$/m);
   });
 });

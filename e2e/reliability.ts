@@ -10,11 +10,13 @@
  *   two       two server processes on one PostgreSQL: concurrent commands through both keep one chain, sessions
  *             and rate limits hold across both, every queued mail is delivered exactly once through a local SMTP
  *             server slow enough that both processes send at the same time.
- *   npx tsx e2e/reliability.ts [--only crash,outage,two] [--postgres postgres://postgres@127.0.0.1:5432/postgres]
+ *   stdout    the reader of the server's standard output stalls (the pipe fills) and then goes away (the pipe breaks):
+ *             the server still answers, stops on SIGTERM and frees the data directory's lock.
+ *   npx tsx e2e/reliability.ts [--only crash,outage,two,stdout] [--postgres postgres://postgres@127.0.0.1:5432/postgres]
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server, type Socket, connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,7 +27,7 @@ import { outbox, type SendInit, send } from './client.ts';
 
 const { values } = parseArgs({
   options: {
-    only: { type: 'string', default: 'crash,outage,two' },
+    only: { type: 'string', default: 'crash,outage,two,stdout' },
     postgres: { type: 'string', default: process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres' },
   },
 });
@@ -398,6 +400,76 @@ async function twoProcesses(): Promise<void> {
   }
 }
 
+// --- stdout ---
+
+/**
+ * The server's standard output is a pipe whose reader first reads nothing (the pipe fills: 64 KiB here, a few
+ * hundred request lines) and then goes away (the pipe breaks), either before the SIGTERM or while the server stops.
+ * Logging must never hold the process up: it answers throughout, stops on SIGTERM and frees the PGlite lock (it
+ * used to spin for ever in the logger's exit flush, retrying the full and then broken pipe).
+ */
+async function stdoutReaderGone(readerGoes: 'before SIGTERM' | 'after SIGTERM'): Promise<void> {
+  console.log(`\n== the reader of stdout stalls, then goes away ${readerGoes}`);
+  const dataDir = mkdtempSync(join(tmpdir(), 'escrow-rel-'));
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'info', SECRET_KEY: SHARED_SECRET };
+  delete env.DATABASE_URL;
+  const child = spawn(process.execPath, ['app-server/start.mjs'], { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'], detached: true });
+  child.stdout!.pause();
+  const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+  const health = () => fetch(`${base}/api/health`, { signal: AbortSignal.timeout(5_000) }).then((r) => r.status, () => 0);
+  try {
+    let ready = false;
+    for (let i = 0; i < 240 && !ready; i++) {
+      ready = await fetch(`${base}/api/ready`).then((r) => r.ok, () => false);
+      if (!ready) await sleep(250);
+    }
+    check(ready, 'the server started with its stdout read by nobody');
+    // Each answered request logs a line: 2,000 of them fill the pipe many times over.
+    let answered = 0;
+    for (let round = 0; round < 40; round++) {
+      const statuses = await Promise.all(Array.from({ length: 50 }, health));
+      answered += statuses.filter((s) => s === 200).length;
+    }
+    check(answered === 2_000, `it answers while the pipe is full (${answered} of 2000 requests answered)`);
+    if (readerGoes === 'before SIGTERM') {
+      child.stdout!.destroy(); // the next write to the pipe fails with EPIPE
+      await sleep(200);
+      const after = await Promise.all(Array.from({ length: 50 }, health));
+      check(after.every((s) => s === 200), `it answers once the reader is gone (${after.filter((s) => s === 200).length} of 50)`);
+    }
+    const started = Date.now();
+    process.kill(-child.pid!, 'SIGTERM');
+    if (readerGoes === 'after SIGTERM') setTimeout(() => child.stdout!.destroy(), 1_000);
+    // Node reports a child's exit only once its stdout is closed too: ask the system instead.
+    const running = () => {
+      try {
+        process.kill(child.pid!, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    for (let i = 0; i < 150 && running(); i++) await sleep(100);
+    const stoppedAfter = Date.now() - started;
+    check(!running(), `it stops on SIGTERM (${running() ? 'still running' : 'gone'} ${stoppedAfter} ms after the signal)`);
+    if (!running()) check((await exited) === 0, 'with exit code 0');
+    check(!existsSync(join(dataDir, 'pglite.lock')), 'and frees the data directory (pglite.lock removed)');
+  } finally {
+    try {
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+if (only.has('stdout')) {
+  await stdoutReaderGone('before SIGTERM');
+  await stdoutReaderGone('after SIGTERM');
+}
 if (only.has('crash')) {
   await crash('pglite');
   await crash('postgres');

@@ -1,4 +1,4 @@
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, fchmodSync, openSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { ensureAdmin } from '../accounts/first-admin.ts';
 import { issueSetupLink } from '../accounts/first-admin-setup.ts';
@@ -97,7 +97,10 @@ const commands: Record<string, Command> = {
         console.error('Usage: npm run cli -- export-events --out FILE [--from POSITION] [--to POSITION]');
         return 2;
       }
-      const file = createWriteStream(values.out);
+      // Names and e-mails are in it: readable by its owner only, even when it replaces a file that was not.
+      const fd = openSync(values.out, 'w', 0o600);
+      fchmodSync(fd, 0o600);
+      const file = createWriteStream('', { fd });
       const write = (line: string) =>
         new Promise<void>((resolve, reject) => (file.write(line, (error) => (error ? reject(error) : resolve()))));
       const range = { ...(values.from ? { from: Number(values.from) } : {}), ...(values.to ? { to: Number(values.to) } : {}) };

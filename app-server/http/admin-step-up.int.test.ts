@@ -53,7 +53,8 @@ describe('admin powers need a second factor', () => {
       expect([call.name, res.status]).toEqual([call.name, 403]);
       const answer = await body(res);
       expect(answer.code).toBe('admin_totp_not_enabled');
-      expect(answer.detail).toMatch(/set up two-factor authentication/);
+      expect(answer.detail).toMatch(/set up two-factor authentication on your profile page/);
+      expect(answer.detail).not.toMatch(/totp_code/); // people read it: no API field names
     }
     const user = await t.database.db.selectFrom('users').select(['role', 'is_frozen']).where('id', '=', target.id).executeTakeFirstOrThrow();
     expect(user).toEqual({ role: 'buyer', is_frozen: false });
@@ -71,7 +72,9 @@ describe('admin powers need a second factor', () => {
     const target = await signedInUser(t, 'ann');
     for (const call of powers({ userId: target.id, addressId: ZERO, escrowId: ZERO, disputeId: ZERO })) {
       const res = await send(call, admin.token);
-      expect([call.name, res.status, (await body(res)).code]).toEqual([call.name, 422, 'totp_required']);
+      const answer = await body(res);
+      expect([call.name, res.status, answer.code]).toEqual([call.name, 422, 'totp_required']);
+      expect(answer.detail).toBe('A 2FA code is required: every admin power needs a fresh code from your authenticator app');
     }
     const promote = { name: 'role change', method: 'PUT', path: `/api/admin/users/${target.id}`, fields: { role: 'admin' } };
     const wrong = await send(promote, admin.token, { totp_code: codeFor(secret, new Date(Date.now() - 10 * 60_000)) });

@@ -119,6 +119,18 @@ describe('the OpenAPI document', () => {
     expect(loose).toEqual([]);
     expect(withoutErrors).toEqual([]);
   });
+
+  it('names every operation with a unique operationId made from its method and path (stable while the path is)', async () => {
+    const doc = (await (await t.app.request('/api/openapi.json')).json()) as { paths: Record<string, Record<string, { operationId?: string }>> };
+    const operations = Object.entries(doc.paths).flatMap(([path, byMethod]) => Object.entries(byMethod).map(([method, o]) => ({ route: `${method} ${path}`, id: o.operationId })));
+    expect(operations.filter((o) => !o.id).map((o) => o.route)).toEqual([]);
+    expect(new Set(operations.map((o) => o.id)).size).toBe(operations.length);
+    const idOf = (route: string) => operations.find((o) => o.route === route)?.id;
+    expect(idOf('get /api/health')).toBe('getHealth');
+    expect(idOf('post /api/escrows/{id}/mark-paid')).toBe('postEscrowsByIdMarkPaid');
+    expect(idOf('get /api/admin/escrows/{id}/history')).toBe('getAdminEscrowsByIdHistory');
+    expect(idOf('get /api/openapi.json')).toBeUndefined(); // the document itself is no operation of it
+  });
 });
 
 describe('every route on a seeded store', () => {

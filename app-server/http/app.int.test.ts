@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestApp, type TestApp } from '../testing/test-app.ts';
 
@@ -11,7 +12,8 @@ describe('runtime endpoints', () => {
   it('answers /api/health', async () => {
     const res = await t.app.request('/api/health');
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ status: 'ok' });
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+    expect(await res.json()).toEqual({ status: 'ok', version: pkg.version, chain: 'unverified' });
   });
 
   it('says ready when the database answers and migrations are applied', async () => {

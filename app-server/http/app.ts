@@ -7,6 +7,7 @@ import { describeZodError, toHttpError, unstorableField } from './errors.ts';
 import { authenticate } from './middleware/authenticate.ts';
 import { bodyLimits } from './middleware/body-limits.ts';
 import { clientAddress } from './client-address.ts';
+import { compression } from './middleware/compression.ts';
 import { adminStepUp } from './middleware/admin-step-up.ts';
 import { idempotency } from './middleware/idempotency.ts';
 import { requestContext } from './middleware/request-context.ts';
@@ -33,6 +34,7 @@ import { documentRoutes } from './documentation.ts';
 import { staticApp } from './static-app.ts';
 import { createMetrics } from '../metrics/metrics.ts';
 import { metricsRoutes } from '../metrics/route.ts';
+import { VERSION } from '../version.ts';
 
 /** Largest body of any call but an evidence upload. */
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -72,6 +74,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
 
   const metrics = deps.metrics ?? createMetrics();
   app.use('*', requestContext({ logger: deps.logger, metrics }));
+  app.use('*', compression());
   app.use('*', securityHeaders());
   // The session first: an upload is refused (401) before a byte of its body is read.
   app.use('/api/*', authenticate({ db: deps.database.db }));
@@ -116,7 +119,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
   documentRoutes(app.openAPIRegistry);
   app.doc31('/api/openapi.json', {
     openapi: '3.1.0',
-    info: { title: 'Bitcoin escrow API', version: '0.1.0' },
+    info: { title: 'Bitcoin escrow API', version: VERSION },
   });
   app.route('/', metricsRoutes(deps, metrics, { served: deps.config.METRICS_TOKEN !== undefined, token: deps.config.METRICS_TOKEN }));
   app.route('/api/docs', apiDocsRoutes());

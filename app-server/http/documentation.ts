@@ -38,7 +38,23 @@ export function withDocumentation<R extends RouteConfig>(config: R): R {
   if (config.path !== '/api/health') statuses.add(503);
   const responses: Record<string, unknown> = { ...config.responses };
   for (const status of [...statuses].sort()) responses[status] ??= errorAnswer(status);
-  return { ...config, tags: config.tags ?? [tagOf(config.path)], responses };
+  return { ...config, operationId: config.operationId ?? operationIdOf(config.method, config.path), tags: config.tags ?? [tagOf(config.path)], responses };
+}
+
+/**
+ * A route's operationId, from its method and path, so it is unique (one route per method and path) and stable (it
+ * changes only with the path): `GET /api/admin/escrows/{id}/history` is `getAdminEscrowsByIdHistory`.
+ */
+export function operationIdOf(method: string, path: string): string {
+  const words = path
+    .replace(/^\/api\//, '')
+    .split('/')
+    .filter(Boolean)
+    .flatMap((segment) => {
+      const param = /^\{(.+)\}$/.exec(segment)?.[1];
+      return param ? ['by', ...param.split(/[-_]/)] : segment.split(/[-_.]/);
+    });
+  return method.toLowerCase() + words.map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('');
 }
 
 /**

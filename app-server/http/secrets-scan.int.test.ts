@@ -111,7 +111,7 @@ async function session() {
   keep('setup link token', setupToken);
   hashedForms.push(['setup link token', setupToken]);
   keep('admin password', ADMIN_PASSWORD);
-  expect((await call('/api/setup/status', json({ token: setupToken }))).body).toEqual({ valid: true });
+  expect((await call('/api/setup/status', json({ token: setupToken }))).body).toEqual({ valid: true, admin_2fa_required: false });
   const firstAdmin = await call('/api/setup/admin', json({ token: setupToken, full_name: 'Root Admin', email: 'root@example.com', username: 'root', password: ADMIN_PASSWORD, confirm_password: ADMIN_PASSWORD }));
   expect(firstAdmin.status).toBe(201);
   handedOver('session token of the setup', firstAdmin.body.access_token as string);

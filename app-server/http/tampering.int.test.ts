@@ -20,7 +20,8 @@ import { openTestApp, type TestApp } from '../testing/test-app.ts';
  * Someone with write access to the database changes, deletes or reorders event rows directly. The events table has
  * no trigger or rule against it (migrations/0001_event_store.ts), so plain SQL does it, as in event-store.int.test.ts.
  * Each case checks every place that must report it: verifyChain, the server's own chain watch (one error line in
- * the log), GET /api/ready, the flag in GET /api/admin/chain, and verify-export on an export taken afterwards.
+ * the log), GET /api/health and GET /api/ready (still ready: a broken chain stops money, not the servers), the flag
+ * in GET /api/admin/chain, and verify-export on an export taken afterwards.
  */
 
 let t: TestApp;
@@ -106,11 +107,12 @@ async function expectReported(position: number, reason: RegExp, exportLine: numb
   expect(lines).toHaveLength(1);
   expect(lines[0]).toMatchObject({ level: 50, chain_position: position });
   expect(lines[0]!.msg).toMatch(new RegExp(`^Event log tampered: event ${position}: `));
-  // Not ready, saying why.
+  // Still ready (it can serve; money is stopped by the money guard), saying why in the detail, and in the health.
   const r = await ready();
-  expect(r.status).toBe(503);
-  expect(r.body).toMatchObject({ ready: false, database: true, migrations: true, chain: 'broken' });
-  expect(r.body.detail).toMatch(new RegExp(`^Event log tampered: event ${position}: `));
+  expect(r.status).toBe(200);
+  expect(r.body).toMatchObject({ ready: true, database: true, migrations: true, chain: 'broken' });
+  expect(r.body.detail).toMatch(new RegExp(`^Event log tampered: event ${position}: .*; money movements are stopped$`));
+  expect(await (await t.app.request('/api/health')).json()).toMatchObject({ status: 'ok', chain: 'broken' });
   // The flag in the admin ledger (the route verifies the whole log again; the same break logs nothing new).
   const chain = await adminChain();
   expect(chain).toMatchObject({ ok: false, first_break: { position }, verified_up_to: verifiedUpTo, broken: { position } });
@@ -177,7 +179,7 @@ describe('a changed event', () => {
       broken: { position: head.position, reason: 'hash differs from the one verified before (the event and its hash were rewritten)' },
     });
     expect(tamperLines().map((l) => l.chain_position)).toEqual([head.position]);
-    expect(await ready()).toMatchObject({ status: 503, body: { chain: 'broken' } });
+    expect(await ready()).toMatchObject({ status: 200, body: { ready: true, chain: 'broken' } });
     // A full check on demand does not clear it: the log verifies, but not against the remembered event.
     expect(await adminChain()).toMatchObject({ ok: false, broken: { position: head.position }, verified_up_to: head.position - 1 });
     expect(tamperLines()).toHaveLength(1);
@@ -258,7 +260,7 @@ describe('the chain watch', () => {
     const original = (await sql<{ data: unknown }>`SELECT data FROM events WHERE position = ${p}`.execute(db())).rows[0]!.data;
     await sql`UPDATE events SET data = jsonb_set(data, '{amount_sats}', '1') WHERE position = ${p}`.execute(db());
     await watch.verifyFully();
-    expect((await ready()).status).toBe(503);
+    expect(await ready()).toMatchObject({ status: 200, body: { ready: true, chain: 'broken' } });
 
     await sql`UPDATE events SET data = ${JSON.stringify(original)}::jsonb WHERE position = ${p}`.execute(db());
     expect(await watch.check()).toMatchObject({ status: 'broken' });

@@ -9,9 +9,13 @@ const TABS = ['verifications', 'escrows', 'disputes', 'addresses', 'users', 'rev
 test('every tab at 1366, 820, 390 and 360 px', async ({ server, person }) => {
   test.setTimeout(240_000);
   await preparePricingAndPool(server, { addresses: 2 });
+  // Notes and a reason with a txid in them: one 64-character word, which must wrap at 360 px.
+  const txid = 'f4184fc596403b9d638783cf57adfe4c75c605f6356fbc91338530e9831e9e16';
   const marked = await openDeal(server, `Tabs ${Date.now()}`);
-  await markPaid(server, marked);
-  await openDispute(server, await openDeal(server, `Tabs dispute ${Date.now()}`), 'Never arrived');
+  await markPaid(server, marked, `Sent in ${txid}`);
+  const disputed = await openDeal(server, `Tabs dispute ${Date.now()}`);
+  await markPaid(server, disputed, `Paid, txid ${txid}`);
+  await openDispute(server, disputed, `Never arrived; see ${txid}`);
   await submitReview(server, `Tabs ${Date.now()}`, 'Waiting for a moderator');
   for (const width of [1366, 820, 390, 360]) {
     const page = await person({ width, height: 900 });

@@ -52,7 +52,7 @@ export function adminStepUp(deps: AppDeps): MiddlewareHandler<AppEnv> {
       if (deps.config.ADMIN_2FA_REQUIRED) {
         throw new DomainError(
           'forbidden',
-          'Admin powers need 2FA: open your profile, set up two-factor authentication with an authenticator app, then send its code as totp_code',
+          'Admin powers need 2FA on this server: set up two-factor authentication on your profile page, then give a code from your authenticator app with each admin action',
           {},
           'admin_totp_not_enabled',
         );
@@ -60,7 +60,7 @@ export function adminStepUp(deps: AppDeps): MiddlewareHandler<AppEnv> {
       return next();
     }
     await passSecondFactor(deps, user, await codeOf(c), {
-      missing: 'totp_code is required: every admin power needs a fresh 2FA code',
+      missing: 'A 2FA code is required: every admin power needs a fresh code from your authenticator app',
       meta: { actor: user.id, requestId: c.get('requestId') },
     });
     return next();

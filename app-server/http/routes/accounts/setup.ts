@@ -18,7 +18,7 @@ export function setupRoutes(deps: AppDeps) {
       route('post', '/status', 'Whether a setup link still works (issued, unused, and no admin exists yet)', { request: { body: jsonBody(setupTokenSchema) } }, {
         200: jsonAnswer('Whether the link works', setupStatusSchema),
       }),
-      async (c) => c.json({ valid: await setupTokenValid(db, c.req.valid('json').token) }, 200),
+      async (c) => c.json({ valid: await setupTokenValid(db, c.req.valid('json').token), admin_2fa_required: deps.config.ADMIN_2FA_REQUIRED }, 200),
     )
     .openapi(
       route('post', '/admin', 'Create the first admin with a setup link, and sign them in; the link (and every other) then stops working', { request: { body: jsonBody(firstAdminSchema) } }, {

@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import { screen, waitFor } from '@testing-library/react';
+import { act, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resetApp } from '../../../testing/render-app.tsx';
 import { renderConsole } from '../shared/render-console.tsx';
@@ -32,5 +32,21 @@ describe('/admin', () => {
     renderConsole('/admin?tab=nothing');
     expect(await screen.findByRole('heading', { level: 2, name: 'Verifications' })).toBeTruthy();
     expect(await screen.findByText('No payment is waiting to be verified.')).toBeTruthy();
+  });
+
+  it('shows a banner over every tab while the server finds the event log broken', async () => {
+    const app = renderConsole('/admin?tab=users', ({ path }) => (path === '/api/health' ? { status: 200, body: { status: 'ok', version: '0.2.0', chain: 'broken' } } : undefined));
+    expect((await screen.findByRole('alert')).textContent).toMatch(/The event log failed its integrity check/);
+    expect(screen.getByRole('link', { name: /Ledger tab/ }).getAttribute('href')).toBe('/admin?tab=ledger');
+    await act(() => app.router.navigate('/admin?tab=settings'));
+    expect(await screen.findByRole('heading', { level: 2, name: 'Settings' })).toBeTruthy();
+    expect(screen.getByText(/failed its integrity check/)).toBeTruthy();
+  });
+
+  it('shows no banner while the chain verifies', async () => {
+    const app = renderConsole('/admin?tab=users');
+    await waitFor(() => expect(app.calls('GET', '/api/health')).toHaveLength(1));
+    expect(await screen.findByRole('heading', { level: 2, name: 'Users' })).toBeTruthy();
+    expect(screen.queryByText(/failed its integrity check/)).toBeNull();
   });
 });

@@ -3,6 +3,7 @@ import { Link, useSearchParams } from 'react-router-dom';
 import { usePageMeta } from '../../../components/page-meta.ts';
 import { Loading } from '../../../components/ui/loading.tsx';
 import '../admin.css';
+import { ChainBanner } from '../shared/chain-banner.tsx';
 import { ADMIN_TABS, type AdminTab, tabOf } from './admin-tabs.ts';
 import { useTabCounts } from './use-tab-counts.ts';
 
@@ -37,6 +38,7 @@ export function AdminPage() {
           <h1>Admin console</h1>
         </div>
       </div>
+      <ChainBanner />
       <nav className="admin-tabs" aria-label="Admin panels">
         {ADMIN_TABS.map(({ id, label }) => {
           const count = counts[id];

@@ -12,6 +12,7 @@ const quietCounts: Server = ({ method, path }) => {
   if (method !== 'GET') return undefined;
   if (['/api/admin/pending-verifications', '/api/admin/disputes', '/api/admin/reviews/pending', '/api/admin/reviews'].includes(path)) return { status: 200, body: [] };
   if (path === '/api/admin/addresses') return { status: 200, body: [] };
+  if (path === '/api/health') return { status: 200, body: { status: 'ok', version: '0.0.0', chain: 'ok' } };
   if (path === '/api/site') return { status: 200, body: { support_email: 'support@example.com', support_hours: 'Mon-Fri', pgp_key_configured: false, bitcoin_network: 'mainnet' } };
   return undefined;
 };

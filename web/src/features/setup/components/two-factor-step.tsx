@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { Link } from 'react-router-dom';
 import { messageOf } from '../../../api/client.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { CopyButton } from '../../../components/ui/copy-button.tsx';
@@ -9,8 +10,11 @@ import { useVerifyTwoFactor } from '../api/verify-two-factor.ts';
 
 const grouped = (secret: string) => secret.match(/.{1,4}/g)?.join(' ') ?? secret;
 
-/** Step 2 (optional): two-factor authentication for the new admin, then the recovery codes, shown once. */
-export function TwoFactorStep({ onDone }: { onDone: () => void }) {
+/**
+ * Step 2: two-factor authentication for the new admin, then the recovery codes, shown once. `required`: the server
+ * refuses every admin power to an admin without 2FA (ADMIN_2FA_REQUIRED), so it can be put off, not skipped.
+ */
+export function TwoFactorStep({ required, onDone }: { required: boolean; onDone: () => void }) {
   const setup = useSetupTwoFactor();
   const verify = useVerifyTwoFactor();
   const [code, setCode] = useState('');
@@ -44,7 +48,15 @@ export function TwoFactorStep({ onDone }: { onDone: () => void }) {
     return (
       <div className="setup-step">
         <h2>Protect the admin account with 2FA</h2>
-        <p>Recommended now: an admin holds the keys to every escrow, and the console may ask for a 2FA code before each admin action.</p>
+        {required ? (
+          <p>
+            <strong>Required on this server</strong>: until 2FA is on, you can sign in and look around the console but use no
+            admin power (verifying a payment, releasing, refunding, managing users). Each power then asks for a code from
+            your authenticator app.
+          </p>
+        ) : (
+          <p>Recommended now: an admin holds the keys to every escrow, and the console asks for a 2FA code before each admin action once it is on.</p>
+        )}
         {setup.isError && <Message tone="error">{messageOf(setup.error, 'Failed to setup 2FA')}</Message>}
         <div className="button-row">
           <Button onClick={() => setup.mutate()} busy={setup.isPending}>
@@ -54,6 +66,11 @@ export function TwoFactorStep({ onDone }: { onDone: () => void }) {
             Later, from my profile
           </Button>
         </div>
+        {required && (
+          <p className="small muted">
+            Later: <Link to="/profile">your profile</Link> has the same set-up, under Two-factor authentication.
+          </p>
+        )}
       </div>
     );
   }

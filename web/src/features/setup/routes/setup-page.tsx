@@ -36,7 +36,7 @@ export function SetupPage() {
         Step {step === 'account' ? 1 : step === 'two-factor' ? 2 : 3} of 3: {step === 'account' ? 'the first admin' : step === 'two-factor' ? 'two-factor authentication' : 'rate and addresses'}
       </p>
       {step === 'account' && <AccountStep token={token} status={status} onCreated={created} />}
-      {step === 'two-factor' && <TwoFactorStep onDone={() => setStep('next')} />}
+      {step === 'two-factor' && <TwoFactorStep required={status.data?.admin_2fa_required ?? true} onDone={() => setStep('next')} />}
       {step === 'next' && <NextSteps />}
     </section>
   );
