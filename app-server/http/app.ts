@@ -28,6 +28,7 @@ import { reviewRoutes } from './routes/reviews/reviews.ts';
 import { apiDocsRoutes } from './routes/site/api-docs.ts';
 import { healthRoutes } from './routes/site/health.ts';
 import { siteRoutes } from './routes/site/site.ts';
+import { webhookRoutes } from './routes/webhooks/webhooks.ts';
 import { documentRoutes } from './documentation.ts';
 import { staticApp } from './static-app.ts';
 import { createMetrics } from '../metrics/metrics.ts';
@@ -86,6 +87,8 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
   app.route('/api/admin/addresses', adminAddressRoutes(deps));
   app.route('/api/admin/btc-rate', adminBtcRateRoutes(deps));
   app.route('/api/admin', adminLedgerRoutes(deps)); // audit-logs, events, events/export, replay, chain
+  app.route('/api/webhooks', webhookRoutes(deps, 'user'));
+  app.route('/api/admin/webhooks', webhookRoutes(deps, 'admin'));
 
   documentRoutes(app.openAPIRegistry);
   app.doc31('/api/openapi.json', {
