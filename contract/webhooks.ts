@@ -47,7 +47,8 @@ export const createWebhookSchema = z.object({
 export type CreateWebhook = z.infer<typeof createWebhookSchema>;
 
 export const webhookIdParam = z.object({ id: z.uuid('id must be a webhook endpoint id') });
-export const deliveryIdParam = z.object({ id: z.coerce.number('id must be a delivery number').int('id must be a delivery number').min(1, 'id must be a delivery number').max(Number.MAX_SAFE_INTEGER, 'id must be a delivery number') });
+/** A delivery's number; anything else names no delivery (404, as for one that is not yours). */
+export const deliveryIdParam = z.object({ id: z.string().max(64, 'id must be a delivery number') });
 
 export const webhookAttemptSchema = z.strictObject({
   attempted_at: isoTime,

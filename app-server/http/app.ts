@@ -12,6 +12,7 @@ import { requestContext } from './middleware/request-context.ts';
 import { securityHeaders } from './middleware/security-headers.ts';
 import { authRoutes } from './routes/accounts/auth.ts';
 import { profileRoutes } from './routes/accounts/profile.ts';
+import { apiTokenRoutes } from './routes/accounts/tokens.ts';
 import { setupRoutes } from './routes/accounts/setup.ts';
 import { adminAddressRoutes } from './routes/admin/addresses.ts';
 import { adminBtcRateRoutes } from './routes/admin/btc-rate.ts';
@@ -87,6 +88,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
   app.route('/api/admin/addresses', adminAddressRoutes(deps));
   app.route('/api/admin/btc-rate', adminBtcRateRoutes(deps));
   app.route('/api/admin', adminLedgerRoutes(deps)); // audit-logs, events, events/export, replay, chain
+  app.route('/api/tokens', apiTokenRoutes(deps));
   app.route('/api/webhooks', webhookRoutes(deps, 'user'));
   app.route('/api/admin/webhooks', webhookRoutes(deps, 'admin'));
 

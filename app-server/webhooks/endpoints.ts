@@ -138,7 +138,9 @@ export async function sendTestWebhook(db: Kysely<Database>, owner: WebhookOwner,
  * Sends a delivery again, now, with the same `webhook-id` and body (a receiver that lost it, or was down past the
  * last retry); its attempts count starts again.
  */
-export async function redeliverWebhook(db: Kysely<Database>, owner: WebhookOwner, deliveryId: number): Promise<WebhookDelivery> {
+export async function redeliverWebhook(db: Kysely<Database>, owner: WebhookOwner, rawId: string): Promise<WebhookDelivery> {
+  if (!/^[1-9]\d{0,14}$/.test(rawId)) throw notFound('Webhook delivery not found');
+  const deliveryId = Number(rawId);
   const delivery = await db
     .selectFrom('webhook_deliveries')
     .innerJoin('webhook_endpoints', 'webhook_endpoints.id', 'webhook_deliveries.endpoint_id')
