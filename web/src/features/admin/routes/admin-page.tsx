@@ -20,6 +20,7 @@ const PANELS: Record<AdminTab, React.ComponentType> = {
   audit: panel(() => import('../audit/audit-panel.tsx'), 'AuditPanel'),
   settings: panel(() => import('../settings/settings-panel.tsx'), 'SettingsPanel'),
   ledger: panel(() => import('../ledger/ledger-panel.tsx'), 'LedgerPanel'),
+  webhooks: panel(() => import('../webhooks/webhooks-panel.tsx'), 'WebhooksPanel'),
 };
 
 /** /admin: the console's tabs (the tab, and a selected escrow, live in the URL) and the chosen panel. */

@@ -9,6 +9,7 @@ export const ADMIN_TABS = [
   { id: 'audit', label: 'Audit' },
   { id: 'settings', label: 'Settings' },
   { id: 'ledger', label: 'Ledger' },
+  { id: 'webhooks', label: 'Webhooks' },
 ] as const;
 
 export type AdminTab = (typeof ADMIN_TABS)[number]['id'];
