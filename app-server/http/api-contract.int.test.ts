@@ -268,6 +268,10 @@ describe('every route on a seeded store', () => {
     expectStatus(await call('POST', '/api/tokens', { as: 'admin', body: { json: { name: 'Books', scopes: ['read'] } } }), 403);
     expectStatus(await call('GET', '/api/tokens', { as: 'alice' }), 200);
     expectStatus(await call('DELETE', '/api/tokens/{id}', { as: 'alice', params: { id: apiToken.body.api_token.id } }), 200);
+    for (const report of ['escrows.csv', 'payouts.csv', 'fees.csv', 'overview']) {
+      expectStatus(await call('GET', `/api/admin/reports/${report}`, { as: 'admin', query: 'from=2020-01-01' }), 200);
+      expectStatus(await call('GET', `/api/admin/reports/${report}`, { as: 'admin', query: 'from=not-a-date' }), 422);
+    }
 
     expect(failures).toEqual([]);
     const missed = [...documented.keys()].filter((operation) => !called.has(operation));

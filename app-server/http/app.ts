@@ -20,6 +20,7 @@ import { adminDisputeRoutes } from './routes/admin/escrows/disputes.ts';
 import { adminEscrowRoutes } from './routes/admin/escrows/escrows.ts';
 import { pendingVerificationRoutes } from './routes/admin/escrows/pending-verifications.ts';
 import { adminLedgerRoutes } from './routes/admin/ledger.ts';
+import { adminReportRoutes } from './routes/admin/reports.ts';
 import { adminReviewRoutes } from './routes/admin/reviews.ts';
 import { adminUserRoutes } from './routes/admin/users.ts';
 import { escrowRoutes } from './routes/escrows/escrows.ts';
@@ -91,6 +92,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
   app.route('/api/tokens', apiTokenRoutes(deps));
   app.route('/api/webhooks', webhookRoutes(deps, 'user'));
   app.route('/api/admin/webhooks', webhookRoutes(deps, 'admin'));
+  app.route('/api/admin/reports', adminReportRoutes(deps));
 
   documentRoutes(app.openAPIRegistry);
   app.doc31('/api/openapi.json', {

@@ -11,6 +11,7 @@ const panel = <T extends Record<string, React.ComponentType>>(load: () => Promis
   lazy(async () => ({ default: (await load())[name] as React.ComponentType }));
 
 const PANELS: Record<AdminTab, React.ComponentType> = {
+  overview: panel(() => import('../overview/overview-panel.tsx'), 'OverviewPanel'),
   verifications: panel(() => import('../verifications/verifications-panel.tsx'), 'VerificationsPanel'),
   escrows: panel(() => import('../escrows/escrows-panel.tsx'), 'EscrowsPanel'),
   disputes: panel(() => import('../disputes/disputes-panel.tsx'), 'DisputesPanel'),
