@@ -17,7 +17,7 @@ export function MonthChart({ months }: { months: Month[] }) {
     const x = months.map((_, i) => i);
     const data: uPlot.AlignedData = [x, months.map((m) => m.volume_cents / 100), months.map((m) => m.fee_cents / 100)];
     const bars = uPlot.paths.bars!({ size: [0.6, 48], align: 0 });
-    const width = () => Math.max(260, element.clientWidth);
+    const width = () => Math.max(240, element.clientWidth);
     const chart = new uPlot(
       {
         width: width(),
