@@ -4,7 +4,7 @@ import { preparePricingAndPool, signInInBrowser } from '../support/api.ts';
 import { fundedDeal, markPaid, openDeal, openDispute, shoot, submitReview } from '../support/admin-data.ts';
 import { checkPage, expect, test } from '../support/fixtures.ts';
 
-const TABS = ['verifications', 'escrows', 'disputes', 'addresses', 'users', 'reviews', 'audit', 'settings', 'ledger'];
+const TABS = ['overview', 'verifications', 'escrows', 'disputes', 'addresses', 'users', 'reviews', 'audit', 'settings', 'ledger', 'webhooks'];
 
 test('every tab at 1366, 820, 390 and 360 px', async ({ server, person }) => {
   test.setTimeout(240_000);
