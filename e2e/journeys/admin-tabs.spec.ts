@@ -7,7 +7,7 @@ import { checkPage, expect, test } from '../support/fixtures.ts';
 const TABS = ['overview', 'verifications', 'escrows', 'disputes', 'addresses', 'users', 'reviews', 'audit', 'settings', 'ledger', 'webhooks'];
 
 test('every tab at 1366, 820, 390 and 360 px', async ({ server, person }) => {
-  test.setTimeout(240_000);
+  test.setTimeout(360_000); // eleven tabs at four widths
   await preparePricingAndPool(server, { addresses: 2 });
   const marked = await openDeal(server, `Tabs ${Date.now()}`);
   await markPaid(server, marked);
