@@ -77,6 +77,8 @@ export const configSchema = z.object({
   METRICS_TOKEN: optionalUrl.refine((v) => v === undefined || v.length >= 16, { message: 'must be at least 16 characters' }),
   /** A separate port serving only GET /metrics (with no token unless METRICS_TOKEN is set too); unset: none. */
   METRICS_PORT: port.optional(),
+  /** Whether webhooks may go to private, loopback and link-local addresses (a receiver on the operator's own network). */
+  WEBHOOK_ALLOW_PRIVATE: flag.default(false),
 });
 
 export type Config = z.infer<typeof configSchema>;

@@ -15,6 +15,7 @@ import { deliverDueMail } from './mail/sender.ts';
 import { mailTransportFor } from './mail/transport-for.ts';
 import { openRuntime } from './runtime.ts';
 import { metricsRoutes } from './metrics/route.ts';
+import { deliverDueWebhooks } from './webhooks/deliver.ts';
 
 // The repository root, both from app-server/main.ts and from its bundle in dist/server.mjs.
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -42,6 +43,12 @@ async function main(): Promise<void> {
   logger.info({ mail: transport.describe }, `Mail goes to ${transport.describe}`);
   const jobs = [
     startPeriodic('mail', 2_000, () => deliverDueMail(deps.database.db, transport, logger), logger),
+    startPeriodic(
+      'webhooks',
+      2_000,
+      () => deliverDueWebhooks({ db: deps.database.db, secrets: deps.secrets, logger, allowPrivate: config.WEBHOOK_ALLOW_PRIVATE }),
+      logger,
+    ),
     startPeriodic('escrow-expiry', 60_000, () => expireOverdueEscrows(deps), logger),
     startPeriodic('housekeeping', 10 * 60_000, () => housekeeping(deps.database.db), logger),
   ];

@@ -2,6 +2,7 @@ import { parseEvent } from '../../domain/events.ts';
 import type { StoredEvent } from '../../domain/stored-event.ts';
 import { applyEvents } from '../../projections/apply.ts';
 import { MemoryRowStore } from '../../projections/memory-row-store.ts';
+import { type Books, BooksCalculator, type BooksEvent, type BooksRange } from '../../projections/books/books.ts';
 import { projections } from '../../projections/registry.ts';
 import { EXPORT_FORMAT } from '../event-store/export.ts';
 import { type ChainCheck, startChainCheck } from './chain-check-thread.ts';
@@ -15,6 +16,8 @@ export interface ExportSummary {
   satsReleasedToSellers: number;
   satsRefundedToBuyers: number;
   feeSats: number;
+  /** The books of the range asked for (all of the log without one): the figures the console's Overview shows. */
+  books: Books;
 }
 
 export class ExportBroken extends Error {
@@ -31,10 +34,11 @@ export class ExportBroken extends Error {
  * replays it through the same projections into memory and sums the books. Throws ExportBroken naming the first
  * bad line. The hashes are checked on a worker thread reading the same file, so both cores work.
  */
-export async function verifyExport(path: string, options: { expectHead?: { position: number; hash: string } } = {}): Promise<ExportSummary> {
+export async function verifyExport(path: string, options: { expectHead?: { position: number; hash: string }; range?: BooksRange } = {}): Promise<ExportSummary> {
   const chain = startChainCheck(path);
   try {
-    const { header, lastLine, store } = await checkSchemasAndReplay(path, chain);
+    const books = new BooksCalculator(options.range);
+    const { header, lastLine, store } = await checkSchemasAndReplay(path, chain, books);
     const { head, count, broken } = await chain.result;
     if (broken) throw new ExportBroken(broken.line, broken.reason);
     if (options.expectHead && (options.expectHead.position !== head.position || options.expectHead.hash !== head.hash)) {
@@ -49,7 +53,7 @@ export async function verifyExport(path: string, options: { expectHead?: { posit
     if (recorded && recorded.position === head.position && recorded.hash !== head.hash) {
       throw new ExportBroken(lastLine, `the last event's hash is not the chain head recorded in the header (${recorded.position}:${recorded.hash})`);
     }
-    return summarise(store, count, head);
+    return { ...summarise(store, count, head), books: books.result() };
   } finally {
     await chain.terminate();
   }
@@ -66,7 +70,7 @@ interface ExportHeader {
  * The main thread's share: the header, every event's JSON and schema, and the replay into memory. A bad line (or a
  * replay that fails) stops it; the chain check then judges the lines before, since a break there comes first.
  */
-async function checkSchemasAndReplay(path: string, chain: ChainCheck) {
+async function checkSchemasAndReplay(path: string, chain: ChainCheck, books: BooksCalculator) {
   const store = new MemoryRowStore(projections.flatMap((p) => p.tables).filter((t) => !t.appendOnly));
   const replayed = projections.filter((p) => !p.tables.every((t) => t.appendOnly));
   let header: ExportHeader | undefined;
@@ -89,6 +93,7 @@ async function checkSchemasAndReplay(path: string, chain: ChainCheck) {
         throw new ExportBroken(number, `event ${event.position} does not match the schema of ${event.type}`);
       }
       batch.push(event);
+      books.add(event as BooksEvent);
       if (batch.length >= REPLAY_BATCH) {
         await applyEvents(store, replayed, batch);
         batch = [];
@@ -115,8 +120,8 @@ function safeParse(text: string, line: number): Record<string, unknown> {
   return parsed.value;
 }
 
-function summarise(store: MemoryRowStore, events: number, head: { position: number; hash: string }): ExportSummary {
-  const summary: ExportSummary = { events, head, escrowsByStatus: {}, satsHeldInFunded: 0, satsReleasedToSellers: 0, satsRefundedToBuyers: 0, feeSats: 0 };
+function summarise(store: MemoryRowStore, events: number, head: { position: number; hash: string }): Omit<ExportSummary, 'books'> {
+  const summary: Omit<ExportSummary, 'books'> = { events, head, escrowsByStatus: {}, satsHeldInFunded: 0, satsReleasedToSellers: 0, satsRefundedToBuyers: 0, feeSats: 0 };
   for (const escrow of store.tables.get('escrows')?.values() ?? []) {
     const status = String(escrow.status);
     summary.escrowsByStatus[status] = (summary.escrowsByStatus[status] ?? 0) + 1;

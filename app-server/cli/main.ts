@@ -9,6 +9,8 @@ import { openDatabase } from '../db/database.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { formatSats } from '../../domain/money.ts';
 import { ExportBroken, verifyExport } from '../audit/verify-export.ts';
+import { reportRangeQuery } from '../../contract/reports.ts';
+import { formatBooks } from '../../projections/books/books.ts';
 import { exportEvents } from '../event-store/export.ts';
 import { readChainHead } from '../event-store/chain-head.ts';
 import { verifyChain } from '../event-store/verify-chain.ts';
@@ -26,7 +28,8 @@ Commands:
                  --swap then replaces the live tables' rows with the rebuilt ones (appends wait meanwhile)
   verify-chain   recompute every event hash and check the chain links
   export-events  --out FILE [--from N] [--to N]: write the log as NDJSON
-  verify-export  FILE [--expect-head POS:HASH]: check an export offline (no database) and replay it
+  verify-export  FILE [--expect-head POS:HASH] [--from DATE] [--to DATE]: check an export offline (no database),
+                 replay it and print the books of the range (the console's Overview figures)
   chain-head     print the position and hash of the last event, to publish
   create-admin   --username U --email E --password P: create an admin unless that username exists
   import-events  FILE: load an export into an empty store (checking the chain) and rebuild every read model
@@ -110,17 +113,19 @@ const commands: Record<string, Command> = {
       return 0;
     }),
   'verify-export': async (args) => {
-    const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { 'expect-head': { type: 'string' } } });
+    const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { 'expect-head': { type: 'string' }, from: { type: 'string' }, to: { type: 'string' } } });
     const file = positionals[0];
-    if (!file) {
-      console.error('Usage: npm run cli -- verify-export FILE [--expect-head POSITION:HASH]');
+    const range = reportRangeQuery.safeParse({ from: values.from, to: values.to });
+    if (!file || !range.success) {
+      if (!range.success) console.error(range.error.issues[0]!.message);
+      console.error('Usage: npm run cli -- verify-export FILE [--expect-head POSITION:HASH] [--from YYYY-MM-DD] [--to YYYY-MM-DD]');
       return 2;
     }
     const [position, hash] = (values['expect-head'] ?? '').split(':');
     const expectHead = values['expect-head'] ? { position: Number(position), hash: hash ?? '' } : undefined;
     const started = performance.now();
     try {
-      const summary = await verifyExport(file, expectHead ? { expectHead } : {});
+      const summary = await verifyExport(file, { ...(expectHead ? { expectHead } : {}), range: range.data });
       const seconds = (performance.now() - started) / 1000;
       console.log(`events: ${summary.events} (${seconds.toFixed(2)} s, ${Math.round(summary.events / seconds)} events/s)`);
       console.log('chain: ok');
@@ -130,6 +135,7 @@ const commands: Record<string, Command> = {
       console.log(`BTC refunded to buyers: ${formatSats(summary.satsRefundedToBuyers)}`);
       console.log(`BTC kept as fees: ${formatSats(summary.feeSats)}`);
       console.log(`last hash: ${summary.head.position}:${summary.head.hash}`);
+      for (const line of formatBooks(summary.books)) console.log(line);
       return 0;
     } catch (error) {
       if (error instanceof ExportBroken) {

@@ -1,6 +1,7 @@
 import type { ColumnType, Generated } from 'kysely';
 import type { ReadModelTables } from '../../projections/tables.ts';
 import type { AccountsTables } from './accounts-schema.ts';
+import type { IntegrationsTables } from './integrations-schema.ts';
 
 /** Tables of the event store and the application's own bookkeeping (never a read model). */
 export interface EventStoreTables {
@@ -56,4 +57,4 @@ export interface EventStoreTables {
   notices: { name: string; raised_at: Generated<Date> };
 }
 
-export interface Database extends EventStoreTables, ReadModelTables, AccountsTables {}
+export interface Database extends EventStoreTables, ReadModelTables, AccountsTables, IntegrationsTables {}

@@ -265,6 +265,32 @@ describe('every route on a seeded store', () => {
     expectStatus(exported, 200);
     expect(exported.body.split('\n').length).toBeGreaterThan(100);
 
+    // Integrations: webhooks (the admins' and a user's) and API tokens.
+    for (const [as, base] of [['alice', '/api/webhooks'], ['admin', '/api/admin/webhooks']] as const) {
+      const hook = await call<{ endpoint: { id: string } }>('POST', base, { as, body: { json: { url: 'http://93.184.216.34/hook', event_types: ['escrow.created', 'escrow.funded'] } } });
+      expectStatus(hook, 201);
+      expectStatus(await call('POST', base, { as, body: { json: { url: 'http://127.0.0.1/hook', event_types: ['escrow.created'] } } }), 422);
+      expectStatus(await call('GET', base, { as }), 200);
+      const params = { id: hook.body.endpoint.id };
+      const test = await call<{ id: number }>('POST', `${base}/{id}/test`, { as, params });
+      expectStatus(test, 202);
+      expectStatus(await call('GET', `${base}/{id}/deliveries`, { as, params }), 200);
+      expectStatus(await call('POST', `${base}/deliveries/{id}/redeliver`, { as, params: { id: String(test.body.id) } }), 202);
+      expectStatus(await call('POST', `${base}/{id}/disable`, { as, params }), 200);
+      expectStatus(await call('POST', `${base}/{id}/enable`, { as, params }), 200);
+      expectStatus(await call('DELETE', `${base}/{id}`, { as, params }), 200);
+      expectStatus(await call('DELETE', `${base}/{id}`, { as, params }), 404);
+    }
+    const apiToken = await call<{ api_token: { id: string } }>('POST', '/api/tokens', { as: 'alice', body: { json: { name: 'Books', scopes: ['read'] } } });
+    expectStatus(apiToken, 201);
+    expectStatus(await call('POST', '/api/tokens', { as: 'admin', body: { json: { name: 'Books', scopes: ['read'] } } }), 403);
+    expectStatus(await call('GET', '/api/tokens', { as: 'alice' }), 200);
+    expectStatus(await call('DELETE', '/api/tokens/{id}', { as: 'alice', params: { id: apiToken.body.api_token.id } }), 200);
+    for (const report of ['escrows.csv', 'payouts.csv', 'fees.csv', 'overview']) {
+      expectStatus(await call('GET', `/api/admin/reports/${report}`, { as: 'admin', query: 'from=2020-01-01' }), 200);
+      expectStatus(await call('GET', `/api/admin/reports/${report}`, { as: 'admin', query: 'from=not-a-date' }), 422);
+    }
+
     expect(failures).toEqual([]);
     const missed = [...documented.keys()].filter((operation) => !called.has(operation));
     expect(missed, 'documented operations this test never called').toEqual([]);

@@ -14,6 +14,7 @@ import { requestContext } from './middleware/request-context.ts';
 import { securityHeaders } from './middleware/security-headers.ts';
 import { authRoutes } from './routes/accounts/auth.ts';
 import { profileRoutes } from './routes/accounts/profile.ts';
+import { apiTokenRoutes } from './routes/accounts/tokens.ts';
 import { setupRoutes } from './routes/accounts/setup.ts';
 import { adminAddressRoutes } from './routes/admin/addresses.ts';
 import { adminBtcRateRoutes } from './routes/admin/btc-rate.ts';
@@ -21,6 +22,7 @@ import { adminDisputeRoutes } from './routes/admin/escrows/disputes.ts';
 import { adminEscrowRoutes } from './routes/admin/escrows/escrows.ts';
 import { pendingVerificationRoutes } from './routes/admin/escrows/pending-verifications.ts';
 import { adminLedgerRoutes } from './routes/admin/ledger.ts';
+import { adminReportRoutes } from './routes/admin/reports.ts';
 import { adminReviewRoutes } from './routes/admin/reviews.ts';
 import { adminUserRoutes } from './routes/admin/users.ts';
 import { escrowRoutes } from './routes/escrows/escrows.ts';
@@ -30,6 +32,7 @@ import { reviewRoutes } from './routes/reviews/reviews.ts';
 import { apiDocsRoutes } from './routes/site/api-docs.ts';
 import { healthRoutes } from './routes/site/health.ts';
 import { siteRoutes } from './routes/site/site.ts';
+import { webhookRoutes } from './routes/webhooks/webhooks.ts';
 import { documentRoutes } from './documentation.ts';
 import { staticApp } from './static-app.ts';
 import { createMetrics } from '../metrics/metrics.ts';
@@ -115,6 +118,10 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
   app.route('/api/admin/addresses', adminAddressRoutes(deps));
   app.route('/api/admin/btc-rate', adminBtcRateRoutes(deps));
   app.route('/api/admin', adminLedgerRoutes(deps)); // audit-logs, events, events/export, replay, chain
+  app.route('/api/tokens', apiTokenRoutes(deps));
+  app.route('/api/webhooks', webhookRoutes(deps, 'user'));
+  app.route('/api/admin/webhooks', webhookRoutes(deps, 'admin'));
+  app.route('/api/admin/reports', adminReportRoutes(deps));
 
   documentRoutes(app.openAPIRegistry);
   app.doc31('/api/openapi.json', {

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSession } from '../auth/sessions.ts';
 import { bearer, form, json, lastMailTo, multipart, PASSWORD, signedInUser, signIn, tokenInMail } from '../testing/accounts.ts';
 import { freshAddress } from '../testing/bitcoin.ts';
+import { integrationObjects, type IntegrationObjects, matrixApiTokens } from '../testing/integration-fixtures.ts';
 import { openMarket } from '../testing/market.ts';
 import { openTestApp, type TestApp } from '../testing/test-app.ts';
 
@@ -46,6 +47,9 @@ interface Fixtures {
   victim: string;
   doomed: string;
   users: Record<SignedIn, { id: string; token: string; spare: string; role: 'buyer' | 'seller' | 'admin' }>;
+  /** Webhook endpoints, deliveries and API token rows of each caller; `adminHooks` the admins' endpoints. */
+  mine: Record<SignedIn, IntegrationObjects>;
+  adminHooks: IntegrationObjects;
 }
 
 type Body = { json: unknown } | { form: Record<string, string> } | { multipart: Record<string, string | File> };
@@ -175,7 +179,38 @@ const ROUTES: Record<string, Entry> = {
   'GET /api/admin/disputes': { access: 'admin' },
   'GET /api/admin/escrows': { access: 'admin' },
   'GET /api/admin/pending-verifications': { access: 'admin' },
+
+  // Integrations: webhooks, API tokens. A caller's own objects; unrelated and uma are shown ann's, which they may
+  // not see (404, as for none).
+  'GET /api/webhooks': { access: 'user' },
+  'POST /api/webhooks': { access: 'user', body: () => ({ json: { url: 'http://93.184.216.34/hook', event_types: ['escrow.created'] } }) },
+  'POST /api/webhooks/{id}/disable': { access: 'party', hidden: 'Webhook endpoint not found', id: (f, who) => mineOf(f, who).webhook },
+  'POST /api/webhooks/{id}/enable': { access: 'party', hidden: 'Webhook endpoint not found', id: (f, who) => mineOf(f, who).webhook },
+  'POST /api/webhooks/{id}/test': { access: 'party', hidden: 'Webhook endpoint not found', id: (f, who) => mineOf(f, who).webhook },
+  'GET /api/webhooks/{id}/deliveries': { access: 'party', hidden: 'Webhook endpoint not found', id: (f, who) => mineOf(f, who).webhook },
+  'DELETE /api/webhooks/{id}': { access: 'party', hidden: 'Webhook endpoint not found', id: (f, who) => mineOf(f, who).doomedWebhook },
+  'POST /api/webhooks/deliveries/{id}/redeliver': { access: 'party', hidden: 'Webhook delivery not found', id: (f, who) => String(mineOf(f, who).delivery) },
+  'GET /api/admin/webhooks': { access: 'admin' },
+  'POST /api/admin/webhooks': { access: 'admin', body: () => ({ json: { url: 'http://93.184.216.34/hook', event_types: ['escrow.created'] } }) },
+  'POST /api/admin/webhooks/{id}/disable': { access: 'admin', id: (f) => f.adminHooks.webhook },
+  'POST /api/admin/webhooks/{id}/enable': { access: 'admin', id: (f) => f.adminHooks.webhook },
+  'POST /api/admin/webhooks/{id}/test': { access: 'admin', id: (f) => f.adminHooks.webhook },
+  'GET /api/admin/webhooks/{id}/deliveries': { access: 'admin', id: (f) => f.adminHooks.webhook },
+  'DELETE /api/admin/webhooks/{id}': { access: 'admin', id: (f) => f.adminHooks.doomedWebhook },
+  'POST /api/admin/webhooks/deliveries/{id}/redeliver': { access: 'admin', id: (f) => String(f.adminHooks.delivery) },
+  'GET /api/admin/reports/escrows.csv': { access: 'admin' },
+  'GET /api/admin/reports/payouts.csv': { access: 'admin' },
+  'GET /api/admin/reports/fees.csv': { access: 'admin' },
+  'GET /api/admin/reports/overview': { access: 'admin' },
+  'GET /api/tokens': { access: 'user' },
+  'POST /api/tokens': { access: 'user', deny: ['admin'], body: () => ({ json: { name: 'Matrix', scopes: ['read'] } }) },
+  'DELETE /api/tokens/{id}': { access: 'party', hidden: 'API token not found', id: (f, who) => mineOf(f, who).apiToken },
 };
+
+/** A caller's own integration objects; unrelated and uma get ann's. */
+function mineOf(f: Fixtures, who: Caller): IntegrationObjects {
+  return who === 'anonymous' || who === 'unrelated' || who === 'unverified' ? f.mine.buyer : f.mine[who];
+}
 
 /** "METHOD /path/{param}" for every handler the app registered under /api (middleware and the catch-all are 'ALL'). */
 function routesOf(app: TestApp['app']): string[] {
@@ -301,6 +336,15 @@ beforeAll(async () => {
       suspended: { id: suspended.id, token: suspendedTokens[0], spare: suspendedTokens[1], role: 'buyer' },
       admin: { ...admin, spare: await signIn(t, 'root'), role: 'admin' },
     },
+    mine: {
+      buyer: await integrationObjects(t, buyer.id, 'user'),
+      seller: await integrationObjects(t, seller.id, 'user'),
+      unrelated: await integrationObjects(t, unrelated.id, 'user'),
+      unverified: await integrationObjects(t, unverified.id, 'user'),
+      suspended: await integrationObjects(t, suspended.id, 'user'),
+      admin: await integrationObjects(t, admin.id, 'user'),
+    },
+    adminHooks: await integrationObjects(t, admin.id, 'admin'),
   };
   // The fixtures are what their names say.
   const me = async (token: string) => (await t.app.request('/api/auth/me', bearer(token))).json() as Promise<{ email_verified: boolean }>;
@@ -357,5 +401,64 @@ describe("someone else's object id", () => {
     const none = await call(route, entry, who, randomUUID());
     expect(theirs.status, `${route} as ${who}: ${theirs.text}`).toBe(outcome);
     expect({ status: theirs.status, detail: theirs.detail }).toEqual({ status: none.status, detail: none.detail });
+  });
+});
+
+/**
+ * API tokens against every route: ann's read token, her read-and-write token and a revoked one. A token never
+ * reaches admin routes, the tokens, sign-in, password, 2FA or the profile (403, whatever its scopes; GET
+ * /api/auth/me excepted); a read token only GETs (403 otherwise); within those, a token is ann; a revoked token is
+ * no one (401 where a user is needed).
+ */
+const TOKEN_KINDS = ['read token', 'write token', 'revoked token'] as const;
+type TokenKind = (typeof TOKEN_KINDS)[number];
+const OUT_OF_REACH = /^\/api\/(admin|tokens|auth|profile|setup)(\/|$)/;
+
+function expectedWithToken(route: string, entry: Entry, kind: TokenKind): Outcome {
+  if (kind === 'revoked token') return expected(entry, 'anonymous');
+  const [method, path] = route.split(' ') as [string, string];
+  if (OUT_OF_REACH.test(path) && route !== 'GET /api/auth/me') return { allowed: false, status: 403, detail: 'API tokens cannot be used here: admin routes, tokens, sign-in, password and 2FA need a signed-in session' };
+  if (kind === 'read token' && method !== 'GET') return { allowed: false, status: 403, detail: 'This API token has no write scope' };
+  return expected(entry, 'buyer');
+}
+
+const TOKEN_CASES = Object.entries(ROUTES).flatMap(([route, entry]) =>
+  TOKEN_KINDS.map((kind) => [`${route} with ann's ${kind} -> ${label(expectedWithToken(route, entry, kind))}`, { route, entry, kind }] as const),
+);
+
+describe('every route x API token scopes', () => {
+  let tokens: Record<TokenKind, string>;
+  beforeAll(async () => {
+    const made = await matrixApiTokens(t, { id: f.users.buyer.id, role: 'buyer' });
+    tokens = { 'read token': made.read, 'write token': made.write, 'revoked token': made.revoked };
+    f.mine.buyer = await integrationObjects(t, f.users.buyer.id, 'user'); // the ones above were deleted by ann's session
+  });
+
+  it.each(TOKEN_CASES)('%s', async (_name, { route, entry, kind }) => {
+    const want = expectedWithToken(route, entry, kind);
+    const [path, init] = requestFor(route, entry, 'buyer');
+    const headers = new Headers(init.headers);
+    headers.set('authorization', `Bearer ${tokens[kind]}`);
+    const res = await t.app.request(path, { ...init, headers });
+    const text = await res.text();
+    const seen = `${route} with ${kind}: ${res.status} ${text.slice(0, 200)}`;
+    expect(res.status, seen).toBeLessThan(500);
+    if (want.allowed) {
+      expect([401, 403, 404], seen).not.toContain(res.status);
+    } else {
+      expect(res.status, seen).toBe(want.status);
+      if (want.detail) expect((JSON.parse(text) as { detail?: string }).detail, seen).toBe(want.detail);
+    }
+  });
+
+  it('a token of an account made admin since carries nothing', async () => {
+    const made = await matrixApiTokens(t, { id: f.users.seller.id, role: 'seller' });
+    await t.database.db.updateTable('users').set({ role: 'admin' }).where('id', '=', f.users.seller.id).execute();
+    try {
+      const res = await t.app.request('/api/escrows', bearer(made.write));
+      expect(res.status).toBe(403);
+    } finally {
+      await t.database.db.updateTable('users').set({ role: 'seller' }).where('id', '=', f.users.seller.id).execute();
+    }
   });
 });

@@ -62,7 +62,13 @@ export function operationIdOf(method: string, path: string): string {
  * once, after the routes are registered and before the document is first served.
  */
 export function documentRoutes(registry: OpenAPIRegistry): void {
-  registry.registerComponent('securitySchemes', 'bearer', { type: 'http', scheme: 'bearer', description: 'The access_token of POST /api/auth/login' });
+  registry.registerComponent('securitySchemes', 'bearer', {
+    type: 'http',
+    scheme: 'bearer',
+    description:
+      'The access_token of POST /api/auth/login, or an API token (esc_…) made with POST /api/tokens. An API token acts for its user within its scopes: ' +
+      '`read` for GET calls, `write` for the others; it never reaches admin routes, /api/tokens, sign-in, password, 2FA or the profile (403), and never carries admin powers.',
+  });
   for (const definition of registry.definitions) {
     if (definition.type === 'route') definition.route = withDocumentation(definition.route);
   }

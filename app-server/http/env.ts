@@ -7,6 +7,8 @@ export interface AppEnv {
     /** The signed-in user's id, once authentication has run. */
     actor?: string;
     user?: SignedInUser;
+    /** The API token of this request (never set with `token`), with its scopes. */
+    apiToken?: { id: string; scopes: ('read' | 'write')[] };
     /** The bearer token of this request, when it opened a live session. */
     token?: string;
     /** The session's user signed in with a temporary password (an admin's reset) and must change it. */

@@ -29,5 +29,5 @@ test('signed out, /admin asks to sign in first; an admin comes back to a shared 
   await page.reload();
   await expect(page.getByRole('heading', { level: 2, name: 'Ledger' })).toBeVisible();
   await page.goto('/admin?tab=nonsense');
-  await expect(page.getByRole('heading', { level: 2, name: 'Verifications' })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 2, name: 'Overview' })).toBeVisible();
 });

@@ -4,10 +4,10 @@ import { preparePricingAndPool, signInInBrowser } from '../support/api.ts';
 import { fundedDeal, markPaid, openDeal, openDispute, shoot, submitReview } from '../support/admin-data.ts';
 import { checkPage, expect, test } from '../support/fixtures.ts';
 
-const TABS = ['verifications', 'escrows', 'disputes', 'addresses', 'users', 'reviews', 'audit', 'settings', 'ledger'];
+const TABS = ['overview', 'verifications', 'escrows', 'disputes', 'addresses', 'users', 'reviews', 'audit', 'settings', 'ledger', 'webhooks'];
 
 test('every tab at 1366, 820, 390 and 360 px', async ({ server, person }) => {
-  test.setTimeout(240_000);
+  test.setTimeout(360_000); // eleven tabs at four widths
   await preparePricingAndPool(server, { addresses: 2 });
   // Notes and a reason with a txid in them: one 64-character word, which must wrap at 360 px.
   const txid = 'f4184fc596403b9d638783cf57adfe4c75c605f6356fbc91338530e9831e9e16';

@@ -19,6 +19,10 @@ const POWERS: ReadonlyArray<readonly [method: string, path: RegExp]> = [
   ['POST', /^\/api\/admin\/addresses\/bulk$/], // many addresses, one code
   ['PUT', /^\/api\/admin\/addresses\/[^/]+$/],
   ['DELETE', /^\/api\/admin\/addresses\/[^/]+$/],
+  // A webhook endpoint starts every escrow's events flowing out: making or re-enabling one is a power. Disabling,
+  // deleting, a test and a redelivery stop the flow or repeat what was already approved: not powers.
+  ['POST', /^\/api\/admin\/webhooks$/],
+  ['POST', /^\/api\/admin\/webhooks\/[^/]+\/enable$/],
 ];
 
 export const isAdminPower = (method: string, path: string) => POWERS.some(([m, p]) => m === method && p.test(path));

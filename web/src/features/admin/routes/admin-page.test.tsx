@@ -28,10 +28,12 @@ describe('/admin', () => {
     expect(screen.queryByLabelText(/payments to verify/)).toBeNull();
   });
 
-  it('an unknown tab opens the verification queue', async () => {
-    renderConsole('/admin?tab=nothing');
-    expect(await screen.findByRole('heading', { level: 2, name: 'Verifications' })).toBeTruthy();
-    expect(await screen.findByText('No payment is waiting to be verified.')).toBeTruthy();
+  it('an unknown tab opens the Overview', async () => {
+    const empty = { range: { from: null, to: null }, escrows_created: 0, escrows_funded: 0, volume_sats: 0, volume_cents: 0, fee_sats: 0, fee_cents: 0, released_sats: 0, refunded_sats: 0, disputes_opened: 0, dispute_rate: 0, median_marked_to_verified_seconds: null, median_confirmed_to_released_seconds: null, by_month: [], escrows_by_status: {}, pool: { available: 0, assigned: 0, used: 0 } };
+    renderConsole('/admin?tab=nothing', ({ path }) => (path === '/api/admin/reports/overview' ? { status: 200, body: empty } : undefined));
+    expect(await screen.findByRole('heading', { level: 2, name: 'Overview' })).toBeTruthy();
+    expect(await screen.findByText('Nothing happened in this range.')).toBeTruthy();
+    expect(screen.getByRole('button', { name: /payouts\.csv/ })).toBeTruthy();
   });
 
   it('shows a banner over every tab while the server finds the event log broken', async () => {

@@ -12,6 +12,7 @@ const panel = <T extends Record<string, React.ComponentType>>(load: () => Promis
   lazy(async () => ({ default: (await load())[name] as React.ComponentType }));
 
 const PANELS: Record<AdminTab, React.ComponentType> = {
+  overview: panel(() => import('../overview/overview-panel.tsx'), 'OverviewPanel'),
   verifications: panel(() => import('../verifications/verifications-panel.tsx'), 'VerificationsPanel'),
   escrows: panel(() => import('../escrows/escrows-panel.tsx'), 'EscrowsPanel'),
   disputes: panel(() => import('../disputes/disputes-panel.tsx'), 'DisputesPanel'),
@@ -21,6 +22,7 @@ const PANELS: Record<AdminTab, React.ComponentType> = {
   audit: panel(() => import('../audit/audit-panel.tsx'), 'AuditPanel'),
   settings: panel(() => import('../settings/settings-panel.tsx'), 'SettingsPanel'),
   ledger: panel(() => import('../ledger/ledger-panel.tsx'), 'LedgerPanel'),
+  webhooks: panel(() => import('../webhooks/webhooks-panel.tsx'), 'WebhooksPanel'),
 };
 
 /** /admin: the console's tabs (the tab, and a selected escrow, live in the URL) and the chosen panel. */
