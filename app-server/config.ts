@@ -66,6 +66,19 @@ export const configSchema = z.object({
   METRICS_TOKEN: optionalUrl.refine((v) => v === undefined || v.length >= 16, { message: 'must be at least 16 characters' }),
   /** A separate port serving only GET /metrics (with no token unless METRICS_TOKEN is set too); unset: none. */
   METRICS_PORT: port.optional(),
+  /**
+   * Payment proofs on mainnet: the easiest target (compact "bits") a header may have. Default: block 840,000's. Tests
+   * lower it to use older real blocks. Not judged on test networks.
+   */
+  MIN_WORK_BITS: z
+    .string()
+    .trim()
+    .regex(/^(0x)?[0-9a-fA-F]{8}$/, 'must be a compact target like 0x17034219')
+    .default('0x17034219')
+    .transform((v) => Number.parseInt(v.replace(/^0x/, ''), 16))
+    .refine((bits) => (bits & 0x00800000) === 0 && (bits & 0x007fffff) !== 0 && bits >>> 24 <= 32, 'encodes no valid target'),
+  /** Payment proofs on mainnet: headers needed, the block's own included. */
+  MIN_CONFIRMATIONS: z.coerce.number().int().min(1).max(1000).default(3),
 });
 
 export type Config = z.infer<typeof configSchema>;

@@ -51,6 +51,16 @@ export const escrowSchema = z.strictObject({
   payout_address_held_until: optionalTime.describe('A replaced payout address receives no money before this time'),
   refund_address_held_until: optionalTime.describe('A replaced refund address receives no money before this time'),
   payment_txid: z.string().nullable(),
+  payment_proof: z
+    .strictObject({
+      block_hash: z.string(),
+      confirmations: z.number().int().describe('Headers from the block to the last one given, its own included, when verified'),
+      received_sats: sats,
+      proof_sha256: z.string(),
+      work_judged: z.boolean().describe('false on test networks: the headers prove no work there'),
+    })
+    .nullable()
+    .describe('What the payment proof showed, or null when an admin checked the payment by hand'),
   payout_txid: z.string().nullable(),
   seller_sats: sats.nullable(),
   buyer_sats: sats.nullable(),

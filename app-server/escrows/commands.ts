@@ -12,6 +12,8 @@ import { unboundEscrowsOf } from './unbound-escrows.ts';
 import { checkEvidence } from './evidence.ts';
 import { assertMoneyMayMove } from './money-guard.ts';
 import { disputeById } from './queries.ts';
+import { checkEscrowPaymentProof, proofOfEvent, proofRow, type ProofRequest, txidOfProof } from './payment-proof.ts';
+import type { ProvenPayment } from '../../domain/bitcoin/spv.ts';
 
 /**
  * Every command on an escrow, and the one way to run one: routes, jobs and services come here, never to the
@@ -40,7 +42,7 @@ export function assignPaymentAddress(store: EventStore, input: { escrowId: strin
  * A command on the escrow that also settles its address: verifying marks it used (money went through it, so it is
  * never handed out again); cancelling or expiring an unpaid escrow frees it for the next buyer.
  */
-async function withAddress(store: EventStore, escrowId: string, command: EscrowCommand, addressCommand: 'markUsed' | 'free', meta: CommandMeta) {
+async function withAddress(store: EventStore, escrowId: string, command: EscrowCommand, addressCommand: 'markUsed' | 'free', meta: CommandMeta, options: HandleOptions = {}) {
   // Which address: read first; the expected versions refuse the append if the escrow changed meanwhile.
   const { state } = await store.aggregate(escrowAggregate, escrowId, { fresh: true });
   const addressId = state.context.address_id;
@@ -51,12 +53,33 @@ async function withAddress(store: EventStore, escrowId: string, command: EscrowC
       ...(addressId ? [part({ aggregate: addressAggregate, id: addressId, command: { type: addressCommand, escrow_id: escrowId } })] : []),
     ],
     meta,
+    options,
   );
 }
 
-/** The admin saw the payment on the chain: funded, and the address is used. */
-export function verifyPayment(store: EventStore, input: { escrowId: string; notes: string; txid: string | null }, meta: CommandMeta) {
-  return withAddress(store, input.escrowId, { type: 'verifyPayment', by: 'admin', notes: input.notes, txid: input.txid }, 'markUsed', meta);
+/**
+ * The admin saw the payment on the chain: funded, and the address is used. With a proof (checked by the caller), the
+ * event records what it proves and the proof's bytes are stored in the same transaction (see payment-proof.ts).
+ */
+export function verifyPayment(
+  store: EventStore,
+  input: { escrowId: string; notes: string; txid: string | null; proof?: { proven: ProvenPayment; request: ProofRequest } },
+  meta: CommandMeta,
+) {
+  const { proof } = input;
+  const command: EscrowCommand = {
+    type: 'verifyPayment',
+    by: 'admin',
+    notes: input.notes,
+    txid: proof ? txidOfProof(input.txid, proof.proven) : input.txid,
+    ...(proof ? { proof: proofOfEvent(proof.proven), accept_partial: proof.request.accept_partial } : {}),
+  };
+  if (!proof) return withAddress(store, input.escrowId, command, 'markUsed', meta);
+  return withAddress(store, input.escrowId, command, 'markUsed', meta, {
+    alsoWrite: async (trx) => {
+      await trx.insertInto('payment_proofs').values(proofRow(input.escrowId, proof.proven, proof.request)).onConflict((oc) => oc.doNothing()).execute();
+    },
+  });
 }
 
 /** Cancel (by the creator) or expire (by the system) an unpaid escrow, freeing its address. */
@@ -70,10 +93,11 @@ type Txid = string | null;
  * The admin's verdict on a marked payment: seen on the chain (funded, the address used) or not (the buyer may mark
  * again). Like every money action, only while the log and the read model agree (see money-guard).
  */
-export async function reviewPayment(deps: AppDeps, escrowId: string, input: { verified: boolean; notes: string; txid: Txid }, meta: CommandMeta) {
+export async function reviewPayment(deps: AppDeps, escrowId: string, input: { verified: boolean; notes: string; txid: Txid; proof?: ProofRequest }, meta: CommandMeta) {
   await assertMoneyMayMove(deps, escrowId);
   if (!input.verified) return onEscrow(deps.store, escrowId, { type: 'rejectPayment', by: 'admin', notes: input.notes }, meta);
-  return verifyPayment(deps.store, { escrowId, notes: input.notes, txid: input.txid }, meta);
+  const proof = input.proof ? { proven: await checkEscrowPaymentProof(deps, escrowId, input.proof), request: input.proof } : undefined;
+  return verifyPayment(deps.store, { escrowId, notes: input.notes, txid: input.txid, proof }, meta);
 }
 
 /** The money held goes to the seller (release) or back to the buyer (refund), at the address the admin was shown. */

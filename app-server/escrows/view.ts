@@ -35,6 +35,11 @@ const FIELDS: Array<[name: string, expression: string]> = [
   ['payout_address_held_until', isoSql('e.payout_address_held_until')],
   ['refund_address_held_until', isoSql('e.refund_address_held_until')],
   ['payment_txid', 'e.payment_txid'],
+  [
+    'payment_proof',
+    `CASE WHEN e.payment_proof_sha256 IS NULL THEN NULL ELSE json_build_object('block_hash', e.payment_block_hash, 'confirmations', e.payment_confirmations,
+      'received_sats', e.payment_received_sats, 'proof_sha256', e.payment_proof_sha256, 'work_judged', e.payment_work_judged) END`,
+  ],
   ['payout_txid', 'e.payout_txid'],
   ['seller_sats', 'e.seller_sats'],
   ['buyer_sats', 'e.buyer_sats'],

@@ -162,6 +162,7 @@ const ROUTES: Record<string, Entry> = {
   'GET /api/evidence/{id}': { access: 'party', hidden: 'Evidence not found', id: (f) => f.evidence },
 
   'POST /api/admin/escrows/{id}/verify-payment': { access: 'admin', ...escrowId, body: () => ({ form: { verified: 'false', notes: 'Not seen' } }) },
+  'POST /api/admin/escrows/{id}/payment-proof': { access: 'admin', ...escrowId, body: () => ({ form: { tx_hex: '00', txout_proof: '00' } }) },
   'POST /api/admin/escrows/{id}/release': { access: 'admin', ...escrowId, body: () => ({ form: { notes: '' } }) },
   'POST /api/admin/escrows/{id}/refund': { access: 'admin', ...escrowId, body: () => ({ form: { notes: '' } }) },
   'POST /api/admin/escrows/{id}/freeze': { access: 'admin', ...escrowId, body: () => ({ form: { reason: 'Matrix check' } }) },

@@ -1,7 +1,7 @@
 import { DUST_LIMIT_SATS, formatCents, payout, quote } from '../money.ts';
 import type { DecideContext } from '../shared/context.ts';
 import { DomainError, forbidden, invalidInput, transitionNotAllowed } from '../shared/errors.ts';
-import type { Destination, EscrowEvent, EvidenceRef } from './events.ts';
+import type { Destination, EscrowEvent, EvidenceRef, PaymentProof } from './events.ts';
 import type { EscrowMachineEvent } from './machine.ts';
 import type { EscrowState } from './state.ts';
 
@@ -30,7 +30,7 @@ export type EscrowCommand = { by: EscrowActor } & (
   | { type: 'assignAddress'; address_id: string; address: string }
   | { type: 'markPaid'; notes: string; evidence: EvidenceRef[] }
   | { type: 'rejectPayment'; notes: string }
-  | { type: 'verifyPayment'; notes: string; txid: Txid }
+  | { type: 'verifyPayment'; notes: string; txid: Txid; proof?: PaymentProof; accept_partial?: boolean }
   | { type: 'confirmReceipt' }
   | {
       type: 'setPayoutAddress';
@@ -330,10 +330,16 @@ export function decideEscrow(command: EscrowCommand, state: EscrowState, ctx: De
       );
     case 'verifyPayment':
       only(command, 'admin');
+      if (command.proof && command.proof.received_sats < context.amount_sats && !command.accept_partial) {
+        throw invalidInput(`only ${command.proof.received_sats} of the ${context.amount_sats} satoshis arrived; set accept_partial=true to accept it`);
+      }
       return allowed(
         state,
         command,
-        { type: 'PaymentVerified', data: { notes: command.notes.trim(), txid: command.txid } } as const,
+        {
+          type: 'PaymentVerified',
+          data: { notes: command.notes.trim(), txid: command.txid, ...(command.proof ? { proof: command.proof } : {}) },
+        } as const,
         ctx,
       );
     case 'confirmReceipt':

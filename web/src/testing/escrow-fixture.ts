@@ -32,6 +32,7 @@ export function escrowFixture(overrides: Partial<Escrow> = {}): Escrow {
     payout_address_held_until: null,
     refund_address_held_until: null,
     payment_txid: null,
+    payment_proof: null,
     payout_txid: null,
     seller_sats: null,
     buyer_sats: null,

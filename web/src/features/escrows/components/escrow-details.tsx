@@ -1,4 +1,5 @@
 import { formatBtc, formatDateTime, formatUsd } from '../../../lib/format.ts';
+import { paymentCheckText } from '../../../lib/payment-check.ts';
 import type { Escrow } from '../api/types.ts';
 import { splitOf } from '../model/escrow-progress.ts';
 
@@ -67,6 +68,11 @@ export function EscrowDetails({ escrow }: { escrow: Escrow }) {
           <Row label="Buyer's refund address">{escrow.refund_address ? <span className="mono break">{escrow.refund_address}</span> : none}</Row>
           {escrow.payment_marked_at && <Row label="Payment marked">{formatDateTime(escrow.payment_marked_at)}</Row>}
           {escrow.funded_at && <Row label="Payment verified">{formatDateTime(escrow.funded_at)}</Row>}
+          {escrow.funded_at && (
+            <Row label="How it was checked">
+              <span className="break">{paymentCheckText(escrow)}</span>
+            </Row>
+          )}
           {escrow.buyer_confirmed_at && <Row label="Receipt confirmed">{formatDateTime(escrow.buyer_confirmed_at)}</Row>}
           <Row label="Payment transaction">{escrow.payment_txid ? <span className="mono break">{escrow.payment_txid}</span> : none}</Row>
           <Row label="Payout transaction">{escrow.payout_txid ? <span className="mono break">{escrow.payout_txid}</span> : none}</Row>

@@ -35,6 +35,15 @@ const offered = async () => {
 };
 
 describe('the escrow page', () => {
+  it('says how a funded escrow\'s payment was checked: proven on the chain, or by an admin', async () => {
+    const proof = { block_hash: '00000000000000000001' + 'a'.repeat(44), confirmations: 6, received_sats: 2_030_000, proof_sha256: 'f'.repeat(64), work_judged: true };
+    open(escrowFixture({ status: 'funded', assigned_address: ADDRESS, funded_at: '2026-11-25T10:00:00.000Z', payment_proof: proof }), ann);
+    expect(await screen.findByText(`Proven on the chain: 6 confirmations, block ${proof.block_hash}`)).toBeTruthy();
+    resetApp();
+    open(escrowFixture({ status: 'funded', assigned_address: ADDRESS, funded_at: '2026-11-25T10:00:00.000Z' }), ann);
+    expect(await screen.findByText('Checked by an admin')).toBeTruthy();
+  });
+
   it.each([
     ['buyer, no address', ann, {}, ['Make Payment', 'Set refund address', 'Open Dispute', 'Cancel escrow']],
     ['buyer, address given', ann, { assigned_address: ADDRESS }, ['Mark as Paid', 'Payment information', 'Set refund address', 'Open Dispute', 'Cancel escrow']],

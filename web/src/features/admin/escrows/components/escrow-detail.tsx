@@ -6,6 +6,7 @@ import { CopyButton } from '../../../../components/ui/copy-button.tsx';
 import { QueryState } from '../../../../components/ui/query-state.tsx';
 import { StatusBadge } from '../../../../components/ui/status-badge.tsx';
 import { formatBtc, formatDateTime, formatUsd } from '../../../../lib/format.ts';
+import { paymentCheckText } from '../../../../lib/payment-check.ts';
 import { type AdminEscrow, useEscrow } from '../api/get-escrow.ts';
 import { type EscrowPower, escrowPowers } from '../escrow-powers.ts';
 import { AssignAddressDialog } from './assign-address-dialog.tsx';
@@ -65,6 +66,12 @@ function Facts({ escrow }: { escrow: AdminEscrow }) {
       )}
       <Address label="Seller's payout address" value={escrow.payout_address} />
       <Address label="Buyer's refund address" value={escrow.refund_address} />
+      {escrow.funded_at && (
+        <>
+          <dt>Payment checked</dt>
+          <dd className="break">{paymentCheckText(escrow)}</dd>
+        </>
+      )}
       {escrow.payment_txid && (
         <>
           <dt>Payment txid</dt>
