@@ -6,6 +6,7 @@ import { projections } from '../../projections/registry.ts';
 import { EXPORT_FORMAT } from '../event-store/export.ts';
 import { type ChainCheck, startChainCheck } from './chain-check-thread.ts';
 import { numberedLines, parseObjectLine } from './ndjson-lines.ts';
+import { ProofCollector, type ProofRulesForExport, recheckProofs } from './export-proofs.ts';
 
 export interface ExportSummary {
   events: number;
@@ -15,6 +16,8 @@ export interface ExportSummary {
   satsReleasedToSellers: number;
   satsRefundedToBuyers: number;
   feeSats: number;
+  /** Payment proofs re-checked (with `withProofs`). */
+  proofsChecked?: number;
 }
 
 export class ExportBroken extends Error {
@@ -31,10 +34,14 @@ export class ExportBroken extends Error {
  * replays it through the same projections into memory and sums the books. Throws ExportBroken naming the first
  * bad line. The hashes are checked on a worker thread reading the same file, so both cores work.
  */
-export async function verifyExport(path: string, options: { expectHead?: { position: number; hash: string } } = {}): Promise<ExportSummary> {
+export async function verifyExport(
+  path: string,
+  options: { expectHead?: { position: number; hash: string }; withProofs?: ProofRulesForExport & { path: string } } = {},
+): Promise<ExportSummary> {
   const chain = startChainCheck(path);
   try {
-    const { header, lastLine, store } = await checkSchemasAndReplay(path, chain);
+    const proofs = options.withProofs ? new ProofCollector() : undefined;
+    const { header, lastLine, store } = await checkSchemasAndReplay(path, chain, proofs);
     const { head, count, broken } = await chain.result;
     if (broken) throw new ExportBroken(broken.line, broken.reason);
     if (options.expectHead && (options.expectHead.position !== head.position || options.expectHead.hash !== head.hash)) {
@@ -48,6 +55,11 @@ export async function verifyExport(path: string, options: { expectHead?: { posit
     const recorded = header.chain_head;
     if (recorded && recorded.position === head.position && recorded.hash !== head.hash) {
       throw new ExportBroken(lastLine, `the last event's hash is not the chain head recorded in the header (${recorded.position}:${recorded.hash})`);
+    }
+    if (proofs && options.withProofs) {
+      const refused = await recheckProofs(options.withProofs.path, proofs.proven, options.withProofs);
+      if (refused) throw new ExportBroken(refused[0], refused[1]);
+      return { ...summarise(store, count, head), proofsChecked: proofs.proven.length };
     }
     return summarise(store, count, head);
   } finally {
@@ -66,7 +78,7 @@ interface ExportHeader {
  * The main thread's share: the header, every event's JSON and schema, and the replay into memory. A bad line (or a
  * replay that fails) stops it; the chain check then judges the lines before, since a break there comes first.
  */
-async function checkSchemasAndReplay(path: string, chain: ChainCheck) {
+async function checkSchemasAndReplay(path: string, chain: ChainCheck, proofs?: ProofCollector) {
   const store = new MemoryRowStore(projections.flatMap((p) => p.tables).filter((t) => !t.appendOnly));
   const replayed = projections.filter((p) => !p.tables.every((t) => t.appendOnly));
   let header: ExportHeader | undefined;
@@ -88,6 +100,7 @@ async function checkSchemasAndReplay(path: string, chain: ChainCheck) {
       } catch {
         throw new ExportBroken(number, `event ${event.position} does not match the schema of ${event.type}`);
       }
+      proofs?.see(event, number);
       batch.push(event);
       if (batch.length >= REPLAY_BATCH) {
         await applyEvents(store, replayed, batch);
