@@ -67,13 +67,12 @@ export function verifyBip322Simple(address: string, message: string, signature: 
     return { ok: false, reason: 'signature is not a BIP-322 simple signature (a witness stack, base64)' };
   }
   let script: Uint8Array;
-  let decoded: ReturnType<typeof OutScript.decode>;
   try {
     script = scriptOfAddress(address, network);
-    decoded = OutScript.decode(script);
   } catch {
     return { ok: false, reason: `address is not a ${network} address` };
   }
+  const decoded = OutScript.decode(script);
   try {
     const tx = toSignTransaction(script, message);
     if (decoded.type === 'wpkh') {
