@@ -70,7 +70,7 @@ export function EscrowDetails({ escrow }: { escrow: Escrow }) {
           {escrow.funded_at && <Row label="Payment verified">{formatDateTime(escrow.funded_at)}</Row>}
           {escrow.funded_at && (
             <Row label="How it was checked">
-              <span className="break">{paymentCheckText(escrow)}</span>
+              <span className="wrap-anywhere">{paymentCheckText(escrow)}</span>
             </Row>
           )}
           {escrow.buyer_confirmed_at && <Row label="Receipt confirmed">{formatDateTime(escrow.buyer_confirmed_at)}</Row>}

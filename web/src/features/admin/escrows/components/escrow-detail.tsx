@@ -69,7 +69,7 @@ function Facts({ escrow }: { escrow: AdminEscrow }) {
       {escrow.funded_at && (
         <>
           <dt>Payment checked</dt>
-          <dd className="break">{paymentCheckText(escrow)}</dd>
+          <dd className="wrap-anywhere">{paymentCheckText(escrow)}</dd>
         </>
       )}
       {escrow.payment_txid && (
