@@ -79,6 +79,8 @@ export const configSchema = z.object({
     .refine((bits) => (bits & 0x00800000) === 0 && (bits & 0x007fffff) !== 0 && bits >>> 24 <= 32, 'encodes no valid target'),
   /** Payment proofs on mainnet: headers needed, the block's own included. */
   MIN_CONFIRMATIONS: z.coerce.number().int().min(1).max(1000).default(3),
+  /** Every payout and refund address must come with a BIP-322 signature proving its holder controls it. */
+  PAYOUT_PROOF_REQUIRED: flag.default(false),
 });
 
 export type Config = z.infer<typeof configSchema>;

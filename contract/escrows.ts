@@ -48,6 +48,8 @@ export const escrowSchema = z.strictObject({
   buyer_confirmed_at: optionalTime,
   payout_address: z.string().nullable(),
   refund_address: z.string().nullable(),
+  payout_address_proven: z.boolean().describe('The payout address came with a BIP-322 signature by it'),
+  refund_address_proven: z.boolean().describe('The refund address came with a BIP-322 signature by it'),
   payout_address_held_until: optionalTime.describe('A replaced payout address receives no money before this time'),
   refund_address_held_until: optionalTime.describe('A replaced refund address receives no money before this time'),
   payment_txid: z.string().nullable(),

@@ -3,7 +3,8 @@ import { type Kysely, sql } from 'kysely';
 // Frozen in time: never import application code here.
 // Payment proofs (SPV): the bytes of each proof beside the log (the PaymentVerified event records the proof's
 // SHA-256, so the log vouches for the bytes kept here; they are written in the same transaction as that event), and
-// what the proof showed on the escrow's row, for the escrow page and the console.
+// what the proof showed on the escrow's row, for the escrow page and the console. Payout and refund addresses proven
+// by a BIP-322 signature are marked on the row too.
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable('payment_proofs')
@@ -22,6 +23,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('payment_received_sats', 'bigint')
     .addColumn('payment_proof_sha256', 'text')
     .addColumn('payment_work_judged', 'boolean')
+    .addColumn('payout_address_proven', 'boolean', (c) => c.notNull().defaultTo(false))
+    .addColumn('refund_address_proven', 'boolean', (c) => c.notNull().defaultTo(false))
     .execute();
 }
 
@@ -33,6 +36,8 @@ export async function down(db: Kysely<any>): Promise<void> {
     .dropColumn('payment_received_sats')
     .dropColumn('payment_proof_sha256')
     .dropColumn('payment_work_judged')
+    .dropColumn('payout_address_proven')
+    .dropColumn('refund_address_proven')
     .execute();
   await db.schema.dropTable('payment_proofs').ifExists().execute();
 }

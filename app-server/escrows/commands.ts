@@ -12,6 +12,7 @@ import { unboundEscrowsOf } from './unbound-escrows.ts';
 import { checkEvidence } from './evidence.ts';
 import { assertMoneyMayMove } from './money-guard.ts';
 import { disputeById } from './queries.ts';
+import { checkAddressProof } from './address-proof.ts';
 import { checkEscrowPaymentProof, proofOfEvent, proofRow, type ProofRequest, txidOfProof } from './payment-proof.ts';
 import type { ProvenPayment } from '../../domain/bitcoin/spv.ts';
 
@@ -154,9 +155,10 @@ export async function markPaid(
 export async function setPayoutAddress(
   deps: AppDeps,
   user: SignedInUser,
-  input: { escrowId: string; by: EscrowActor; address: string; totpCode: string | undefined },
+  input: { escrowId: string; by: EscrowActor; address: string; totpCode: string | undefined; signature?: string | undefined },
   meta: CommandMeta,
 ) {
+  const signature = checkAddressProof(deps, input);
   if (user.totp_enabled && (input.by === 'buyer' || input.by === 'seller')) {
     // From the log as it is now: memory a little behind another process could skip the code.
     const { state } = await deps.store.aggregate(escrowAggregate, input.escrowId, { fresh: true });
@@ -166,7 +168,12 @@ export async function setPayoutAddress(
       await passSecondFactor(deps, user, input.totpCode, { missing: '2FA code required to replace an address on a funded escrow', meta });
     }
   }
-  return onEscrow(deps.store, input.escrowId, { type: 'setPayoutAddress', by: input.by, address: input.address, hold_hours: deps.config.PAYOUT_ADDRESS_HOLD_HOURS }, meta);
+  return onEscrow(
+    deps.store,
+    input.escrowId,
+    { type: 'setPayoutAddress', by: input.by, address: input.address, hold_hours: deps.config.PAYOUT_ADDRESS_HOLD_HOURS, ...(signature ? { signature } : {}) },
+    meta,
+  );
 }
 
 /**

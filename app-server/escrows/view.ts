@@ -32,6 +32,8 @@ const FIELDS: Array<[name: string, expression: string]> = [
   ['buyer_confirmed_at', isoSql('e.buyer_confirmed_at')],
   ['payout_address', 'e.payout_address'],
   ['refund_address', 'e.refund_address'],
+  ['payout_address_proven', 'e.payout_address_proven'],
+  ['refund_address_proven', 'e.refund_address_proven'],
   ['payout_address_held_until', isoSql('e.payout_address_held_until')],
   ['refund_address_held_until', isoSql('e.refund_address_held_until')],
   ['payment_txid', 'e.payment_txid'],

@@ -216,6 +216,7 @@ describe('every route on a seeded store', () => {
     expectStatus(await call('GET', '/api/escrows/{id}/history', { as: 'alice', params: { id: a.id } }), 200);
     expectStatus(await call('GET', '/api/admin/escrows/{id}/history', { as: 'admin', params: { id: a.id } }), 200);
     expectStatus(await call('POST', '/api/escrows/{id}/confirm-receipt', { as: 'alice', params: { id: a.id } }), 200);
+    expectStatus(await call('GET', '/api/escrows/{id}/address-message', { as: 'dmitri', params: { id: a.id }, query: `address=${freshAddress()}` }), 200);
     expectStatus(await call('POST', '/api/escrows/{id}/payout-address', { as: 'dmitri', params: { id: a.id }, body: { json: { address: freshAddress() } } }), 200);
     expectStatus(await call('POST', '/api/admin/escrows/{id}/freeze', { as: 'admin', params: { id: a.id }, body: { form: { reason: 'Check' } } }), 200);
     expectStatus(await call('POST', '/api/admin/escrows/{id}/unfreeze', { as: 'admin', params: { id: a.id }, body: { form: { reason: 'Clear' } } }), 200);

@@ -156,6 +156,7 @@ const ROUTES: Record<string, Entry> = {
     id: (f, who) => (who === 'unverified' ? f.unverifiedEscrow : f.cancellable),
   },
   'POST /api/escrows/{id}/confirm-receipt': { access: 'party', deny: ['seller', 'admin'], ...escrowId },
+  'GET /api/escrows/{id}/address-message': { access: 'party', deny: ['admin'], ...escrowId },
   'POST /api/escrows/{id}/payout-address': { access: 'party', deny: ['admin'], ...escrowId, body: () => ({ json: { address: freshAddress() } }) },
   'POST /api/escrows/{id}/mark-paid': { access: 'party', deny: ['seller', 'admin'], ...escrowId, body: () => ({ multipart: { notes: 'Sent' } }) },
   'POST /api/escrows/{id}/open-dispute': { access: 'party', deny: ['admin'], ...escrowId, body: () => ({ json: { reason: 'Matrix check' } }) },

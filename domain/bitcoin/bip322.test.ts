@@ -1,22 +1,14 @@
-import { secp256k1 } from '@noble/curves/secp256k1.js';
-import { sha256 } from '@noble/hashes/sha2.js';
-import { p2tr, p2wpkh, RawWitness } from '@scure/btc-signer';
 import { describe, expect, it } from 'vitest';
 import type { BitcoinNetwork } from '../bitcoin-address.ts';
-import { bip322MessageHash, toSignTransaction, verifyBip322Simple } from './bip322.ts';
-import { NETWORK_PARAMS } from './spv.ts';
+import { testSigner } from './bip322-fixtures.ts';
+import { bip322MessageHash, verifyBip322Simple } from './bip322.ts';
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 
 /** A BIP-322 simple signature made here with a fixed key, as a wallet makes it. */
 function sign(kind: 'p2wpkh' | 'p2tr', network: BitcoinNetwork, message: string, seed = 'seller') {
-  const priv = sha256(new TextEncoder().encode(`bip322 test key ${seed}`));
-  const pub = secp256k1.getPublicKey(priv, true);
-  const payment = kind === 'p2wpkh' ? p2wpkh(pub, NETWORK_PARAMS[network]) : p2tr(pub.subarray(1), undefined, NETWORK_PARAMS[network]);
-  const tx = toSignTransaction(payment.script, message, kind === 'p2tr' ? { tapInternalKey: pub.subarray(1) } : {});
-  tx.signIdx(priv, 0);
-  tx.finalizeIdx(0);
-  return { address: payment.address!, signature: Buffer.from(RawWitness.encode(tx.getInput(0).finalScriptWitness!)).toString('base64') };
+  const signer = testSigner(kind, network, seed);
+  return { address: signer.address, signature: signer.sign(message) };
 }
 
 describe('BIP-322 vectors (bip-0322.mediawiki)', () => {

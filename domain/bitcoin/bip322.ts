@@ -51,6 +51,15 @@ export function toSignTransaction(script: Uint8Array, message: string, extra: { 
   return tx;
 }
 
+/**
+ * The exact message a party signs to prove an address (GET /api/escrows/{id}/address-message): it names the origin,
+ * the escrow, the side and the address, so a signature is good for nothing else.
+ */
+export function addressProofMessage(input: { origin: string; escrowId: string; side: 'buyer' | 'seller'; address: string }): string {
+  const use = input.side === 'seller' ? "seller's payout" : "buyer's refund";
+  return `${input.origin} escrow ${input.escrowId}: I control ${input.address} and want it as the ${use} address.`;
+}
+
 export type Bip322Check = { ok: true; kind: 'p2wpkh' | 'p2tr' } | { ok: false; reason: string };
 
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;

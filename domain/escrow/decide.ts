@@ -35,6 +35,8 @@ export type EscrowCommand = { by: EscrowActor } & (
   | {
       type: 'setPayoutAddress';
       address: string;
+      /** A BIP-322 signature the application checked: the address is then recorded as proven. */
+      signature?: string;
       /** How long a replaced address is held once the escrow is funded (PAYOUT_ADDRESS_HOLD_HOURS); absent: 0. */
       hold_hours?: number;
     }
@@ -201,11 +203,12 @@ function setPayoutAddress(
   const side = command.by as 'buyer' | 'seller';
   const { context } = state;
   const current = side === 'seller' ? context.payout_address : context.refund_address;
-  if (current === command.address) return [];
+  // The same address again changes nothing, unless it now comes with its proof (then recorded, never held anew).
+  if (current === command.address && !command.signature) return [];
   const funded =
     state.status === 'funded' || (state.status === 'disputed' && context.status_before_dispute === 'funded');
   const hours = command.hold_hours ?? 0;
-  const held = current !== null && funded && hours > 0;
+  const held = current !== null && current !== command.address && funded && hours > 0;
   return allowed(
     state,
     command,
@@ -216,6 +219,7 @@ function setPayoutAddress(
         address: command.address,
         replaces: current,
         held_until: held ? new Date(Date.parse(ctx.now) + hours * 3_600_000).toISOString() : null,
+        ...(command.signature ? { signature: command.signature } : {}),
       },
     } as const,
     ctx,

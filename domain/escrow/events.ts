@@ -69,6 +69,8 @@ export const payoutAddressSet = z.object({
   address: z.string(),
   replaces: z.string().nullable().optional(),
   held_until: isoTime.nullable().optional(),
+  /** A BIP-322 simple signature (base64) of the address message by this address: present, the address is proven. */
+  signature: z.string().max(1000).optional(),
 });
 /** Where money went: each destination address and its satoshis (absent on events written before they were recorded). */
 export const destination = z.object({ to: side, address: z.string(), sats: money });

@@ -45,8 +45,8 @@ function changesFor(event: ProjectedEvent, row: RowOf<typeof TABLE>): EscrowChan
       return { buyer_confirmed_at: at };
     case 'PayoutAddressSet':
       return event.data.side === 'seller'
-        ? { payout_address: event.data.address, payout_address_held_until: event.data.held_until ?? null }
-        : { refund_address: event.data.address, refund_address_held_until: event.data.held_until ?? null };
+        ? { payout_address: event.data.address, payout_address_held_until: event.data.held_until ?? null, payout_address_proven: event.data.signature !== undefined }
+        : { refund_address: event.data.address, refund_address_held_until: event.data.held_until ?? null, refund_address_proven: event.data.signature !== undefined };
     case 'PartyBound':
       return event.data.side === 'buyer' ? { buyer_id: event.data.user_id } : { seller_id: event.data.user_id };
     case 'EscrowReleased':
@@ -157,6 +157,8 @@ export const escrowsProjection = defineProjection({
         open_dispute_id: null,
         payment_txid: null,
         payment_block_hash: null,
+        payout_address_proven: false,
+        refund_address_proven: false,
         payment_confirmations: null,
         payment_received_sats: null,
         payment_proof_sha256: null,

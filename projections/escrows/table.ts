@@ -31,6 +31,9 @@ export interface EscrowRow {
   buyer_confirmed_at: OptionalTime;
   payout_address: string | null;
   refund_address: string | null;
+  /** The address in force came with a BIP-322 signature. */
+  payout_address_proven: boolean;
+  refund_address_proven: boolean;
   payout_address_held_until: OptionalTime;
   refund_address_held_until: OptionalTime;
   open_dispute_id: string | null;

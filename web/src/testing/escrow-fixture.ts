@@ -33,6 +33,8 @@ export function escrowFixture(overrides: Partial<Escrow> = {}): Escrow {
     refund_address_held_until: null,
     payment_txid: null,
     payment_proof: null,
+    payout_address_proven: false,
+    refund_address_proven: false,
     payout_txid: null,
     seller_sats: null,
     buyer_sats: null,

@@ -140,5 +140,5 @@ describe('on a test network', () => {
     } finally {
       await regtest.close();
     }
-  });
+  }, 120_000);
 });

@@ -64,8 +64,26 @@ export function EscrowDetails({ escrow }: { escrow: Escrow }) {
               none
             )}
           </Row>
-          <Row label="Seller's payout address">{escrow.payout_address ? <span className="mono break">{escrow.payout_address}</span> : none}</Row>
-          <Row label="Buyer's refund address">{escrow.refund_address ? <span className="mono break">{escrow.refund_address}</span> : none}</Row>
+          <Row label="Seller's payout address">
+            {escrow.payout_address ? (
+              <>
+                <span className="mono break">{escrow.payout_address}</span>
+                {escrow.payout_address_proven && <span className="small"> (proven by its signature)</span>}
+              </>
+            ) : (
+              none
+            )}
+          </Row>
+          <Row label="Buyer's refund address">
+            {escrow.refund_address ? (
+              <>
+                <span className="mono break">{escrow.refund_address}</span>
+                {escrow.refund_address_proven && <span className="small"> (proven by its signature)</span>}
+              </>
+            ) : (
+              none
+            )}
+          </Row>
           {escrow.payment_marked_at && <Row label="Payment marked">{formatDateTime(escrow.payment_marked_at)}</Row>}
           {escrow.funded_at && <Row label="Payment verified">{formatDateTime(escrow.funded_at)}</Row>}
           {escrow.funded_at && (

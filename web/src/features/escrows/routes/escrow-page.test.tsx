@@ -21,6 +21,7 @@ function open(escrow: Escrow, me: object, post: (request: SentRequest) => Answer
     if (request.path === '/api/site') return { status: 200, body: { support_email: 's@example.com', support_hours: 'always', pgp_key_configured: false, bitcoin_network: 'mainnet' } };
     if (request.path === `/api/escrows/${escrow.id}` && request.method === 'GET') return { status: 200, body: escrow };
     if (request.path === `/api/escrows/${escrow.id}/history`) return { status: 200, body: history };
+    if (request.path.startsWith(`/api/escrows/${escrow.id}/address-message`)) return { status: 200, body: { message: `escrow ${escrow.id}: I control ${ADDRESS}`, side: 'seller', address: ADDRESS } };
     if (request.method === 'POST') return post(request);
     if (request.path === '/api/escrows') return { status: 200, body: [escrow] };
     return undefined;
@@ -115,6 +116,24 @@ describe('the escrow page', () => {
     await waitFor(() => expect(app.calls('POST')).toHaveLength(1));
     expect(app.calls('POST')[0]!.body).toEqual({ address: ADDRESS });
     expect(await screen.findByText('Payout address saved.')).toBeTruthy();
+  });
+
+  it('shows the message to sign for the address, sends the signature with it, and marks a proven address', async () => {
+    const escrow = escrowFixture({ side: 'seller', status: 'funded' });
+    const app = open(escrow, sam, () => ({ status: 200, body: { ...escrow, payout_address: ADDRESS, payout_address_proven: true } }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Set payout address' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Payout address' });
+    expect(within(dialog).getByText('Enter a valid address to see the message to sign.')).toBeTruthy();
+    await userEvent.type(within(dialog).getByLabelText(/Your payout address/), ADDRESS);
+    expect((await within(dialog).findByLabelText('Message to sign')).textContent).toBe(`escrow ${escrow.id}: I control ${ADDRESS}`);
+    expect(within(dialog).getByRole('button', { name: 'Copy message' })).toBeTruthy();
+    await userEvent.type(within(dialog).getByLabelText('Signature (base64)'), 'AkcwRAIg');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save address' }));
+    await waitFor(() => expect(app.calls('POST')).toHaveLength(1));
+    expect(app.calls('POST')[0]!.body).toEqual({ address: ADDRESS, signature: 'AkcwRAIg' });
+    resetApp();
+    open(escrowFixture({ side: 'buyer', status: 'funded', payout_address: ADDRESS, payout_address_proven: true }), ann);
+    expect(await screen.findByText('(proven by its signature)')).toBeTruthy();
   });
 
   it('asks for a reason before opening a dispute', async () => {

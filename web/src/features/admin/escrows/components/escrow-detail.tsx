@@ -16,7 +16,7 @@ import { MoneyDialog } from './money-dialog.tsx';
 
 const LABELS: Record<EscrowPower, string> = { assign: 'Assign address', release: 'Release', refund: 'Refund', freeze: 'Freeze', unfreeze: 'Unfreeze' };
 
-function Address({ label, value }: { label: string; value: string | null }) {
+function Address({ label, value, proven = false }: { label: string; value: string | null; proven?: boolean }) {
   return (
     <>
       <dt>{label}</dt>
@@ -24,6 +24,7 @@ function Address({ label, value }: { label: string; value: string | null }) {
         {value ? (
           <>
             <span className="mono break">{value}</span>
+            {proven && <span className="small">proven by its signature</span>}
             <CopyButton text={value} label="Copy" variant="ghost" />
           </>
         ) : (
@@ -64,8 +65,8 @@ function Facts({ escrow }: { escrow: AdminEscrow }) {
           <dd>{formatDateTime(escrow.buyer_confirmed_at)}</dd>
         </>
       )}
-      <Address label="Seller's payout address" value={escrow.payout_address} />
-      <Address label="Buyer's refund address" value={escrow.refund_address} />
+      <Address label="Seller's payout address" value={escrow.payout_address} proven={escrow.payout_address_proven} />
+      <Address label="Buyer's refund address" value={escrow.refund_address} proven={escrow.refund_address_proven} />
       {escrow.funded_at && (
         <>
           <dt>Payment checked</dt>
