@@ -11,6 +11,8 @@ import { importEvents, ImportRefused } from '../event-store/import.ts';
 import { freshAddress } from '../testing/bitcoin.ts';
 import { writeEveryEventType } from '../testing/every-event-type.ts';
 import { openTestDatabase, type TestDatabase } from '../testing/test-database.ts';
+import { sql } from 'kysely';
+import { verifyChain } from '../event-store/verify-chain.ts';
 import { ExportBroken, verifyExport } from './verify-export.ts';
 
 /**
@@ -134,5 +136,26 @@ describe('--expect-head POS:HASH anywhere in the file', () => {
     expect(refused.message).toContain(`event ${middle.position} has hash`);
     const beyond = (await importEvents(target, file, { expectHead: { position: 10_000, hash: 'ab'.repeat(32) } }).catch((e: unknown) => e)) as ImportRefused;
     expect(beyond.message).toContain('before the published head');
+  });
+});
+
+describe("the server's own full chain check (the chain watch)", () => {
+  it('finds an impossible story in a log rewritten with every hash and the chain head recomputed', async () => {
+    expect((await verifyChain(source.db, { story: true })).ok).toBe(true);
+    const target = events.find((e) => e.type === 'PaymentVerified')!;
+    await sql`UPDATE events SET metadata = jsonb_set(metadata, '{actor}', '"11111111-2222-4333-8444-555555555555"') WHERE position = ${target.position}`.execute(source.db);
+    const rows = await source.db.selectFrom('events').selectAll().orderBy('position').execute();
+    let prev = GENESIS_HASH;
+    for (const row of rows) {
+      const event = { ...row, position: Number(row.position), occurred_at: events.find((e) => e.position === Number(row.position))!.occurred_at } as unknown as StoredEvent;
+      const hash = chainHash(prev, envelopeOf(event));
+      await sql`UPDATE events SET prev_hash = ${prev}, hash = ${hash} WHERE position = ${event.position}`.execute(source.db);
+      prev = hash;
+    }
+    await sql`UPDATE chain_head SET hash = ${prev}`.execute(source.db);
+    expect((await verifyChain(source.db)).ok).toBe(true);
+    const report = await verifyChain(source.db, { story: true });
+    expect(report.ok).toBe(false);
+    expect(report.firstBreak).toEqual({ position: target.position, reason: expect.stringContaining('who was never made an admin') });
   });
 });
