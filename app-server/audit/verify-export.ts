@@ -51,7 +51,7 @@ export async function verifyExport(
     if (expected && marks) {
       if (!marks.found) throw new ExportBroken(lastLine, `the chain ends at ${head.position}:${head.hash}, not at the published head ${expected.position}:${expected.hash} (the export stops before it)`);
       if (marks.found.hash !== expected.hash) {
-        throw new ExportBroken(marks.found.line, `event ${expected.position} has hash ${marks.found.hash}, not the published ${expected.hash}`);
+        throw new ExportBroken(marks.found.line, `event ${expected.position} has hash ${marks.found.hash}, not at the published head ${expected.position}:${expected.hash}`);
       }
     }
     // The header was written from the chain head when the export was taken: events missing from the end (removed

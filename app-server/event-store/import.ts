@@ -91,7 +91,7 @@ async function loadLines(trx: Transaction<Database>, path: string, expectHead?: 
     if (impossible) throw new ImportRefused(number, impossible);
     // A published head is matched wherever its position falls in the file.
     if (expectHead && event.position === expectHead.position) {
-      if (event.hash !== expectHead.hash) throw new ImportRefused(number, `event ${expectHead.position} has hash ${event.hash}, not the published ${expectHead.hash}`);
+      if (event.hash !== expectHead.hash) throw new ImportRefused(number, `event ${expectHead.position} has hash ${event.hash}, not at the published head ${expectHead.position}:${expectHead.hash}`);
       expectedSeen = true;
     }
     const stream = streams.get(event.stream_id);
