@@ -79,6 +79,21 @@ export const configSchema = z.object({
   METRICS_PORT: port.optional(),
   /** Whether webhooks may go to private, loopback and link-local addresses (a receiver on the operator's own network). */
   WEBHOOK_ALLOW_PRIVATE: flag.default(false),
+  /**
+   * Payment proofs on mainnet: the easiest target (compact "bits") a header may have. Default: block 840,000's. Tests
+   * lower it to use older real blocks. Not judged on test networks.
+   */
+  MIN_WORK_BITS: z
+    .string()
+    .trim()
+    .regex(/^(0x)?[0-9a-fA-F]{8}$/, 'must be a compact target like 0x17034219')
+    .default('0x17034219')
+    .transform((v) => Number.parseInt(v.replace(/^0x/, ''), 16))
+    .refine((bits) => (bits & 0x00800000) === 0 && (bits & 0x007fffff) !== 0 && bits >>> 24 <= 32, 'encodes no valid target'),
+  /** Payment proofs on mainnet: headers needed, the block's own included. */
+  MIN_CONFIRMATIONS: z.coerce.number().int().min(1).max(1000).default(3),
+  /** Every payout and refund address must come with a BIP-322 signature proving its holder controls it. */
+  PAYOUT_PROOF_REQUIRED: flag.default(false),
 });
 
 export type Config = z.infer<typeof configSchema>;

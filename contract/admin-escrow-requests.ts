@@ -18,8 +18,51 @@ export const adminEscrowListQuerySchema = z.object({
 /** POST /api/admin/escrows/{id}/release and /refund. */
 export const paymentNotesSchema = z.object({ notes: z.string().max(5000).default(''), txid: optionalTxid, totp_code: totpField, expected_address: expectedAddressField });
 
-/** POST /api/admin/escrows/{id}/verify-payment: verify (funded) or reject the marked payment. */
-export const verifyPaymentSchema = paymentNotesSchema.extend({ verified: z.enum(['true', 'false'], 'verified must be true or false') });
+/** The three hex fields of a payment proof (SPV) as the admin's node prints them, and whether less may be accepted. */
+const MAX_PROOF_HEX = 800_000;
+const proofHex = (field: string, what: string) =>
+  z
+    .string()
+    .trim()
+    .max(MAX_PROOF_HEX, `${field} is too long`)
+    .regex(/^[0-9a-fA-F\s]*$/, `${field} must be hexadecimal (${what})`)
+    .optional()
+    .transform((v) => (v ? v : undefined));
+export const paymentProofFields = {
+  tx_hex: proofHex('tx_hex', 'the raw transaction, as getrawtransaction prints it'),
+  txout_proof: proofHex('txout_proof', 'as gettxoutproof prints it'),
+  headers: proofHex('headers', '80-byte block headers that follow the block, one after another'),
+  accept_partial: z.enum(['true', 'false'], 'accept_partial must be true or false').default('false'),
+};
+const bothProofParts = (v: { tx_hex?: string | undefined; txout_proof?: string | undefined; headers?: string | undefined }) =>
+  (v.tx_hex === undefined) === (v.txout_proof === undefined) && (v.headers === undefined || v.tx_hex !== undefined);
+const bothProofPartsIssue = { message: 'tx_hex and txout_proof go together (headers only with them)', path: ['txout_proof'] };
+
+/**
+ * POST /api/admin/escrows/{id}/verify-payment: verify (funded) or reject the marked payment. With `tx_hex` and
+ * `txout_proof` (and `headers`), the payment is verified only if the proof proves it (contract.md section 9).
+ */
+export const verifyPaymentSchema = paymentNotesSchema
+  .extend({ verified: z.enum(['true', 'false'], 'verified must be true or false'), ...paymentProofFields })
+  .refine(bothProofParts, bothProofPartsIssue);
+
+/** POST /api/admin/escrows/{id}/payment-proof: what a proof proves for this escrow, recording nothing. */
+export const paymentProofCheckSchema = z
+  .object({ tx_hex: paymentProofFields.tx_hex, txout_proof: paymentProofFields.txout_proof, headers: paymentProofFields.headers, accept_partial: paymentProofFields.accept_partial })
+  .refine((v) => v.tx_hex !== undefined && v.txout_proof !== undefined, { message: 'tx_hex and txout_proof are required', path: ['tx_hex'] });
+
+/** The answer of POST /api/admin/escrows/{id}/payment-proof. */
+export const paymentProofAnswerSchema = z.strictObject({
+  txid: z.string(),
+  block_hash: z.string(),
+  confirmations: z.number().int(),
+  received_sats: z.number().int(),
+  expected_sats: z.number().int(),
+  overpaid_sats: z.number().int().describe('More than the amount arrived: by how much'),
+  short_sats: z.number().int().describe('Less arrived (only with accept_partial=true): by how much'),
+  work_judged: z.boolean().describe('false on test networks: the headers prove no work there'),
+  proof_sha256: z.string(),
+});
 
 /** POST /api/admin/escrows/{id}/freeze and /unfreeze. */
 export const freezeReasonSchema = z.object({ reason: z.string().max(1000).default('') });

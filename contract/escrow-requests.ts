@@ -46,7 +46,17 @@ export const totpField = z.string().trim().max(32).optional();
 export const expectedAddressField = z.string().trim().max(200).optional();
 
 /** POST /api/escrows/{id}/payout-address: the address is checked for the server's network by the route. */
-export const payoutAddressSchema = z.object({ address: z.string('address is required').max(200), totp_code: totpField });
+export const payoutAddressSchema = z.object({
+  address: z.string('address is required').max(200),
+  totp_code: totpField,
+  /** A BIP-322 simple signature (base64) of GET /api/escrows/{id}/address-message's message: the address is then proven. */
+  signature: z.string().trim().max(1000, 'signature is too long').optional(),
+});
+
+/** GET /api/escrows/{id}/address-message: the address the party means to give. */
+export const addressMessageQuerySchema = z.object({ address: z.string().trim().max(200, 'address is too long').default('') });
+/** Its answer: the exact message to sign, for which side. */
+export const addressMessageSchema = z.strictObject({ message: z.string(), side: z.enum(['buyer', 'seller']), address: z.string() });
 
 /** POST /api/escrows/{id}/mark-paid, a multipart form: the evidence file's bytes are checked by the server. */
 export const markPaidSchema = z.object({

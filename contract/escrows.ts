@@ -48,9 +48,21 @@ export const escrowSchema = z.strictObject({
   buyer_confirmed_at: optionalTime,
   payout_address: z.string().nullable(),
   refund_address: z.string().nullable(),
+  payout_address_proven: z.boolean().describe('The payout address came with a BIP-322 signature by it'),
+  refund_address_proven: z.boolean().describe('The refund address came with a BIP-322 signature by it'),
   payout_address_held_until: optionalTime.describe('A replaced payout address receives no money before this time'),
   refund_address_held_until: optionalTime.describe('A replaced refund address receives no money before this time'),
   payment_txid: z.string().nullable(),
+  payment_proof: z
+    .strictObject({
+      block_hash: z.string(),
+      confirmations: z.number().int().describe('Headers from the block to the last one given, its own included, when verified'),
+      received_sats: sats,
+      proof_sha256: z.string(),
+      work_judged: z.boolean().describe('false on test networks: the headers prove no work there'),
+    })
+    .nullable()
+    .describe('What the payment proof showed, or null when an admin checked the payment by hand'),
   payout_txid: z.string().nullable(),
   seller_sats: sats.nullable(),
   buyer_sats: sats.nullable(),

@@ -9,6 +9,7 @@ import * as idempotencyLease from './0007_idempotency_lease.ts';
 import * as moneySafety from './0008_money_safety.ts';
 import * as eventsAppendOnly from './0009_events_append_only.ts';
 import * as integrations from './0013_integrations.ts';
+import * as moneyProofs from './0012_money_proofs.ts';
 
 /** Every migration in order. Names never change once released. */
 export const migrations: Record<string, Migration> = {
@@ -22,4 +23,5 @@ export const migrations: Record<string, Migration> = {
   '0008_money_safety': moneySafety,
   '0009_events_append_only': eventsAppendOnly,
   '0013_integrations': integrations,
+  '0012_money_proofs': moneyProofs,
 };

@@ -132,7 +132,7 @@ export class ChainWatch {
 
   private async full(now: Date, background = false): Promise<ChainReport> {
     const started = Date.now();
-    let report = await verifyChain(this.db, { pageSize: PAGE_SIZE, ...(background ? { restRatio: 1 } : {}) });
+    let report = await verifyChain(this.db, { pageSize: PAGE_SIZE, story: true, ...(background ? { restRatio: 1 } : {}) });
     // A log that verifies must still hold the event verified before: one rewritten with every hash recomputed (and
     // the chain head with them) verifies from the first event, but not against what this process remembers.
     const anchor = this.verifiedUpTo;

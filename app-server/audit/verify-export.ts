@@ -7,6 +7,8 @@ import { projections } from '../../projections/registry.ts';
 import { EXPORT_FORMAT } from '../event-store/export.ts';
 import { type ChainCheck, startChainCheck } from './chain-check-thread.ts';
 import { numberedLines, parseObjectLine } from './ndjson-lines.ts';
+import { StoryCheck } from '../../domain/story.ts';
+import { ProofCollector, type ProofRulesForExport, recheckProofs } from './export-proofs.ts';
 
 export interface ExportSummary {
   events: number;
@@ -18,6 +20,8 @@ export interface ExportSummary {
   feeSats: number;
   /** The books of the range asked for (all of the log without one): the figures the console's Overview shows. */
   books: Books;
+  /** Payment proofs re-checked (with `withProofs`). */
+  proofsChecked?: number;
 }
 
 export class ExportBroken extends Error {
@@ -34,15 +38,25 @@ export class ExportBroken extends Error {
  * replays it through the same projections into memory and sums the books. Throws ExportBroken naming the first
  * bad line. The hashes are checked on a worker thread reading the same file, so both cores work.
  */
-export async function verifyExport(path: string, options: { expectHead?: { position: number; hash: string }; range?: BooksRange } = {}): Promise<ExportSummary> {
+export async function verifyExport(
+  path: string,
+  options: { expectHead?: { position: number; hash: string }; range?: BooksRange; withProofs?: ProofRulesForExport & { path: string } } = {},
+): Promise<ExportSummary> {
   const chain = startChainCheck(path);
   try {
     const books = new BooksCalculator(options.range);
-    const { header, lastLine, store } = await checkSchemasAndReplay(path, chain, books);
+    const proofs = options.withProofs ? new ProofCollector() : undefined;
+    const marks = options.expectHead ? new HashAt(options.expectHead.position) : undefined;
+    const { header, lastLine, store } = await checkSchemasAndReplay(path, chain, books, proofs, marks);
     const { head, count, broken } = await chain.result;
     if (broken) throw new ExportBroken(broken.line, broken.reason);
-    if (options.expectHead && (options.expectHead.position !== head.position || options.expectHead.hash !== head.hash)) {
-      throw new ExportBroken(lastLine, `the chain ends at ${head.position}:${head.hash}, not at the published head ${options.expectHead.position}:${options.expectHead.hash}`);
+    // A published head is matched wherever its position falls in the file (the chain vouches for every line's hash).
+    const expected = options.expectHead;
+    if (expected && marks) {
+      if (!marks.found) throw new ExportBroken(lastLine, `the chain ends at ${head.position}:${head.hash}, not at the published head ${expected.position}:${expected.hash} (the export stops before it)`);
+      if (marks.found.hash !== expected.hash) {
+        throw new ExportBroken(marks.found.line, `event ${expected.position} has hash ${marks.found.hash}, not at the published head ${expected.position}:${expected.hash}`);
+      }
     }
     // The header was written from the chain head when the export was taken: events missing from the end (removed
     // from the log, or the file cut short) show there even when no published head is at hand.
@@ -52,6 +66,11 @@ export async function verifyExport(path: string, options: { expectHead?: { posit
     const recorded = header.chain_head;
     if (recorded && recorded.position === head.position && recorded.hash !== head.hash) {
       throw new ExportBroken(lastLine, `the last event's hash is not the chain head recorded in the header (${recorded.position}:${recorded.hash})`);
+    }
+    if (proofs && options.withProofs) {
+      const refused = await recheckProofs(options.withProofs.path, proofs.proven, options.withProofs);
+      if (refused) throw new ExportBroken(refused[0], refused[1]);
+      return { ...summarise(store, count, head), books: books.result(), proofsChecked: proofs.proven.length };
     }
     return { ...summarise(store, count, head), books: books.result() };
   } finally {
@@ -70,7 +89,17 @@ interface ExportHeader {
  * The main thread's share: the header, every event's JSON and schema, and the replay into memory. A bad line (or a
  * replay that fails) stops it; the chain check then judges the lines before, since a break there comes first.
  */
-async function checkSchemasAndReplay(path: string, chain: ChainCheck, books: BooksCalculator) {
+/** Remembers the hash of the event at one position, and its line. */
+export class HashAt {
+  found: { hash: string; line: number } | undefined;
+  constructor(readonly position: number) {}
+  see(event: { position: number; hash: string }, line: number) {
+    if (event.position === this.position) this.found = { hash: event.hash, line };
+  }
+}
+
+async function checkSchemasAndReplay(path: string, chain: ChainCheck, books: BooksCalculator, proofs?: ProofCollector, marks?: HashAt) {
+  const story = new StoryCheck();
   const store = new MemoryRowStore(projections.flatMap((p) => p.tables).filter((t) => !t.appendOnly));
   const replayed = projections.filter((p) => !p.tables.every((t) => t.appendOnly));
   let header: ExportHeader | undefined;
@@ -92,6 +121,10 @@ async function checkSchemasAndReplay(path: string, chain: ChainCheck, books: Boo
       } catch {
         throw new ExportBroken(number, `event ${event.position} does not match the schema of ${event.type}`);
       }
+      const impossible = story.see(event);
+      if (impossible) throw new ExportBroken(number, impossible);
+      proofs?.see(event, number);
+      marks?.see(event, number);
       batch.push(event);
       books.add(event as BooksEvent);
       if (batch.length >= REPLAY_BATCH) {

@@ -2,7 +2,7 @@ import { createWriteStream, fchmodSync, openSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { ensureAdmin } from '../accounts/first-admin.ts';
 import { issueSetupLink } from '../accounts/first-admin-setup.ts';
-import { ConfigError, loadConfig } from '../config.ts';
+import { ConfigError, configSchema, loadConfig } from '../config.ts';
 import { createLogger } from '../logger.ts';
 import { openRuntime } from '../runtime.ts';
 import { openDatabase } from '../db/database.ts';
@@ -11,6 +11,7 @@ import { formatSats } from '../../domain/money.ts';
 import { ExportBroken, verifyExport } from '../audit/verify-export.ts';
 import { reportRangeQuery } from '../../contract/reports.ts';
 import { formatBooks } from '../../projections/books/books.ts';
+import { exportProofs, proofsPathOf } from '../audit/export-proofs.ts';
 import { exportEvents } from '../event-store/export.ts';
 import { readChainHead } from '../event-store/chain-head.ts';
 import { verifyChain } from '../event-store/verify-chain.ts';
@@ -95,9 +96,9 @@ const commands: Record<string, Command> = {
     }),
   'export-events': (args) =>
     withDatabase(async (database) => {
-      const { values } = parseArgs({ args, options: { out: { type: 'string' }, from: { type: 'string' }, to: { type: 'string' } } });
+      const { values } = parseArgs({ args, options: { out: { type: 'string' }, from: { type: 'string' }, to: { type: 'string' }, 'with-proofs': { type: 'boolean' } } });
       if (!values.out) {
-        console.error('Usage: npm run cli -- export-events --out FILE [--from POSITION] [--to POSITION]');
+        console.error('Usage: npm run cli -- export-events --out FILE [--from POSITION] [--to POSITION] [--with-proofs]');
         return 2;
       }
       // Names and e-mails are in it: readable by its owner only, even when it replaces a file that was not.
@@ -110,25 +111,45 @@ const commands: Record<string, Command> = {
       const { events, last } = await exportEvents(database.db, write, range);
       await new Promise<void>((resolve) => file.end(resolve));
       console.log(`exported ${events} events (up to position ${last}) to ${values.out}`);
+      if (values['with-proofs']) {
+        const proofsFile = createWriteStream(proofsPathOf(values.out));
+        const proofs = await exportProofs(database.db, (chunk) => new Promise<void>((resolve, reject) => proofsFile.write(chunk, (error) => (error ? reject(error) : resolve()))));
+        await new Promise<void>((resolve) => proofsFile.end(resolve));
+        console.log(`exported ${proofs} payment proofs to ${proofsPathOf(values.out)}`);
+      }
       return 0;
     }),
   'verify-export': async (args) => {
-    const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { 'expect-head': { type: 'string' }, from: { type: 'string' }, to: { type: 'string' } } });
+    const { values, positionals } = parseArgs({
+      args,
+      allowPositionals: true,
+      options: { 'expect-head': { type: 'string' }, from: { type: 'string' }, to: { type: 'string' }, 'with-proofs': { type: 'boolean' }, proofs: { type: 'string' } },
+    });
     const file = positionals[0];
     const range = reportRangeQuery.safeParse({ from: values.from, to: values.to });
     if (!file || !range.success) {
       if (!range.success) console.error(range.error.issues[0]!.message);
-      console.error('Usage: npm run cli -- verify-export FILE [--expect-head POSITION:HASH] [--from YYYY-MM-DD] [--to YYYY-MM-DD]');
+      console.error('Usage: npm run cli -- verify-export FILE [--expect-head POSITION:HASH] [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--with-proofs [--proofs PROOFS_FILE]]');
       return 2;
     }
+    // Proofs are judged by the rules in force here (MIN_WORK_BITS, MIN_CONFIRMATIONS from the environment).
+    const proofRulesHere = () => {
+      const config = configSchema.pick({ MIN_WORK_BITS: true, MIN_CONFIRMATIONS: true }).parse(process.env);
+      return { path: values.proofs ?? proofsPathOf(file), minWorkBits: config.MIN_WORK_BITS, minConfirmations: config.MIN_CONFIRMATIONS };
+    };
     const [position, hash] = (values['expect-head'] ?? '').split(':');
     const expectHead = values['expect-head'] ? { position: Number(position), hash: hash ?? '' } : undefined;
     const started = performance.now();
     try {
-      const summary = await verifyExport(file, { ...(expectHead ? { expectHead } : {}), range: range.data });
+      const summary = await verifyExport(file, {
+        ...(expectHead ? { expectHead } : {}),
+        range: range.data,
+        ...(values['with-proofs'] ? { withProofs: proofRulesHere() } : {}),
+      });
       const seconds = (performance.now() - started) / 1000;
       console.log(`events: ${summary.events} (${seconds.toFixed(2)} s, ${Math.round(summary.events / seconds)} events/s)`);
       console.log('chain: ok');
+      if (summary.proofsChecked !== undefined) console.log(`payment proofs: ${summary.proofsChecked} re-checked, ok`);
       for (const [status, count] of Object.entries(summary.escrowsByStatus).sort()) console.log(`escrows ${status}: ${count}`);
       console.log(`BTC held in funded escrows: ${formatSats(summary.satsHeldInFunded)}`);
       console.log(`BTC released to sellers: ${formatSats(summary.satsReleasedToSellers)}`);

@@ -10,14 +10,16 @@ import type { AppDeps } from '../app-deps.ts';
 
 /** `import-events FILE`: an export into an empty store, then every read model rebuilt. */
 export async function importEventsCommand(database: DatabaseHandle, args: string[]): Promise<number> {
-  const { positionals } = parseArgs({ args, allowPositionals: true });
+  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { 'expect-head': { type: 'string' } } });
   const file = positionals[0];
   if (!file) {
-    console.error('Usage: npm run cli -- import-events FILE');
+    console.error('Usage: npm run cli -- import-events FILE [--expect-head POSITION:HASH]');
     return 2;
   }
+  const [position, hash] = (values['expect-head'] ?? '').split(':');
+  const expectHead = values['expect-head'] ? { position: Number(position), hash: hash ?? '' } : undefined;
   try {
-    const report = await importEvents(database, file);
+    const report = await importEvents(database, file, expectHead ? { expectHead } : {});
     console.log(`imported ${report.events} events into ${database.backend} ${database.location} (${report.seconds.toFixed(2)} s)`);
     for (const table of report.tables) console.log(`  ${table.table}: ${table.rows} rows rebuilt`);
     console.log(`chain head: ${report.head.position}:${report.head.hash}`);

@@ -55,6 +55,15 @@ export interface EventStoreTables {
     created_at: Generated<Date>;
   };
   notices: { name: string; raised_at: Generated<Date> };
+  /** A payment proof's bytes (hex as the node printed them), named by the SHA-256 its PaymentVerified event records. */
+  payment_proofs: {
+    proof_sha256: string;
+    escrow_id: string;
+    tx_hex: string;
+    txout_proof: string;
+    headers: string;
+    created_at: Generated<Date>;
+  };
 }
 
 export interface Database extends EventStoreTables, ReadModelTables, AccountsTables, IntegrationsTables {}

@@ -12,6 +12,9 @@ import { unboundEscrowsOf } from './unbound-escrows.ts';
 import { checkEvidence } from './evidence.ts';
 import { guardMoneyAction } from './money-guard.ts';
 import { disputeById } from './queries.ts';
+import { checkAddressProof } from './address-proof.ts';
+import { checkEscrowPaymentProof, proofOfEvent, proofRow, type ProofRequest, txidOfProof } from './payment-proof.ts';
+import type { ProvenPayment } from '../../domain/bitcoin/spv.ts';
 
 /**
  * Every command on an escrow, and the one way to run one: routes, jobs and services come here, never to the
@@ -85,9 +88,32 @@ async function withAddress(store: EventStore, escrowId: string, command: EscrowC
   );
 }
 
-/** The admin saw the payment on the chain: funded, and the address is used. */
-export function verifyPayment(store: EventStore, input: { escrowId: string; notes: string; txid: string | null }, meta: CommandMeta, options: HandleOptions = {}) {
-  return withAddress(store, input.escrowId, { type: 'verifyPayment', by: 'admin', notes: input.notes, txid: input.txid }, 'markUsed', meta, options);
+/**
+ * The admin saw the payment on the chain: funded, and the address is used. With a proof (checked by the caller), the
+ * event records what it proves and the proof's bytes are stored in the same transaction (see payment-proof.ts).
+ */
+export function verifyPayment(
+  store: EventStore,
+  input: { escrowId: string; notes: string; txid: string | null; proof?: { proven: ProvenPayment; request: ProofRequest } | undefined },
+  meta: CommandMeta,
+  options: HandleOptions = {},
+) {
+  const { proof } = input;
+  const command: EscrowCommand = {
+    type: 'verifyPayment',
+    by: 'admin',
+    notes: input.notes,
+    txid: proof ? txidOfProof(input.txid, proof.proven) : input.txid,
+    ...(proof ? { proof: proofOfEvent(proof.proven), accept_partial: proof.request.accept_partial } : {}),
+  };
+  if (!proof) return withAddress(store, input.escrowId, command, 'markUsed', meta, options);
+  return withAddress(store, input.escrowId, command, 'markUsed', meta, {
+    ...options,
+    alsoWrite: async (trx) => {
+      await trx.insertInto('payment_proofs').values(proofRow(input.escrowId, proof.proven, proof.request)).onConflict((oc) => oc.doNothing()).execute();
+      await options.alsoWrite?.(trx);
+    },
+  });
 }
 
 /** Cancel (by the creator) or expire (by the system) an unpaid escrow, freeing its address. */
@@ -106,10 +132,11 @@ type Txid = string | null;
  * The admin's verdict on a marked payment: seen on the chain (funded, the address used) or not (the buyer may mark
  * again). Like every money action, only while the log and the read model agree (see money-guard).
  */
-export async function reviewPayment(deps: AppDeps, escrowId: string, input: { verified: boolean; notes: string; txid: Txid }, meta: CommandMeta) {
+export async function reviewPayment(deps: AppDeps, escrowId: string, input: { verified: boolean; notes: string; txid: Txid; proof?: ProofRequest }, meta: CommandMeta) {
   return guardMoneyAction(deps, escrowId, async (alsoWrite) => {
     if (!input.verified) return onEscrow(deps.store, escrowId, { type: 'rejectPayment', by: 'admin', notes: input.notes }, meta, { alsoWrite });
-    return verifyPayment(deps.store, { escrowId, notes: input.notes, txid: input.txid }, meta, { alsoWrite });
+    const proof = input.proof ? { proven: await checkEscrowPaymentProof(deps, escrowId, input.proof), request: input.proof } : undefined;
+    return verifyPayment(deps.store, { escrowId, notes: input.notes, txid: input.txid, proof }, meta, { alsoWrite });
   });
 }
 
@@ -169,9 +196,10 @@ export async function markPaid(
 export async function setPayoutAddress(
   deps: AppDeps,
   user: SignedInUser,
-  input: { escrowId: string; by: EscrowActor; address: string; totpCode: string | undefined },
+  input: { escrowId: string; by: EscrowActor; address: string; totpCode: string | undefined; signature?: string | undefined },
   meta: CommandMeta,
 ) {
+  const signature = checkAddressProof(deps, input);
   let secondFactor: 'passed' | 'missing' | 'not_enabled' = 'not_enabled';
   if (user.totp_enabled) {
     secondFactor = input.totpCode?.trim() ? 'passed' : 'missing';
@@ -180,7 +208,14 @@ export async function setPayoutAddress(
   return onEscrow(
     deps.store,
     input.escrowId,
-    { type: 'setPayoutAddress', by: input.by, address: input.address, hold_hours: deps.config.PAYOUT_ADDRESS_HOLD_HOURS, second_factor: secondFactor },
+    {
+      type: 'setPayoutAddress',
+      by: input.by,
+      address: input.address,
+      hold_hours: deps.config.PAYOUT_ADDRESS_HOLD_HOURS,
+      second_factor: secondFactor,
+      ...(signature ? { signature } : {}),
+    },
     meta,
   );
 }

@@ -1,6 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import { ChainVerifier, envelopeOf } from '../../domain/chain.ts';
 import { parseEvent } from '../../domain/events.ts';
+import { StoryCheck } from '../../domain/story.ts';
 import type { StoredEvent } from '../../domain/stored-event.ts';
 import { numberedLines, parseObjectLine } from '../audit/ndjson-lines.ts';
 import type { DatabaseHandle } from '../db/database.ts';
@@ -36,7 +37,7 @@ const BATCH = 500;
  * rebuilt from the log by the same replay as `replay --swap`. Secrets are not in the log: the restored store has no
  * passwords, second factors, sessions or evidence files.
  */
-export async function importEvents(database: Pick<DatabaseHandle, 'db' | 'backend'>, path: string): Promise<ImportReport> {
+export async function importEvents(database: Pick<DatabaseHandle, 'db' | 'backend'>, path: string, options: { expectHead?: { position: number; hash: string } } = {}): Promise<ImportReport> {
   const started = performance.now();
   const { db } = database;
   const head = await db
@@ -47,7 +48,7 @@ export async function importEvents(database: Pick<DatabaseHandle, 'db' | 'backen
       if (current.position !== 0 || any) {
         throw new ImportRefused(0, `the store is not empty (its log holds events up to position ${current.position}); import into a new database or DATA_DIR`);
       }
-      return loadLines(trx, path);
+      return loadLines(trx, path, options.expectHead);
     });
   const report = await replayProjections(database, { swap: true });
   return {
@@ -58,8 +59,10 @@ export async function importEvents(database: Pick<DatabaseHandle, 'db' | 'backen
   };
 }
 
-async function loadLines(trx: Transaction<Database>, path: string) {
+async function loadLines(trx: Transaction<Database>, path: string, expectHead?: { position: number; hash: string }) {
   const verifier = new ChainVerifier();
+  const story = new StoryCheck();
+  let expectedSeen = false;
   const streams = new Map<string, { type: string; version: number }>();
   let header: { format?: unknown; from?: unknown; to?: unknown; chain_head?: { position?: unknown; hash?: unknown } } | undefined;
   let batch: StoredEvent[] = [];
@@ -83,6 +86,14 @@ async function loadLines(trx: Transaction<Database>, path: string) {
     }
     const broken = verifier.check(envelopeOf(event), event.prev_hash, event.hash);
     if (broken) throw new ImportRefused(number, `event ${broken.position}: ${broken.reason}`);
+    // Hashes recomputed or not, the story must be possible (see domain/story.ts).
+    const impossible = story.see(event);
+    if (impossible) throw new ImportRefused(number, impossible);
+    // A published head is matched wherever its position falls in the file.
+    if (expectHead && event.position === expectHead.position) {
+      if (event.hash !== expectHead.hash) throw new ImportRefused(number, `event ${expectHead.position} has hash ${event.hash}, not at the published head ${expectHead.position}:${expectHead.hash}`);
+      expectedSeen = true;
+    }
     const stream = streams.get(event.stream_id);
     if (event.stream_version !== (stream?.version ?? 0) + 1 || (stream && stream.type !== event.stream_type)) {
       throw new ImportRefused(number, `event ${event.position}: stream ${event.stream_id} is at version ${stream?.version ?? 0}, the event says ${event.stream_version}`);
@@ -97,6 +108,7 @@ async function loadLines(trx: Transaction<Database>, path: string) {
   if (!header) throw new ImportRefused(1, 'the file is empty');
   await insertEvents(trx, batch);
   const last = verifier.head;
+  if (expectHead && !expectedSeen) throw new ImportRefused(lastLine, `the chain ends at ${last.position}:${last.hash}, before the published head ${expectHead.position}:${expectHead.hash}`);
   if (typeof header.to === 'number' && last.position !== header.to) {
     throw new ImportRefused(lastLine + 1, `the export ends at event ${last.position}, but its header says it runs to ${header.to} (events are missing from the end)`);
   }

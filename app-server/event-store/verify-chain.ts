@@ -3,6 +3,7 @@ import { type ChainBreak, ChainVerifier, envelopeOf } from '../../domain/chain.t
 import type { Database } from '../db/schema.ts';
 import { walkLog } from './read.ts';
 import { readChainHead } from './chain-head.ts';
+import { StoryCheck } from '../../domain/story.ts';
 
 export interface ChainReport {
   ok: boolean;
@@ -25,6 +26,11 @@ export interface VerifyChainOptions {
    * background with 1 leaves at least half a core (and the memory a busy walk piles up) to the requests it serves.
    */
   restRatio?: number;
+  /**
+   * Also check that the story is possible (domain/story.ts): only on a walk from the first event, which sees every
+   * escrow from its creation. A log rewritten with every hash recomputed verifies; an impossible one does not.
+   */
+  story?: boolean;
 }
 
 /**
@@ -50,11 +56,14 @@ export async function verifyChain(db: Kysely<Database>, options: VerifyChainOpti
       },
     };
   }
+  const story = options.story && !options.after ? new StoryCheck() : undefined;
   let pageStarted = performance.now();
   for await (const page of walkLog(db, { after: start, upTo: recorded.position, pageSize: options.pageSize ?? 5_000 })) {
     for (const event of page) {
       const found = verifier.check(envelopeOf(event), event.prev_hash, event.hash);
       if (found) return { ok: false, events: verifier.count, head: verifier.head, firstBreak: found };
+      const impossible = story?.see(event);
+      if (impossible) return { ok: false, events: verifier.count, head: verifier.head, firstBreak: { position: event.position, reason: impossible } };
     }
     if (options.restRatio) {
       await new Promise((resolve) => setTimeout(resolve, (performance.now() - pageStarted) * options.restRatio!));

@@ -5,6 +5,7 @@ import type { z } from 'zod';
 import { seedDemo } from '../demo/seed-demo.ts';
 import { codeFor } from '../testing/accounts.ts';
 import { freshAddress } from '../testing/bitcoin.ts';
+import { makeTransaction, regtestProof } from '../../domain/bitcoin/spv-fixtures.ts';
 import { openTestApp, type TestApp } from '../testing/test-app.ts';
 
 /**
@@ -26,7 +27,7 @@ interface Documented {
 let documented: Map<string, Documented>;
 
 beforeAll(async () => {
-  t = await openTestApp({ PGP_PUBLIC_KEY_FILE: fileURLToPath(new URL('../testing/fixtures/support-key.asc', import.meta.url)), RATE_LIMIT_REVIEWS: '1000', RATE_LIMIT_REGISTER: '1000' });
+  t = await openTestApp({ PGP_PUBLIC_KEY_FILE: fileURLToPath(new URL('../testing/fixtures/support-key.asc', import.meta.url)), RATE_LIMIT_REVIEWS: '1000', RATE_LIMIT_REGISTER: '1000', MIN_WORK_BITS: '0x207fffff', MIN_CONFIRMATIONS: '1' });
   documented = new Map();
   for (const definition of t.app.openAPIRegistry.definitions) {
     if (definition.type !== 'route') continue;
@@ -90,7 +91,7 @@ const expectStatus = (answer: { status: number; body: unknown }, status: number)
 const newestMailTo = async (to: string) =>
   (await t.database.db.selectFrom('mail_outbox').select('body').where('to_address', '=', to).orderBy('id', 'desc').executeTakeFirstOrThrow()).body;
 const tokenInMail = (text: string) => /token=([A-Za-z0-9_-]+)/.exec(text)?.[1] ?? '';
-type EscrowBody = { id: string; status: string; creator_side: string; assigned_address: string | null; dispute: { id: string } | null };
+type EscrowBody = { id: string; status: string; creator_side: string; assigned_address: string | null; amount_sats: number; dispute: { id: string } | null };
 
 describe('the OpenAPI document', () => {
   it('passes a standard OpenAPI 3.1 validator', async () => {
@@ -219,11 +220,18 @@ describe('every route on a seeded store', () => {
       return escrow;
     };
     const a = await funded('alice', 'dmitri');
+    // A payment proof (SPV) checked without recording anything: what it proves, then a refusal.
+    const unpaid = await open('alice', 'dmitri');
+    const proof = regtestProof(makeTransaction([{ address: unpaid.assigned_address!, sats: unpaid.amount_sats }], 'mainnet'), { following: 0 });
+    const proofFields = { tx_hex: proof.tx_hex, txout_proof: proof.txout_proof };
+    expectStatus(await call('POST', '/api/admin/escrows/{id}/payment-proof', { as: 'admin', params: { id: unpaid.id }, body: { form: proofFields } }), 200);
+    expectStatus(await call('POST', '/api/admin/escrows/{id}/payment-proof', { as: 'admin', params: { id: unpaid.id }, body: { form: { ...proofFields, headers: 'ab' } } }), 422);
     expectStatus(await call('GET', '/api/escrows/{id}', { as: 'dmitri', params: { id: a.id } }), 200);
     expectStatus(await call('GET', '/api/escrows/{id}', { as: 'bruno', params: { id: a.id } }), 404);
     expectStatus(await call('GET', '/api/escrows/{id}/history', { as: 'alice', params: { id: a.id } }), 200);
     expectStatus(await call('GET', '/api/admin/escrows/{id}/history', { as: 'admin', params: { id: a.id } }), 200);
     expectStatus(await call('POST', '/api/escrows/{id}/confirm-receipt', { as: 'alice', params: { id: a.id } }), 200);
+    expectStatus(await call('GET', '/api/escrows/{id}/address-message', { as: 'dmitri', params: { id: a.id }, query: `address=${freshAddress()}` }), 200);
     expectStatus(await call('POST', '/api/escrows/{id}/payout-address', { as: 'dmitri', params: { id: a.id }, body: { json: { address: freshAddress() } } }), 200);
     expectStatus(await call('POST', '/api/admin/escrows/{id}/freeze', { as: 'admin', params: { id: a.id }, body: { form: { reason: 'Check' } } }), 200);
     expectStatus(await call('POST', '/api/admin/escrows/{id}/unfreeze', { as: 'admin', params: { id: a.id }, body: { form: { reason: 'Clear' } } }), 200);

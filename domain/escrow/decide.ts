@@ -1,7 +1,7 @@
 import { DUST_LIMIT_SATS, formatCents, payout, quote } from '../money.ts';
 import type { DecideContext } from '../shared/context.ts';
 import { DomainError, forbidden, invalidInput, transitionNotAllowed } from '../shared/errors.ts';
-import type { Destination, EscrowEvent, EvidenceRef } from './events.ts';
+import type { Destination, EscrowEvent, EvidenceRef, PaymentProof } from './events.ts';
 import type { EscrowMachineEvent } from './machine.ts';
 import type { EscrowState } from './state.ts';
 
@@ -30,11 +30,13 @@ export type EscrowCommand = { by: EscrowActor } & (
   | { type: 'assignAddress'; address_id: string; address: string }
   | { type: 'markPaid'; notes: string; evidence: EvidenceRef[] }
   | { type: 'rejectPayment'; notes: string }
-  | { type: 'verifyPayment'; notes: string; txid: Txid }
+  | { type: 'verifyPayment'; notes: string; txid: Txid; proof?: PaymentProof; accept_partial?: boolean }
   | { type: 'confirmReceipt' }
   | {
       type: 'setPayoutAddress';
       address: string;
+      /** A BIP-322 signature the application checked: the address is then recorded as proven. */
+      signature?: string;
       /** How long a replaced address is held (PAYOUT_ADDRESS_HOLD_HOURS); absent: 0. */
       hold_hours?: number;
       /**
@@ -215,8 +217,9 @@ function setPayoutAddress(
   const side = command.by as 'buyer' | 'seller';
   const { context } = state;
   const current = side === 'seller' ? context.payout_address : context.refund_address;
-  if (current === command.address) return [];
-  const replacing = current !== null;
+  // The same address again changes nothing, unless it now comes with its proof (then recorded, never held anew).
+  if (current === command.address && !command.signature) return [];
+  const replacing = current !== null && current !== command.address;
   const hours = command.hold_hours ?? 0;
   const events = allowed(
     state,
@@ -228,6 +231,7 @@ function setPayoutAddress(
         address: command.address,
         replaces: current,
         held_until: replacing && hours > 0 ? new Date(Date.parse(ctx.now) + hours * 3_600_000).toISOString() : null,
+        ...(command.signature ? { signature: command.signature } : {}),
       },
     } as const,
     ctx,
@@ -346,10 +350,16 @@ export function decideEscrow(command: EscrowCommand, state: EscrowState, ctx: De
       );
     case 'verifyPayment':
       only(command, 'admin');
+      if (command.proof && command.proof.received_sats < context.amount_sats && !command.accept_partial) {
+        throw invalidInput(`only ${command.proof.received_sats} of the ${context.amount_sats} satoshis arrived; set accept_partial=true to accept it`);
+      }
       return allowed(
         state,
         command,
-        { type: 'PaymentVerified', data: { notes: command.notes.trim(), txid: command.txid } } as const,
+        {
+          type: 'PaymentVerified',
+          data: { notes: command.notes.trim(), txid: command.txid, ...(command.proof ? { proof: command.proof } : {}) },
+        } as const,
         ctx,
       );
     case 'confirmReceipt':

@@ -43,7 +43,21 @@ export const paymentMarked = z.object({
   evidence: z.array(evidenceRef).max(10),
 });
 export const paymentRejected = z.object({ notes: z.string().max(5000) });
-export const paymentVerified = z.object({ notes: z.string().max(5000), txid: txid.nullable() });
+/**
+ * What a payment proof (SPV: the transaction, its partial Merkle tree and the headers after it) showed when the
+ * payment was verified; the proof's bytes are kept beside the log (`payment_proofs`), named by their SHA-256.
+ */
+export const paymentProof = z.object({
+  block_hash: z.string().regex(/^[0-9a-f]{64}$/),
+  confirmations: z.number().int().min(1),
+  received_sats: money,
+  proof_sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  /** Whether the headers' work was judged (mainnet); on test networks it is not. */
+  work_judged: z.boolean(),
+});
+export type PaymentProof = z.infer<typeof paymentProof>;
+/** `proof` is absent when an admin checked the payment by hand (and on events written before proofs existed). */
+export const paymentVerified = z.object({ notes: z.string().max(5000), txid: txid.nullable(), proof: paymentProof.optional() });
 export const receiptConfirmed = z.object({});
 /**
  * `replaces` and `held_until` are absent on events written before addresses could be held: those set an address with
@@ -55,6 +69,8 @@ export const payoutAddressSet = z.object({
   address: z.string(),
   replaces: z.string().nullable().optional(),
   held_until: isoTime.nullable().optional(),
+  /** A BIP-322 simple signature (base64) of the address message by this address: present, the address is proven. */
+  signature: z.string().max(1000).optional(),
 });
 /** Where money went: each destination address and its satoshis (absent on events written before they were recorded). */
 export const destination = z.object({ to: side, address: z.string(), sats: money });

@@ -31,13 +31,22 @@ function changesFor(event: ProjectedEvent, row: RowOf<typeof TABLE>): EscrowChan
     case 'PaymentRejected':
       return { payment_marked_at: null };
     case 'PaymentVerified':
-      return { status: 'funded', funded_at: at, payment_txid: event.data.txid };
+      return {
+        status: 'funded',
+        funded_at: at,
+        payment_txid: event.data.txid,
+        payment_block_hash: event.data.proof?.block_hash ?? null,
+        payment_confirmations: event.data.proof?.confirmations ?? null,
+        payment_received_sats: event.data.proof?.received_sats ?? null,
+        payment_proof_sha256: event.data.proof?.proof_sha256 ?? null,
+        payment_work_judged: event.data.proof?.work_judged ?? null,
+      };
     case 'ReceiptConfirmed':
       return { buyer_confirmed_at: at };
     case 'PayoutAddressSet':
       return event.data.side === 'seller'
-        ? { payout_address: event.data.address, payout_address_held_until: event.data.held_until ?? null }
-        : { refund_address: event.data.address, refund_address_held_until: event.data.held_until ?? null };
+        ? { payout_address: event.data.address, payout_address_held_until: event.data.held_until ?? null, payout_address_proven: event.data.signature !== undefined }
+        : { refund_address: event.data.address, refund_address_held_until: event.data.held_until ?? null, refund_address_proven: event.data.signature !== undefined };
     case 'PartyBound':
       return event.data.side === 'buyer' ? { buyer_id: event.data.user_id } : { seller_id: event.data.user_id };
     case 'EscrowReleased':
@@ -147,6 +156,13 @@ export const escrowsProjection = defineProjection({
         refund_address_held_until: null,
         open_dispute_id: null,
         payment_txid: null,
+        payment_block_hash: null,
+        payout_address_proven: false,
+        refund_address_proven: false,
+        payment_confirmations: null,
+        payment_received_sats: null,
+        payment_proof_sha256: null,
+        payment_work_judged: null,
         payout_txid: null,
         seller_sats: null,
         buyer_sats: null,

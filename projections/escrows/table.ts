@@ -31,10 +31,19 @@ export interface EscrowRow {
   buyer_confirmed_at: OptionalTime;
   payout_address: string | null;
   refund_address: string | null;
+  /** The address in force came with a BIP-322 signature. */
+  payout_address_proven: boolean;
+  refund_address_proven: boolean;
   payout_address_held_until: OptionalTime;
   refund_address_held_until: OptionalTime;
   open_dispute_id: string | null;
   payment_txid: string | null;
+  /** What the payment proof showed (null when an admin checked the payment by hand). */
+  payment_block_hash: string | null;
+  payment_confirmations: number | null;
+  payment_received_sats: number | null;
+  payment_proof_sha256: string | null;
+  payment_work_judged: boolean | null;
   payout_txid: string | null;
   seller_sats: number | null;
   buyer_sats: number | null;

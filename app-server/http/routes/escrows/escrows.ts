@@ -1,7 +1,15 @@
 import { OpenAPIHono, z } from '@hono/zod-openapi';
 import { escrowDetailSchema, escrowHistoryEntrySchema, escrowListSchema, escrowSchema } from '../../../../contract/escrows.ts';
 import { checkBitcoinAddress } from '../../../../domain/bitcoin-address.ts';
-import { createEscrowSchema, escrowIdParam as idParam, markPaidSchema, openDisputeSchema, payoutAddressSchema } from '../../../../contract/escrow-requests.ts';
+import {
+  addressMessageQuerySchema,
+  addressMessageSchema,
+  createEscrowSchema,
+  escrowIdParam as idParam,
+  markPaidSchema,
+  openDisputeSchema,
+  payoutAddressSchema,
+} from '../../../../contract/escrow-requests.ts';
 import { partyHistory } from '../../../../domain/escrow/history.ts';
 import { forbidden, invalidInput } from '../../../../domain/shared/errors.ts';
 import type { AppDeps } from '../../../app-deps.ts';
@@ -9,6 +17,7 @@ import { EscrowListAnswers } from '../../../caching/escrow-lists.ts';
 import { createEscrow } from '../../../escrows/create.ts';
 import { evidenceByEscrow, withEvidence } from '../../../escrows/evidence-list.ts';
 import { endUnpaid, markPaid, setPayoutAddress } from '../../../escrows/commands.ts';
+import { addressMessageFor } from '../../../escrows/address-proof.ts';
 import { listVisibleEscrows } from '../../../escrows/parties.ts';
 import { requestPaymentAddress } from '../../../escrows/payment-address.ts';
 import { readStream } from '../../../event-store/read.ts';
@@ -109,8 +118,27 @@ export function escrowRoutes(deps: AppDeps) {
       const checked = checkBitcoinAddress(body.address, deps.config.BITCOIN_NETWORK);
       if (!checked.ok) throw invalidInput(`address ${checked.reason}`);
       const { side } = await visible(id, user);
-      await setPayoutAddress(deps, user, { escrowId: id, by: side, address: checked.address, totpCode: body.totp_code }, meta(c));
+      await setPayoutAddress(deps, user, { escrowId: id, by: side, address: checked.address, totpCode: body.totp_code, signature: body.signature }, meta(c));
       return jsonText(c, await answer(id, user), 200);
+    },
+  );
+
+  app.openapi(
+    route('get', '/{id}/address-message', 'The exact message to sign (BIP-322 simple) with a payout or refund address to prove it is yours', {
+      ...party,
+      request: { params: idParam, query: addressMessageQuerySchema },
+    }, { 200: jsonAnswer('The message for your side of this escrow and this address', addressMessageSchema) }),
+    async (c) => {
+      const user = currentUser(c);
+      const { id } = c.req.valid('param');
+      const { side } = await visible(id, user);
+      if (side !== 'buyer' && side !== 'seller') throw forbidden('Only the buyer and the seller give addresses');
+      // Whose escrow first: a stranger learns nothing from how the address is judged.
+      const { address } = c.req.valid('query');
+      if (!address) throw invalidInput('address is required');
+      const checked = checkBitcoinAddress(address, deps.config.BITCOIN_NETWORK);
+      if (!checked.ok) throw invalidInput(`address ${checked.reason}`);
+      return c.json({ message: addressMessageFor(deps, { escrowId: id, side, address: checked.address }), side, address: checked.address }, 200);
     },
   );
 

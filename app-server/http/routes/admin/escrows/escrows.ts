@@ -1,5 +1,14 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
-import { adminCancelSchema, adminEscrowListQuerySchema, assignAddressSchema, freezeReasonSchema, paymentNotesSchema, verifyPaymentSchema } from '../../../../../contract/admin-escrow-requests.ts';
+import {
+  adminCancelSchema,
+  adminEscrowListQuerySchema,
+  assignAddressSchema,
+  freezeReasonSchema,
+  paymentNotesSchema,
+  paymentProofAnswerSchema,
+  paymentProofCheckSchema,
+  verifyPaymentSchema,
+} from '../../../../../contract/admin-escrow-requests.ts';
 import { escrowIdParam as idParam } from '../../../../../contract/escrow-requests.ts';
 import { adminEscrowHistorySchema, adminEscrowPageSchema, escrowSchema } from '../../../../../contract/escrows.ts';
 import { DomainError, notFound } from '../../../../../domain/shared/errors.ts';
@@ -9,6 +18,7 @@ import { assignPaymentAddress, cancelUnpaidByAdmin, payOut, reviewPayment } from
 import { poolAddress } from '../../../../addresses/queries.ts';
 import { findVisibleEscrow } from '../../../../escrows/parties.ts';
 import { escrowHistoryForAdmin } from '../../../../escrows/queries.ts';
+import { checkEscrowPaymentProof } from '../../../../escrows/payment-proof.ts';
 import { formBody, jsonAnswer, jsonText, rowsAnswer } from '../../../bodies.ts';
 import type { AppEnv } from '../../../env.ts';
 import { currentUser } from '../../../middleware/authenticate.ts';
@@ -44,9 +54,31 @@ export function adminEscrowRoutes(deps: AppDeps) {
     const { id } = c.req.valid('param');
     const form = c.req.valid('form');
     await load(id, user);
-    await reviewPayment(deps, id, { verified: form.verified === 'true', notes: form.notes, txid: form.txid }, meta(c));
+    const proof =
+      form.tx_hex !== undefined && form.txout_proof !== undefined
+        ? { tx_hex: form.tx_hex, txout_proof: form.txout_proof, headers: form.headers ?? '', accept_partial: form.accept_partial === 'true' }
+        : undefined;
+    await reviewPayment(deps, id, { verified: form.verified === 'true', notes: form.notes, txid: form.txid, ...(proof ? { proof } : {}) }, meta(c));
     return jsonText(c, await answer(id, user), 200);
   });
+  app.openapi(
+    adminRoute('post', '/{id}/payment-proof', 'What a payment proof (SPV) proves for this escrow, recording nothing: the Verify dialog shows it before confirming', {
+      request: { params: idParam, body: formBody(paymentProofCheckSchema) },
+    }, { 200: jsonAnswer('What the proof proves', paymentProofAnswerSchema) }),
+    async (c) => {
+      const user = currentUser(c);
+      const { id } = c.req.valid('param');
+      const form = c.req.valid('form');
+      await load(id, user);
+      const proven = await checkEscrowPaymentProof(deps, id, {
+        tx_hex: form.tx_hex ?? '',
+        txout_proof: form.txout_proof ?? '',
+        headers: form.headers ?? '',
+        accept_partial: form.accept_partial === 'true',
+      });
+      return c.json(proven, 200);
+    },
+  );
   app.openapi(adminRoute('post', '/{id}/release', 'Release a funded escrow to the seller', { request: { params: idParam, body: formBody(paymentNotesSchema) } }, { 200: escrowAnswer }), async (c) => {
     const user = currentUser(c);
     const form = c.req.valid('form');

@@ -48,6 +48,48 @@ describe('Verifications', () => {
     expect(app.calls('POST')[0]).toEqual({ method: 'POST', path: '/api/admin/escrows/e1/verify-payment', body: { verified: 'true', notes: '', txid: 'C'.repeat(64) } });
   });
 
+  it('Verify with a proof: shows what it proves before confirming, and sends the three fields', async () => {
+    const proven = { txid: 'd'.repeat(64), block_hash: '00'.repeat(8) + 'e'.repeat(48), confirmations: 3, received_sats: 2_031_000, expected_sats: 2_030_000, overpaid_sats: 1000, short_sats: 0, work_judged: true, proof_sha256: 'f'.repeat(64) };
+    const app = renderConsole('/admin?tab=verifications', ({ method, path }) => {
+      if (path === '/api/admin/pending-verifications') return { status: 200, body: [item] };
+      if (path === '/api/admin/escrows/e1/payment-proof') return { status: 200, body: proven };
+      return method === 'POST' ? { status: 200, body: {} } : undefined;
+    });
+    await userEvent.click(await screen.findByRole('button', { name: 'Verify' }));
+    const dialog = screen.getByRole('dialog', { name: 'Verify this payment?' });
+    await userEvent.type(within(dialog).getByLabelText(/tx_hex/), '0200');
+    await userEvent.type(within(dialog).getByLabelText(/txout_proof/), 'abcd');
+    // Not checked yet: confirming is refused here.
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Verify payment' }));
+    expect(within(dialog).getByRole('alert').textContent).toBe('Check the proof first: it must prove the payment before you confirm');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Check proof' }));
+    const status = await within(dialog).findByText(/Proven on the chain: 3 confirmations/);
+    expect(status.textContent).toContain(proven.block_hash);
+    expect(within(dialog).getByText(/overpaid by 0.00001000 BTC/)).toBeTruthy();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Verify payment' }));
+    expect(await screen.findByText('Payment proven and verified: the escrow is funded')).toBeTruthy();
+    expect(app.calls('POST')).toEqual([
+      { method: 'POST', path: '/api/admin/escrows/e1/payment-proof', body: { tx_hex: '0200', txout_proof: 'abcd', accept_partial: 'false' } },
+      { method: 'POST', path: '/api/admin/escrows/e1/verify-payment', body: { verified: 'true', notes: '', tx_hex: '0200', txout_proof: 'abcd', accept_partial: 'false' } },
+    ]);
+  });
+
+  it('Check proof shows the refusal, and a changed proof must be checked again', async () => {
+    renderConsole('/admin?tab=verifications', ({ method, path }) => {
+      if (path === '/api/admin/pending-verifications') return { status: 200, body: [item] };
+      if (path === '/api/admin/escrows/e1/payment-proof') return { status: 422, body: { detail: 'only 5 of the 2030000 satoshis arrived at bc1qpay (2029995 short); set accept_partial=true to accept it' } };
+      return method === 'POST' ? { status: 200, body: {} } : undefined;
+    });
+    await userEvent.click(await screen.findByRole('button', { name: 'Verify' }));
+    const dialog = screen.getByRole('dialog', { name: 'Verify this payment?' });
+    await userEvent.type(within(dialog).getByLabelText(/tx_hex/), '0200');
+    await userEvent.type(within(dialog).getByLabelText(/txout_proof/), 'abcd');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Check proof' }));
+    expect((await within(dialog).findByRole('alert')).textContent).toContain('only 5 of the 2030000 satoshis arrived');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Verify payment' }));
+    expect(within(dialog).getAllByRole('alert').map((a) => a.textContent)).toContain('Check the proof first: it must prove the payment before you confirm');
+  });
+
   it("Reject sends verified=false with the reason; without a detail the spec's Failed to verify payment", async () => {
     const app = render({ status: 500, body: {} });
     await userEvent.click(await screen.findByRole('button', { name: 'Reject' }));

@@ -1,4 +1,5 @@
 import { formatBtc, formatDateTime, formatUsd } from '../../../lib/format.ts';
+import { paymentCheckText } from '../../../lib/payment-check.ts';
 import type { Escrow } from '../api/types.ts';
 import { splitOf } from '../model/escrow-progress.ts';
 
@@ -63,10 +64,33 @@ export function EscrowDetails({ escrow }: { escrow: Escrow }) {
               none
             )}
           </Row>
-          <Row label="Seller's payout address">{escrow.payout_address ? <span className="mono break">{escrow.payout_address}</span> : none}</Row>
-          <Row label="Buyer's refund address">{escrow.refund_address ? <span className="mono break">{escrow.refund_address}</span> : none}</Row>
+          <Row label="Seller's payout address">
+            {escrow.payout_address ? (
+              <>
+                <span className="mono break">{escrow.payout_address}</span>
+                {escrow.payout_address_proven && <span className="small"> (proven by its signature)</span>}
+              </>
+            ) : (
+              none
+            )}
+          </Row>
+          <Row label="Buyer's refund address">
+            {escrow.refund_address ? (
+              <>
+                <span className="mono break">{escrow.refund_address}</span>
+                {escrow.refund_address_proven && <span className="small"> (proven by its signature)</span>}
+              </>
+            ) : (
+              none
+            )}
+          </Row>
           {escrow.payment_marked_at && <Row label="Payment marked">{formatDateTime(escrow.payment_marked_at)}</Row>}
           {escrow.funded_at && <Row label="Payment verified">{formatDateTime(escrow.funded_at)}</Row>}
+          {escrow.funded_at && (
+            <Row label="How it was checked">
+              <span className="wrap-anywhere">{paymentCheckText(escrow)}</span>
+            </Row>
+          )}
           {escrow.buyer_confirmed_at && <Row label="Receipt confirmed">{formatDateTime(escrow.buyer_confirmed_at)}</Row>}
           <Row label="Payment transaction">{escrow.payment_txid ? <span className="mono break">{escrow.payment_txid}</span> : none}</Row>
           <Row label="Payout transaction">{escrow.payout_txid ? <span className="mono break">{escrow.payout_txid}</span> : none}</Row>

@@ -21,6 +21,7 @@ function open(escrow: Escrow, me: object, post: (request: SentRequest) => Answer
     if (request.path === '/api/site') return { status: 200, body: { support_email: 's@example.com', support_hours: 'always', pgp_key_configured: false, bitcoin_network: 'mainnet' } };
     if (request.path === `/api/escrows/${escrow.id}` && request.method === 'GET') return { status: 200, body: escrow };
     if (request.path === `/api/escrows/${escrow.id}/history`) return { status: 200, body: history };
+    if (request.path.startsWith(`/api/escrows/${escrow.id}/address-message`)) return { status: 200, body: { message: `escrow ${escrow.id}: I control ${ADDRESS}`, side: 'seller', address: ADDRESS } };
     if (request.method === 'POST') return post(request);
     if (request.path === '/api/escrows') return { status: 200, body: [escrow] };
     return undefined;
@@ -35,6 +36,15 @@ const offered = async () => {
 };
 
 describe('the escrow page', () => {
+  it('says how a funded escrow\'s payment was checked: proven on the chain, or by an admin', async () => {
+    const proof = { block_hash: '00000000000000000001' + 'a'.repeat(44), confirmations: 6, received_sats: 2_030_000, proof_sha256: 'f'.repeat(64), work_judged: true };
+    open(escrowFixture({ status: 'funded', assigned_address: ADDRESS, funded_at: '2026-11-25T10:00:00.000Z', payment_proof: proof }), ann);
+    expect(await screen.findByText(`Proven on the chain: 6 confirmations, block ${proof.block_hash}`)).toBeTruthy();
+    resetApp();
+    open(escrowFixture({ status: 'funded', assigned_address: ADDRESS, funded_at: '2026-11-25T10:00:00.000Z' }), ann);
+    expect(await screen.findByText('Checked by an admin')).toBeTruthy();
+  });
+
   it.each([
     ['buyer, no address', ann, {}, ['Make Payment', 'Set refund address', 'Open Dispute', 'Cancel escrow']],
     ['buyer, address given', ann, { assigned_address: ADDRESS }, ['Mark as Paid', 'Payment information', 'Set refund address', 'Open Dispute', 'Cancel escrow']],
@@ -125,6 +135,24 @@ describe('the escrow page', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save address' }));
     await waitFor(() => expect(app.calls('POST')).toHaveLength(1));
     expect(app.calls('POST')[0]!.body).toEqual({ address: other, totp_code: '123456' });
+  });
+
+  it('shows the message to sign for the address, sends the signature with it, and marks a proven address', async () => {
+    const escrow = escrowFixture({ side: 'seller', status: 'funded' });
+    const app = open(escrow, sam, () => ({ status: 200, body: { ...escrow, payout_address: ADDRESS, payout_address_proven: true } }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Set payout address' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Payout address' });
+    expect(within(dialog).getByText('Enter a valid address to see the message to sign.')).toBeTruthy();
+    await userEvent.type(within(dialog).getByLabelText(/Your payout address/), ADDRESS);
+    expect((await within(dialog).findByLabelText('Message to sign')).textContent).toBe(`escrow ${escrow.id}: I control ${ADDRESS}`);
+    expect(within(dialog).getByRole('button', { name: 'Copy message' })).toBeTruthy();
+    await userEvent.type(within(dialog).getByLabelText('Signature (base64)'), 'AkcwRAIg');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save address' }));
+    await waitFor(() => expect(app.calls('POST')).toHaveLength(1));
+    expect(app.calls('POST')[0]!.body).toEqual({ address: ADDRESS, signature: 'AkcwRAIg' });
+    resetApp();
+    open(escrowFixture({ side: 'buyer', status: 'funded', payout_address: ADDRESS, payout_address_proven: true }), ann);
+    expect(await screen.findByText('(proven by its signature)')).toBeTruthy();
   });
 
   it('asks for a reason before opening a dispute', async () => {

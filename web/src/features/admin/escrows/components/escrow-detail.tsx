@@ -6,6 +6,7 @@ import { CopyButton } from '../../../../components/ui/copy-button.tsx';
 import { QueryState } from '../../../../components/ui/query-state.tsx';
 import { StatusBadge } from '../../../../components/ui/status-badge.tsx';
 import { formatBtc, formatDateTime, formatUsd } from '../../../../lib/format.ts';
+import { paymentCheckText } from '../../../../lib/payment-check.ts';
 import { type AdminEscrow, useEscrow } from '../api/get-escrow.ts';
 import { type EscrowPower, escrowPowers } from '../escrow-powers.ts';
 import { AssignAddressDialog } from './assign-address-dialog.tsx';
@@ -16,7 +17,7 @@ import { MoneyDialog } from './money-dialog.tsx';
 
 const LABELS: Record<EscrowPower, string> = { assign: 'Assign address', release: 'Release', refund: 'Refund', freeze: 'Freeze', unfreeze: 'Unfreeze', cancel: 'Cancel escrow' };
 
-function Address({ label, value }: { label: string; value: string | null }) {
+function Address({ label, value, proven = false }: { label: string; value: string | null; proven?: boolean }) {
   return (
     <>
       <dt>{label}</dt>
@@ -24,6 +25,7 @@ function Address({ label, value }: { label: string; value: string | null }) {
         {value ? (
           <>
             <span className="mono break">{value}</span>
+            {proven && <span className="small">proven by its signature</span>}
             <CopyButton text={value} label="Copy" variant="ghost" />
           </>
         ) : (
@@ -64,8 +66,14 @@ function Facts({ escrow }: { escrow: AdminEscrow }) {
           <dd>{formatDateTime(escrow.buyer_confirmed_at)}</dd>
         </>
       )}
-      <Address label="Seller's payout address" value={escrow.payout_address} />
-      <Address label="Buyer's refund address" value={escrow.refund_address} />
+      <Address label="Seller's payout address" value={escrow.payout_address} proven={escrow.payout_address_proven} />
+      <Address label="Buyer's refund address" value={escrow.refund_address} proven={escrow.refund_address_proven} />
+      {escrow.funded_at && (
+        <>
+          <dt>Payment checked</dt>
+          <dd className="wrap-anywhere">{paymentCheckText(escrow)}</dd>
+        </>
+      )}
       {escrow.payment_txid && (
         <>
           <dt>Payment txid</dt>
