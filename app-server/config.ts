@@ -66,6 +66,10 @@ export const configSchema = z.object({
   METRICS_TOKEN: optionalUrl.refine((v) => v === undefined || v.length >= 16, { message: 'must be at least 16 characters' }),
   /** A separate port serving only GET /metrics (with no token unless METRICS_TOKEN is set too); unset: none. */
   METRICS_PORT: port.optional(),
+  /** Where `backup` writes by default and where `doctor` looks for the newest backup; unset: DATA_DIR/backups. */
+  BACKUP_DIR: optionalUrl,
+  /** `doctor` warns when the newest backup is older than this. */
+  BACKUP_MAX_AGE_HOURS: z.coerce.number().int().min(1).max(24 * 365).default(26),
 });
 
 export type Config = z.infer<typeof configSchema>;
@@ -76,6 +80,9 @@ export const publicUrl = (config: Config) => (config.PUBLIC_URL ?? `http://${con
 /** Where mail goes without SMTP: MAIL_OUTBOX, else DATA_DIR/mail-outbox.jsonl. */
 export const mailOutboxPath = (config: Config) =>
   config.MAIL_OUTBOX ?? `${config.DATA_DIR}/mail-outbox.jsonl`;
+
+/** Where backups go unless `backup --out` says otherwise: BACKUP_DIR, else DATA_DIR/backups. */
+export const backupDir = (config: Config) => config.BACKUP_DIR ?? `${config.DATA_DIR}/backups`;
 
 export class ConfigError extends Error {}
 

@@ -12,16 +12,30 @@ import { walkLogForProjections } from './event-store/read.ts';
  * replaces every read model's rows with the rebuilt ones and commits. On PostgreSQL a comparison reads on a second
  * connection sharing the transaction's snapshot.
  */
-export function replayProjections(database: Pick<DatabaseHandle, 'db' | 'backend'>, options: { swap?: boolean } = {}): Promise<ReplayReport> {
+export function replayProjections(
+  database: Pick<DatabaseHandle, 'db' | 'backend'>,
+  options: { swap?: boolean; onProgress?: (events: number) => void } = {},
+): Promise<ReplayReport> {
+  const { onProgress } = options;
   return replayAndCompare(
     database.db,
     projections,
-    (reader) => walkLogForProjections(reader as Kysely<Database>, 5_000),
+    (reader) => (onProgress ? counted(walkLogForProjections(reader as Kysely<Database>, 5_000), onProgress) : walkLogForProjections(reader as Kysely<Database>, 5_000)),
     {
       secondConnection: database.backend === 'postgres',
       ...(options.swap ? { swap: { lock: (trx) => lockChainHead(trx as unknown as Transaction<Database>).then(() => undefined) } } : {}),
     },
   );
+}
+
+/** The pages of `pages`, reporting the events handed out so far after each. */
+async function* counted<T>(pages: AsyncIterable<readonly T[]>, onProgress: (events: number) => void): AsyncGenerator<readonly T[]> {
+  let events = 0;
+  for await (const page of pages) {
+    yield page;
+    events += page.length;
+    onProgress(events);
+  }
 }
 
 /** The report as lines a person reads: totals, each table's counts, and `match` or the first differences. */

@@ -17,6 +17,11 @@ export interface DatabaseHandle {
   close: () => Promise<void>;
   /** PGlite only: its whole data directory as one consistent gzipped tarball (`backup`). */
   dumpDataDir?: () => Promise<Blob>;
+  /**
+   * PGlite only: shuts the engine down cleanly (its files are then complete and still) while this process keeps the
+   * data directory's lock, so nothing else opens it; `close` then only releases the lock. The streaming `backup`.
+   */
+  holdFiles?: () => Promise<string>;
 }
 
 export interface DatabaseOptions {
@@ -69,11 +74,22 @@ async function openPglite(dataDir: string): Promise<DatabaseHandle> {
       parsers: { [pgliteTypes.INT8]: (value: string) => parseInt8(value) },
     });
     const db = new Kysely<Database>({ dialect: new PGliteDialect(client) });
-    const close = async () => {
+    let engineOpen = true;
+    const stopEngine = async () => {
+      if (!engineOpen) return;
+      engineOpen = false;
       await db.destroy();
+    };
+    const close = async () => {
+      await stopEngine();
       lock?.release();
     };
-    return { db, backend: 'pglite', location, close, dumpDataDir: () => client.dumpDataDir('gzip') };
+    const holdFiles = async () => {
+      if (inMemory) throw new Error('an in-memory PGlite has no files to hold');
+      await stopEngine();
+      return location;
+    };
+    return { db, backend: 'pglite', location, close, dumpDataDir: () => client.dumpDataDir('gzip'), holdFiles };
   } catch (error) {
     lock?.release();
     throw error;

@@ -36,7 +36,14 @@ const BATCH = 500;
  * rebuilt from the log by the same replay as `replay --swap`. Secrets are not in the log: the restored store has no
  * passwords, second factors, sessions or evidence files.
  */
-export async function importEvents(database: Pick<DatabaseHandle, 'db' | 'backend'>, path: string): Promise<ImportReport> {
+export interface ImportProgress {
+  /** Events read, checked and written so far, of `total` (the header's last position). */
+  loaded?: (events: number, total: number) => void;
+  /** Events replayed into the read models so far. */
+  replayed?: (events: number) => void;
+}
+
+export async function importEvents(database: Pick<DatabaseHandle, 'db' | 'backend'>, path: string, progress: ImportProgress = {}): Promise<ImportReport> {
   const started = performance.now();
   const { db } = database;
   const head = await db
@@ -47,9 +54,9 @@ export async function importEvents(database: Pick<DatabaseHandle, 'db' | 'backen
       if (current.position !== 0 || any) {
         throw new ImportRefused(0, `the store is not empty (its log holds events up to position ${current.position}); import into a new database or DATA_DIR`);
       }
-      return loadLines(trx, path);
+      return loadLines(trx, path, progress.loaded);
     });
-  const report = await replayProjections(database, { swap: true });
+  const report = await replayProjections(database, { swap: true, ...(progress.replayed ? { onProgress: progress.replayed } : {}) });
   return {
     events: head.position,
     head,
@@ -58,7 +65,7 @@ export async function importEvents(database: Pick<DatabaseHandle, 'db' | 'backen
   };
 }
 
-async function loadLines(trx: Transaction<Database>, path: string) {
+async function loadLines(trx: Transaction<Database>, path: string, loaded?: (events: number, total: number) => void) {
   const verifier = new ChainVerifier();
   const streams = new Map<string, { type: string; version: number }>();
   let header: { format?: unknown; from?: unknown; to?: unknown; chain_head?: { position?: unknown; hash?: unknown } } | undefined;
@@ -92,10 +99,12 @@ async function loadLines(trx: Transaction<Database>, path: string) {
     if (batch.length >= BATCH) {
       await insertEvents(trx, batch);
       batch = [];
+      loaded?.(verifier.count, typeof header.to === 'number' ? header.to : 0);
     }
   }
   if (!header) throw new ImportRefused(1, 'the file is empty');
   await insertEvents(trx, batch);
+  loaded?.(verifier.count, typeof header.to === 'number' ? header.to : verifier.count);
   const last = verifier.head;
   if (typeof header.to === 'number' && last.position !== header.to) {
     throw new ImportRefused(lastLine + 1, `the export ends at event ${last.position}, but its header says it runs to ${header.to} (events are missing from the end)`);

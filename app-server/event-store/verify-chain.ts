@@ -25,6 +25,8 @@ export interface VerifyChainOptions {
    * background with 1 leaves at least half a core (and the memory a busy walk piles up) to the requests it serves.
    */
   restRatio?: number;
+  /** After each page: events checked so far, and how many there are to check. */
+  onProgress?: (checked: number, total: number) => void;
 }
 
 /**
@@ -56,6 +58,7 @@ export async function verifyChain(db: Kysely<Database>, options: VerifyChainOpti
       const found = verifier.check(envelopeOf(event), event.prev_hash, event.hash);
       if (found) return { ok: false, events: verifier.count, head: verifier.head, firstBreak: found };
     }
+    options.onProgress?.(verifier.count, recorded.position - start);
     if (options.restRatio) {
       await new Promise((resolve) => setTimeout(resolve, (performance.now() - pageStarted) * options.restRatio!));
       pageStarted = performance.now();
