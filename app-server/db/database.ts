@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { type Compilable, CompiledQuery, Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
@@ -67,6 +68,14 @@ async function openPglite(dataDir: string): Promise<DatabaseHandle> {
   // PGlite is one process's: a second process on the same files would lose its writes (see data-dir-lock.ts).
   const lock = inMemory ? null : lockDataDir(resolve(dataDir, 'pglite.lock'));
   if (!inMemory) mkdirSync(location, { recursive: true });
+  if (!inMemory && !existsSync(resolve(location, 'PG_VERSION'))) {
+    try {
+      createPgliteStore(location);
+    } catch (error) {
+      lock?.release();
+      throw error;
+    }
+  }
   // Loaded only when used: the embedded engine costs ~45 MB of memory that a server on PostgreSQL does not need.
   const [{ PGlite, types: pgliteTypes }, { PGliteDialect }] = await Promise.all([import('@electric-sql/pglite'), import('kysely-pglite-dialect')]);
   try {
@@ -94,6 +103,17 @@ async function openPglite(dataDir: string): Promise<DatabaseHandle> {
     lock?.release();
     throw error;
   }
+}
+
+/**
+ * Creates a new PGlite store (its initdb) in a short-lived child process. Run in this process, initdb leaves the
+ * engine holding ~500 MB it never gives back: a server started on a new directory sat at ~840 MB RSS where one
+ * reopening the same store sits at ~300 MB.
+ */
+function createPgliteStore(location: string): void {
+  const pglite = import.meta.resolve('@electric-sql/pglite');
+  const script = `const { PGlite } = await import(${JSON.stringify(pglite)}); const db = await PGlite.create(${JSON.stringify(location)}); await db.close();`;
+  execFileSync(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'ignore', 'pipe'] });
 }
 
 /** Marks a statement to be prepared once per connection and then only bound and executed (see below). */
