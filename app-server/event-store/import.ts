@@ -56,7 +56,7 @@ export async function importEvents(database: Pick<DatabaseHandle, 'db' | 'backen
       }
       return loadLines(trx, path, progress.loaded);
     });
-  const report = await replayProjections(database, { swap: true, ...(progress.replayed ? { onProgress: progress.replayed } : {}) });
+  const report = await replayProjections(database, { swap: true, swapInOne: true, ...(progress.replayed ? { onProgress: progress.replayed } : {}) });
   return {
     events: head.position,
     head,
