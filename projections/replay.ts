@@ -164,7 +164,7 @@ interface SwapWork {
   rebuilt?: Map<string, Row>;
 }
 
-const SWAP_BATCH = 1_000;
+const SWAP_BATCH = 250;
 
 const memoryKey = (spec: TableSpec, row: Row) =>
   spec.key.length === 1 ? String(row[spec.key[0]!]) : JSON.stringify(spec.key.map((c) => row[c]));
@@ -178,11 +178,10 @@ async function differingRows(trx: DynamicTransaction, spec: TableSpec): Promise<
     `SELECT DISTINCT ${keyColumns} FROM ((SELECT * FROM ${live} EXCEPT ALL SELECT * FROM ${rebuilt}) UNION ALL (SELECT * FROM ${rebuilt} EXCEPT ALL SELECT * FROM ${live})) AS d`,
   ).execute(trx);
   if (!spec.appendOnly) return { spec, keys };
+  // The rebuilt rows to write are those only in the rebuild: one pass (the scratch table has no index to look keys up).
   const rebuiltRows = new Map<string, Row>();
-  for (let i = 0; i < keys.length; i += SWAP_BATCH) {
-    const { rows } = await sql<Row>`SELECT r.* FROM ${sql.table(rebuilt)} AS r JOIN json_populate_recordset(NULL::${sql.table(rebuilt)}, ${JSON.stringify(keys.slice(i, i + SWAP_BATCH))}::json) AS k USING (${sql.join(spec.key.map((c) => sql.ref(c)))})`.execute(trx);
-    for (const row of rows) rebuiltRows.set(memoryKey(spec, row), normaliseRow(row));
-  }
+  const { rows } = await sql.raw<Row>(`SELECT * FROM ${rebuilt} EXCEPT ALL SELECT * FROM ${live}`).execute(trx);
+  for (const row of rows) rebuiltRows.set(memoryKey(spec, row), normaliseRow(row));
   return { spec, keys, rebuilt: rebuiltRows };
 }
 
