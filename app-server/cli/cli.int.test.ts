@@ -91,7 +91,7 @@ describe('help', () => {
       expect(code).toBe(0);
       for (const name of COMMANDS) expect(stdout).toMatch(new RegExp(`^  ${name} `, 'm'));
     }
-  }, 60_000);
+  }, 180_000);
 
   it("gives each command's own usage with --help, exit 0, without opening a store", async () => {
     for (const name of ['verify-chain', 'export-events', 'backup', 'doctor', 'import-events']) {
@@ -100,7 +100,7 @@ describe('help', () => {
       expect(stdout).toContain(`Usage: npm run cli -- ${name}`);
     }
     expect((await cli(null, 'help', 'replay')).stdout).toContain('Usage: npm run cli -- replay [--swap]');
-  }, 60_000);
+  }, 180_000);
 
   it('answers an unknown option or a missing argument with the usage and exit 2', async () => {
     const unknown = await cli(null, 'verify-chain', '--fast');
@@ -131,7 +131,7 @@ describe(`a new store (${backend})`, () => {
     const doctor = await cli(store, 'doctor', '--json');
     const report = JSON.parse(doctor.stdout) as { ok: boolean; findings: { check: string; verdict: string; detail: string }[] };
     expect(report.findings.find((f) => f.check === 'migrations')?.detail).toContain(`${Object.keys(migrations).length} pending`);
-  }, 120_000);
+  }, 300_000);
 
   it('doctor --json names every missing piece at once, exit 1', async () => {
     const { code, stdout } = await cli(store, 'doctor', '--json');
