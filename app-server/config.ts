@@ -94,6 +94,10 @@ export const configSchema = z.object({
   MIN_CONFIRMATIONS: z.coerce.number().int().min(1).max(1000).default(3),
   /** Every payout and refund address must come with a BIP-322 signature proving its holder controls it. */
   PAYOUT_PROOF_REQUIRED: flag.default(false),
+  /** Where `backup` writes by default and where `doctor` looks for the newest backup; unset: DATA_DIR/backups. */
+  BACKUP_DIR: optionalUrl,
+  /** `doctor` warns when the newest backup is older than this. */
+  BACKUP_MAX_AGE_HOURS: z.coerce.number().int().min(1).max(24 * 365).default(26),
 });
 
 export type Config = z.infer<typeof configSchema>;
@@ -104,6 +108,9 @@ export const publicUrl = (config: Config) => (config.PUBLIC_URL ?? `http://${con
 /** Where mail goes without SMTP: MAIL_OUTBOX, else DATA_DIR/mail-outbox.jsonl. */
 export const mailOutboxPath = (config: Config) =>
   config.MAIL_OUTBOX ?? `${config.DATA_DIR}/mail-outbox.jsonl`;
+
+/** Where backups go unless `backup --out` says otherwise: BACKUP_DIR, else DATA_DIR/backups. */
+export const backupDir = (config: Config) => config.BACKUP_DIR ?? `${config.DATA_DIR}/backups`;
 
 export class ConfigError extends Error {}
 

@@ -17,6 +17,7 @@ import { commandsPerSecond, rawInsertsPerSecond } from './append.ts';
 import { apiBenchmarks } from './api.ts';
 import { withBenchDatabase } from './bench-database.ts';
 import { logWalkInChild } from './log-walk.ts';
+import { commandPeaks, type PeakRss, pgliteFootprint, serverPeak } from './memory.ts';
 import { type BenchResult, checkResult, informational, limitResult, printResult, ratioResult, writeResults } from './results.ts';
 import { seedBulk } from './seed-bulk.ts';
 import { chromiumPath, ESCROW_ROUTE, measureRoutes } from './web-size.ts';
@@ -92,6 +93,8 @@ if (only.has('log')) {
     } finally {
       rmSync(out, { force: true });
     }
+    step(`peak RSS of the server and each CLI command, ${events} events on postgres`);
+    for (const peak of [await serverPeak({ DATABASE_URL: url, DATA_DIR: tmpdir() }, 4100 + Math.floor(Math.random() * 100)), ...(await commandPeaks({ DATABASE_URL: url }, postgres))]) addPeak(peak, 'postgres', 0);
   }, postgres);
 }
 
@@ -110,6 +113,11 @@ if (only.has('start')) {
     }
     await timeStart(dataDir); // the first start builds what is stale; the figure is the next one
     add(limitResult(`npm start to /api/ready, ${events} events in PGlite`, 's', await timeStart(dataDir), { below: 3 }));
+    step(`peak RSS of the server and each CLI command, ${events} events in PGlite`);
+    const footprint = await pgliteFootprint(dataDir);
+    add(limitResult(`PGlite's idle footprint (a process that opens the store), ${events} events`, 'MB', footprint.peakRssMb, {}));
+    const env = { DATA_DIR: dataDir, DATABASE_URL: '' };
+    for (const peak of [await serverPeak(env, 4100 + Math.floor(Math.random() * 100)), ...(await commandPeaks(env))]) addPeak(peak, 'PGlite', footprint.peakRssMb);
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }
@@ -125,6 +133,13 @@ if (only.has('web')) {
   console.log(`  /admin loads ${admin!.files.length} files, ${adminFiles(admin!.files).length} of them admin chunks`);
   add(checkResult('landing loads no admin console code', adminFiles(landing!.files).length === 0, 'no admin chunk'));
   add(checkResult('no request to another host', [landing, admin, escrow].every((w) => w!.foreign_requests.length === 0), 'none'));
+}
+
+/** A process's peak RSS against 256 MB (above `base`, PGlite's own footprint, on PGlite); a failed run misses it. */
+function addPeak(peak: PeakRss, backend: string, base: number) {
+  const limit = Math.round(base + 256);
+  const result = limitResult(`peak RSS: ${peak.name} (${backend})`, 'MB', peak.peakRssMb, { below: limit });
+  add(peak.exitCode === 0 ? result : { ...result, met: false, goal: `${result.goal} (exit ${peak.exitCode})` });
 }
 
 /** Prints the seeding's progress every 30 s. */

@@ -1,9 +1,13 @@
 // No Docker engine is needed to check the deployment files: the Dockerfile goes through a Dockerfile linter and is
 // read for what the README promises; compose.yaml is parsed and checked for its shape.
-import { existsSync, readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { validate } from 'dockerfile-utils';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { BACKUP_FILE } from '../app-server/cli/backup.ts';
 
 const read = (file: string) => readFileSync(new URL(`../${file}`, import.meta.url), 'utf8');
 const dockerfile = read('Dockerfile');
@@ -40,6 +44,10 @@ describe('Dockerfile', () => {
     expect(runtime).toMatch(/npm ci --omit=dev/);
   });
 
+  it('installs the PostgreSQL client the backup command runs (pg_dump)', () => {
+    expect(stages.at(-1)).toMatch(/apt-get install [^\n]*postgresql-client/);
+  });
+
   it('checks its health on /api/ready', () => {
     expect(stages.at(-1)).toMatch(/^HEALTHCHECK [\s\S]*\/api\/ready/m);
   });
@@ -74,6 +82,48 @@ describe('compose.yaml', () => {
     expect(first!.environment!.DATABASE_URL).toMatch(/@postgres:5432\//);
     expect(first!.environment!.SECRET_KEY).toMatch(/^\$\{SECRET_KEY:\?/); // compose refuses to start without it
     for (const app of apps) expect(app.depends_on).toEqual({ postgres: { condition: 'service_healthy' } });
+  });
+
+  it('backs PostgreSQL up with its own image\'s pg_dump, keeping BACKUP_KEEP_DAYS, where the app servers\' doctor looks', () => {
+    const backup = services.backup as Service & { command: string[] };
+    expect(backup.image).toBe(services.postgres?.image);
+    expect(backup.depends_on).toEqual({ postgres: { condition: 'service_healthy' } });
+    expect(backup.volumes).toEqual(['backups:/backups']);
+    expect(backup.command.join('\n')).toMatch(/pg_dump --format=custom/);
+    for (const app of apps) {
+      expect(app.environment?.BACKUP_DIR).toBe('/backups');
+      expect(app.volumes).toContain('backups:/backups:ro');
+    }
+  });
+
+  it("runs a backup service script that writes a dump doctor recognises, owner-only, and deletes the old ones", () => {
+    // The script as the container's shell gets it (compose turns $$ into $), on a scratch directory, with pg_dump
+    // and sleep stubbed: pg_dump writes its --file, sleep ends the loop after one round.
+    const backup = services.backup as Service & { command: string[]; environment: Record<string, string> };
+    const dir = mkdtempSync(join(tmpdir(), 'escrow-backup-service-'));
+    try {
+      const bin = join(dir, 'bin');
+      const backups = join(dir, 'backups');
+      mkdirSync(bin);
+      mkdirSync(backups);
+      writeFileSync(join(bin, 'pg_dump'), '#!/bin/sh\nfor a in "$@"; do case "$a" in --file=*) echo dump > "${a#--file=}";; esac; done\n', { mode: 0o755 });
+      writeFileSync(join(bin, 'sleep'), '#!/bin/sh\nkill -TERM $PPID\n', { mode: 0o755 });
+      const old = join(backups, 'escrow-postgres-20200101-000000.dump');
+      const recent = join(backups, 'escrow-postgres-20990101-000000.dump');
+      writeFileSync(old, 'old');
+      writeFileSync(recent, 'recent');
+      utimesSync(old, new Date('2020-01-01'), new Date('2020-01-01'));
+      const script = backup.command.join('\n').replaceAll('$$', '$').replaceAll('/backups', backups);
+      spawnSync('/bin/sh', ['-c', script], { env: { PATH: `${bin}:/usr/bin:/bin`, BACKUP_INTERVAL_HOURS: '24', BACKUP_KEEP_DAYS: '14' } });
+      const files = readdirSync(backups).sort();
+      expect(files).toHaveLength(2);
+      expect(files).toContain('escrow-postgres-20990101-000000.dump');
+      const made = files.find((f) => f !== 'escrow-postgres-20990101-000000.dump')!;
+      expect(made).toMatch(BACKUP_FILE);
+      expect(statSync(join(backups, made)).mode & 0o777).toBe(0o600);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('trusts exactly the proxy: TRUST_PROXY is the proxy\'s fixed address', () => {

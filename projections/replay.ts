@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { applyEvents } from './apply.ts';
 import type { DynamicDb, DynamicTransaction } from './dynamic-db.ts';
 import { MemoryRowStore } from './memory-row-store.ts';
+import { normaliseRow } from './normalise-row.ts';
 import type { ProjectedEvent, Projection, Row, TableSpec } from './projection.ts';
 
 export interface TableComparison {
@@ -40,7 +41,19 @@ export interface ReplayOptions {
    * Replace the live tables' contents with the rebuilt rows, in the same transaction. `lock` runs first and must
    * stop every writer of the log and the read models until commit (the event store's chain-head row lock).
    */
-  swap?: { lock: (trx: DynamicTransaction) => Promise<void> };
+  swap?: {
+    lock: (trx: DynamicTransaction) => Promise<void>;
+    /**
+     * Swap in small steps instead of in the rebuild's transaction: the rebuild and the comparison run without the
+     * lock, then only the rows that differ are rewritten, a batch per short transaction that takes `lock`, first
+     * applies to the rebuild the events appended since (`eventsAfter`) and then writes the batch. Appends wait for
+     * one batch at most, never for the whole rebuild. Needs `position`: the log's last position as `trx` sees it.
+     */
+    steps?: {
+      position: (trx: DynamicTransaction) => Promise<number>;
+      eventsAfter: (trx: DynamicTransaction, position: number) => Promise<readonly ProjectedEvent[]>;
+    };
+  };
   /**
    * Read the log and the live tables on a second connection that imports the transaction's snapshot (PostgreSQL:
    * pg_export_snapshot), so the database reads the log while it writes the rebuild, and checksums the live tables
@@ -73,22 +86,27 @@ export async function replayAndCompare(
   const started = performance.now();
   const specs = projections.flatMap((p) => p.tables);
   const { swap } = options;
+  const steps = swap?.steps;
+  const inOne = swap && !steps; // the whole swap in the rebuild's transaction, under the lock
   let report: ReplayReport | undefined;
+  let stepwise: { memory: MemoryRowStore; position: number; work: SwapWork[] } | undefined;
+  const appendSink: { discard: boolean } = { discard: false };
   try {
     await db
       .transaction()
-      .setIsolationLevel(swap ? 'read committed' : 'repeatable read')
+      .setIsolationLevel(inOne ? 'read committed' : 'repeatable read')
       .execute(async (trx) => {
-        if (swap) await swap.lock(trx);
+        if (inOne) await swap.lock(trx);
         await sql.raw(`CREATE SCHEMA ${SCRATCH}`).execute(trx);
         for (const spec of specs) {
           await sql
             .raw(`CREATE UNLOGGED TABLE ${SCRATCH}.${spec.name} (LIKE public.${spec.name} INCLUDING DEFAULTS)`)
             .execute(trx);
         }
-        const { events, liveFigures } = await onReader(db, trx, !swap && options.secondConnection === true, async (reader) => {
+        const position = steps ? await steps.position(trx) : 0;
+        const { events, liveFigures, memory } = await onReader(db, trx, !inOne && options.secondConnection === true, async (reader) => {
           const writes = new PipelinedWrites();
-          const insert = (table: string, rows: Row[]) => writes.add(() => insertRows(trx, `${SCRATCH}.${table}`, rows));
+          const insert = (table: string, rows: Row[]) => (appendSink.discard ? Promise.resolve() : writes.add(() => insertRows(trx, `${SCRATCH}.${table}`, rows)));
           const memory = new MemoryRowStore(specs, insert);
           let count = 0;
           for await (const page of readingAhead(readPages(reader))) {
@@ -101,15 +119,20 @@ export async function replayAndCompare(
           await memory.flush();
           for (const [table, rows] of memory.tables) await insert(table, [...rows.values()]);
           await writes.drain();
-          return { events: count, liveFigures: await live };
+          return { events: count, liveFigures: await live, memory };
         });
 
         const tables: TableComparison[] = [];
         for (const spec of specs) tables.push(await compareTable(trx, spec, liveFigures.get(spec.name)!, options.sampleSize ?? 3));
         const swapped: SwappedTable[] = [];
-        if (swap) {
+        if (inOne) {
           for (const spec of specs) swapped.push(await replaceTable(trx, spec));
           await sql.raw(`DROP SCHEMA ${SCRATCH} CASCADE`).execute(trx);
+        }
+        if (steps) {
+          const work: SwapWork[] = [];
+          for (const [i, spec] of specs.entries()) if (!tables[i]!.match) work.push(await differingRows(trx, spec));
+          stepwise = { memory, position, work };
         }
         const seconds = (performance.now() - started) / 1000;
         report = {
@@ -118,14 +141,94 @@ export async function replayAndCompare(
           eventsPerSecond: seconds > 0 ? events / seconds : events,
           match: tables.every((t) => t.match),
           tables,
-          ...(swap ? { swapped } : {}),
+          ...(inOne ? { swapped } : {}),
         };
-        if (!swap) throw new RollbackScratch();
+        if (!inOne) throw new RollbackScratch();
       });
   } catch (error) {
     if (!(error instanceof RollbackScratch)) throw error;
   }
+  if (stepwise && steps && swap) {
+    appendSink.discard = true; // append-only rows of later events are the live projection's to insert
+    report = { ...report!, swapped: await swapInSteps(db, projections, specs, stepwise, swap.lock, steps.eventsAfter) };
+    report.seconds = (performance.now() - started) / 1000;
+  }
   return report!;
+}
+
+/** A table's rows that differ between live and rebuilt: their keys, and (append-only tables) the rebuilt rows. */
+interface SwapWork {
+  spec: TableSpec;
+  keys: Row[];
+  /** Append-only tables only: the rebuilt rows of those keys (they are not kept in memory). */
+  rebuilt?: Map<string, Row>;
+}
+
+const SWAP_BATCH = 250;
+
+const memoryKey = (spec: TableSpec, row: Row) =>
+  spec.key.length === 1 ? String(row[spec.key[0]!]) : JSON.stringify(spec.key.map((c) => row[c]));
+
+/** The keys of rows only in live or only in the rebuild (a changed row is in both). */
+async function differingRows(trx: DynamicTransaction, spec: TableSpec): Promise<SwapWork> {
+  const live = `public.${spec.name}`;
+  const rebuilt = `${SCRATCH}.${spec.name}`;
+  const keyColumns = spec.key.map((c) => `"${c}"`).join(', ');
+  const { rows: keys } = await sql.raw<Row>(
+    `SELECT DISTINCT ${keyColumns} FROM ((SELECT * FROM ${live} EXCEPT ALL SELECT * FROM ${rebuilt}) UNION ALL (SELECT * FROM ${rebuilt} EXCEPT ALL SELECT * FROM ${live})) AS d`,
+  ).execute(trx);
+  if (!spec.appendOnly) return { spec, keys };
+  // The rebuilt rows to write are those only in the rebuild: one pass (the scratch table has no index to look keys up).
+  const rebuiltRows = new Map<string, Row>();
+  const { rows } = await sql.raw<Row>(`SELECT * FROM ${rebuilt} EXCEPT ALL SELECT * FROM ${live}`).execute(trx);
+  for (const row of rows) rebuiltRows.set(memoryKey(spec, row), normaliseRow(row));
+  return { spec, keys, rebuilt: rebuiltRows };
+}
+
+/**
+ * Rewrites the differing rows, SWAP_BATCH keys per short transaction under `lock`. Each transaction first brings the
+ * rebuild (in memory) up to the log's head by applying the events appended since the last step, so a batch writes
+ * the rows as the log says they are now; rows that matched stay as they are (the same events changed both alike).
+ */
+async function swapInSteps(
+  db: DynamicDb,
+  projections: readonly Projection[],
+  specs: readonly TableSpec[],
+  state: { memory: MemoryRowStore; position: number; work: SwapWork[] },
+  lock: (trx: DynamicTransaction) => Promise<void>,
+  eventsAfter: (trx: DynamicTransaction, position: number) => Promise<readonly ProjectedEvent[]>,
+): Promise<SwappedTable[]> {
+  const counts = new Map(specs.map((s) => [s.name as string, { table: s.name as string, deleted: 0, inserted: 0 }]));
+  let position = state.position;
+  for (const { spec, keys, rebuilt } of state.work) {
+    for (let i = 0; i < keys.length; i += SWAP_BATCH) {
+      const batch = keys.slice(i, i + SWAP_BATCH);
+      await db
+        .transaction()
+        .setIsolationLevel('read committed')
+        .execute(async (trx) => {
+          await lock(trx);
+          const later = await eventsAfter(trx, position);
+          if (later.length) {
+            await applyEvents(state.memory, projections, later);
+            position = Number(later.at(-1)!.position);
+          }
+          const live = sql.table(`public.${spec.name}`);
+          const on = sql.join(spec.key.map((c) => sql`l.${sql.ref(c)} = k.${sql.ref(c)}`), sql` AND `);
+          const deleted = await sql`DELETE FROM ${live} AS l USING json_populate_recordset(NULL::${live}, ${JSON.stringify(batch)}::json) AS k WHERE ${on}`.execute(trx);
+          const rows: Row[] = [];
+          for (const key of batch) {
+            const row = rebuilt ? rebuilt.get(memoryKey(spec, key)) : state.memory.tables.get(spec.name)!.get(memoryKey(spec, key));
+            if (row) rows.push(row);
+          }
+          await insertRows(trx, `public.${spec.name}`, rows);
+          const count = counts.get(spec.name)!;
+          count.deleted += Number(deleted.numAffectedRows ?? 0);
+          count.inserted += rows.length;
+        });
+    }
+  }
+  return [...counts.values()];
 }
 
 /**

@@ -17,7 +17,7 @@ describe('doctor', () => {
   it('names what an empty store lacks, with a fix, and exits 1', async () => {
     const findings = await diagnose(t.deps.config, t.database);
     expect(Object.fromEntries(findings.map((f) => [f.check, f.verdict]))).toEqual({
-      configuration: 'ok', database: 'ok', migrations: 'ok', chain: 'ok', mail: 'ok', 'address pool': 'problem', 'BTC rate': 'problem', admins: 'problem',
+      configuration: 'ok', database: 'ok', migrations: 'ok', chain: 'ok', SMTP: 'ok', mail: 'ok', 'address pool': 'problem', 'BTC rate': 'problem', admins: 'problem', backup: 'warning',
     });
     const { text, exitCode } = formatFindings(findings);
     expect(exitCode).toBe(1);

@@ -18,12 +18,17 @@ const UNDEFINED_TABLE = '42P01';
  * dozen (it creates its tables and takes its lock first). Run at every start and by every readiness check.
  */
 async function nothingPending(db: Kysely<Database>): Promise<boolean> {
+  return (await pendingMigrations(db)).length === 0;
+}
+
+/** The known migrations the database has not applied, in order (all of them on a new database). */
+export async function pendingMigrations(db: Kysely<Database>): Promise<string[]> {
   const { rows } = await sql<{ name: string }>`SELECT name FROM kysely_migration`.execute(db).catch((error: unknown) => {
     if ((error as { code?: string }).code === UNDEFINED_TABLE) return { rows: [] }; // a new database
     throw error;
   });
   const applied = new Set(rows.map((r) => r.name));
-  return Object.keys(migrations).every((name) => applied.has(name));
+  return Object.keys(migrations).filter((name) => !applied.has(name));
 }
 
 /** Applies every pending migration; throws with the failing migration's name. */

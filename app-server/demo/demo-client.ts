@@ -7,7 +7,7 @@ type Body = { json: unknown } | { form: Record<string, string> } | { multipart: 
  * through validation, the state machine and the event store like any other request. A refusal stops the seeding
  * with the server's detail.
  */
-export function demoClient(app: App) {
+export function demoClient(app: App, onCall?: () => void) {
   return async function call<T = Record<string, unknown>>(method: 'GET' | 'POST' | 'PUT', path: string, body?: Body, token?: string): Promise<T> {
     const headers: Record<string, string> = {};
     if (token) headers.authorization = `Bearer ${token}`;
@@ -24,6 +24,7 @@ export function demoClient(app: App) {
     const res = await app.request(`/api${path}`, { method, headers, ...(payload === undefined ? {} : { body: payload }) });
     const text = await res.text();
     if (!res.ok) throw new Error(`${method} /api${path} answered ${res.status}: ${text.slice(0, 300)}`);
+    onCall?.();
     return (text ? JSON.parse(text) : {}) as T;
   };
 }

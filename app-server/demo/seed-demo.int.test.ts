@@ -3,18 +3,23 @@ import { checkBitcoinAddress } from '../../domain/bitcoin-address.ts';
 import { replayProjections } from '../replay.ts';
 import { json } from '../testing/accounts.ts';
 import { openTestApp, type TestApp } from '../testing/test-app.ts';
-import { type DemoReport, seedDemo, StoreNotEmpty } from './seed-demo.ts';
+import { DEMO_CALLS, type DemoReport, seedDemo, StoreNotEmpty } from './seed-demo.ts';
 
 let t: TestApp;
 let report: DemoReport;
+let calls = 0;
 beforeAll(async () => {
   // The production default: seed-demo must work where admin powers need a fresh code.
   t = await openTestApp({ BITCOIN_NETWORK: 'regtest', ADMIN_2FA_REQUIRED: 'true' });
-  report = await seedDemo(t.deps);
+  report = await seedDemo(t.deps, { onCall: (n) => (calls = n) });
 }, 120_000);
 afterAll(async () => t.close());
 
 describe('seed-demo', () => {
+  it('makes as many API calls as its progress counts on', () => {
+    expect(calls).toBe(DEMO_CALLS);
+  });
+
   it('makes escrows in every status, 20 pool addresses of the configured network, evidence, disputes and reviews', async () => {
     expect(Object.keys(report.escrowsByStatus).sort()).toEqual(['cancelled', 'disputed', 'frozen', 'funded', 'pending_payment', 'refunded', 'released']);
     const addresses = await t.database.db.selectFrom('addresses').select(['address_string', 'status']).execute();

@@ -59,7 +59,10 @@ interface Escrow {
  * reviews in every state. Refuses a store whose log is not empty. The mail it causes is marked sent (nothing is
  * delivered to the example.com addresses).
  */
-export async function seedDemo(deps: AppDeps, options: { password?: string } = {}): Promise<DemoReport> {
+/** The API calls a demo seeding makes (its progress is counted in them). */
+export const DEMO_CALLS = 112;
+
+export async function seedDemo(deps: AppDeps, options: { password?: string; onCall?: (calls: number) => void } = {}): Promise<DemoReport> {
   const { db } = deps.database;
   const head = await readChainHead(db);
   if (head.position !== 0) throw new StoreNotEmpty(`the store is not empty (its log holds ${head.position} events): seed-demo fills a new store only; use another DATA_DIR or database`);
@@ -67,7 +70,8 @@ export async function seedDemo(deps: AppDeps, options: { password?: string } = {
   // The seeding runs on the operator's own machine with the database in hand, as the CLI's create-admin does; its
   // made-up admin has no authenticator, so the admin powers it uses are not stepped up here. The admin it leaves
   // behind signs in like any other: with ADMIN_2FA_REQUIRED, they turn 2FA on before their first admin power.
-  const call = demoClient(createApp({ ...deps, config: { ...deps.config, ADMIN_2FA_REQUIRED: false } }));
+  let calls = 0;
+  const call = demoClient(createApp({ ...deps, config: { ...deps.config, ADMIN_2FA_REQUIRED: false } }), () => options.onCall?.(++calls));
   const network = deps.config.BITCOIN_NETWORK;
 
   // The operator's admin, as create-admin makes it, then signed in through the API.

@@ -109,9 +109,9 @@ export function verifyPayment(
   if (!proof) return withAddress(store, input.escrowId, command, 'markUsed', meta, options);
   return withAddress(store, input.escrowId, command, 'markUsed', meta, {
     ...options,
-    alsoWrite: async (trx) => {
+    alsoWrite: async (trx, stored) => {
       await trx.insertInto('payment_proofs').values(proofRow(input.escrowId, proof.proven, proof.request)).onConflict((oc) => oc.doNothing()).execute();
-      await options.alsoWrite?.(trx);
+      await options.alsoWrite?.(trx, stored);
     },
   });
 }

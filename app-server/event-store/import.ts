@@ -37,7 +37,19 @@ const BATCH = 500;
  * rebuilt from the log by the same replay as `replay --swap`. Secrets are not in the log: the restored store has no
  * passwords, second factors, sessions or evidence files.
  */
-export async function importEvents(database: Pick<DatabaseHandle, 'db' | 'backend'>, path: string, options: { expectHead?: { position: number; hash: string } } = {}): Promise<ImportReport> {
+export interface ImportProgress {
+  /** Events read, checked and written so far, of `total` (the header's last position). */
+  loaded?: (events: number, total: number) => void;
+  /** Events replayed into the read models so far. */
+  replayed?: (events: number) => void;
+}
+
+export async function importEvents(
+  database: Pick<DatabaseHandle, 'db' | 'backend'>,
+  path: string,
+  options: ImportProgress & { expectHead?: { position: number; hash: string } } = {},
+): Promise<ImportReport> {
+  const progress = options;
   const started = performance.now();
   const { db } = database;
   const head = await db
@@ -48,9 +60,9 @@ export async function importEvents(database: Pick<DatabaseHandle, 'db' | 'backen
       if (current.position !== 0 || any) {
         throw new ImportRefused(0, `the store is not empty (its log holds events up to position ${current.position}); import into a new database or DATA_DIR`);
       }
-      return loadLines(trx, path, options.expectHead);
+      return loadLines(trx, path, options.expectHead, progress.loaded);
     });
-  const report = await replayProjections(database, { swap: true });
+  const report = await replayProjections(database, { swap: true, swapInOne: true, ...(progress.replayed ? { onProgress: progress.replayed } : {}) });
   return {
     events: head.position,
     head,
@@ -59,7 +71,7 @@ export async function importEvents(database: Pick<DatabaseHandle, 'db' | 'backen
   };
 }
 
-async function loadLines(trx: Transaction<Database>, path: string, expectHead?: { position: number; hash: string }) {
+async function loadLines(trx: Transaction<Database>, path: string, expectHead?: { position: number; hash: string }, loaded?: (events: number, total: number) => void) {
   const verifier = new ChainVerifier();
   const story = new StoryCheck();
   let expectedSeen = false;
@@ -103,10 +115,12 @@ async function loadLines(trx: Transaction<Database>, path: string, expectHead?: 
     if (batch.length >= BATCH) {
       await insertEvents(trx, batch);
       batch = [];
+      loaded?.(verifier.count, typeof header.to === 'number' ? header.to : 0);
     }
   }
   if (!header) throw new ImportRefused(1, 'the file is empty');
   await insertEvents(trx, batch);
+  loaded?.(verifier.count, typeof header.to === 'number' ? header.to : verifier.count);
   const last = verifier.head;
   if (expectHead && !expectedSeen) throw new ImportRefused(lastLine, `the chain ends at ${last.position}:${last.hash}, before the published head ${expectHead.position}:${expectHead.hash}`);
   if (typeof header.to === 'number' && last.position !== header.to) {

@@ -31,6 +31,8 @@ export interface VerifyChainOptions {
    * escrow from its creation. A log rewritten with every hash recomputed verifies; an impossible one does not.
    */
   story?: boolean;
+  /** After each page: events checked so far, and how many there are to check. */
+  onProgress?: (checked: number, total: number) => void;
 }
 
 /**
@@ -65,6 +67,7 @@ export async function verifyChain(db: Kysely<Database>, options: VerifyChainOpti
       const impossible = story?.see(event);
       if (impossible) return { ok: false, events: verifier.count, head: verifier.head, firstBreak: { position: event.position, reason: impossible } };
     }
+    options.onProgress?.(verifier.count, recorded.position - start);
     if (options.restRatio) {
       await new Promise((resolve) => setTimeout(resolve, (performance.now() - pageStarted) * options.restRatio!));
       pageStarted = performance.now();
