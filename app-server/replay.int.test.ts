@@ -13,6 +13,7 @@ import { handle } from './commands/handle.ts';
 import { createEventStore, type EventStore } from './event-store/append.ts';
 import { replayProjections } from './replay.ts';
 import { randomCommands, setupCommands } from './testing/command-arbitrary.ts';
+import { POSTGRES_ONLY_REASON } from './testing/postgres-only.ts';
 import { openTestDatabase, type TestDatabase } from './testing/test-database.ts';
 
 let t: TestDatabase;
@@ -129,7 +130,7 @@ describe('replay', () => {
   });
 
   it('swaps under the chain-head lock: it waits for an append in flight, and appends wait for it', async (ctx) => {
-    if (t.backend !== 'postgres') ctx.skip(); // PGlite has one connection: nothing runs concurrently there.
+    if (t.backend !== 'postgres') ctx.skip(POSTGRES_ONLY_REASON); // PGlite has one connection: nothing runs concurrently there.
     await aDeal();
     await sql`UPDATE escrows SET status = 'released'`.execute(t.db);
     // An append in flight holds the chain head; the swap must not start before it commits.
@@ -178,7 +179,7 @@ describe('replay', () => {
   });
 
   it('rebuilds the log and reads the live tables as they were when it began, on its second connection too', async (ctx) => {
-    if (t.backend !== 'postgres') ctx.skip(); // the second connection is PostgreSQL's
+    if (t.backend !== 'postgres') ctx.skip(POSTGRES_ONLY_REASON); // the second connection is PostgreSQL's
     await aDeal();
     const before = (await readLog(t.db)).length;
     const racer = '0b1c2d3e-0000-4000-8000-000000000201';

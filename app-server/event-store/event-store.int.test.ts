@@ -234,4 +234,12 @@ describe('verifyChain on a tampered table', () => {
     await sql`DELETE FROM events WHERE position = 4`.execute(t.db);
     expect(await verifyChain(t.db)).toMatchObject({ ok: false, firstBreak: { position: 4 } });
   });
+
+  it('detects a chain head that records another hash for the last event (every event intact)', async () => {
+    await sql`UPDATE chain_head SET hash = ${'ab'.repeat(32)} WHERE id = 1`.execute(t.db);
+    expect(await verifyChain(t.db)).toMatchObject({
+      ok: false,
+      firstBreak: { position: 4, reason: 'the chain head records another hash for the last event' },
+    });
+  });
 });

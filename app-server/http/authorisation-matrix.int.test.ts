@@ -2,15 +2,17 @@ import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSession } from '../auth/sessions.ts';
-import { bearer, form, json, lastMailTo, multipart, PASSWORD, signedInUser, signIn, tokenInMail } from '../testing/accounts.ts';
+import { bearer, enableTwoFactorFor, form, freshCode, json, lastMailTo, multipart, PASSWORD, signedInAdmin, signedInUser, signIn, tokenInMail, verifyEmailOf } from '../testing/accounts.ts';
 import { freshAddress } from '../testing/bitcoin.ts';
 import { integrationObjects, type IntegrationObjects, matrixApiTokens } from '../testing/integration-fixtures.ts';
-import { openMarket } from '../testing/market.ts';
 import { openTestApp, type TestApp } from '../testing/test-app.ts';
 
 /**
  * The authorisation matrix: every route of the app against every kind of caller. The routes are read from the app
  * itself, so a route added without an entry in ROUTES (or an entry left behind by a removed route) fails here.
+ * The app runs with its default settings, ADMIN_2FA_REQUIRED on as in production: the admin has 2FA on and sends a
+ * fresh code with every call (X-TOTP-Code), as the console does; admin-step-up-routes.int.test.ts checks the powers
+ * against an admin without one.
  */
 
 const CALLERS = ['anonymous', 'buyer', 'seller', 'unrelated', 'unverified', 'suspended', 'admin'] as const;
@@ -259,8 +261,13 @@ function requestFor(route: string, entry: Entry, who: Caller, id?: string): [str
   return [path, { ...multipart(body.multipart, token), method }];
 }
 
+/** A fresh code of the admin's authenticator: each 30-second step is accepted once. */
+let adminCode: () => Promise<string>;
+const withCode = async (init: RequestInit): Promise<RequestInit> => ({ ...init, headers: { ...(init.headers as Record<string, string>), 'x-totp-code': await adminCode() } });
+
 async function call(route: string, entry: Entry, who: Caller, id?: string) {
-  const res = await t.app.request(...requestFor(route, entry, who, id));
+  const [path, init] = requestFor(route, entry, who, id);
+  const res = await t.app.request(path, who === 'admin' ? await withCode(init) : init);
   const text = await res.text();
   let detail: unknown;
   if (res.status >= 400) {
@@ -284,13 +291,23 @@ beforeAll(async () => {
     RATE_LIMIT_REVIEWS: LIMIT,
     RATE_LIMIT_CONTACT: LIMIT,
     MAX_UNPAID_ESCROWS: LIMIT,
+    ADMIN_2FA_REQUIRED: undefined, // the default: on
   });
-  const { admin, buyer, seller } = await openMarket(t, Array.from({ length: 5 }, freshAddress)); // one for each escrow below
   const ok = async (res: Response | Promise<Response>, status = 200) => {
     const answer = await res;
     if (answer.status !== status) throw new Error(`fixture: ${answer.status} ${await answer.text()}`);
     return (await answer.json()) as Record<string, unknown> & { id: string };
   };
+  // The market of openMarket, the admin acting with 2FA: a rate, one pool address for each escrow below, ann and sam.
+  const admin = await signedInAdmin(t);
+  const { secret } = await enableTwoFactorFor(t, admin.token);
+  adminCode = () => freshCode(t, admin.id, secret);
+  await ok(t.app.request('/api/admin/btc-rate', await withCode(form({ btc_usd_rate: '50000' }, admin.token, 'PUT'))));
+  for (let i = 0; i < 5; i++) await ok(t.app.request('/api/admin/addresses', await withCode(form({ address_string: freshAddress() }, admin.token))), 201);
+  const buyer = await signedInUser(t, 'ann', 'buyer');
+  const seller = await signedInUser(t, 'sam', 'seller');
+  await verifyEmailOf(t, 'ann');
+  await verifyEmailOf(t, 'sam');
   const deal = (counterparty: string) => json({ product_service: 'Camera', description: 'Mirrorless', amount_usd: '1000.00', seller_email: counterparty }, buyer.token);
 
   const unrelated = await signedInUser(t, 'ulf', 'buyer');
@@ -311,12 +328,12 @@ beforeAll(async () => {
   await ok(t.app.request(`/api/escrows/${disputed.id}/open-dispute`, json({ reason: 'Nothing arrived' }, seller.token)));
   const dispute = await t.database.db.selectFrom('disputes').select('id').where('escrow_id', '=', disputed.id).executeTakeFirstOrThrow();
   const review = await ok(t.app.request('/api/reviews', json({ name: 'Rita', country: 'Norway', rating: 5, text: 'Smooth deal', terms_accepted: true })), 201);
-  const address = await ok(t.app.request('/api/admin/addresses', form({ address_string: freshAddress() }, admin.token)), 201);
-  const freeAddress = await ok(t.app.request('/api/admin/addresses', form({ address_string: freshAddress() }, admin.token)), 201);
+  const address = await ok(t.app.request('/api/admin/addresses', await withCode(form({ address_string: freshAddress() }, admin.token))), 201);
+  const freeAddress = await ok(t.app.request('/api/admin/addresses', await withCode(form({ address_string: freshAddress() }, admin.token))), 201);
 
   // Suspended through the admin route, which signs the user out everywhere; the sessions below stand for tokens that
   // outlived it (issued in a race, or restored from a backup): the middleware must still refuse them.
-  await ok(t.app.request(`/api/admin/users/${suspended.id}/suspend`, form({ reason: 'Chargeback fraud' }, admin.token)));
+  await ok(t.app.request(`/api/admin/users/${suspended.id}/suspend`, await withCode(form({ reason: 'Chargeback fraud' }, admin.token))));
   const suspendedTokens = [await openSession(t.database.db, suspended.id), await openSession(t.database.db, suspended.id)] as const;
 
   f = {
@@ -336,7 +353,7 @@ beforeAll(async () => {
       unrelated: { ...unrelated, spare: await signIn(t, 'ulf'), role: 'buyer' },
       unverified: { ...unverified, spare: await signIn(t, 'uma'), role: 'seller' },
       suspended: { id: suspended.id, token: suspendedTokens[0], spare: suspendedTokens[1], role: 'buyer' },
-      admin: { ...admin, spare: await signIn(t, 'root'), role: 'admin' },
+      admin: { ...admin, spare: await signIn(t, 'root', PASSWORD, await adminCode()), role: 'admin' },
     },
     mine: {
       buyer: await integrationObjects(t, buyer.id, 'user'),

@@ -7,15 +7,13 @@ import { openAppStore } from '../app-store.ts';
 import { json } from '../testing/accounts.ts';
 import { openMarket } from '../testing/market.ts';
 import { openTestApp, type TestApp } from '../testing/test-app.ts';
-import { testBackend } from '../testing/test-database.ts';
+import { describeOnPostgres } from '../testing/postgres-only.ts';
 import { createApp } from './app.ts';
 import { IDEMPOTENCY_LEASE_SECONDS } from './middleware/idempotency.ts';
 
 // The database killed in the middle of a command, then the same Idempotency-Key retried: exactly one escrow, and the
 // same answer every time. The server talks to PostgreSQL through a TCP proxy that cuts every connection at a chosen
 // point of the command's transaction (after the idempotency record is marked, around its COMMIT), as an outage does.
-
-const onPostgres = (await testBackend()) === 'postgres';
 
 /** server -> client: CommandComplete "COMMIT". */
 const COMMIT_DONE = Buffer.from([0x43, 0, 0, 0, 11, ...Buffer.from('COMMIT'), 0]);
@@ -83,7 +81,7 @@ class CuttingProxy {
   }
 }
 
-describe.skipIf(!onPostgres)('Idempotency-Key through a database outage in the middle of a command (PostgreSQL)', () => {
+describeOnPostgres('Idempotency-Key through a database outage in the middle of a command (PostgreSQL)', () => {
   let t: TestApp;
   let proxy: CuttingProxy;
   let proxied: DatabaseHandle;
@@ -93,12 +91,13 @@ describe.skipIf(!onPostgres)('Idempotency-Key through a database outage in the m
   beforeAll(async () => {
     t = await openTestApp();
     ({ buyer } = await openMarket(t));
-    const direct = new URL(`${t.database.location}`);
+    // The test database's own URL, credentials included: TEST_DATABASE_URL's server, or a container's (where that
+    // variable is not set).
+    const direct = new URL(t.database.url!);
     proxy = new CuttingProxy({ host: direct.hostname, port: Number(direct.port || 5432) });
     await proxy.start();
-    const viaProxy = new URL(process.env.TEST_DATABASE_URL!);
+    const viaProxy = new URL(direct);
     viaProxy.host = `127.0.0.1:${proxy.port}`;
-    viaProxy.pathname = direct.pathname;
     proxied = await openDatabase({ databaseUrl: viaProxy.toString(), poolSize: 4 });
     // A second server process, on the same database, reached through the proxy.
     app = createApp({ ...t.deps, database: proxied, store: openAppStore(proxied.db, t.deps.config) });

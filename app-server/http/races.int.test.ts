@@ -1,11 +1,11 @@
 import { bech32 } from '@scure/base';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { sessionUser } from '../auth/sessions.ts';
 import { bearer, form, json, PASSWORD, registerUser } from '../testing/accounts.ts';
 import { openMarket } from '../testing/market.ts';
 import { openTestApp, type TestApp } from '../testing/test-app.ts';
-import { testBackend } from '../testing/test-database.ts';
+import { describeOnPostgres } from '../testing/postgres-only.ts';
 
 /**
  * Races through the whole HTTP stack: many requests that compete for one thing are fired at once, exactly one may
@@ -13,8 +13,6 @@ import { testBackend } from '../testing/test-database.ts';
  * is run for several rounds to give the interleavings a chance. PGlite has a single connection, so requests there
  * run one after the other and nothing races: the suite runs on PostgreSQL only.
  */
-const backend = await testBackend();
-
 const ROUNDS = 5;
 /** Sign-ins race a suspension in a narrow window: more rounds. */
 const SUSPEND_ROUNDS = 10;
@@ -175,7 +173,7 @@ async function checkLog(t: TestApp): Promise<LogFacts> {
   return { events: log.length, moneyMoves, suspensions };
 }
 
-describe.skipIf(backend !== 'postgres')('races on PostgreSQL: exactly one winner, and a log that still adds up', () => {
+describeOnPostgres('races on PostgreSQL: exactly one winner, and a log that still adds up', () => {
   let t: TestApp;
   let admin: Party;
   let buyer: Party;

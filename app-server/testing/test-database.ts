@@ -16,6 +16,11 @@ export interface TestDatabase extends DatabaseHandle {
   reset: () => Promise<void>;
   /** Drops what was created. */
   dispose: () => Promise<void>;
+  /**
+   * PostgreSQL only: the database's connection URL, password included (`location` hides it), for a test that
+   * connects another way, e.g. through a proxy. Set on the container route too, where TEST_DATABASE_URL is not.
+   */
+  url?: string;
 }
 
 async function resetTables(handle: DatabaseHandle): Promise<void> {
@@ -41,6 +46,11 @@ async function resetTables(handle: DatabaseHandle): Promise<void> {
 let containerUrl: Promise<string | null> | undefined;
 
 async function startContainer(): Promise<string | null> {
+  return (await startPostgresContainer())?.url ?? null;
+}
+
+/** A PostgreSQL container, or null when containers are off, cannot load here or no Docker engine answers. */
+export async function startPostgresContainer(): Promise<{ url: string; stop: () => Promise<void> } | null> {
   if (process.env.TESTCONTAINERS === 'off') return null;
   let PostgreSqlContainer: typeof PostgreSqlContainerType;
   try {
@@ -51,7 +61,7 @@ async function startContainer(): Promise<string | null> {
   }
   try {
     const container = await new PostgreSqlContainer('postgres:15-alpine').start();
-    return container.getConnectionUri();
+    return { url: container.getConnectionUri(), stop: async () => void (await container.stop()) };
   } catch (error) {
     // No Docker engine: "Could not find a working container runtime strategy" arrives within milliseconds.
     if (String((error as Error).message).includes('container runtime')) return null;
@@ -87,6 +97,7 @@ export async function openTestDatabase(): Promise<TestDatabase> {
   await migrateToLatest(handle.db);
   return {
     ...handle,
+    url: dbUrl.toString(),
     reset: () => resetTables(handle),
     dispose: async () => {
       await handle.close();

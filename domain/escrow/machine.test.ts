@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { EscrowEvent } from './events.ts';
 import type { EscrowMachineEvent } from './machine.ts';
 import { type EscrowStatus, foldEscrow } from './state.ts';
-import { histories, sample } from './test-fixtures.ts';
+import { buyerRefund, histories, sample, sellerPayout } from './test-fixtures.ts';
 
 /** PartyBound says who a side is, not where the deal stands: it never goes through the lifecycle. */
 const allTypes = (Object.keys(sample) as EscrowEvent['type'][]).filter((t) => t !== 'PartyBound');
@@ -86,6 +86,30 @@ describe('escrow machine: guards inside a status', () => {
     expect(bare.status).toBe('funded');
     expect(bare.snapshot.can(at(sample.EscrowReleased))).toBe(false);
     expect(bare.snapshot.can(at(sample.EscrowRefunded))).toBe(false);
+  });
+
+  it("needs each side's own address: a refund address alone allows no release, a payout address alone no refund", () => {
+    const verified = [sample.EscrowCreated, sample.PaymentAddressAssigned, sample.PaymentMarked, sample.PaymentVerified];
+    const refundOnly = fold([...verified, buyerRefund]);
+    expect(refundOnly.status).toBe('funded');
+    expect(refundOnly.snapshot.can(at(sample.EscrowReleased))).toBe(false);
+    expect(refundOnly.snapshot.can(at(sample.EscrowRefunded))).toBe(true);
+    const payoutOnly = fold([...verified, sellerPayout]);
+    expect(payoutOnly.snapshot.can(at(sample.EscrowReleased))).toBe(true);
+    expect(payoutOnly.snapshot.can(at(sample.EscrowRefunded))).toBe(false);
+  });
+
+  it("resolves a dispute only towards the sides whose addresses are set: a split needs both", () => {
+    const resolution = (r: 'release' | 'refund' | 'split') =>
+      at({
+        ...sample.DisputeResolved,
+        data: { ...sample.DisputeResolved.data, resolution: r, seller_percent: r === 'split' ? 50 : null },
+      });
+    const verified = [sample.EscrowCreated, sample.PaymentAddressAssigned, sample.PaymentMarked, sample.PaymentVerified];
+    const refundOnly = fold([...verified, buyerRefund, sample.DisputeOpened]).snapshot;
+    const payoutOnly = fold([...verified, sellerPayout, sample.DisputeOpened]).snapshot;
+    expect(['release', 'refund', 'split'].map((r) => refundOnly.can(resolution(r as 'release')))).toEqual([false, true, false]);
+    expect(['release', 'refund', 'split'].map((r) => payoutOnly.can(resolution(r as 'release')))).toEqual([true, false, false]);
   });
 
   it('confirms receipt once', () => {

@@ -5,11 +5,20 @@
  */
 import { preparePricingAndPool, signInInBrowser } from '../support/api.ts';
 import { fundedDeal, markPaid, openDeal, openDispute, shoot } from '../support/admin-data.ts';
+import type { Locator } from '@playwright/test';
 import { checkPage, expect, test } from '../support/fixtures.ts';
 
 test.beforeAll(async ({ server }) => {
   await preparePricingAndPool(server, { addresses: 12 });
 });
+
+/**
+ * The deals here are 500.00 USD at 50,000 USD/BTC with a 1.5 % fee: 7.50 USD of fee, 507.50 USD to pay, so
+ * 1,015,000 sats held, of which the fee's part is 15,000 and the seller's 1,000,000.
+ */
+const SATS = { held: '0.01015000 BTC', seller: '0.01000000 BTC', fee: '0.00015000 BTC' };
+/** The value a dialog's fact list gives for a term ("Seller gets" -> its <dd>). */
+const fact = (dialog: Locator, term: string) => dialog.locator('dt', { hasText: term }).locator('xpath=following-sibling::dd[1]');
 
 test('verify a marked payment after looking at its evidence, then release it to the seller', async ({ server, person }) => {
   const product = `Verify ${Date.now()}`;
@@ -49,7 +58,10 @@ test('verify a marked payment after looking at its evidence, then release it to 
   await page.getByRole('button', { name: 'Release' }).click();
   const release = page.getByRole('dialog', { name: 'Release the funds to the seller?' });
   await expect(release).toContainText(deal.payoutAddress);
-  await expect(release).toContainText('Seller gets');
+  await expect(fact(release, 'Seller gets')).toHaveText(SATS.seller);
+  await expect(fact(release, 'Fee kept')).toHaveText(SATS.fee);
+  await expect(fact(release, 'Held in escrow')).toHaveText(SATS.held);
+  await expect(fact(release, 'To address')).toHaveText(deal.payoutAddress);
   await checkPage(page, 'release dialog');
   await shoot(page, 'release-dialog');
   await release.getByRole('button', { name: 'Release funds' }).click();
@@ -93,6 +105,9 @@ test('refund, freeze and unfreeze from the escrow list; the list filters by stat
 
   await page.getByRole('button', { name: 'Refund' }).click();
   const refund = page.getByRole('dialog', { name: 'Refund the buyer?' });
+  // A refund returns everything held, the fee included.
+  await expect(fact(refund, 'Buyer gets')).toHaveText(SATS.held);
+  await expect(fact(refund, 'To address')).toHaveText(deal.refundAddress);
   await expect(refund).toContainText(deal.refundAddress);
   await refund.getByRole('button', { name: 'Refund buyer' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Escrow refunded' })).toBeVisible();
@@ -122,9 +137,11 @@ test('resolve a dispute with a split: the satoshis each side gets are shown befo
   await dialog.getByLabel('Outcome').fill('Half arrived: the seller keeps 30%');
   await dialog.getByLabel('Resolution').selectOption('split');
   await dialog.getByLabel("Seller's share (percent, 1 to 99)").fill('30');
-  await expect(dialog).toContainText('Seller gets');
-  await expect(dialog).toContainText('Buyer gets');
-  await expect(dialog).toContainText(deal.refundAddress);
+  // The fee is kept and the principal of 1,000,000 sats divided: 300,000 to the seller, 700,000 to the buyer.
+  await expect(fact(dialog, 'Seller gets').locator('strong')).toHaveText('0.00300000 BTC');
+  await expect(fact(dialog, 'Buyer gets').locator('strong')).toHaveText('0.00700000 BTC');
+  await expect(fact(dialog, 'Buyer gets')).toContainText(deal.refundAddress);
+  await expect(fact(dialog, 'Fee kept')).toHaveText(SATS.fee);
   await checkPage(page, 'resolve dialog');
   await shoot(page, 'resolve-dialog');
   await dialog.getByRole('button', { name: 'Resolve dispute' }).click();

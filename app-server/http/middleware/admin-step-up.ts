@@ -8,7 +8,7 @@ import type { AppEnv } from '../env.ts';
  * Every admin power: whatever moves money or grants power. Reads (GET) and moderation of reviews are not powers;
  * replay and export are read-only or operator tools.
  */
-const POWERS: ReadonlyArray<readonly [method: string, path: RegExp]> = [
+export const POWERS: ReadonlyArray<readonly [method: string, path: RegExp]> = [
   ['POST', /^\/api\/admin\/escrows\/[^/]+\/(verify-payment|release|refund|freeze|unfreeze|assign-address|cancel)$/],
   ['POST', /^\/api\/admin\/disputes\/[^/]+\/resolve$/],
   ['PUT', /^\/api\/admin\/users\/[^/]+$/], // name, e-mail and role
@@ -26,6 +26,17 @@ const POWERS: ReadonlyArray<readonly [method: string, path: RegExp]> = [
 ];
 
 export const isAdminPower = (method: string, path: string) => POWERS.some(([m, p]) => m === method && p.test(path));
+
+/**
+ * Every admin route that writes yet is no power, each with the reason it needs no code. Every non-GET admin route of
+ * the app is on exactly one of the two lists (admin-step-up-routes.int.test.ts reads the routes from the app), so a
+ * new one is a decision, not a default.
+ */
+export const NOT_POWERS: ReadonlyArray<readonly [method: string, path: RegExp, reason: string]> = [
+  ['POST', /^\/api\/admin\/reviews\/[^/]+\/(approve|reject|edit|reopen)$/, 'review moderation: moves no money, grants no power'],
+  ['DELETE', /^\/api\/admin\/reviews\/[^/]+$/, 'review moderation: moves no money, grants no power'],
+  ['POST', /^\/api\/admin\/replay$/, 'rebuilds the read models from the log: appends no event, moves no money'],
+];
 
 /** `totp_code` from a form or JSON body (or the `X-TOTP-Code` header, for a DELETE without a body). */
 async function codeOf(c: Parameters<MiddlewareHandler<AppEnv>>[0]): Promise<string | undefined> {
