@@ -66,6 +66,12 @@ export const configSchema = z.object({
   METRICS_TOKEN: optionalUrl.refine((v) => v === undefined || v.length >= 16, { message: 'must be at least 16 characters' }),
   /** A separate port serving only GET /metrics (with no token unless METRICS_TOKEN is set too); unset: none. */
   METRICS_PORT: port.optional(),
+  /** The transparency log's name in its checkpoints and key; unset: the host and path of PUBLIC_URL, then `/log`. */
+  TRANSPARENCY_ORIGIN: optionalUrl.refine((v) => v === undefined || /^[^\s+]+$/.test(v), { message: 'must have no spaces and no +' }),
+  /** The key that signs checkpoints (64 hex, or a PRIVATE+KEY+… note key); unset: DATA_DIR/log-signing.key. */
+  LOG_SIGNING_KEY: optionalUrl,
+  /** Seconds between checkpoints, signed only when the log has grown. */
+  CHECKPOINT_INTERVAL_S: z.coerce.number().int().min(1).max(86_400).default(60),
 });
 
 export type Config = z.infer<typeof configSchema>;

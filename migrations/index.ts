@@ -7,6 +7,7 @@ import * as evidenceFiles from './0005_evidence_files.ts';
 import * as setupTokens from './0006_setup_tokens.ts';
 import * as idempotencyLease from './0007_idempotency_lease.ts';
 import * as moneySafety from './0008_money_safety.ts';
+import * as transparency from './0011_transparency.ts';
 
 /** Every migration in order. Names never change once released. */
 export const migrations: Record<string, Migration> = {
@@ -18,4 +19,5 @@ export const migrations: Record<string, Migration> = {
   '0006_setup_tokens': setupTokens,
   '0007_idempotency_lease': idempotencyLease,
   '0008_money_safety': moneySafety,
+  '0011_transparency': transparency,
 };
