@@ -6,6 +6,7 @@ import { projections } from '../../projections/registry.ts';
 import { EXPORT_FORMAT } from '../event-store/export.ts';
 import { type ChainCheck, startChainCheck } from './chain-check-thread.ts';
 import { numberedLines, parseObjectLine } from './ndjson-lines.ts';
+import type { CheckpointsAgainstExport } from '../transparency/export-checkpoints.ts';
 
 export interface ExportSummary {
   events: number;
@@ -31,12 +32,14 @@ export class ExportBroken extends Error {
  * replays it through the same projections into memory and sums the books. Throws ExportBroken naming the first
  * bad line. The hashes are checked on a worker thread reading the same file, so both cores work.
  */
-export async function verifyExport(path: string, options: { expectHead?: { position: number; hash: string } } = {}): Promise<ExportSummary> {
+export async function verifyExport(path: string, options: { expectHead?: { position: number; hash: string }; checkpoints?: CheckpointsAgainstExport } = {}): Promise<ExportSummary> {
   const chain = startChainCheck(path);
   try {
-    const { header, lastLine, store } = await checkSchemasAndReplay(path, chain);
+    const { header, lastLine, store } = await checkSchemasAndReplay(path, chain, options.checkpoints);
     const { head, count, broken } = await chain.result;
     if (broken) throw new ExportBroken(broken.line, broken.reason);
+    const checkpointProblem = options.checkpoints?.problem();
+    if (checkpointProblem) throw new ExportBroken(lastLine, checkpointProblem);
     if (options.expectHead && (options.expectHead.position !== head.position || options.expectHead.hash !== head.hash)) {
       throw new ExportBroken(lastLine, `the chain ends at ${head.position}:${head.hash}, not at the published head ${options.expectHead.position}:${options.expectHead.hash}`);
     }
@@ -66,7 +69,7 @@ interface ExportHeader {
  * The main thread's share: the header, every event's JSON and schema, and the replay into memory. A bad line (or a
  * replay that fails) stops it; the chain check then judges the lines before, since a break there comes first.
  */
-async function checkSchemasAndReplay(path: string, chain: ChainCheck) {
+async function checkSchemasAndReplay(path: string, chain: ChainCheck, checkpoints?: CheckpointsAgainstExport) {
   const store = new MemoryRowStore(projections.flatMap((p) => p.tables).filter((t) => !t.appendOnly));
   const replayed = projections.filter((p) => !p.tables.every((t) => t.appendOnly));
   let header: ExportHeader | undefined;
@@ -89,6 +92,7 @@ async function checkSchemasAndReplay(path: string, chain: ChainCheck) {
         throw new ExportBroken(number, `event ${event.position} does not match the schema of ${event.type}`);
       }
       batch.push(event);
+      checkpoints?.push(event);
       if (batch.length >= REPLAY_BATCH) {
         await applyEvents(store, replayed, batch);
         batch = [];

@@ -1,4 +1,4 @@
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { ensureAdmin } from '../accounts/first-admin.ts';
 import { issueSetupLink } from '../accounts/first-admin-setup.ts';
@@ -8,6 +8,10 @@ import { openRuntime } from '../runtime.ts';
 import { openDatabase } from '../db/database.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { formatSats } from '../../domain/money.ts';
+import { chainHash } from '../../domain/chain.ts';
+import { checkProofBundle, type ProofBundle } from '../../domain/transparency/proof.ts';
+import { CheckpointsAgainstExport } from '../transparency/export-checkpoints.ts';
+import { replaceLogSigningKeyFile } from '../transparency/signing-key.ts';
 import { ExportBroken, verifyExport } from '../audit/verify-export.ts';
 import { exportEvents } from '../event-store/export.ts';
 import { readChainHead } from '../event-store/chain-head.ts';
@@ -26,7 +30,10 @@ Commands:
                  --swap then replaces the live tables' rows with the rebuilt ones (appends wait meanwhile)
   verify-chain   recompute every event hash and check the chain links
   export-events  --out FILE [--from N] [--to N]: write the log as NDJSON
-  verify-export  FILE [--expect-head POS:HASH]: check an export offline (no database) and replay it
+  verify-export  FILE [--expect-head POS:HASH] [--checkpoint NOTES [--vkey VKEY]]: check an export offline (no
+                 database) and replay it; each signed checkpoint in NOTES must match the file's own Merkle tree
+  verify-proof   FILE [--vkey VKEY]: check an escrow's proof (GET /api/escrows/{id}/proof) offline
+  rotate-log-key a new key signs the transparency log's checkpoints from now on (LogKeyRotated); restart servers
   chain-head     print the position and hash of the last event, to publish
   create-admin   --username U --email E --password P: create an admin unless that username exists
   import-events  FILE: load an export into an empty store (checking the chain) and rebuild every read model
@@ -107,7 +114,7 @@ const commands: Record<string, Command> = {
       return 0;
     }),
   'verify-export': async (args) => {
-    const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { 'expect-head': { type: 'string' } } });
+    const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { 'expect-head': { type: 'string' }, checkpoint: { type: 'string' }, vkey: { type: 'string' } } });
     const file = positionals[0];
     if (!file) {
       console.error('Usage: npm run cli -- verify-export FILE [--expect-head POSITION:HASH]');
@@ -117,10 +124,12 @@ const commands: Record<string, Command> = {
     const expectHead = values['expect-head'] ? { position: Number(position), hash: hash ?? '' } : undefined;
     const started = performance.now();
     try {
-      const summary = await verifyExport(file, expectHead ? { expectHead } : {});
+      const checkpoints = values.checkpoint ? new CheckpointsAgainstExport(readFileSync(values.checkpoint, 'utf8'), values.vkey) : undefined;
+      const summary = await verifyExport(file, { ...(expectHead ? { expectHead } : {}), ...(checkpoints ? { checkpoints } : {}) });
       const seconds = (performance.now() - started) / 1000;
       console.log(`events: ${summary.events} (${seconds.toFixed(2)} s, ${Math.round(summary.events / seconds)} events/s)`);
       console.log('chain: ok');
+      if (checkpoints) console.log(`checkpoints: ${checkpoints.count} ok (signed, and the export's tree has their roots)`);
       for (const [status, count] of Object.entries(summary.escrowsByStatus).sort()) console.log(`escrows ${status}: ${count}`);
       console.log(`BTC held in funded escrows: ${formatSats(summary.satsHeldInFunded)}`);
       console.log(`BTC released to sellers: ${formatSats(summary.satsReleasedToSellers)}`);
@@ -136,6 +145,39 @@ const commands: Record<string, Command> = {
       throw error;
     }
   },
+  'verify-proof': async (args) => {
+    const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { vkey: { type: 'string' } } });
+    if (!positionals[0]) {
+      console.error('Usage: npm run cli -- verify-proof FILE [--vkey VKEY]');
+      return 2;
+    }
+    let bundle: ProofBundle;
+    try {
+      bundle = JSON.parse(readFileSync(positionals[0], 'utf8')) as ProofBundle;
+    } catch (error) {
+      console.error(`BROKEN: ${positionals[0]} is not a proof file (${(error as Error).message})`);
+      return 1;
+    }
+    const result = checkProofBundle(bundle, { chainHash, ...(values.vkey ? { vkey: values.vkey } : {}) });
+    if (!result.ok) {
+      console.error(`BROKEN: ${result.reason}`);
+      return 1;
+    }
+    if (!values.vkey) console.log(`note: checked with the key the file names (${bundle.vkey}); pass --vkey with the key you trust`);
+    console.log(`proof: ok (${result.events} events included in the checkpoint of size ${result.size})`);
+    return 0;
+  },
+  'rotate-log-key': () =>
+    withRuntime(async (deps) => {
+      if (deps.config.LOG_SIGNING_KEY) {
+        console.error('LOG_SIGNING_KEY is set: set it to a new key (64 hex) and restart; the servers then need the log to name it, so run this without LOG_SIGNING_KEY on a key file instead');
+        return 1;
+      }
+      const next = replaceLogSigningKeyFile(deps.config.DATA_DIR);
+      const vkey = await deps.transparency!.rotateTo(deps.store, next);
+      console.log(`log key rotated: checkpoints are signed by ${vkey} from now on (restart every server)`);
+      return 0;
+    }),
   'seed-demo': () =>
     withRuntime(async (deps) => {
       try {
