@@ -7,6 +7,7 @@ import type { DatabaseHandle } from './db/database.ts';
 import type { EventStore } from './event-store/append.ts';
 import type { Logger } from './logger.ts';
 import type { Metrics } from './metrics/metrics.ts';
+import type { TransparencyLog } from './transparency/transparency-log.ts';
 
 /** What every route, service and job can reach: handed in once, never module-level singletons. */
 export interface AppDeps {
@@ -20,6 +21,8 @@ export interface AppDeps {
   chainWatch?: ChainWatch;
   /** Counters and gauges for /metrics; absent, the app makes its own (appends are then not counted). */
   metrics?: Metrics;
+  /** The transparency log (Merkle tree, key, checkpoints); absent, its routes answer 503. */
+  transparency?: TransparencyLog;
 }
 
 /** The account a request acts for, as read with its session. */

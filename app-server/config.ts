@@ -98,6 +98,12 @@ export const configSchema = z.object({
   BACKUP_DIR: optionalUrl,
   /** `doctor` warns when the newest backup is older than this. */
   BACKUP_MAX_AGE_HOURS: z.coerce.number().int().min(1).max(24 * 365).default(26),
+  /** The transparency log's name in its checkpoints and key; unset: the host and path of PUBLIC_URL, then `/log`. */
+  TRANSPARENCY_ORIGIN: optionalUrl.refine((v) => v === undefined || /^[^\s+]+$/.test(v), { message: 'must have no spaces and no +' }),
+  /** The key that signs checkpoints (64 hex, or a PRIVATE+KEY+… note key); unset: DATA_DIR/log-signing.key. */
+  LOG_SIGNING_KEY: optionalUrl,
+  /** Seconds between checkpoints, signed only when the log has grown. */
+  CHECKPOINT_INTERVAL_S: z.coerce.number().int().min(1).max(86_400).default(60),
 });
 
 export type Config = z.infer<typeof configSchema>;

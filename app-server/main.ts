@@ -41,7 +41,10 @@ async function main(): Promise<void> {
   const app = createApp(deps, { webDist: `${root}web/dist` });
   const transport = mailTransportFor(config);
   logger.info({ mail: transport.describe }, `Mail goes to ${transport.describe}`);
+  // The transparency log names its key (first start), then keeps its tree and signs checkpoints on its loops.
+  await deps.transparency!.introduceKey(deps.store);
   const jobs = [
+    deps.transparency!.start(),
     startPeriodic('mail', 2_000, () => deliverDueMail(deps.database.db, transport, logger), logger),
     startPeriodic(
       'webhooks',

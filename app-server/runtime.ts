@@ -9,6 +9,7 @@ import type { AppDeps } from './app-deps.ts';
 import type { Logger } from './logger.ts';
 import { countedStore } from './metrics/counted-store.ts';
 import { createMetrics } from './metrics/metrics.ts';
+import { TransparencyLog, treeKeptStore } from './transparency/transparency-log.ts';
 
 /** Opens the configured database, applies migrations and wires the event store with every projection. */
 export async function openRuntime(config: Config, logger: Logger): Promise<AppDeps> {
@@ -30,11 +31,14 @@ export async function openRuntime(config: Config, logger: Logger): Promise<AppDe
   const { key, source } = loadSecretKey(config.SECRET_KEY, config.DATA_DIR);
   logger.debug({ secret_key: source }, `Secrets at rest are sealed with the key from ${source}`);
   const metrics = createMetrics();
+  const transparency = TransparencyLog.fromConfig(config, database, logger);
+  logger.debug({ log_signing_key: transparency.vkey }, 'Transparency log checkpoints are signed by this key');
   return {
     config,
     database,
     metrics,
-    store: countedStore(openAppStore(database.db, config), metrics),
+    store: treeKeptStore(countedStore(openAppStore(database.db, config), metrics), transparency),
+    transparency,
     logger,
     secrets: secretBox(key),
     chainWatch: new ChainWatch(database.db, logger),

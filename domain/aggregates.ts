@@ -28,6 +28,8 @@ import {
 } from './settings/decide.ts';
 import type { SettingsEvent } from './settings/events.ts';
 import type { DecideContext } from './shared/context.ts';
+import type { TransparencyEvent } from './transparency/events.ts';
+import { decideLogKey, evolveLogKey, initialLogKeyState, type LogKeyCommand, type LogKeyState } from './transparency/log-key.ts';
 import { decideUser, evolveUser, initialUserState, type UserCommand, type UserState } from './user/decide.ts';
 import type { UserEvent } from './user/events.ts';
 
@@ -75,4 +77,12 @@ export const settingsAggregate: Aggregate<SettingsState, SettingsCommand> = {
   initial: initialSettingsState,
   evolve: (state, event) => evolveSettings(state, event as SettingsEvent),
   decide: (command, state) => decideSettings(command, state),
+};
+
+/** The transparency log's signing keys (`settings:log-key`). */
+export const logKeyAggregate: Aggregate<LogKeyState, LogKeyCommand> = {
+  streamType: 'settings',
+  initial: initialLogKeyState,
+  evolve: (state, event) => evolveLogKey(state, event as TransparencyEvent),
+  decide: (command, state) => decideLogKey(command, state),
 };

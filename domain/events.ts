@@ -3,6 +3,7 @@ import { type AddressEvent, addressEventSchemas } from './address/events.ts';
 import { type EscrowEvent, escrowEventSchemas } from './escrow/events.ts';
 import { type ReviewEvent, reviewEventSchemas } from './review/events.ts';
 import { type SettingsEvent, settingsEventSchemas } from './settings/events.ts';
+import { type TransparencyEvent, transparencyEventSchemas } from './transparency/events.ts';
 import { type UserEvent, userEventSchemas } from './user/events.ts';
 
 /** The whole event catalogue: every stored event type, its stream type and its data schema. */
@@ -12,9 +13,10 @@ export const eventSchemas = {
   ...userEventSchemas,
   ...reviewEventSchemas,
   ...settingsEventSchemas,
+  ...transparencyEventSchemas,
 } as const;
 
-export type DomainEvent = EscrowEvent | AddressEvent | UserEvent | ReviewEvent | SettingsEvent;
+export type DomainEvent = EscrowEvent | AddressEvent | UserEvent | ReviewEvent | SettingsEvent | TransparencyEvent;
 export type EventType = DomainEvent['type'];
 export const eventTypes = Object.keys(eventSchemas) as EventType[];
 
@@ -26,6 +28,8 @@ const streamTypeByEvent: Record<EventType, StreamType> = Object.fromEntries([
   ...Object.keys(userEventSchemas).map((t) => [t, 'user']),
   ...Object.keys(reviewEventSchemas).map((t) => [t, 'review']),
   ...Object.keys(settingsEventSchemas).map((t) => [t, 'settings']),
+  // The log's signing keys live on the settings stream `settings:log-key`.
+  ...Object.keys(transparencyEventSchemas).map((t) => [t, 'settings']),
 ]) as Record<EventType, StreamType>;
 
 export const streamTypeOf = (type: EventType): StreamType => streamTypeByEvent[type];

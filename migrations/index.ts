@@ -8,8 +8,9 @@ import * as setupTokens from './0006_setup_tokens.ts';
 import * as idempotencyLease from './0007_idempotency_lease.ts';
 import * as moneySafety from './0008_money_safety.ts';
 import * as eventsAppendOnly from './0009_events_append_only.ts';
-import * as integrations from './0013_integrations.ts';
+import * as transparency from './0011_transparency.ts';
 import * as moneyProofs from './0012_money_proofs.ts';
+import * as integrations from './0013_integrations.ts';
 
 /** Every migration in order. Names never change once released. */
 export const migrations: Record<string, Migration> = {
@@ -22,6 +23,7 @@ export const migrations: Record<string, Migration> = {
   '0007_idempotency_lease': idempotencyLease,
   '0008_money_safety': moneySafety,
   '0009_events_append_only': eventsAppendOnly,
-  '0013_integrations': integrations,
+  '0011_transparency': transparency,
   '0012_money_proofs': moneyProofs,
+  '0013_integrations': integrations,
 };

@@ -9,6 +9,7 @@ import { type ChainCheck, startChainCheck } from './chain-check-thread.ts';
 import { numberedLines, parseObjectLine } from './ndjson-lines.ts';
 import { StoryCheck } from '../../domain/story.ts';
 import { ProofCollector, type ProofRulesForExport, recheckProofs } from './export-proofs.ts';
+import type { CheckpointsAgainstExport } from '../transparency/export-checkpoints.ts';
 
 export interface ExportSummary {
   events: number;
@@ -40,16 +41,23 @@ export class ExportBroken extends Error {
  */
 export async function verifyExport(
   path: string,
-  options: { expectHead?: { position: number; hash: string }; range?: BooksRange; withProofs?: ProofRulesForExport & { path: string } } = {},
+  options: {
+    expectHead?: { position: number; hash: string };
+    range?: BooksRange;
+    withProofs?: ProofRulesForExport & { path: string };
+    checkpoints?: CheckpointsAgainstExport;
+  } = {},
 ): Promise<ExportSummary> {
   const chain = startChainCheck(path);
   try {
     const books = new BooksCalculator(options.range);
     const proofs = options.withProofs ? new ProofCollector() : undefined;
     const marks = options.expectHead ? new HashAt(options.expectHead.position) : undefined;
-    const { header, lastLine, store } = await checkSchemasAndReplay(path, chain, books, proofs, marks);
+    const { header, lastLine, store } = await checkSchemasAndReplay(path, chain, books, proofs, marks, options.checkpoints);
     const { head, count, broken } = await chain.result;
     if (broken) throw new ExportBroken(broken.line, broken.reason);
+    const checkpointProblem = options.checkpoints?.problem();
+    if (checkpointProblem) throw new ExportBroken(lastLine, checkpointProblem);
     // A published head is matched wherever its position falls in the file (the chain vouches for every line's hash).
     const expected = options.expectHead;
     if (expected && marks) {
@@ -98,7 +106,7 @@ export class HashAt {
   }
 }
 
-async function checkSchemasAndReplay(path: string, chain: ChainCheck, books: BooksCalculator, proofs?: ProofCollector, marks?: HashAt) {
+async function checkSchemasAndReplay(path: string, chain: ChainCheck, books: BooksCalculator, proofs?: ProofCollector, marks?: HashAt, checkpoints?: CheckpointsAgainstExport) {
   const story = new StoryCheck();
   const store = new MemoryRowStore(projections.flatMap((p) => p.tables).filter((t) => !t.appendOnly));
   const replayed = projections.filter((p) => !p.tables.every((t) => t.appendOnly));
@@ -127,6 +135,7 @@ async function checkSchemasAndReplay(path: string, chain: ChainCheck, books: Boo
       marks?.see(event, number);
       batch.push(event);
       books.add(event as BooksEvent);
+      checkpoints?.push(event);
       if (batch.length >= REPLAY_BATCH) {
         await applyEvents(store, replayed, batch);
         batch = [];

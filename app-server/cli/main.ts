@@ -1,4 +1,4 @@
-import { createWriteStream, fchmodSync, openSync } from 'node:fs';
+import { createWriteStream, fchmodSync, openSync, readFileSync } from 'node:fs';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { ensureAdmin } from '../accounts/first-admin.ts';
 import { issueSetupLink } from '../accounts/first-admin-setup.ts';
@@ -9,6 +9,10 @@ import { type DatabaseHandle, openDatabase } from '../db/database.ts';
 import { migrateToLatest, pendingMigrations } from '../db/migrate.ts';
 import { migrations } from '../../migrations/index.ts';
 import { formatSats } from '../../domain/money.ts';
+import { chainHash } from '../../domain/chain.ts';
+import { checkProofBundle, type ProofBundle } from '../../domain/transparency/proof.ts';
+import { CheckpointsAgainstExport } from '../transparency/export-checkpoints.ts';
+import { replaceLogSigningKeyFile } from '../transparency/signing-key.ts';
 import { ExportBroken, verifyExport } from '../audit/verify-export.ts';
 import { reportRangeQuery } from '../../contract/reports.ts';
 import { formatBooks } from '../../projections/books/books.ts';
@@ -193,16 +197,26 @@ tables (exit 1 on a mismatch). --swap then replaces the live tables' rows with t
   },
   'verify-export': {
     summary: 'check an export offline (no database) and replay it',
-    usage: 'verify-export FILE [--expect-head POSITION:HASH] [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--with-proofs [--proofs PROOFS_FILE]]',
+    usage:
+      'verify-export FILE [--expect-head POSITION:HASH] [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--with-proofs [--proofs PROOFS_FILE]] [--checkpoint NOTES [--vkey VKEY]]',
     help:
       'Checks an export with no database: every schema, hash and link, that its story is possible, then replays it in\n' +
       'memory and prints the books (of the --from/--to range: the console Overview\'s figures). --with-proofs re-checks\n' +
-      'every payment proof from FILE.proofs.ndjson (or --proofs) under this environment\'s MIN_WORK_BITS and MIN_CONFIRMATIONS.',
+      'every payment proof from FILE.proofs.ndjson (or --proofs) under this environment\'s MIN_WORK_BITS and MIN_CONFIRMATIONS.\n' +
+      'Each signed checkpoint in NOTES (--checkpoint) must be signed by VKEY (or the key it names) and match the file\'s own Merkle tree.',
     run: async (args) => {
       const { values, positionals } = parse({
         args,
         allowPositionals: true,
-        options: { 'expect-head': { type: 'string' }, from: { type: 'string' }, to: { type: 'string' }, 'with-proofs': { type: 'boolean' }, proofs: { type: 'string' } },
+        options: {
+          'expect-head': { type: 'string' },
+          from: { type: 'string' },
+          to: { type: 'string' },
+          'with-proofs': { type: 'boolean' },
+          proofs: { type: 'string' },
+          checkpoint: { type: 'string' },
+          vkey: { type: 'string' },
+        },
       });
       const file = positionals[0];
       if (!file) throw new UsageError('FILE is required');
@@ -217,14 +231,17 @@ tables (exit 1 on a mismatch). --swap then replaces the live tables' rows with t
       const expectHead = values['expect-head'] ? { position: Number(position), hash: hash ?? '' } : undefined;
       const started = performance.now();
       try {
+        const checkpoints = values.checkpoint ? new CheckpointsAgainstExport(readFileSync(values.checkpoint, 'utf8'), values.vkey) : undefined;
         const summary = await verifyExport(file, {
           ...(expectHead ? { expectHead } : {}),
+          ...(checkpoints ? { checkpoints } : {}),
           range: range.data,
           ...(values['with-proofs'] ? { withProofs: proofRulesHere() } : {}),
         });
         const seconds = (performance.now() - started) / 1000;
         console.log(`events: ${summary.events} (${seconds.toFixed(2)} s, ${Math.round(summary.events / seconds)} events/s)`);
         console.log('chain: ok');
+        if (checkpoints) console.log(`checkpoints: ${checkpoints.count} ok (signed, and the export's tree has their roots)`);
         if (summary.proofsChecked !== undefined) console.log(`payment proofs: ${summary.proofsChecked} re-checked, ok`);
         for (const [status, count] of Object.entries(summary.escrowsByStatus).sort()) console.log(`escrows ${status}: ${count}`);
         console.log(`BTC held in funded escrows: ${formatSats(summary.satsHeldInFunded)}`);
@@ -241,6 +258,48 @@ tables (exit 1 on a mismatch). --swap then replaces the live tables' rows with t
         }
         throw error;
       }
+    },
+  },
+  'verify-proof': {
+    summary: "check an escrow's proof (GET /api/escrows/{id}/proof) offline",
+    usage: 'verify-proof FILE [--vkey VKEY]',
+    help: "Checks a proof file offline: each line's hash, each inclusion against the checkpoint's root, the note's signature.",
+    run: async (args) => {
+      const { values, positionals } = parse({ args, allowPositionals: true, options: { vkey: { type: 'string' } } });
+      if (!positionals[0]) throw new UsageError('FILE is required');
+      let bundle: ProofBundle;
+      try {
+        bundle = JSON.parse(readFileSync(positionals[0], 'utf8')) as ProofBundle;
+      } catch (error) {
+        console.error(`BROKEN: ${positionals[0]} is not a proof file (${(error as Error).message})`);
+        return 1;
+      }
+      const result = checkProofBundle(bundle, { chainHash, ...(values.vkey ? { vkey: values.vkey } : {}) });
+      if (!result.ok) {
+        console.error(`BROKEN: ${result.reason}`);
+        return 1;
+      }
+      if (!values.vkey) console.log(`note: checked with the key the file names (${bundle.vkey}); pass --vkey with the key you trust`);
+      console.log(`proof: ok (${result.events} events included in the checkpoint of size ${result.size})`);
+      return 0;
+    },
+  },
+  'rotate-log-key': {
+    summary: "a new key signs the transparency log's checkpoints from now on; restart servers",
+    usage: 'rotate-log-key',
+    help: 'Makes a new signing key file and records LogKeyRotated; every server must be restarted to use it.',
+    run: (args) => {
+      parse({ args, options: {} });
+      return withRuntime(async (deps) => {
+        if (deps.config.LOG_SIGNING_KEY) {
+          console.error('LOG_SIGNING_KEY is set: set it to a new key (64 hex) and restart; the servers then need the log to name it, so run this without LOG_SIGNING_KEY on a key file instead');
+          return 1;
+        }
+        const next = replaceLogSigningKeyFile(deps.config.DATA_DIR);
+        const vkey = await deps.transparency!.rotateTo(deps.store, next);
+        console.log(`log key rotated: checkpoints are signed by ${vkey} from now on (restart every server)`);
+        return 0;
+      });
     },
   },
   'chain-head': {

@@ -22,6 +22,10 @@ export interface EventStoreTables {
     hash: string;
   };
   chain_head: { id: number; position: number; hash: string };
+  /** The transparency log's Merkle tree: every complete subtree hash (see migration 0011). */
+  tlog_nodes: { level: number; idx: number; hash: Uint8Array };
+  tlog_state: { id: number; size: number };
+  tlog_checkpoints: { size: number; root_hash: string; signed_at: ColumnType<Date, string, string>; note: string; vkey: string };
   mail_outbox: {
     id: Generated<number>;
     to_address: string;

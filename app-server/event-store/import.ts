@@ -9,6 +9,7 @@ import type { Database } from '../db/schema.ts';
 import { replayProjections } from '../replay.ts';
 import { EXPORT_FORMAT } from './export.ts';
 import { readChainHead, setChainHead } from './chain-head.ts';
+import { extendTree, resetTree } from '../transparency/tree.ts';
 
 /** A line of the file that cannot be imported: nothing of the file was kept. */
 export class ImportRefused extends Error {
@@ -60,8 +61,11 @@ export async function importEvents(
       if (current.position !== 0 || any) {
         throw new ImportRefused(0, `the store is not empty (its log holds events up to position ${current.position}); import into a new database or DATA_DIR`);
       }
+      // The transparency tree restarts from the imported log (checkpoints of another store do not carry over).
+      await resetTree(trx);
       return loadLines(trx, path, options.expectHead, progress.loaded);
     });
+  await extendTree(db);
   const report = await replayProjections(database, { swap: true, swapInOne: true, ...(progress.replayed ? { onProgress: progress.replayed } : {}) });
   return {
     events: head.position,

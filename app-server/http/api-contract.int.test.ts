@@ -229,6 +229,12 @@ describe('every route on a seeded store', () => {
     expectStatus(await call('GET', '/api/escrows/{id}', { as: 'dmitri', params: { id: a.id } }), 200);
     expectStatus(await call('GET', '/api/escrows/{id}', { as: 'bruno', params: { id: a.id } }), 404);
     expectStatus(await call('GET', '/api/escrows/{id}/history', { as: 'alice', params: { id: a.id } }), 200);
+    await t.deps.transparency!.introduceKey(t.deps.store);
+    const signed = (await t.deps.transparency!.signIfGrown())!;
+    expectStatus(await call('GET', '/api/escrows/{id}/proof', { as: 'alice', params: { id: a.id } }), 200);
+    for (const path of ['/api/transparency/checkpoint', '/api/transparency/key', '/api/transparency/checkpoints']) expectStatus(await call('GET', path), 200);
+    expectStatus(await call('GET', '/api/transparency/inclusion', { query: `index=0&size=${signed.size}` }), 200);
+    expectStatus(await call('GET', '/api/transparency/consistency', { query: `from=1&to=${signed.size}` }), 200);
     expectStatus(await call('GET', '/api/admin/escrows/{id}/history', { as: 'admin', params: { id: a.id } }), 200);
     expectStatus(await call('POST', '/api/escrows/{id}/confirm-receipt', { as: 'alice', params: { id: a.id } }), 200);
     expectStatus(await call('GET', '/api/escrows/{id}/address-message', { as: 'dmitri', params: { id: a.id }, query: `address=${freshAddress()}` }), 200);

@@ -35,6 +35,7 @@ import { siteRoutes } from './routes/site/site.ts';
 import { webhookRoutes } from './routes/webhooks/webhooks.ts';
 import { documentRoutes } from './documentation.ts';
 import { staticApp } from './static-app.ts';
+import { escrowProofRoutes, tileRoutes, transparencyRoutes } from './routes/transparency/transparency.ts';
 import { createMetrics } from '../metrics/metrics.ts';
 import { metricsRoutes } from '../metrics/route.ts';
 import { VERSION } from '../version.ts';
@@ -106,6 +107,8 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
   app.route('/api/profile', profileRoutes(deps));
   app.route('/api/setup', setupRoutes(deps));
   app.route('/api/escrows', escrowRoutes(deps));
+  app.route('/api/escrows', escrowProofRoutes(deps)); // /api/escrows/{id}/proof
+  app.route('/api/transparency', transparencyRoutes(deps));
   app.route('/api/evidence', evidenceRoutes(deps));
   app.route('/api/reviews', reviewRoutes(deps));
   app.route('/api/btc-rate', btcRateRoutes(deps));
@@ -133,6 +136,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
   app.all('/api/*', () => {
     throw notFound('No such API route');
   });
+  app.route('/', tileRoutes(deps)); // /tlog/checkpoint, /tlog/tile/...
   if (options.webDist) app.route('/', staticApp(options.webDist));
 
   app.onError((error, c) => {

@@ -80,6 +80,11 @@ const ROUTES: Record<string, Entry> = {
   'GET /api/openapi.json': { access: 'public' },
   'GET /api/site': { access: 'public' },
   'GET /api/pgp-key': { access: 'public' },
+  'GET /api/transparency/checkpoint': { access: 'public' },
+  'GET /api/transparency/key': { access: 'public' },
+  'GET /api/transparency/checkpoints': { access: 'public' },
+  'GET /api/transparency/inclusion': { access: 'public' },
+  'GET /api/transparency/consistency': { access: 'public' },
   'POST /api/contact': { access: 'public', body: () => ({ json: { name: 'Matrix', email: 'matrix@example.com', message: 'Hello' } }) },
   'GET /api/btc-rate': { access: 'public' },
   'GET /api/docs': { access: 'public' },
@@ -158,6 +163,7 @@ const ROUTES: Record<string, Entry> = {
   },
   'GET /api/escrows/{id}': { access: 'party', ...escrowId },
   'GET /api/escrows/{id}/history': { access: 'party', ...escrowId },
+  'GET /api/escrows/{id}/proof': { access: 'party', ...escrowId },
   'POST /api/escrows/{id}/request-payment': { access: 'party', deny: ['seller', 'admin'], ...escrowId },
   'POST /api/escrows/{id}/cancel': {
     access: 'party',
@@ -336,6 +342,9 @@ beforeAll(async () => {
   await ok(t.app.request(`/api/admin/users/${suspended.id}/suspend`, await withCode(form({ reason: 'Chargeback fraud' }, admin.token))));
   const suspendedTokens = [await openSession(t.database.db, suspended.id), await openSession(t.database.db, suspended.id)] as const;
 
+  // A signed checkpoint covering the fixtures, for the transparency routes.
+  await t.deps.transparency!.introduceKey(t.deps.store);
+  await t.deps.transparency!.signIfGrown();
   f = {
     escrow: escrow.id,
     unverifiedEscrow: unverifiedEscrow.id,

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
-import { addressAggregate, escrowAggregate, reviewAggregate, settingsAggregate, userAggregate } from '../../domain/aggregates.ts';
+import { addressAggregate, escrowAggregate, logKeyAggregate, reviewAggregate, settingsAggregate, userAggregate } from '../../domain/aggregates.ts';
+import { LOG_KEY_ID } from '../../domain/transparency/events.ts';
 import { SETTINGS_ID } from '../../domain/events.ts';
 import type { EscrowCommand } from '../../domain/escrow/decide.ts';
 import { handle } from '../commands/handle.ts';
@@ -23,6 +24,10 @@ export async function writeEveryEventType(deps: { db: Kysely<Database>; store: E
   const review = (reviewId: string, command: Parameters<typeof reviewAggregate.decide>[0]) => handle(deps.store, reviewAggregate, reviewId, command, meta());
 
   await handle(deps.store, settingsAggregate, SETTINGS_ID, { type: 'setPricing', rate_cents: 5_000_000, fee_bps: 200 }, meta());
+  // The transparency log's keys (public keys only; two made-up ones of the right form).
+  const origin = 'escrow.example/log';
+  await handle(deps.store, logKeyAggregate, LOG_KEY_ID, { type: 'introduce', origin, vkey: `${origin}+0a1b2c3d+AekyeRrm56hApGFkyQR4ZCbV54Id2LKaANYcrnKv3U2k` }, meta('system'));
+  await handle(deps.store, logKeyAggregate, LOG_KEY_ID, { type: 'rotate', origin, vkey: `${origin}+4e5f6a7b+ARpc2QcUPDhMQegwxbzhKqiBfsVkmqq/LDE4izWy10TW` }, meta('system'));
   await user(ADMIN, { type: 'register', user_id: ADMIN, username: 'admin', email: 'admin@example.com', full_name: 'Admin', role: 'admin', country: null, phone: null }, 'system');
   await user(BUYER, { type: 'register', user_id: BUYER, username: 'buyer', email: 'buyer@example.com', full_name: 'Buyer', role: 'buyer', country: 'DE', phone: null }, 'system');
   for (const command of [

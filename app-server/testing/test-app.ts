@@ -9,6 +9,8 @@ import { createLogger } from '../logger.ts';
 import { countedStore } from '../metrics/counted-store.ts';
 import { createMetrics } from '../metrics/metrics.ts';
 import { openTestDatabase, type TestDatabase } from './test-database.ts';
+import { newSeed } from '../../domain/transparency/note.ts';
+import { TransparencyLog, transparencyOrigin, treeKeptStore } from '../transparency/transparency-log.ts';
 
 export interface TestApp {
   app: ReturnType<typeof createApp>;
@@ -28,15 +30,22 @@ export async function openTestApp(env: NodeJS.ProcessEnv = {}): Promise<TestApp>
   // Admins in tests have no 2FA unless a test switches it on: ADMIN_2FA_REQUIRED is off here, except in the tests
   // about admin powers, which pass ADMIN_2FA_REQUIRED=true and send codes (admin-step-up.int.test.ts).
   const config = loadConfig({ PASSWORD_HASH_COST: '10', ADMIN_2FA_REQUIRED: 'false', ...env });
+  // A key of its own per test app; the tree follows every append as it does in the server.
+  const transparency = new TransparencyLog(database, logger, { origin: transparencyOrigin(config), key: { seed: newSeed(), source: 'test' }, intervalS: config.CHECKPOINT_INTERVAL_S });
   const deps: AppDeps = {
     config,
     database,
     metrics,
-    store: countedStore(openAppStore(database.db, config), metrics),
+    store: treeKeptStore(countedStore(openAppStore(database.db, config), metrics), transparency),
+    transparency,
     logger,
     secrets: secretBox(randomBytes(32)),
     // Not started: a test runs its checks when it wants them.
     chainWatch: new ChainWatch(database.db, logger),
   };
-  return { app: createApp(deps), deps, database, close: database.dispose, logLines };
+  const close = async () => {
+    await transparency.idle();
+    await database.dispose();
+  };
+  return { app: createApp(deps), deps, database, close, logLines };
 }

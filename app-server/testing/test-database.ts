@@ -41,6 +41,7 @@ async function resetTables(handle: DatabaseHandle): Promise<void> {
     }
   }
   await handle.db.insertInto('chain_head').values({ id: 1, position: 0, hash: GENESIS_HASH }).execute();
+  await handle.db.insertInto('tlog_state').values({ id: 1, size: 0 }).execute();
 }
 
 let containerUrl: Promise<string | null> | undefined;

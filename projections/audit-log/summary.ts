@@ -95,6 +95,10 @@ export function summarise(event: DomainEvent, objectId: string): string {
       return `set the BTC/USD rate to ${formatCents(event.data.rate_cents)}`;
     case 'FeeSet':
       return `set the fee to ${(event.data.fee_bps / 100).toFixed(2)}%`;
+    case 'LogKeyIntroduced':
+      return `introduced the transparency log key ${event.data.vkey}`;
+    case 'LogKeyRotated':
+      return `rotated the transparency log key to ${event.data.vkey}`;
     default: {
       const unknown: never = event;
       return (unknown as DomainEvent).type;
