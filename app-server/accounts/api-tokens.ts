@@ -16,9 +16,14 @@ const view = (row: { id: string; name: string; scopes: ApiTokenScope[]; created_
   last_used_at: row.last_used_at?.toISOString() ?? null,
 });
 
+/** An admin account never holds a token: refused before anything else is asked (a 2FA code included). */
+export function assertMayHoldApiToken(user: { role: string }) {
+  if (user.role === 'admin') throw forbidden('API tokens never carry admin powers: an admin account cannot make one');
+}
+
 /** Makes a token for a (non-admin) user; the token is returned this once and only its SHA-256 is kept. */
 export async function createApiToken(db: Kysely<Database>, user: { id: string; role: string }, input: { name: string; scopes: ApiTokenScope[] }) {
-  if (user.role === 'admin') throw forbidden('API tokens never carry admin powers: an admin account cannot make one');
+  assertMayHoldApiToken(user);
   const live = await db.selectFrom('api_tokens').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', user.id).where('revoked_at', 'is', null).executeTakeFirstOrThrow();
   if (Number(live.n) >= MAX_API_TOKENS) throw conflict(`At most ${MAX_API_TOKENS} API tokens; revoke one first`);
   const token = `${API_TOKEN_PREFIX}${newSecretToken()}`;

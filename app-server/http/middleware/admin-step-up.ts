@@ -36,6 +36,10 @@ export const NOT_POWERS: ReadonlyArray<readonly [method: string, path: RegExp, r
   ['POST', /^\/api\/admin\/reviews\/[^/]+\/(approve|reject|edit|reopen)$/, 'review moderation: moves no money, grants no power'],
   ['DELETE', /^\/api\/admin\/reviews\/[^/]+$/, 'review moderation: moves no money, grants no power'],
   ['POST', /^\/api\/admin\/replay$/, 'rebuilds the read models from the log: appends no event, moves no money'],
+  ['POST', /^\/api\/admin\/escrows\/[^/]+\/payment-proof$/, 'checks a payment proof and shows what it proves: records nothing, moves no money'],
+  ['POST', /^\/api\/admin\/webhooks\/[^/]+\/(disable|test)$/, 'stops an endpoint, or sends it a test: starts no flow of escrow events'],
+  ['DELETE', /^\/api\/admin\/webhooks\/[^/]+$/, 'removes an endpoint: stops the flow, sends nothing new'],
+  ['POST', /^\/api\/admin\/webhooks\/deliveries\/[^/]+\/redeliver$/, 'repeats a delivery an approved endpoint already had'],
 ];
 
 /** `totp_code` from a form or JSON body (or the `X-TOTP-Code` header, for a DELETE without a body). */

@@ -1,6 +1,6 @@
 import { OpenAPIHono, z } from '@hono/zod-openapi';
 import { apiTokenIdParam, apiTokensSchema, createApiTokenSchema, createdApiTokenSchema } from '../../../../contract/api-tokens.ts';
-import { createApiToken, listApiTokens, revokeApiToken } from '../../../accounts/api-tokens.ts';
+import { assertMayHoldApiToken, createApiToken, listApiTokens, revokeApiToken } from '../../../accounts/api-tokens.ts';
 import { passSecondFactor } from '../../../accounts/second-factor.ts';
 import type { AppDeps } from '../../../app-deps.ts';
 import { jsonAnswer, jsonBody } from '../../bodies.ts';
@@ -25,6 +25,7 @@ export function apiTokenRoutes(deps: AppDeps) {
     async (c) => {
       const user = currentUser(c);
       const input = c.req.valid('json');
+      assertMayHoldApiToken(user);
       if (user.totp_enabled) {
         await passSecondFactor(deps, user, input.totp_code, { missing: 'totp_code is required: your 2FA is on', meta: { actor: user.id, requestId: c.get('requestId') } });
       }
