@@ -77,6 +77,15 @@ describe('Escrows', () => {
     expect(app.calls('POST')).toEqual([{ method: 'POST', path: `/api/admin/escrows/${ID}/release`, body: { notes: '', expected_address: 'bc1qseller', totp_code: '654321' } }]);
   });
 
+  it('release marks a payout address proven by its BIP-322 signature', async () => {
+    const proven = { ...escrow, payout_address_proven: true };
+    renderConsole('/admin?tab=escrows&escrow=' + ID, (request) => (request.path === `/api/escrows/${ID}` ? { status: 200, body: proven } : detail(() => undefined)(request)));
+    await userEvent.click(await screen.findByRole('button', { name: 'Release' }));
+    const dialog = screen.getByRole('dialog', { name: 'Release the funds to the seller?' });
+    expect(within(dialog).getByText('bc1qseller')).toBeTruthy();
+    expect(within(dialog).getByText('(proven by its signature)')).toBeTruthy();
+  });
+
   it('a payout address changed since the dialog opened is refused with the server detail, inside the dialog', async () => {
     renderConsole('/admin?tab=escrows&escrow=' + ID, detail(() => ({ status: 409, body: { detail: "The seller's payout address changed; check it again", code: 'address_changed' } })));
     await userEvent.click(await screen.findByRole('button', { name: 'Release' }));

@@ -17,6 +17,7 @@ function Split({ escrow, resolution, percent }: { escrow: AdminEscrow; resolutio
           <dt>Seller gets</dt>
           <dd className="mono">
             <strong>{formatBtc(money.seller_sats)}</strong> to <span className="break">{escrow.payout_address ?? 'no payout address set'}</span>
+            {escrow.payout_address && escrow.payout_address_proven && <span className="small"> (proven by its signature)</span>}
           </dd>
         </>
       )}
@@ -25,6 +26,7 @@ function Split({ escrow, resolution, percent }: { escrow: AdminEscrow; resolutio
           <dt>Buyer gets</dt>
           <dd className="mono">
             <strong>{formatBtc(money.buyer_sats)}</strong> to <span className="break">{escrow.refund_address ?? 'no refund address set'}</span>
+            {escrow.refund_address && escrow.refund_address_proven && <span className="small"> (proven by its signature)</span>}
           </dd>
         </>
       )}

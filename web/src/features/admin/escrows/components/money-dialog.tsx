@@ -47,7 +47,10 @@ export function MoneyDialog({ escrow, kind, onClose, onDone }: { escrow: AdminEs
             <strong>{formatBtc(kind === 'release' ? money.seller_sats : money.buyer_sats)}</strong>
           </dd>
           <dt>To address</dt>
-          <dd className="mono break">{address}</dd>
+          <dd className="mono break">
+            <span>{address}</span>
+            {(kind === 'release' ? escrow.payout_address_proven : escrow.refund_address_proven) && <span className="small"> (proven by its signature)</span>}
+          </dd>
           {kind === 'release' && (
             <>
               <dt>Fee kept</dt>
