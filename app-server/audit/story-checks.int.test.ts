@@ -10,6 +10,7 @@ import { exportEvents } from '../event-store/export.ts';
 import { importEvents, ImportRefused } from '../event-store/import.ts';
 import { freshAddress } from '../testing/bitcoin.ts';
 import { writeEveryEventType } from '../testing/every-event-type.ts';
+import { allowEventTampering } from '../testing/tamper.ts';
 import { openTestDatabase, type TestDatabase } from '../testing/test-database.ts';
 import { sql } from 'kysely';
 import { verifyChain } from '../event-store/verify-chain.ts';
@@ -142,6 +143,8 @@ describe('--expect-head POS:HASH anywhere in the file', () => {
 describe("the server's own full chain check (the chain watch)", () => {
   it('finds an impossible story in a log rewritten with every hash and the chain head recomputed', async () => {
     expect((await verifyChain(source.db, { story: true })).ok).toBe(true);
+    // An attacker with the owner's rights switches the append-only trigger off first.
+    await allowEventTampering(source.db);
     const target = events.find((e) => e.type === 'PaymentVerified')!;
     await sql`UPDATE events SET metadata = jsonb_set(metadata, '{actor}', '"11111111-2222-4333-8444-555555555555"') WHERE position = ${target.position}`.execute(source.db);
     const rows = await source.db.selectFrom('events').selectAll().orderBy('position').execute();

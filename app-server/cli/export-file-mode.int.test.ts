@@ -16,7 +16,9 @@ describe('export-events', () => {
     // On a PGlite store of its own on either suite: how the file is written does not depend on the backend.
     const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: join(dir, 'data'), LOG_LEVEL: 'silent' };
     delete env.DATABASE_URL;
-    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'app-server/cli/main.ts', 'export-events', '--out', out], { cwd: root, env });
+    const cli = (...args: string[]) => promisify(execFile)(process.execPath, ['--import', 'tsx', 'app-server/cli/main.ts', ...args], { cwd: root, env });
+    await cli('migrate'); // export-events only reads: it never migrates a new store itself
+    const { stdout } = await cli('export-events', '--out', out);
     expect(stdout).toMatch(/^exported \d+ events/);
     expect(statSync(out).mode & 0o777).toBe(0o600);
   }, 120_000);

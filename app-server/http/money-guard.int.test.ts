@@ -75,10 +75,12 @@ describe('the money guard checks the whole stream inside the money action', () =
     expect(answers.map((a) => a.status)).toEqual([503, 503]);
     expect(await detail(answers[0]!)).toMatch(/^Money actions are stopped: /);
     expect(await released()).toHaveLength(0);
-    // The chain is marked broken: readiness and the admin chain view say so, and every money action stops.
+    // The chain is marked broken: health, readiness's body and the admin chain view say so, and every money action
+    // stops; the server stays ready (it can serve), so the console stays reachable.
     const ready = await t.app.request('/api/ready');
-    expect(ready.status).toBe(503);
+    expect(ready.status).toBe(200);
     expect(((await ready.json()) as { chain: string }).chain).toBe('broken');
+    expect(((await (await t.app.request('/api/health')).json()) as { chain: string }).chain).toBe('broken');
     const chain = (await (await t.app.request('/api/admin/chain', bearer(deal.admin.token))).json()) as Record<string, unknown>;
     expect(JSON.stringify(chain)).toContain('broken');
     expect(t.deps.chainWatch!.state().broken).toMatchObject({ position: rewritten.position + 1 });

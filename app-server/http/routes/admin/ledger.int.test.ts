@@ -91,8 +91,8 @@ describe('event log, history, replay, chain, export', () => {
 
     const swapped = await replay(json({ swap: true }, admin.token));
     expect(swapped.match).toBe(false);
-    const escrows = await t.database.db.selectFrom('escrows').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-    expect(swapped.swapped!.find((x) => x.table === 'escrows')).toEqual({ table: 'escrows', deleted: Number(escrows.n), inserted: Number(escrows.n) });
+    // Only the row that differs is rewritten (in short locked steps, so appends wait for a step, not the rebuild).
+    expect(swapped.swapped!.find((x) => x.table === 'escrows')).toEqual({ table: 'escrows', deleted: 1, inserted: 1 });
     expect(await statusOf()).toBe('released');
     expect((await replay(bearer(admin.token, 'POST'))).match).toBe(true);
 

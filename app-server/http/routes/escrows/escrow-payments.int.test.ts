@@ -7,7 +7,7 @@ import { openTestApp, type TestApp } from '../../../testing/test-app.ts';
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await openTestApp();
+  t = await openTestApp({ MAX_UNPAID_ESCROWS: '100' }); // one buyer drains the pool below on purpose
 });
 beforeEach(async () => t.database.reset());
 afterAll(async () => t.close());
