@@ -92,6 +92,7 @@ async function main(): Promise<void> {
     metricsServer?.close();
     server.close(async () => {
       await Promise.all(jobs.map((job) => job.stop()));
+      await deps.transparency?.idle(); // a tree catch-up after the last append, before the database goes
       await deps.database.close();
       logger.info('Database closed; bye');
       process.exit(0);

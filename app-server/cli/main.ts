@@ -91,6 +91,8 @@ async function withRuntime<T>(work: (deps: Awaited<ReturnType<typeof openRuntime
   try {
     return await work(deps);
   } finally {
+    // The transparency tree follows each append in the background: let it finish before the database closes.
+    await deps.transparency?.idle();
     await deps.database.close();
   }
 }
