@@ -3,9 +3,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { chainHash, envelopeOf } from '../../domain/chain.ts';
 import type { StoredEvent } from '../../domain/stored-event.ts';
 import { readStream } from '../event-store/read.ts';
-import { bearer, form, json, signedInAdmin } from '../testing/accounts.ts';
-import { freshAddress } from '../testing/bitcoin.ts';
-import { openMarket } from '../testing/market.ts';
+import { bearer, form, signedInAdmin } from '../testing/accounts.ts';
+import { openFundedDeal } from '../testing/market.ts';
 import { openTestApp, type TestApp } from '../testing/test-app.ts';
 import { tamperWith } from '../testing/tamper.ts';
 
@@ -25,7 +24,6 @@ beforeEach(async () => {
 });
 afterAll(async () => t.close());
 
-type Escrow = Record<string, unknown> & { id: string; status: string };
 const PAYOUT = '1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa';
 const ATTACKER = 'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4';
 const mailsTo = (to: string) => t.database.db.selectFrom('mail_outbox').selectAll().where('to_address', '=', to).orderBy('id').execute();
@@ -34,16 +32,8 @@ const detail = async (res: Response) => ((await res.json()) as { detail: string 
 
 /** A funded deal between ann (buyer, her side bound to her account) and sam (seller, payout address set), two admins. */
 async function fundedDeal() {
-  const market = await openMarket(t, [freshAddress()]);
-  const { admin, buyer, seller } = market;
-  const created = await t.app.request('/api/escrows', json({ product_service: 'Camera', description: 'Mirrorless', amount_usd: '1000.00', seller_email: 'sam@example.com' }, buyer.token));
-  expect(created.status).toBe(201);
-  const { id } = (await created.json()) as Escrow;
-  expect((await t.app.request(`/api/escrows/${id}/mark-paid`, form({ notes: 'sent' }, buyer.token))).status).toBe(200);
-  expect((await t.app.request(`/api/admin/escrows/${id}/verify-payment`, form({ verified: 'true' }, admin.token))).status).toBe(200);
-  expect((await t.app.request(`/api/escrows/${id}/payout-address`, json({ address: PAYOUT }, seller.token))).status).toBe(200);
-  const second = await signedInAdmin(t, 'second');
-  return { ...market, second, id };
+  const deal = await openFundedDeal(t, { payout: PAYOUT });
+  return { ...deal, second: await signedInAdmin(t, 'second') };
 }
 
 const streamOf = async (id: string) => (await readStream(t.database.db, `escrow:${id}`)).events;

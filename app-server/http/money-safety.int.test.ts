@@ -15,7 +15,7 @@ import {
   tokenInMail,
 } from '../testing/accounts.ts';
 import { freshAddress } from '../testing/bitcoin.ts';
-import { openMarket } from '../testing/market.ts';
+import { openFundedDeal, openMarket } from '../testing/market.ts';
 import { tamperWith } from '../testing/tamper.ts';
 import { openTestApp, type TestApp } from '../testing/test-app.ts';
 
@@ -43,18 +43,7 @@ const REFUND = '3J98t1WpEZ73CNmQviecrnyiWrnqRhWNLy';
 const count = (statuses: number[], status: number) => statuses.filter((s) => s === status).length;
 
 /** A funded deal between ann (buyer) and sam (seller), the admin `root` without 2FA. */
-async function fundedDeal(options: { payout?: string; refund?: string } = {}) {
-  const market = await openMarket(t, [freshAddress()]);
-  const { admin, buyer, seller } = market;
-  const created = await t.app.request('/api/escrows', json({ product_service: 'Camera', description: 'Mirrorless', amount_usd: '1000.00', seller_email: 'sam@example.com' }, buyer.token));
-  expect(created.status).toBe(201);
-  const { id } = (await created.json()) as Escrow;
-  expect((await t.app.request(`/api/escrows/${id}/mark-paid`, form({ notes: 'sent' }, buyer.token))).status).toBe(200);
-  expect((await t.app.request(`/api/admin/escrows/${id}/verify-payment`, form({ verified: 'true' }, admin.token))).status).toBe(200);
-  if (options.payout) expect((await t.app.request(`/api/escrows/${id}/payout-address`, json({ address: options.payout }, seller.token))).status).toBe(200);
-  if (options.refund) expect((await t.app.request(`/api/escrows/${id}/payout-address`, json({ address: options.refund }, buyer.token))).status).toBe(200);
-  return { ...market, id };
-}
+const fundedDeal = (options: { payout?: string; refund?: string } = {}) => openFundedDeal(t, options);
 
 describe('one counter of wrong second-factor codes per user', () => {
   it('locks every code-gated action after five wrong codes across actions, mails the user and records it', async () => {
