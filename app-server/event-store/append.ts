@@ -16,6 +16,7 @@ import type { Database } from '../db/schema.ts';
 import { type PlainInsert, writeAppend } from './append-statement.ts';
 import { type AppendScope, appendScope } from './append-scope.ts';
 import { type ChainHead, lockChainHead, readChainHead } from './chain-head.ts';
+import { GroupCommit, type Queued } from './group-commit.ts';
 import { readStream as readStreamFromDb } from './read.ts';
 
 /** New events for one stream, accepted only if the stream is still at `expectedVersion` (0: a new stream). */
@@ -70,6 +71,14 @@ export interface EventStore {
   append(appends: StreamAppend[], metadata: EventMetadata, options?: AppendOptions): Promise<StoredEvent[]>;
 }
 
+/** An append waiting for its turn: validated, its time and everything that goes with it settled. */
+interface PendingAppend {
+  appends: StreamAppend[];
+  metadata: EventMetadata;
+  occurredAt: string;
+  options: AppendOptions;
+}
+
 const isUniqueViolation = (error: unknown) => (error as { code?: string })?.code === '23505';
 
 /** Read models carry unique indexes as a last guard; a violation means the command would duplicate something. */
@@ -121,14 +130,15 @@ function chainEvents(
  * Appends to one or more streams, all or nothing: checks every stream's version, chains the events to the head
  * (gapless positions in commit order), inserts them, runs every projection on them, then `alsoWrite`.
  *
- * The appends of one process run one after the other (they would queue on the chain head anyway), so each knows
- * the head the one before it left. Two ways, one result. An append chains to that head, runs the projections reading
- * rows without a lock, and writes everything in one statement that applies only if the head has not moved (any
- * append moves it, so every row read is still current): autocommitted, so one round trip holds the log, or, with
- * something to `alsoWrite`, in a transaction that runs it next. When the statement finds the head moved (another
- * process wrote), the append is done again under the chain-head row lock, taken first in a transaction (which keeps
- * every writer of the log, and so of the read models, out until commit), reading and writing the same way under it.
- * Either way the writes are one statement.
+ * The appends of one process queue (they would queue on the chain head anyway), so each knows the head the one
+ * before it left; those that queue while one commits are written together next (group commit, see `together`).
+ * A lone append chains to that head, runs the projections reading rows without a lock, and writes everything in one
+ * statement that applies only if the head has not moved (any append moves it, so every row read is still current):
+ * autocommitted, so one round trip holds the log, or, with something to `alsoWrite`, in a transaction that runs it
+ * next. When the statement finds the head moved (another process wrote), the append is done again under the
+ * chain-head row lock, taken first in a transaction (which keeps every writer of the log, and so of the read models,
+ * out until commit), reading and writing the same way under it. A batch is always written under the lock. Either
+ * way each append's writes are one statement.
  */
 export function createEventStore(db: Kysely<Database>, projections: readonly Projection[], effects: readonly AfterAppend[] = []): EventStore {
   const tableSpecs = projections.flatMap((p) => p.tables);
@@ -139,9 +149,6 @@ export function createEventStore(db: Kysely<Database>, projections: readonly Pro
     recent.forgetAll();
     streams.clear();
   };
-  /** Settles when the last append of this process queued so far is done. */
-  let queue: Promise<unknown> = Promise.resolve();
-
   /** Chains, projects and writes against `head` through `executor`; false when the head was no longer there. */
   async function attempt(executor: Kysely<Database>, appends: readonly StreamAppend[], head: ChainHead, metadata: EventMetadata, occurredAt: string, options: AppendOptions) {
     const { stored, to } = chainEvents(appends, head, metadata, occurredAt);
@@ -160,7 +167,7 @@ export function createEventStore(db: Kysely<Database>, projections: readonly Pro
    * behind the log): the caller then does it again under the lock. The statement's update of the head holds the
    * head's row lock until commit, so `alsoWrite` runs under it as it would in `underLock`.
    */
-  async function optimistic(appends: readonly StreamAppend[], metadata: EventMetadata, occurredAt: string, options: AppendOptions) {
+  async function optimistic({ appends, metadata, occurredAt, options }: PendingAppend) {
     const head = recent.lastHead() ?? (await readChainHead(db));
     const { alsoWrite } = options;
     if (!alsoWrite) return attempt(db, appends, head, metadata, occurredAt, options).catch(() => null);
@@ -179,25 +186,91 @@ export function createEventStore(db: Kysely<Database>, projections: readonly Pro
       });
   }
 
-  async function underLock(appends: readonly StreamAppend[], metadata: EventMetadata, occurredAt: string, options: AppendOptions) {
+  /**
+   * One append written under the lock, in `trx` at `head`: its statement, then its `alsoWrite`. Refused (a stream
+   * no longer at its expected version) without writing anything; what it wrote is remembered before commit, still
+   * under the lock, so the next writer of this process finds the head and rows it will lock at.
+   */
+  async function appendLocked(trx: Transaction<Database>, head: ChainHead, { appends, metadata, occurredAt, options }: PendingAppend) {
+    const written = await attempt(trx, appends, head, metadata, occurredAt, options);
+    // Under the lock the head cannot have moved: a refusal means a stream is no longer at its expected version.
+    if (!written) return { refused: staleStream(appends, await streamVersions(trx, appends)) };
+    if (options.alsoWrite) await options.alsoWrite(trx, written.stored);
+    recent.committed(written.from, written.to, written.changes);
+    streams.committed(written.stored);
+    return { written };
+  }
+
+  async function underLock(pending: PendingAppend) {
     return db
       .transaction()
       .execute(async (trx) => {
-        const head = await lockChainHead(trx);
-        const written = await attempt(trx, appends, head, metadata, occurredAt, options);
-        // Under the lock the head cannot have moved: a refusal means a stream is no longer at its expected version.
-        if (!written) throw staleStream(appends, await streamVersions(trx, appends));
-        if (options.alsoWrite) await options.alsoWrite(trx, written.stored);
-        // Still under the lock, so the next writer of this process finds the head and rows it will lock at.
-        recent.committed(written.from, written.to, written.changes);
-        streams.committed(written.stored);
-        return written;
+        const outcome = await appendLocked(trx, await lockChainHead(trx), pending);
+        if (outcome.refused) throw outcome.refused;
+        return outcome.written;
       })
       .catch((error: unknown) => {
         forgetAll(); // it may have followed an append that did not commit
         throw error;
       });
   }
+
+  /** One append on its own: in one autocommitted statement when the head is where this process left it. */
+  async function alone(pending: PendingAppend): Promise<StoredEvent[]> {
+    try {
+      const written = await optimistic(pending);
+      if (written) {
+        recent.committed(written.from, written.to, written.changes);
+        streams.committed(written.stored);
+        return written.stored;
+      }
+      return (await underLock(pending)).stored;
+    } catch (error) {
+      throw asConflict(error);
+    }
+  }
+
+  /**
+   * Appends that queued while the last batch committed, in ONE transaction under the chain-head lock and so one
+   * commit (one WAL flush) for all: each in the order it came, chained to the head the one before it left, with its
+   * own statement (its own expected versions: one refused writes nothing and the next goes on) and its own
+   * `alsoWrite`. Answered only after the commit. Should anything fail the transaction itself (a unique index of a read
+   * model, an `alsoWrite` that throws), it is rolled back and every append of the batch is done alone, so that
+   * failure reaches only the append it belongs to.
+   */
+  async function together(batch: Queued<PendingAppend, StoredEvent[]>[]): Promise<void> {
+    const outcomes = await db
+      .transaction()
+      .execute(async (trx) => {
+        let head = await lockChainHead(trx);
+        const done: Array<{ written?: { stored: StoredEvent[] }; refused?: unknown }> = [];
+        for (const q of batch) {
+          const outcome = await appendLocked(trx, head, q.job);
+          if (outcome.written) head = outcome.written.to;
+          done.push(outcome);
+        }
+        return done;
+      })
+      .catch(() => {
+        forgetAll();
+        return null;
+      });
+    if (!outcomes) {
+      for (const q of batch) await alone(q.job).then(q.resolve, q.reject);
+      return;
+    }
+    batch.forEach((q, i) => {
+      const outcome = outcomes[i]!;
+      if (outcome.written) q.resolve(outcome.written.stored);
+      else q.reject(outcome.refused);
+    });
+  }
+
+  /** The appends of one process: a lone one alone, several that queued meanwhile as one batch. */
+  const commits = new GroupCommit<PendingAppend, StoredEvent[]>(async (batch) => {
+    if (batch.length === 1) await alone(batch[0]!.job).then(batch[0]!.resolve, batch[0]!.reject);
+    else await together(batch);
+  });
 
   return {
     async append(appends, metadata, given = {}) {
@@ -208,23 +281,7 @@ export function createEventStore(db: Kysely<Database>, projections: readonly Pro
         ...a,
         events: a.events.map((e) => parseEvent(e.type, e.data)),
       }));
-      const previous = queue;
-      let done!: () => void;
-      queue = new Promise<void>((resolve) => (done = resolve));
-      await previous;
-      try {
-        const written = await optimistic(validated, metadata, occurredAt, options);
-        if (written) {
-          recent.committed(written.from, written.to, written.changes);
-          streams.committed(written.stored);
-          return written.stored;
-        }
-        return (await underLock(validated, metadata, occurredAt, options)).stored;
-      } catch (error) {
-        throw asConflict(error);
-      } finally {
-        done();
-      }
+      return commits.submit({ appends: validated, metadata, occurredAt, options });
     },
 
     read: (streamId) => readStreamFromDb(db, streamId),

@@ -1,0 +1,46 @@
+/** One queued piece of work and how to answer whoever queued it. */
+export interface Queued<Job, Result> {
+  job: Job;
+  resolve: (result: Result) => void;
+  reject: (error: unknown) => void;
+}
+
+/**
+ * A queue in which one leader at a time takes everything waiting (up to `maxBatch`, in the order it came) and runs it
+ * as one batch; whatever arrives meanwhile waits for the next batch. A lone job is a batch of one, so a single
+ * caller waits for nothing extra; under concurrency, the batches grow to what arrived during the last one. `run`
+ * answers every job of its batch (each with its own result or error); a job it leaves unanswered is refused.
+ */
+export class GroupCommit<Job, Result> {
+  private readonly waiting: Queued<Job, Result>[] = [];
+  private leading = false;
+
+  constructor(
+    private readonly run: (batch: Queued<Job, Result>[]) => Promise<void>,
+    private readonly maxBatch = 64,
+  ) {}
+
+  submit(job: Job): Promise<Result> {
+    return new Promise<Result>((resolve, reject) => {
+      this.waiting.push({ job, resolve, reject });
+      if (!this.leading) void this.lead();
+    });
+  }
+
+  private async lead(): Promise<void> {
+    this.leading = true;
+    try {
+      while (this.waiting.length) {
+        const batch = this.waiting.splice(0, this.maxBatch);
+        // A promise answers once: after `run`, these reach only the jobs it left unanswered.
+        const unanswered = await this.run(batch).then(
+          () => new Error('the batch left this append unanswered'),
+          (error: unknown) => error,
+        );
+        for (const q of batch) q.reject(unanswered);
+      }
+    } finally {
+      this.leading = false;
+    }
+  }
+}
