@@ -145,6 +145,28 @@ export async function reserve(
     current: Number(count),
     elapsed: (now.getTime() - start.getTime()) / (limit.windowSeconds * 1000),
   };
+  return reservationOf(db, limit, key, { start, counts }, detail, options.reason);
+}
+
+/** The window a slot of `limit` taken at `now` counts in, and the one before it. */
+export function windowsAt(limit: Limit, now: Date): { start: Date; previousStart: Date; elapsed: number } {
+  const start = windowStart(now, limit.windowSeconds);
+  const windowMs = limit.windowSeconds * 1000;
+  return { start, previousStart: new Date(start.getTime() - windowMs), elapsed: (now.getTime() - start.getTime()) / windowMs };
+}
+
+/**
+ * A slot already counted in the window starting at `start` (`counts` include it): kept, or, over the limit, given
+ * back and refused with 429 and Retry-After. For a caller that took the slot in a statement of its own.
+ */
+export async function reservationOf(
+  db: Kysely<Database>,
+  limit: Limit,
+  key: string,
+  { start, counts }: { start: Date; counts: WindowCounts },
+  detail: string,
+  reason?: ErrorReason,
+): Promise<Reservation> {
   let released = false;
   const release = async () => {
     if (released) return;
@@ -160,7 +182,7 @@ export async function reserve(
   };
   if (slidingCount(counts) > limit.max) {
     await release();
-    throw tooMany({ ...counts, current: counts.current - 1 }, limit, detail, options.reason);
+    throw tooMany({ ...counts, current: counts.current - 1 }, limit, detail, reason);
   }
   return { counts, release };
 }

@@ -5,24 +5,19 @@ import { displayBtc, displayUsd, parseUsdToCents } from '../../domain/money.ts';
 import { displayUtc } from '../../domain/shared/display-time.ts';
 import { DomainError, forbidden } from '../../domain/shared/errors.ts';
 import { passSecondFactor } from '../accounts/second-factor.ts';
-import { findUserByEmail } from '../accounts/user-view.ts';
-import { reserve } from '../auth/rate-limit.ts';
 import type { CommandMeta } from '../commands/handle.ts';
 import { publicUrl } from '../config.ts';
-import { preparedQuery } from '../db/database.ts';
 import type { AppDeps, SignedInUser } from '../app-deps.ts';
 import { queuedMail } from '../mail/outbox.ts';
 import { userWords } from '../mail/user-words.ts';
 import { onEscrow } from './commands.ts';
+import { creationContext } from './creation-context.ts';
 import { takeFreeAddress } from './payment-address.ts';
 
 const overCapIsNoAddress = (error: unknown) => {
   if (error instanceof DomainError && error.reason === 'unpaid_escrow_limit') return false;
   throw error;
 };
-
-/** Every escrow opened reads it. */
-const PRICING_IN_FORCE = preparedQuery((db) => db.selectFrom('settings').select(['rate_cents', 'fee_bps']).where('id', '=', 1));
 
 /**
  * Opens an escrow at the rate and fee in force. The creator's role decides the side; the counterparty is invited
@@ -43,13 +38,16 @@ export async function createEscrow(deps: AppDeps, user: SignedInUser, input: z.i
   const side = user.role;
   const counterparty = side === 'buyer' ? input.seller_email : input.buyer_email;
   if (!counterparty) throw new DomainError('invalid_input', side === 'buyer' ? 'seller_email is required' : 'buyer_email is required');
-  // Prepared: every escrow opened reads it.
-  const [pricing] = await PRICING_IN_FORCE(db, {});
-  if (!pricing?.rate_cents) throw new DomainError('not_ready', 'The BTC/USD rate has not been set yet; escrows cannot be created until an admin sets it');
-  // Counted before the escrow is written, in one statement, so concurrent requests cannot open more than the limit.
-  const slot = await reserve(db, { bucket: 'escrows-user', max: deps.config.RATE_LIMIT_ESCROWS, windowSeconds: 3600 }, user.id, 'You have opened too many escrows in the last hour');
+  // The per-user limit's slot, the pricing and the counterparty's account: one statement (creation-context.ts).
+  const { slot, pricing, counterpartyId } = await creationContext(db, {
+    limit: { bucket: 'escrows-user', max: deps.config.RATE_LIMIT_ESCROWS, windowSeconds: 3600 },
+    userId: user.id,
+    counterpartyEmail: counterparty,
+    detail: 'You have opened too many escrows in the last hour',
+  });
   try {
-    return await open(deps, user, input, meta, { side, counterparty, pricing: { rate_cents: pricing.rate_cents, fee_bps: pricing.fee_bps } });
+    if (!pricing) throw new DomainError('not_ready', 'The BTC/USD rate has not been set yet; escrows cannot be created until an admin sets it');
+    return await open(deps, user, input, meta, { side, counterparty, counterpartyId, pricing });
   } catch (error) {
     await slot.release();
     throw error;
@@ -61,13 +59,9 @@ async function open(
   user: SignedInUser,
   input: z.infer<typeof createEscrowSchema>,
   meta: Omit<CommandMeta, 'actor'>,
-  { side, counterparty, pricing }: { side: 'buyer' | 'seller'; counterparty: string; pricing: { rate_cents: number; fee_bps: number } },
+  { side, counterparty, counterpartyId, pricing }: { side: 'buyer' | 'seller'; counterparty: string; counterpartyId: string | null; pricing: { rate_cents: number; fee_bps: number } },
 ) {
-  const { db } = deps.database;
   // A verified account already holding the counterparty's address is bound at once (parties are account ids).
-  const other = await findUserByEmail(db, counterparty);
-  const counterpartyId = other?.email_verified && other.role !== 'admin' ? other.id : null;
-
   const escrowId = randomUUID();
   const actorMeta = { ...meta, actor: user.id };
   const result = await onEscrow(
