@@ -15,6 +15,8 @@ import type { DomainEvent } from '../domain/events.ts';
 import { projections } from '../projections/registry.ts';
 import { type SendInit, send } from '../e2e/client.ts';
 import { PRICING } from './generated-history.ts';
+import { benchPort } from './ports.ts';
+import { repeated } from './results.ts';
 
 export interface LoadFigures {
   perSecond: number;
@@ -111,11 +113,12 @@ async function load(options: autocannon.Options): Promise<LoadFigures> {
   return { perSecond: result.requests.total / (result.duration || 1), p99Ms: result.latency.p99 };
 }
 
+/** Each load as many times as `repeated` runs it: the reads in rounds (baseline, reviews, list), then the writes. */
 export interface ApiFigures {
-  primaryKey: LoadFigures;
-  reviews: LoadFigures;
-  escrows: LoadFigures;
-  create: LoadFigures;
+  primaryKey: LoadFigures[];
+  reviews: LoadFigures[];
+  escrows: LoadFigures[];
+  create: LoadFigures[];
 }
 
 /**
@@ -132,7 +135,7 @@ export async function apiBenchmarks(databaseUrl: string, seconds: number, profil
     await seedEscrows(store, 100_000 - 50);
     console.log(`  seeded 100,000 reviews and 99,950 escrows in ${((performance.now() - started) / 1000).toFixed(0)} s`);
 
-    const port = 3900 + Math.floor(Math.random() * 100);
+    const port = benchPort(3900, 100);
     server = await startApiServer(databaseUrl, port, profileDir);
     const base = `http://127.0.0.1:${port}`;
     const admin = String((await call(base, '/api/auth/login', { json: { username: ADMIN.username, password: ADMIN.password } })).access_token);
@@ -143,18 +146,26 @@ export async function apiBenchmarks(databaseUrl: string, seconds: number, profil
     for (let i = 0; i < 50; i++) await call(base, '/api/escrows', { token: buyer, json: { ...deal(i), seller_email: 'benchseller@example.com' } });
 
     const duration = seconds;
-    const primaryKey = await load({ url: `${base}/bench/pk/${reviewId}`, duration });
-    const reviews = await load({ url: `${base}/api/reviews`, duration });
-    const escrows = await load({ url: `${base}/api/escrows`, headers: { authorization: `Bearer ${buyer}` }, duration });
+    const rounds = await repeated(async () => ({
+      primaryKey: await load({ url: `${base}/bench/pk/${reviewId}`, duration }),
+      reviews: await load({ url: `${base}/api/reviews`, duration }),
+      escrows: await load({ url: `${base}/api/escrows`, headers: { authorization: `Bearer ${buyer}` }, duration }),
+    }));
     const listed = await call(base, '/api/escrows', { token: buyer });
     if (Object.keys(listed).length !== 50) throw new Error(`the buyer should see 50 escrows, saw ${Object.keys(listed).length}`);
-    const create = await load({
-      url: `${base}/api/escrows`,
-      method: 'POST',
-      headers: { authorization: `Bearer ${seller}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ ...deal(0), buyer_email: 'benchbuyer@example.com' }),
-      duration,
-    });
+    // After the reads: each escrow created binds the buyer, whose list would grow.
+    const create = await repeated(() =>
+      load({
+        url: `${base}/api/escrows`,
+        method: 'POST',
+        headers: { authorization: `Bearer ${seller}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ ...deal(0), buyer_email: 'benchbuyer@example.com' }),
+        duration,
+      }),
+    );
+    const primaryKey = rounds.map((r) => r.primaryKey);
+    const reviews = rounds.map((r) => r.reviews);
+    const escrows = rounds.map((r) => r.escrows);
     return { primaryKey, reviews, escrows, create };
   } finally {
     if (server) {

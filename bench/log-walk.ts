@@ -19,6 +19,7 @@ import { sql } from 'kysely';
 import { verifyExport } from '../app-server/audit/verify-export.ts';
 import { openDatabase } from '../app-server/db/database.ts';
 import type { Database } from '../app-server/db/schema.ts';
+import { benchPort } from './ports.ts';
 import { replayProjections } from '../app-server/replay.ts';
 
 export interface LogWalkFigures {
@@ -114,7 +115,7 @@ async function startServer(databaseUrl: string, port: number): Promise<ChildProc
 const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
 
 export async function exportThroughServer(databaseUrl: string, out: string, events: number) {
-  const port = 3700 + Math.floor(Math.random() * 200);
+  const port = benchPort(3700, 200);
   const server = await startServer(databaseUrl, port);
   try {
     const base = `http://127.0.0.1:${port}/api`;

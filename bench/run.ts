@@ -4,7 +4,9 @@
  * PostgreSQL at BENCH_DATABASE_URL (default the local server), PGlite in memory or in a scratch directory.
  *   npm run bench [-- --only append,api,log,start,web] [--seconds 10] [--events 1000000] [--profile DIR]
  * `--events` smaller than a million gives a quick trial whose figures are not the ones the goals speak of;
- * `--profile DIR` makes the API server write a CPU profile (node --cpu-prof) there.
+ * `--profile DIR` makes the API server write a CPU profile (node --cpu-prof) there. Each figure is measured RUNS
+ * (3) times, each time next to its own baseline; the median is judged and the spread reported (results.ts).
+ * BENCH_PORT_BASE puts the servers it starts in the 50 ports from there.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -18,7 +20,8 @@ import { apiBenchmarks } from './api.ts';
 import { withBenchDatabase } from './bench-database.ts';
 import { logWalkInChild } from './log-walk.ts';
 import { commandPeaks, type PeakRss, pgliteFootprint, serverPeak } from './memory.ts';
-import { type BenchResult, checkResult, informational, limitResult, printResult, ratioResult, writeResults } from './results.ts';
+import { benchPort } from './ports.ts';
+import { type BenchResult, checkResult, informational, limitOfRuns, limitResult, printResult, RUNS, ratioOfRuns, repeated, writeResults } from './results.ts';
 import { seedBulk } from './seed-bulk.ts';
 import { chromiumPath, ESCROW_ROUTE, measureRoutes } from './web-size.ts';
 
@@ -44,35 +47,45 @@ const add = (r: BenchResult) => {
   results.push(r);
 };
 const step = (title: string) => console.log(`\n== ${title} (${new Date().toISOString().slice(11, 19)})`);
-let lockedInsertBaseline: number | undefined;
+/** The 16-client raw INSERT under the chain-head lock, one per run: the baseline of the append and the creation. */
+let lockedInsertBaselines: number[] | undefined;
 
 if (only.has('append')) {
   for (const backend of [postgres, null]) {
     await withBenchDatabase(async (handle) => {
-      step(`append on ${handle.backend}`);
-      const raw1 = await rawInsertsPerSecond(handle, 1, seconds, false);
-      const one = await commandsPerSecond(handle, 1, seconds);
+      step(`append on ${handle.backend}, ${RUNS} runs`);
+      // Each run measures its baseline right before its figure, so both see the same machine.
+      const runs = await repeated(async () => {
+        const raw1 = await rawInsertsPerSecond(handle, 1, seconds, false);
+        const one = await commandsPerSecond(handle, 1, seconds);
+        const raw16 = await rawInsertsPerSecond(handle, 16, seconds, true);
+        const sixteen = await commandsPerSecond(handle, 16, seconds);
+        const raw16Free = await rawInsertsPerSecond(handle, 16, seconds, false);
+        return { raw1, one, raw16, sixteen, raw16Free };
+      });
+      const of = (key: keyof (typeof runs)[number]) => runs.map((r) => r[key]);
       const pglite = handle.backend === 'pglite';
-      add(ratioResult(`append, 1 writer (${handle.backend})`, 'commands/s', one, raw1, pglite ? 0 : 0.5));
-      const raw16 = await rawInsertsPerSecond(handle, 16, seconds, true);
-      const sixteen = await commandsPerSecond(handle, 16, seconds);
-      add(ratioResult(`append, 16 writers (${handle.backend})`, 'commands/s', sixteen, raw16, pglite ? 0 : 0.6));
-      if (handle.backend === 'postgres') lockedInsertBaseline = raw16;
+      add(ratioOfRuns(`append, 1 writer (${handle.backend})`, 'commands/s', of('one'), of('raw1'), pglite ? 0 : 0.55));
+      add(ratioOfRuns(`append, 16 writers (${handle.backend})`, 'commands/s', of('sixteen'), of('raw16'), pglite ? 0 : 1.5));
+      add(ratioOfRuns(`append, 16 writers against 16 raw INSERTs without a lock (${handle.backend})`, 'commands/s', of('sixteen'), of('raw16Free'), pglite ? 0 : 1.0));
+      if (handle.backend === 'postgres') lockedInsertBaselines = of('raw16');
     }, backend);
   }
 }
 
 if (only.has('api')) {
   await withBenchDatabase(async (handle) => {
-    step('API under autocannon -c 32 on postgres');
-    lockedInsertBaseline ??= await rawInsertsPerSecond(handle, 16, seconds, true);
+    step(`API under autocannon -c 32 on postgres, ${RUNS} runs of each load`);
+    lockedInsertBaselines ??= await repeated(() => rawInsertsPerSecond(handle, 16, seconds, true));
     const api = await apiBenchmarks(handle.location, seconds, values.profile);
-    add(ratioResult('GET /api/reviews (100,000 reviews)', 'req/s', api.reviews.perSecond, api.primaryKey.perSecond, 0.7));
-    add(limitResult('GET /api/reviews p99', 'ms', api.reviews.p99Ms, { below: 50 }));
-    add(ratioResult('GET /api/escrows (50 of 100,000)', 'req/s', api.escrows.perSecond, api.primaryKey.perSecond, 0.7));
-    add(limitResult('GET /api/escrows p99', 'ms', api.escrows.p99Ms, { below: 50 }));
-    add(ratioResult('POST /api/escrows', 'req/s', api.create.perSecond, lockedInsertBaseline, 0.4));
-    add(limitResult('POST /api/escrows p99', 'ms', api.create.p99Ms, {}));
+    const rate = (figures: { perSecond: number }[]) => figures.map((f) => f.perSecond);
+    const p99 = (figures: { p99Ms: number }[]) => figures.map((f) => f.p99Ms);
+    add(ratioOfRuns('GET /api/reviews (100,000 reviews)', 'req/s', rate(api.reviews), rate(api.primaryKey), 0.7));
+    add(limitOfRuns('GET /api/reviews p99', 'ms', p99(api.reviews), { below: 50 }));
+    add(ratioOfRuns('GET /api/escrows (50 of 100,000)', 'req/s', rate(api.escrows), rate(api.primaryKey), 0.8));
+    add(limitOfRuns('GET /api/escrows p99', 'ms', p99(api.escrows), { below: 50 }));
+    add(ratioOfRuns('POST /api/escrows', 'req/s', rate(api.create), lockedInsertBaselines, 0.5));
+    add(limitOfRuns('POST /api/escrows p99', 'ms', p99(api.create), { below: 50 }));
   }, postgres);
 }
 
@@ -84,17 +97,18 @@ if (only.has('log')) {
     console.log(`  seeded ${seeded.events} events (${seeded.deals} deals) in ${((performance.now() - started) / 1000).toFixed(0)} s`);
     const out = join(tmpdir(), `escrow-bench-${process.pid}.ndjson`);
     try {
-      const walk = await logWalkInChild(url!, out);
-      add(ratioResult(`replay, ${walk.events} events`, 'events/s', walk.replayEventsPerSecond, walk.keysetRowsPerSecond, 0.35));
-      add(checkResult('replay equals the live read models', walk.replayMatch, 'match'));
-      add(ratioResult(`export, ${walk.events} events`, 'events/s', walk.exportEventsPerSecond, walk.keysetRowsPerSecond, 0.6));
-      add(limitResult('export: server peak RSS', 'MB', walk.exportPeakRssMb, { below: 200 }));
-      add(ratioResult('verify-export', 'events/s', walk.verifyEventsPerSecond, walk.readAndParseLinesPerSecond, 0.3));
+      const walks = await repeated(() => logWalkInChild(url!, out));
+      const of = (key: keyof (typeof walks)[number]) => walks.map((w) => Number(w[key]));
+      add(ratioOfRuns(`replay, ${walks[0]!.events} events`, 'events/s', of('replayEventsPerSecond'), of('keysetRowsPerSecond'), 0.5));
+      add(checkResult('replay equals the live read models', walks.every((w) => w.replayMatch), 'match'));
+      add(ratioOfRuns(`export, ${walks[0]!.events} events`, 'events/s', of('exportEventsPerSecond'), of('keysetRowsPerSecond'), 0.7));
+      add(limitOfRuns('export: server peak RSS', 'MB', of('exportPeakRssMb'), { below: 200 }));
+      add(ratioOfRuns('verify-export', 'events/s', of('verifyEventsPerSecond'), of('readAndParseLinesPerSecond'), 0.3));
     } finally {
       rmSync(out, { force: true });
     }
     step(`peak RSS of the server and each CLI command, ${events} events on postgres`);
-    for (const peak of [await serverPeak({ DATABASE_URL: url, DATA_DIR: tmpdir() }, 4100 + Math.floor(Math.random() * 100)), ...(await commandPeaks({ DATABASE_URL: url }, postgres))]) addPeak(peak, 'postgres', 0);
+    for (const peak of [await serverPeak({ DATABASE_URL: url, DATA_DIR: tmpdir() }, benchPort(4100, 100)), ...(await commandPeaks({ DATABASE_URL: url }, postgres))]) addPeak(peak, 'postgres', 0);
   }, postgres);
 }
 
@@ -112,12 +126,12 @@ if (only.has('start')) {
       await database.close();
     }
     await timeStart(dataDir); // the first start builds what is stale; the figure is the next one
-    add(limitResult(`npm start to /api/ready, ${events} events in PGlite`, 's', await timeStart(dataDir), { below: 3 }));
+    add(limitOfRuns(`npm start to /api/ready, ${events} events in PGlite`, 's', await repeated(() => timeStart(dataDir)), { below: 3 }));
     step(`peak RSS of the server and each CLI command, ${events} events in PGlite`);
     const footprint = await pgliteFootprint(dataDir);
     add(limitResult(`PGlite's idle footprint (a process that opens the store), ${events} events`, 'MB', footprint.peakRssMb, {}));
     const env = { DATA_DIR: dataDir, DATABASE_URL: '' };
-    for (const peak of [await serverPeak(env, 4100 + Math.floor(Math.random() * 100)), ...(await commandPeaks(env))]) addPeak(peak, 'PGlite', footprint.peakRssMb);
+    for (const peak of [await serverPeak(env, benchPort(4100, 100)), ...(await commandPeaks(env))]) addPeak(peak, 'PGlite', footprint.peakRssMb);
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }
@@ -159,7 +173,7 @@ function withoutDatabaseUrl(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 
 /** Seconds from `npm start` to the first 200 of /api/ready; the server is stopped again afterwards. */
 async function timeStart(dataDir: string): Promise<number> {
-  const port = 4100 + Math.floor(Math.random() * 100);
+  const port = benchPort(4100, 100);
   const started = performance.now();
   const child: ChildProcess = spawn('npm', ['start'], {
     cwd: new URL('..', import.meta.url).pathname,
