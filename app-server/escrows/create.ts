@@ -11,6 +11,7 @@ import type { CommandMeta } from '../commands/handle.ts';
 import { publicUrl } from '../config.ts';
 import { preparedQuery } from '../db/database.ts';
 import type { AppDeps, SignedInUser } from '../app-deps.ts';
+import { currentCheckpointLine } from '../mail/checkpoint-line.ts';
 import { queuedMail } from '../mail/outbox.ts';
 import { userWords } from '../mail/user-words.ts';
 import { onEscrow } from './commands.ts';
@@ -67,6 +68,7 @@ async function open(
   // A verified account already holding the counterparty's address is bound at once (parties are account ids).
   const other = await findUserByEmail(db, counterparty);
   const counterpartyId = other?.email_verified && other.role !== 'admin' ? other.id : null;
+  const checkpoint = await currentCheckpointLine(db);
 
   const escrowId = randomUUID();
   const actorMeta = { ...meta, actor: user.id };
@@ -111,6 +113,7 @@ async function open(
               `Payment due by: ${displayUtc(d.payment_due_at)}`,
               '',
               `Sign in (or register with this e-mail address and confirm it) to see it: ${publicUrl(deps.config)}/escrow/${escrowId}`,
+              ...(checkpoint ? [checkpoint] : []),
             ].join('\n'),
           },
         ])];
