@@ -18,7 +18,7 @@ export function TransparencyPage() {
         <h1>A log anyone can check</h1>
         <p className="lead">
           We hold the money, so you should not have to take our word for what happened to it. Every event of every escrow
-          is a leaf of a public Merkle tree, and we sign its root every minute it grows.
+          is a leaf of a public Merkle tree, and whenever the log grows we sign its root again, at a fixed interval.
         </p>
         <p>
           The log publishes hashes only, never what a deal is about. With them you can check that the events of your
@@ -34,7 +34,7 @@ export function TransparencyPage() {
         <LogConsistencyNotice />
       </section>
       <LatestCheckpoint />
-      <section className="card tlog-card prose" aria-labelledby="tlog-how-heading">
+      <section className="card tlog-card" aria-labelledby="tlog-how-heading">
         <h2 id="tlog-how-heading">Check a proof yourself</h2>
         <ol>
           <li>
@@ -53,7 +53,7 @@ export function TransparencyPage() {
             <pre className="tlog-note">npm run cli -- verify-export events.ndjson --checkpoint checkpoints.txt</pre>
           </li>
           <li>
-            Monitors can mirror the log with any C2SP tlog-tiles client: the checkpoint is at <code>/tlog/checkpoint</code>
+            Monitors can mirror the log with any C2SP tlog-tiles client: the checkpoint is at <code>/tlog/checkpoint</code>{' '}
             and the hash tiles at <code>/tlog/tile/L/N</code>. Proofs are at <code>/api/transparency/inclusion</code> and{' '}
             <code>/api/transparency/consistency</code>. Checkpoints verify with Go's <code>sumdb/note</code>, proofs
             with its <code>sumdb/tlog</code>.
