@@ -1,7 +1,23 @@
+import { builtinModules } from 'node:module';
 import js from '@eslint/js';
 import boundaries from 'eslint-plugin-boundaries';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
+
+/**
+ * The domain code the web app runs in the browser too (it must not reach Node's built-ins, nor the rest of the
+ * domain that does): money and addresses, display helpers, the event envelope and the transparency log's checks.
+ */
+const browserDomain = [
+  'domain/money.ts',
+  'domain/bitcoin-address.ts',
+  'domain/shared/client-routes.ts',
+  'domain/shared/display-time.ts',
+  'domain/shared/errors.ts',
+  'domain/chain-envelope.ts',
+  'domain/stored-event.ts',
+  'domain/transparency/**',
+];
 
 export default tseslint.config(
   { ignores: ['node_modules', 'web/dist', 'dist', 'data', 'coverage', 'bench/out'] },
@@ -45,7 +61,7 @@ export default tseslint.config(
       // then the rest of the domain, which stays on the server.
       'boundaries/files-single-match': true,
       'boundaries/files': [
-        { category: 'runs-in-browser', pattern: ['domain/money.ts', 'domain/bitcoin-address.ts', 'domain/shared/client-routes.ts', 'domain/shared/display-time.ts'] },
+        { category: 'runs-in-browser', pattern: browserDomain },
         { category: 'server-only', pattern: 'domain/**' },
         // What builds the HTTP app to run it or to test it: the server's entry, the CLI, the demo that seeds through
         // the API, tests and their helpers.
@@ -80,7 +96,7 @@ export default tseslint.config(
                 { to: { file: { categories: 'server-only' } } },
               ],
               message:
-                'web/ reaches the rest only through contract/ and the pure domain helpers it runs in the browser (domain/money.ts, domain/bitcoin-address.ts, domain/shared/client-routes.ts, domain/shared/display-time.ts) ({{ dependency.source }})',
+                'web/ reaches the rest only through contract/ and the pure domain helpers it runs in the browser (browserDomain in eslint.config.js) ({{ dependency.source }})',
             },
             {
               from: { element: { type: 'web-feature' } },
@@ -97,6 +113,25 @@ export default tseslint.config(
             // ...except what builds the app to run or test it (a later policy that matches wins).
             { from: { file: { categories: 'wiring' } }, allow: { to: { element: { types: { anyOf: ['app-http', 'app-server'] } } } } },
           ],
+        },
+      ],
+    },
+  },
+  {
+    // What the browser runs from domain/ has no Node-only import (tests beside it run in Node and may).
+    files: browserDomain.map((pattern) => (pattern.endsWith('**') ? `${pattern}/*.ts` : pattern)),
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['node:*'], message: 'Domain code the web app runs must stay browser-safe: no Node built-ins.' },
+            // The rest of the domain that reaches Node (the chain hash by node:crypto): chain-envelope.ts is the half
+            // the browser may use.
+            { group: ['**/chain.ts'], message: 'domain/chain.ts hashes with node:crypto: import domain/chain-envelope.ts.' },
+          ],
+          paths: builtinModules.map((name) => ({ name, message: 'Domain code the web app runs must stay browser-safe: no Node built-ins.' })),
         },
       ],
     },

@@ -6,6 +6,7 @@ import { mailAdminsOnce } from '../escrows/notifications.ts';
 import { type ChainReport, verifyChain } from '../event-store/verify-chain.ts';
 import { type PeriodicJob, startPeriodic } from '../jobs/periodic.ts';
 import type { Logger } from '../logger.ts';
+import { CheckpointWatch } from '../transparency/checkpoint-watch.ts';
 
 /** How often the running server checks the events appended since its last check. */
 export const CHAIN_CHECK_EVERY_MS = 30_000;
@@ -53,12 +54,16 @@ export class ChainWatch {
   private lastFullCheckAt: Date | null = null;
   private queue: Promise<unknown> = Promise.resolve();
   private alerting: Promise<void> = Promise.resolve();
+  /** The log against the transparency checkpoints this server signed (a rewrite with recomputed hashes fails it). */
+  private readonly checkpoints: CheckpointWatch;
 
   constructor(
     private readonly db: Kysely<Database>,
     private readonly logger: Logger,
     private readonly options: { fullEveryMs?: number; now?: () => Date } = {},
-  ) {}
+  ) {
+    this.checkpoints = new CheckpointWatch(db);
+  }
 
   state(): ChainWatchState {
     const upTo = this.verifiedUpTo ? this.verifiedUpTo.position : null;
@@ -91,7 +96,8 @@ export class ChainWatch {
       const moved = await this.recheck(anchor);
       if (moved) return this.fail(moved, now);
       const report = await verifyChain(this.db, { after: anchor, pageSize: PAGE_SIZE });
-      this.settle(report, now);
+      const unsigned = report.ok ? await this.checkpoints.incremental() : null;
+      this.settle(unsigned ? { ...report, ok: false, firstBreak: unsigned } : report, now);
     }).then(() => this.state());
   }
 
@@ -110,6 +116,7 @@ export class ChainWatch {
 
   /** Forgets everything (tests empty the database under a live app). */
   forget(): void {
+    this.checkpoints.forget();
     this.verifiedUpTo = null;
     this.broken = null;
     this.lastCheckAt = null;
@@ -139,6 +146,11 @@ export class ChainWatch {
     if (report.ok && anchor && anchor.position <= report.head.position) {
       const moved = await this.recheck(anchor);
       if (moved) report = { ...report, ok: false, firstBreak: moved };
+    }
+    // ...and must still have the root of every transparency checkpoint signed before.
+    if (report.ok) {
+      const unsigned = await this.checkpoints.full(report.head.position);
+      if (unsigned) report = { ...report, ok: false, firstBreak: unsigned };
     }
     this.lastFullCheckAt = now;
     const wasBroken = this.broken;

@@ -8,6 +8,7 @@ import { passSecondFactor } from '../accounts/second-factor.ts';
 import type { CommandMeta } from '../commands/handle.ts';
 import { publicUrl } from '../config.ts';
 import type { AppDeps, SignedInUser } from '../app-deps.ts';
+import { currentCheckpointLine } from '../mail/checkpoint-line.ts';
 import { queuedMail } from '../mail/outbox.ts';
 import { userWords } from '../mail/user-words.ts';
 import { onEscrow } from './commands.ts';
@@ -61,7 +62,7 @@ async function open(
   meta: Omit<CommandMeta, 'actor'>,
   { side, counterparty, counterpartyId, pricing }: { side: 'buyer' | 'seller'; counterparty: string; counterpartyId: string | null; pricing: { rate_cents: number; fee_bps: number } },
 ) {
-  // A verified account already holding the counterparty's address is bound at once (parties are account ids).
+  const checkpoint = await currentCheckpointLine(deps.database.db);
   const escrowId = randomUUID();
   const actorMeta = { ...meta, actor: user.id };
   const result = await onEscrow(
@@ -105,6 +106,7 @@ async function open(
               `Payment due by: ${displayUtc(d.payment_due_at)}`,
               '',
               `Sign in (or register with this e-mail address and confirm it) to see it: ${publicUrl(deps.config)}/escrow/${escrowId}`,
+              ...(checkpoint ? [checkpoint] : []),
             ].join('\n'),
           },
         ])];

@@ -6,6 +6,7 @@ import type { StoredEvent } from '../../domain/stored-event.ts';
 import type { EscrowRow } from '../../projections/escrows/table.ts';
 import { idOfStream } from '../../projections/stream-ids.ts';
 import type { Database } from '../db/schema.ts';
+import { currentCheckpointLine } from '../mail/checkpoint-line.ts';
 import { enqueueMail, type OutgoingMail } from '../mail/outbox.ts';
 import { escrowRef, userWords } from '../mail/user-words.ts';
 
@@ -198,13 +199,14 @@ const txLine = (txid: string | null) => (txid ? `Transaction: ${txid}` : '');
  * Writes the letter out as mails to its readers, each with the escrow's figures (as the web app shows them) and a
  * link: the escrow's page for its parties, the admin console's place for it for admins. Pure.
  */
-export function mailsFor(letter: Letter, escrow: Escrow, adminEmails: readonly string[], baseUrl: string): OutgoingMail[] {
+export function mailsFor(letter: Letter, escrow: Escrow, adminEmails: readonly string[], baseUrl: string, checkpoint: string | null = null): OutgoingMail[] {
   const footer = (path: string, where: string) => [
     '',
     `Escrow: ${escrow.id}`,
     ...userWords('What it is for, as its creator described it', escrow.product_service),
     `Amount: ${displayUsd(escrow.total_cents)} = ${btc(escrow.amount_sats)}`,
     `${where}: ${baseUrl}${path}`,
+    ...(checkpoint ? [checkpoint] : []),
   ];
   const body = (side: Side) => (typeof letter.lines === 'function' ? letter.lines(side) : letter.lines).filter(Boolean);
   const toAdmins = adminEmails.map((to) => ({
@@ -230,13 +232,15 @@ export function mailsFor(letter: Letter, escrow: Escrow, adminEmails: readonly s
  */
 export function notifyOnEscrowEvents(baseUrl: string) {
   return async (trx: Transaction<Database>, stored: StoredEvent[]) => {
+    let checkpoint: Promise<string | null> | null = null;
     for (const event of stored) {
       if (event.stream_type !== 'escrow') continue;
       const escrow = await trx.selectFrom('escrows').selectAll().where('id', '=', idOfStream(event.stream_id)).executeTakeFirst();
       if (!escrow) continue;
       for (const letter of lettersFor(event, escrow)) {
         const admins = letter.to === 'admins' || letter.to === 'everyone' ? await adminEmails(trx) : [];
-        await enqueueMail(trx, mailsFor(letter, escrow, admins, baseUrl));
+        checkpoint ??= currentCheckpointLine(trx);
+        await enqueueMail(trx, mailsFor(letter, escrow, admins, baseUrl, await checkpoint));
       }
     }
   };

@@ -1,4 +1,4 @@
-import type { ChainEnvelope } from '../chain.ts';
+import type { ChainEnvelope } from '../chain-envelope.ts';
 import { eventLeafHash, fromBase64, verifyInclusion } from './merkle.ts';
 import { verifyCheckpoint } from './note.ts';
 

@@ -124,6 +124,9 @@ export function Layout() {
                 </li>
               ))}
               <li>
+                <Link to="/transparency">Transparency log</Link>
+              </li>
+              <li>
                 {/* A page of the server, not of the app: a full page load. */}
                 <a href="/api/docs">API</a>
               </li>

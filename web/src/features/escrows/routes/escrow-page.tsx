@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { type ComponentType, useEffect, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router-dom';
 import { ApiError } from '../../../api/client.ts';
 import { useAuth } from '../../../auth/auth-context.tsx';
@@ -17,8 +17,11 @@ import '../escrows.css';
 
 const NOTICE_MS = 3000;
 
+/** What the app mounts under the history: the escrow's proof in the transparency log (another feature's). */
+export type EscrowProofSlot = ComponentType<{ escrowId: string; updatedAt: string }>;
+
 /** One escrow: where it stands, the one next step for this user, every detail, and what happened when. */
-export function EscrowPage() {
+export function EscrowPage({ proofCard: ProofCard }: { proofCard?: EscrowProofSlot }) {
   const { id = '' } = useParams();
   const { user } = useAuth();
   const [params, setParams] = useSearchParams();
@@ -92,6 +95,7 @@ export function EscrowPage() {
                 <h2 id="history-heading">History</h2>
                 <EscrowTimeline id={data.id} updatedAt={data.updated_at} side={data.side} />
               </section>
+              {ProofCard && <ProofCard escrowId={data.id} updatedAt={data.updated_at} />}
             </>
           );
         }}
