@@ -2,7 +2,7 @@
  * `npm run bench`: every benchmark of the product against a baseline measured in the same run on this machine,
  * written to bench/RESULTS.md and bench/results.json. Each benchmark seeds its own data in a fresh database:
  * PostgreSQL at BENCH_DATABASE_URL (default the local server), PGlite in memory or in a scratch directory.
- *   npm run bench [-- --only append,api,log,start,web] [--seconds 10] [--events 1000000] [--profile DIR]
+ *   npm run bench [-- --only append,api,log,start,web,tlog] [--seconds 10] [--events 1000000] [--profile DIR]
  * `--events` smaller than a million gives a quick trial whose figures are not the ones the goals speak of;
  * `--profile DIR` makes the API server write a CPU profile (node --cpu-prof) there. Each figure is measured RUNS
  * (3) times, each time next to its own baseline; the median is judged and the spread reported (results.ts).
@@ -23,11 +23,12 @@ import { commandPeaks, type PeakRss, pgliteFootprint, serverPeak } from './memor
 import { benchPort } from './ports.ts';
 import { type BenchResult, checkResult, informational, limitOfRuns, limitResult, printResult, RUNS, ratioOfRuns, repeated, writeResults } from './results.ts';
 import { seedBulk } from './seed-bulk.ts';
+import { transparencyBenchmarks } from './transparency.ts';
 import { chromiumPath, ESCROW_ROUTE, measureRoutes } from './web-size.ts';
 
 const { values } = parseArgs({
   options: {
-    only: { type: 'string', default: 'append,api,log,start,web' },
+    only: { type: 'string', default: 'append,api,log,start,web,tlog' },
     seconds: { type: 'string', default: '10' },
     events: { type: 'string', default: '1000000' },
     profile: { type: 'string' },
@@ -149,6 +150,11 @@ if (only.has('web')) {
   add(checkResult('no request to another host', [landing, admin, escrow].every((w) => w!.foreign_requests.length === 0), 'none'));
 }
 
+if (only.has('tlog')) {
+  step(`transparency log: append with the tree, proofs at ${events} leaves, checkpoint signing, on postgres`);
+  for (const result of await transparencyBenchmarks(postgres, seconds, events)) add(result);
+}
+
 /** A process's peak RSS against 256 MB (above `base`, PGlite's own footprint, on PGlite); a failed run misses it. */
 function addPeak(peak: PeakRss, backend: string, base: number) {
   const limit = Math.round(base + 256);
@@ -197,7 +203,7 @@ const context = [
   `Run ${new Date().toISOString()} on ${process.platform}, Node ${process.version}, ${cpus().length} cores (load average at the end ${loadavg().map((l) => l.toFixed(1)).join(' / ')}); PostgreSQL at ${new URL(postgres).host}; ${events} events for the log benchmarks; ${seconds} s per load.`,
   'Goals apply to PostgreSQL, the production backend; the PGlite rows of the append benchmark are for comparison (one connection in this process: its "16 writers" take turns).',
 ];
-if (only.size === 5 && events >= 1_000_000) writeResults(benchDir, results, context);
+if (only.size === 6 && events >= 1_000_000) writeResults(benchDir, results, context);
 else console.log('\n(a partial or quick run: bench/RESULTS.md and results.json left as they were)');
 const goals = results.filter((r) => !informational(r));
 const missed = goals.filter((r) => !r.met);

@@ -74,6 +74,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       // Payment proofs in the journeys come from a chain mined in the test at regtest's difficulty.
       MIN_WORK_BITS: '0x207fffff',
       MIN_CONFIRMATIONS: '1',
+      // A deal's events are in a signed checkpoint within seconds, not the minute an operator's server waits.
+      CHECKPOINT_INTERVAL_S: '2',
     },
   });
   child.stdout.on('data', (chunk: Buffer) => (log += chunk.toString()));
