@@ -26,6 +26,8 @@ export interface EscrowContext {
   refund_address_held_until: string | null;
   dispute_id: string | null;
   status_before_dispute: 'pending_payment' | 'funded' | null;
+  /** When the conversation last had a message (a message changes nothing else). */
+  last_message_at: string | null;
 }
 
 const initialContext: EscrowContext = {
@@ -46,6 +48,7 @@ const initialContext: EscrowContext = {
   refund_address_held_until: null,
   dispute_id: null,
   status_before_dispute: null,
+  last_message_at: null,
 };
 
 type Of<T extends EscrowMachineEvent['type']> = Extract<EscrowMachineEvent, { type: T }>;
@@ -88,6 +91,7 @@ export const escrowMachine = setup({
         : { refund_address: address, refund_address_held_until: held_until ?? null };
     }),
     clearDispute: assign({ dispute_id: null, status_before_dispute: null }),
+    noteMessage: assign(({ event }) => ({ last_message_at: event.at })),
   },
 }).createMachine({
   id: 'escrow',
@@ -115,7 +119,8 @@ export const escrowMachine = setup({
     },
     active: {
       initial: 'pending_payment',
-      on: { EscrowFrozen: 'frozen' },
+      // The parties and the admins may talk while the deal is open, whatever step it is at; not once it has ended.
+      on: { EscrowFrozen: 'frozen', MessagePosted: { actions: 'noteMessage' } },
       states: {
         history: { type: 'history', history: 'shallow' },
         pending_payment: {
@@ -177,7 +182,7 @@ export const escrowMachine = setup({
         },
       },
     },
-    frozen: { on: { EscrowUnfrozen: 'active.history' } },
+    frozen: { on: { EscrowUnfrozen: 'active.history', MessagePosted: { actions: 'noteMessage' } } },
     released: { type: 'final' },
     refunded: { type: 'final' },
     cancelled: { type: 'final' },
