@@ -60,7 +60,7 @@ interface Escrow {
  * marked sent (nothing is delivered to the example.com addresses).
  */
 /** The API calls a demo seeding makes (its progress is counted in them). */
-export const DEMO_CALLS = 112;
+export const DEMO_CALLS = 116;
 
 export async function seedDemo(deps: AppDeps, options: { password?: string; onCall?: (calls: number) => void } = {}): Promise<DemoReport> {
   const { db } = deps.database;
