@@ -11,8 +11,10 @@ interface ConversationPanelProps {
   viewerSide: Side;
   /** Whether the viewer may write now (`post_message` in the escrow's `allowed_actions`). */
   canPost: boolean;
-  /** The panel's heading level where it is shown (the escrow page: 2; inside a console view: 3). */
-  headingLevel?: 2 | 3;
+  /** The panel's heading level where it is shown (the escrow page: 2; inside a console view: 3 or 4). */
+  headingLevel?: 2 | 3 | 4;
+  /** Shown inside another card (the console's views): no card of its own. */
+  embedded?: boolean;
 }
 
 const who = (m: Message) => (m.side === 'admin' ? 'an admin' : `the ${m.side}`);
@@ -22,12 +24,12 @@ const excerpt = (text: string) => (text.length > 140 ? `${text.slice(0, 140)}...
  * The conversation of an escrow's parties and the admins: every message oldest first, new ones announced to screen
  * readers as they arrive, and the form to write one while the deal is under way.
  */
-export function ConversationPanel({ escrowId, viewerSide, canPost, headingLevel = 2 }: ConversationPanelProps) {
+export function ConversationPanel({ escrowId, viewerSide, canPost, headingLevel = 2, embedded = false }: ConversationPanelProps) {
   const messages = useMessages(escrowId);
   const headingId = useId();
   const [announcement, setAnnouncement] = useState('');
   const seen = useRef<Set<string> | null>(null);
-  const Heading = headingLevel === 2 ? 'h2' : 'h3';
+  const Heading = (['h2', 'h3', 'h4'] as const)[headingLevel - 2]!;
 
   // Announce what others wrote since the last look (the first load is the page itself, not news).
   useEffect(() => {
@@ -42,7 +44,7 @@ export function ConversationPanel({ escrowId, viewerSide, canPost, headingLevel 
   }, [messages.data, viewerSide]);
 
   return (
-    <section className="card conversation" aria-labelledby={headingId}>
+    <section className={embedded ? 'conversation conversation-embedded' : 'card conversation'} aria-labelledby={headingId}>
       <Heading id={headingId}>Messages</Heading>
       <p className="small muted">
         {viewerSide === 'admin'
