@@ -26,8 +26,6 @@ export interface EscrowContext {
   refund_address_held_until: string | null;
   dispute_id: string | null;
   status_before_dispute: 'pending_payment' | 'funded' | null;
-  /** When the conversation last had a message (a message changes nothing else). */
-  last_message_at: string | null;
 }
 
 const initialContext: EscrowContext = {
@@ -48,7 +46,6 @@ const initialContext: EscrowContext = {
   refund_address_held_until: null,
   dispute_id: null,
   status_before_dispute: null,
-  last_message_at: null,
 };
 
 type Of<T extends EscrowMachineEvent['type']> = Extract<EscrowMachineEvent, { type: T }>;
@@ -125,7 +122,11 @@ export const escrowMachine = setup({
         : { refund_address: address, refund_address_held_until: held_until ?? null };
     }),
     clearDispute: assign({ dispute_id: null, status_before_dispute: null }),
-    noteMessage: assign(({ event }) => ({ last_message_at: event.at })),
+    /**
+     * A message changes nothing of the deal. The transition still needs an action: `can` says no to one that has
+     * neither a target nor an action.
+     */
+    noteMessage: () => undefined,
   },
 }).createMachine({
   id: 'escrow',
