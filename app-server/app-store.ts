@@ -2,7 +2,8 @@ import type { Kysely } from 'kysely';
 import { projections } from '../projections/registry.ts';
 import { type Config, publicUrl } from './config.ts';
 import type { Database } from './db/schema.ts';
-import { createEventStore, type EventStore } from './event-store/append.ts';
+import { createEventStore } from './event-store/append.ts';
+import type { EventStore } from './event-store/event-store.ts';
 import { escrowEffects } from './escrows/effects.ts';
 import { webhookEffect } from './webhooks/queue.ts';
 

@@ -9,7 +9,7 @@ import { hashPassword, verifyPassword } from '../auth/passwords.ts';
 import { type Limit, reachedLimitWith, type Reservation, reserve, slidingCount } from '../auth/rate-limit.ts';
 import { openSession, revokeSession } from '../auth/sessions.ts';
 import { type CommandMeta, handle } from '../commands/handle.ts';
-import { adminEmails } from '../escrows/notifications.ts';
+import { adminEmails } from '../mail/admins.ts';
 import type { AppDeps, SignedInUser } from '../app-deps.ts';
 import { enqueueMail } from '../mail/outbox.ts';
 import { passSecondFactor } from './second-factor.ts';

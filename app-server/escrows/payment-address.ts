@@ -5,7 +5,7 @@ import type { AppDeps } from '../app-deps.ts';
 import { enqueueMail } from '../mail/outbox.ts';
 import { publicUrl } from '../config.ts';
 import { assignPaymentAddress } from './commands.ts';
-import { adminConsolePath, adminEmails } from './notifications.ts';
+import { adminConsolePath, adminEmails } from '../mail/admins.ts';
 import { claimHourly } from './pool-alert.ts';
 
 /** Each lost race means that address is taken now, so the loop ends; the cap only guards against surprises. */
