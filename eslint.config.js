@@ -66,6 +66,8 @@ export default tseslint.config(
         // What builds the HTTP app to run it or to test it: the server's entry, the CLI, the demo that seeds through
         // the API, tests and their helpers.
         ...['app-server/main.ts', 'app-server/cli/**', 'app-server/demo/**', 'app-server/testing/**', 'app-server/**/*.test.ts'].map((pattern) => ({ category: 'wiring', pattern })),
+        // The write path's insides: routes reach them only through an area's commands.ts (or its queries).
+        { category: 'write-path', pattern: ['app-server/commands/handle.ts', 'app-server/event-store/**'] },
       ],
     },
     rules: {
@@ -110,6 +112,15 @@ export default tseslint.config(
               message:
                 'The application (commands, services, queries, jobs, the event store) does not reach up into http/: what a route and a service share lives outside it, e.g. app-server/app-deps.ts ({{ dependency.source }})',
             },
+            {
+              from: { element: { type: 'app-http' } },
+              disallow: { to: { file: { categories: 'write-path' } } },
+              message:
+                'A route writes through its area\'s commands.ts and reads through its queries, never through handle() or the event store itself ({{ dependency.source }})',
+            },
+            // The one exception: the Idempotency-Key middleware puts its record into the scope of the request's
+            // appends (an AsyncLocalStorage the store reads), which is neither a command nor a read of the log.
+            { from: { element: { type: 'app-http' } }, allow: { to: { file: { path: 'app-server/event-store/append-scope.ts' } } } },
             // ...except what builds the app to run or test it (a later policy that matches wins).
             { from: { file: { categories: 'wiring' } }, allow: { to: { element: { types: { anyOf: ['app-http', 'app-server'] } } } } },
           ],

@@ -4,7 +4,7 @@ import type { ChainWatch } from './audit/chain-watch.ts';
 import type { SecretBox } from './auth/secret-box.ts';
 import type { Config } from './config.ts';
 import type { DatabaseHandle } from './db/database.ts';
-import type { EventStore } from './event-store/append.ts';
+import type { EventStore } from './event-store/event-store.ts';
 import type { Logger } from './logger.ts';
 import type { Metrics } from './metrics/metrics.ts';
 import type { TransparencyLog } from './transparency/transparency-log.ts';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { requiredTotpCodeField } from './input-fields.ts';
 
 /**
  * The account calls the server alone validates (the web app sends them without a form schema): kept apart from
@@ -6,7 +7,7 @@ import { z } from 'zod';
  */
 
 /** POST /api/auth/verify-2fa and /api/auth/disable-2fa. */
-export const totpCodeSchema = z.object({ totp_code: z.string().trim().min(1, 'totp_code is required').max(32) });
+export const totpCodeSchema = z.object({ totp_code: requiredTotpCodeField });
 
 /** POST /api/auth/verify-email: the token of the mailed link. */
 export const emailTokenSchema = z.object({ token: z.string().trim().min(10, 'token is required').max(200) });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { totpCodeField } from './input-fields.ts';
 
 /** The pool of payment addresses (/api/admin/addresses). */
 
@@ -17,7 +18,7 @@ export const poolAddressesBulkSchema = z.object({
     .array(z.string('addresses must be a list of addresses').max(200, 'each address must be at most 200 characters'), 'addresses must be a list of addresses')
     .min(1, 'addresses must name at least one address')
     .max(MAX_BULK_ADDRESSES, `addresses may name at most ${MAX_BULK_ADDRESSES} addresses at once`),
-  totp_code: z.string().trim().max(32).optional(),
+  totp_code: totpCodeField,
 });
 
 /** One address of a bulk request: added (with its id) or refused (with why); in the order they were sent. */

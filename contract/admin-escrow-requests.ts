@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { escrowStatusSchema } from './escrows.ts';
-import { expectedAddressField, optionalTxid, totpField } from './escrow-requests.ts';
-import { wholeNumber } from './input-fields.ts';
+import { expectedAddressField, optionalTxid } from './escrow-requests.ts';
+import { totpCodeField, wholeNumber } from './input-fields.ts';
 
 /** The admin console's calls on escrows and disputes (/api/admin/escrows, /api/admin/disputes). */
 
@@ -16,7 +16,7 @@ export const adminEscrowListQuerySchema = z.object({
 });
 
 /** POST /api/admin/escrows/{id}/release and /refund. */
-export const paymentNotesSchema = z.object({ notes: z.string().max(5000).default(''), txid: optionalTxid, totp_code: totpField, expected_address: expectedAddressField });
+export const paymentNotesSchema = z.object({ notes: z.string().max(5000).default(''), txid: optionalTxid, totp_code: totpCodeField, expected_address: expectedAddressField });
 
 /** The three hex fields of a payment proof (SPV) as the admin's node prints them, and whether less may be accepted. */
 const MAX_PROOF_HEX = 800_000;
@@ -68,7 +68,7 @@ export const paymentProofAnswerSchema = z.strictObject({
 export const freezeReasonSchema = z.object({ reason: z.string().max(1000).default('') });
 
 /** POST /api/admin/escrows/{id}/cancel: an unpaid escrow ends, its address goes back to the pool; both parties read the reason. */
-export const adminCancelSchema = z.object({ reason: z.string('reason is required').trim().min(1, 'reason is required').max(1000, 'reason must be at most 1000 characters'), totp_code: totpField });
+export const adminCancelSchema = z.object({ reason: z.string('reason is required').trim().min(1, 'reason is required').max(1000, 'reason must be at most 1000 characters'), totp_code: totpCodeField });
 
 /** POST /api/admin/escrows/{id}/assign-address: a pool address by its id. */
 export const assignAddressSchema = z.object({ address_id: z.uuid('address_id must be an address id') });
@@ -83,7 +83,7 @@ export const resolveDisputeSchema = z.object({
   // A form's empty field is no split percentage, not zero.
   seller_percent: z.preprocess((value) => (value === '' ? undefined : value), wholeNumber('seller_percent').optional()),
   txid: optionalTxid,
-  totp_code: totpField,
+  totp_code: totpCodeField,
   expected_address: expectedAddressField,
   expected_refund_address: expectedAddressField,
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { totpCodeField } from './input-fields.ts';
 import { passwordSchema } from './user-requests.ts';
 
 /** What an admin changes about an account (/api/admin/users). */
@@ -21,7 +22,7 @@ export const suspendUserSchema = z.object({ reason: z.string().trim().min(1, 're
 /** POST /api/admin/users/{id}/cancel-unpaid-escrows: every unpaid escrow of a suspended account, with one reason. */
 export const cancelUnpaidEscrowsSchema = z.object({
   reason: z.string('reason is required').trim().min(1, 'reason is required').max(1000, 'reason must be at most 1000 characters'),
-  totp_code: z.string().trim().max(32).optional(),
+  totp_code: totpCodeField,
 });
 
 /** Its answer: the escrows cancelled (their addresses freed) and those left, each with why. */

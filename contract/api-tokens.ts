@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { totpCodeField } from './input-fields.ts';
 
 /** API tokens (/api/tokens): a named bearer token with `read` and/or `write`, never admin powers. */
 
@@ -17,7 +18,7 @@ export const createApiTokenSchema = z.object({
     .min(1, 'scopes must name read, write or both')
     .max(10, 'scopes must name read, write or both')
     .transform((scopes) => [...new Set(scopes)]),
-  totp_code: z.string().max(32).optional().describe('A current 2FA code, when 2FA is on'),
+  totp_code: totpCodeField.describe('A current 2FA code, when 2FA is on'),
 });
 
 export const apiTokenIdParam = z.object({ id: z.uuid('id must be an API token id') });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { wholeNumber } from './input-fields.ts';
+import { totpCodeField, wholeNumber } from './input-fields.ts';
 
 const text = (field: string, max: number) =>
   z.string(`${field} is required`).trim().min(1, `${field} is required`).max(max, `${field} must be at most ${max} characters`);
@@ -21,12 +21,7 @@ export const createEscrowSchema = z.object({
     .default(7),
   seller_email: email('seller_email'),
   buyer_email: email('buyer_email'),
-  totp_code: z
-    .string()
-    .trim()
-    .max(32)
-    .nullish()
-    .transform((v) => (v ? v : null)),
+  totp_code: totpCodeField,
 });
 
 /** The path of every call on one escrow, the parties' and the admins'. */
@@ -40,7 +35,6 @@ export const optionalTxid = z
   .transform((v) => (v ? v.toLowerCase() : null))
   .pipe(z.string().regex(/^[0-9a-f]{64}$/, 'txid must be 64 hexadecimal characters').nullable());
 
-export const totpField = z.string().trim().max(32).optional();
 
 /** The address the admin was shown; if the escrow's address differs now, the action is refused (409). */
 export const expectedAddressField = z.string().trim().max(200).optional();
@@ -48,7 +42,7 @@ export const expectedAddressField = z.string().trim().max(200).optional();
 /** POST /api/escrows/{id}/payout-address: the address is checked for the server's network by the route. */
 export const payoutAddressSchema = z.object({
   address: z.string('address is required').max(200),
-  totp_code: totpField,
+  totp_code: totpCodeField,
   /** A BIP-322 simple signature (base64) of GET /api/escrows/{id}/address-message's message: the address is then proven. */
   signature: z.string().trim().max(1000, 'signature is too long').optional(),
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { totpCodeField } from './input-fields.ts';
 
 /** Request bodies of the account calls, shared by the server (validation) and the web app (forms). */
 
@@ -54,12 +55,7 @@ export const firstAdminSchema = z
 export const loginSchema = z.object({
   username: z.string().trim().min(1, 'username is required').max(254),
   password: z.string().min(1, 'password is required').max(256),
-  totp_code: z
-    .string()
-    .trim()
-    .max(32)
-    .nullish()
-    .transform((v) => (v ? v : null)),
+  totp_code: totpCodeField,
 });
 
 export const changePasswordSchema = z.object({ current_password: z.string().min(1).max(256), new_password: passwordSchema });

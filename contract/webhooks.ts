@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { totpCodeField } from './input-fields.ts';
 
 /** Webhooks in the Standard Webhooks format (/api/admin/webhooks for every escrow, /api/webhooks for one's own). */
 
@@ -43,7 +44,7 @@ export const createWebhookSchema = z.object({
     .min(1, 'event_types must name at least one event type')
     .max(WEBHOOK_EVENT_TYPES.length)
     .transform((types) => [...new Set(types)]),
-  totp_code: z.string().max(32).optional().describe('A fresh 2FA code: admins creating an endpoint (an admin power)'),
+  totp_code: totpCodeField.describe('A fresh 2FA code: admins creating an endpoint (an admin power)'),
 });
 export type CreateWebhook = z.infer<typeof createWebhookSchema>;
 

@@ -7,7 +7,7 @@ import { hashPassword } from '../auth/passwords.ts';
 import { revokeUserSessions } from '../auth/sessions.ts';
 import { type CommandMeta, handle } from '../commands/handle.ts';
 import type { AppDeps } from '../app-deps.ts';
-import { bindEscrowsOf } from '../escrows/commands.ts';
+import { bindEscrowsOf } from '../party-binding/commands.ts';
 import { findUserByEmail, findUserById } from './user-view.ts';
 
 const FINAL_STATUSES = ['released', 'refunded', 'cancelled'];

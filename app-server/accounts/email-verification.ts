@@ -2,11 +2,11 @@ import type { Kysely, Transaction } from 'kysely';
 import { userAggregate } from '../../domain/aggregates.ts';
 import { invalidInput } from '../../domain/shared/errors.ts';
 import { hashToken, newSecretToken } from '../auth/tokens.ts';
-import { bindEscrowsOf } from '../escrows/commands.ts';
+import { bindEscrowsOf } from '../party-binding/commands.ts';
 import type { CommandMeta } from '../commands/handle.ts';
 import { handle } from '../commands/handle.ts';
 import type { Database } from '../db/schema.ts';
-import type { EventStore } from '../event-store/append.ts';
+import type { EventStore } from '../event-store/event-store.ts';
 import { enqueueMail } from '../mail/outbox.ts';
 
 export const VERIFICATION_HOURS = 48;

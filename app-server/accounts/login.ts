@@ -9,7 +9,7 @@ import { hashPassword, verifyPassword } from '../auth/passwords.ts';
 import { type Limit, reachedLimitWith, type Reservation, reserve, slidingCount } from '../auth/rate-limit.ts';
 import { openSession, revokeSession } from '../auth/sessions.ts';
 import { type CommandMeta, handle } from '../commands/handle.ts';
-import { adminEmails } from '../escrows/notifications.ts';
+import { adminEmails } from '../mail/admins.ts';
 import type { AppDeps, SignedInUser } from '../app-deps.ts';
 import { enqueueMail } from '../mail/outbox.ts';
 import { passSecondFactor } from './second-factor.ts';
@@ -80,7 +80,7 @@ export async function login(deps: AppDeps, input: z.infer<typeof loginSchema>, c
     if (!user || !credentials || !passwordOk) {
       await failed('bad-password');
       // On an account with 2FA, a wrong password is answered as the right one without (or with a wrong) code would be.
-      if (user?.totp_enabled && credentials) throw input.totp_code?.trim() ? invalidPasswordOrCode() : codeRequired();
+      if (user?.totp_enabled && credentials) throw input.totp_code ? invalidPasswordOrCode() : codeRequired();
       throw invalidCredentials();
     }
     if (user.is_frozen) {
@@ -89,7 +89,7 @@ export async function login(deps: AppDeps, input: z.infer<typeof loginSchema>, c
     }
     if (user.totp_enabled) {
       try {
-        await passSecondFactor(deps, user, input.totp_code ?? undefined, { refuseAs: 'unauthenticated', missing: '2FA code required', meta: { ...meta, actor: user.id } });
+        await passSecondFactor(deps, user, input.totp_code, { refuseAs: 'unauthenticated', missing: '2FA code required', meta: { ...meta, actor: user.id } });
       } catch (error) {
         // Counted like a wrong password, so the limits cannot tell the two apart either.
         if (error instanceof DomainError && error.reason === 'totp_invalid') {

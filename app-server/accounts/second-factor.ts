@@ -7,7 +7,7 @@ import { hashToken } from '../auth/tokens.ts';
 import { checkTotp } from '../auth/totp.ts';
 import { type CommandMeta, handle } from '../commands/handle.ts';
 import type { Database } from '../db/schema.ts';
-import { adminEmails } from '../escrows/notifications.ts';
+import { adminEmails } from '../mail/admins.ts';
 import type { AppDeps, SignedInUser } from '../app-deps.ts';
 import { queuedMail } from '../mail/outbox.ts';
 

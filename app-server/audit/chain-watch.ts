@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { type ChainBreak, chainHash, envelopeOf } from '../../domain/chain.ts';
 import type { Database } from '../db/schema.ts';
 import { readLog } from '../event-store/read.ts';
-import { mailAdminsOnce } from '../escrows/notifications.ts';
+import { mailAdminsOnce } from '../mail/admins.ts';
 import { type ChainReport, verifyChain } from '../event-store/verify-chain.ts';
 import { type PeriodicJob, startPeriodic } from '../jobs/periodic.ts';
 import type { Logger } from '../logger.ts';

@@ -4,7 +4,7 @@ import { streamId } from '../../domain/events.ts';
 import type { DecideContext } from '../../domain/shared/context.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
 import type { StoredEvent } from '../../domain/stored-event.ts';
-import type { AppendOptions, EventStore, LoadedAggregate } from '../event-store/append.ts';
+import type { AppendOptions, EventStore, LoadedAggregate } from '../event-store/event-store.ts';
 
 export interface CommandMeta {
   actor: string;

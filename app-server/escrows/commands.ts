@@ -1,14 +1,12 @@
-import type { Kysely, Transaction } from 'kysely';
+import type { Transaction } from 'kysely';
 import { addressAggregate, escrowAggregate } from '../../domain/aggregates.ts';
 import type { EscrowActor, EscrowCommand } from '../../domain/escrow/decide.ts';
 import { DomainError, notFound } from '../../domain/shared/errors.ts';
-import { SYSTEM_ACTOR } from '../../domain/shared/context.ts';
 import { passSecondFactor } from '../accounts/second-factor.ts';
 import { type CommandMeta, handle, handleAll, type HandleOptions, part } from '../commands/handle.ts';
 import type { Database } from '../db/schema.ts';
-import type { EventStore } from '../event-store/append.ts';
+import type { EventStore } from '../event-store/event-store.ts';
 import type { AppDeps, SignedInUser } from '../app-deps.ts';
-import { unboundEscrowsOf } from './unbound-escrows.ts';
 import { checkEvidence } from './evidence.ts';
 import { guardMoneyAction } from './money-guard.ts';
 import { disputeById } from './queries.ts';
@@ -218,16 +216,4 @@ export async function setPayoutAddress(
     },
     meta,
   );
-}
-
-/**
- * Binds every escrow whose counterparty side is still matched by `email` to the account `userId` (a PartyBound event
- * each): from then on that side belongs to the account, whoever holds the e-mail address later. Called when an
- * account verifies its address, and before an account is deleted or its address changed.
- */
-export async function bindEscrowsOf(deps: { db: Kysely<Database>; store: EventStore }, user: { id: string; email: string }, meta: Omit<CommandMeta, 'actor'>) {
-  for (const escrow of await unboundEscrowsOf(deps.db, user)) {
-    const side = escrow.creator_side === 'buyer' ? 'seller' : 'buyer';
-    await onEscrow(deps.store, escrow.id, { type: 'bindParty', by: 'system', side, user_id: user.id }, { ...meta, actor: SYSTEM_ACTOR }, { attempts: 10 });
-  }
 }

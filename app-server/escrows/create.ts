@@ -35,7 +35,7 @@ export async function createEscrow(deps: AppDeps, user: SignedInUser, input: z.i
       'email_unverified',
     );
   }
-  if (user.totp_enabled) await passSecondFactor(deps, user, input.totp_code ?? undefined, { missing: '2FA code required to create escrow', meta });
+  if (user.totp_enabled) await passSecondFactor(deps, user, input.totp_code, { missing: '2FA code required to create escrow', meta });
   const side = user.role;
   const counterparty = side === 'buyer' ? input.seller_email : input.buyer_email;
   if (!counterparty) throw new DomainError('invalid_input', side === 'buyer' ? 'seller_email is required' : 'buyer_email is required');

@@ -1,6 +1,6 @@
 import { addressEventSchemas } from '../../domain/address/events.ts';
 import type { AddressEventType } from '../../domain/address/events.ts';
-import type { AfterAppend } from '../event-store/append.ts';
+import type { AfterAppend } from '../event-store/event-store.ts';
 import { MAILED_ESCROW_EVENTS, notifyOnEscrowEvents } from './notifications.ts';
 import { checkAddressPool } from './pool-alert.ts';
 

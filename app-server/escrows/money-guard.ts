@@ -7,7 +7,7 @@ import type { StoredEvent } from '../../domain/stored-event.ts';
 import type { Database } from '../db/schema.ts';
 import { readStream } from '../event-store/read.ts';
 import type { AppDeps } from '../app-deps.ts';
-import { mailAdminsOnce } from './notifications.ts';
+import { mailAdminsOnce } from '../mail/admins.ts';
 
 const stopped = (why: string) =>
   new DomainError('not_ready', `Money actions are stopped: ${why}. An operator must look into it before any money moves`, { 'Retry-After': '600' });

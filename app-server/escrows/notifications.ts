@@ -1,4 +1,4 @@
-import type { Kysely, Selectable, Transaction } from 'kysely';
+import type { Selectable, Transaction } from 'kysely';
 import { displayBtc, displayUsd } from '../../domain/money.ts';
 import { displayUtc } from '../../domain/shared/display-time.ts';
 import type { EscrowEvent } from '../../domain/escrow/events.ts';
@@ -6,6 +6,7 @@ import type { StoredEvent } from '../../domain/stored-event.ts';
 import type { EscrowRow } from '../../projections/escrows/table.ts';
 import { idOfStream } from '../../projections/stream-ids.ts';
 import type { Database } from '../db/schema.ts';
+import { adminConsolePath, adminEmails } from '../mail/admins.ts';
 import { currentCheckpointLine } from '../mail/checkpoint-line.ts';
 import { enqueueMail, type OutgoingMail } from '../mail/outbox.ts';
 import { escrowRef, userWords } from '../mail/user-words.ts';
@@ -23,14 +24,6 @@ interface Letter {
 
 const btc = (sats: number | null) => displayBtc(sats ?? 0);
 const otherSide = (side: Side): Side => (side === 'buyer' ? 'seller' : 'buyer');
-
-/** The admin console's places, as its tabs read them from the URL. */
-export const adminConsolePath = {
-  verifications: '/admin?tab=verifications',
-  disputes: '/admin?tab=disputes',
-  addresses: '/admin?tab=addresses',
-  escrow: (escrowId: string) => `/admin?tab=escrows&escrow=${encodeURIComponent(escrowId)}`,
-};
 
 /** Every letter an escrow event calls for (none when nobody needs to hear of it). Pure. */
 export function lettersFor(event: StoredEvent, escrow: Escrow): Letter[] {
@@ -244,22 +237,4 @@ export function notifyOnEscrowEvents(baseUrl: string) {
       }
     }
   };
-}
-
-export async function adminEmails(trx: Kysely<Database>): Promise<string[]> {
-  const rows = await trx.selectFrom('users').select('email').where('role', '=', 'admin').where('is_frozen', '=', false).execute();
-  return rows.map((r) => r.email);
-}
-
-/**
- * Mails every admin once per `notice`, across every server process: the notice row is taken in the same transaction
- * as the mail, and stays until the condition is cleared (its owner deletes the row), so the next occurrence is told.
- */
-export async function mailAdminsOnce(db: Kysely<Database>, notice: string, mail: { subject: string; lines: string[] }): Promise<void> {
-  await db.transaction().execute(async (trx) => {
-    const first = await trx.insertInto('notices').values({ name: notice }).onConflict((oc) => oc.doNothing()).returning('name').executeTakeFirst();
-    if (!first) return;
-    const admins = await adminEmails(trx);
-    await enqueueMail(trx, admins.map((to) => ({ to, subject: mail.subject, text: mail.lines.join('\n') })));
-  });
 }

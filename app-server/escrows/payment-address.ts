@@ -6,7 +6,7 @@ import type { AppDeps } from '../app-deps.ts';
 import { enqueueMail } from '../mail/outbox.ts';
 import { publicUrl } from '../config.ts';
 import { assignPaymentAddress } from './commands.ts';
-import { adminConsolePath, adminEmails } from './notifications.ts';
+import { adminConsolePath, adminEmails } from '../mail/admins.ts';
 import { claimHourly } from './pool-alert.ts';
 
 /** The address is not chosen when the escrow is asked whether it may take one. */

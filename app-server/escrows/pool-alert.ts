@@ -1,7 +1,7 @@
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { enqueueMail } from '../mail/outbox.ts';
-import { adminConsolePath, adminEmails } from './notifications.ts';
+import { adminConsolePath, adminEmails } from '../mail/admins.ts';
 
 /** Below this many available addresses the admins are told, once, until the pool is topped up again. */
 export const LOW_POOL_THRESHOLD = 3;

@@ -1,6 +1,10 @@
 import type { Kysely } from 'kysely';
 import type { Escrow } from '../../contract/escrows.ts';
+import { escrowAggregate } from '../../domain/aggregates.ts';
 import type { EscrowEvent } from '../../domain/escrow/events.ts';
+import { partyHistory } from '../../domain/escrow/history.ts';
+import { streamId } from '../../domain/events.ts';
+import type { StoredEvent } from '../../domain/stored-event.ts';
 import { escrowStatusOf, evolveEscrow, initialEscrowState } from '../../domain/escrow/state.ts';
 import type { Database } from '../db/schema.ts';
 import { readStream } from '../event-store/read.ts';
@@ -71,3 +75,9 @@ export const evidenceFacts = (db: Kysely<Database>, evidenceId: string) =>
 /** The bytes of one evidence file. */
 export const evidenceContent = async (db: Kysely<Database>, evidenceId: string) =>
   (await db.selectFrom('evidence_files').select('content').where('evidence_id', '=', evidenceId).executeTakeFirst())?.content;
+
+/** The escrow's timeline as its parties may read it (no admin notes, no account ids), oldest first. */
+export async function escrowHistoryForParties(db: Kysely<Database>, escrowId: string) {
+  const { events } = await readStream(db, streamId(escrowAggregate.streamType, escrowId));
+  return partyHistory(events.filter((e): e is StoredEvent<EscrowEvent> => e.stream_type === escrowAggregate.streamType));
+}

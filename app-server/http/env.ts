@@ -1,4 +1,5 @@
 import type { SignedInUser } from '../app-deps.ts';
+import type { StepUpCheck } from './middleware/admin-step-up.ts';
 
 /** Hono's typed context variables. */
 export interface AppEnv {
@@ -15,5 +16,7 @@ export interface AppEnv {
     mustChangePassword?: boolean;
     /** The position of the last escrow event, read with the session: where the escrow read model stood. */
     escrowsPosition?: number;
+    /** The second-factor check an admin power's route runs (see middleware/admin-step-up.ts). */
+    stepUp?: StepUpCheck;
   };
 }

@@ -1,5 +1,5 @@
 import { DomainError } from '../../domain/shared/errors.ts';
-import type { EventStore } from '../event-store/append.ts';
+import type { EventStore } from '../event-store/event-store.ts';
 import type { Metrics } from './metrics.ts';
 
 /** The event store, counting its appends by outcome and the events they wrote. */

@@ -6,7 +6,7 @@ import type { EscrowCommand } from '../../domain/escrow/decide.ts';
 import { handle } from '../commands/handle.ts';
 import { assignPaymentAddress, verifyPayment } from '../escrows/commands.ts';
 import type { Database } from '../db/schema.ts';
-import type { EventStore } from '../event-store/append.ts';
+import type { EventStore } from '../event-store/event-store.ts';
 
 export const fixtureId = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 const id = fixtureId;

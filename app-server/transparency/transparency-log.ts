@@ -7,7 +7,7 @@ import { handle } from '../commands/handle.ts';
 import { type Config, publicUrl } from '../config.ts';
 import type { DatabaseHandle } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
-import type { EventStore } from '../event-store/append.ts';
+import type { EventStore } from '../event-store/event-store.ts';
 import { withJobLock } from '../jobs/job-lock.ts';
 import { type PeriodicJob, startPeriodic } from '../jobs/periodic.ts';
 import type { Logger } from '../logger.ts';

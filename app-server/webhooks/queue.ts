@@ -4,7 +4,7 @@ import type { EscrowEvent } from '../../domain/escrow/events.ts';
 import type { StoredEvent } from '../../domain/stored-event.ts';
 import { idOfStream } from '../../projections/stream-ids.ts';
 import type { Database } from '../db/schema.ts';
-import type { AfterAppend } from '../event-store/append.ts';
+import type { AfterAppend } from '../event-store/event-store.ts';
 import { escrowEventBody, messageIdFor, webhookTypeOf } from './payload.ts';
 
 interface LiveEndpoint {

@@ -1,49 +1,40 @@
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler, Next } from 'hono';
 import { DomainError } from '../../../domain/shared/errors.ts';
 import { passSecondFactor } from '../../accounts/second-factor.ts';
 import type { AppDeps } from '../../app-deps.ts';
 import type { AppEnv } from '../env.ts';
 
 /**
- * Every admin power: whatever moves money or grants power. Reads (GET) and moderation of reviews are not powers;
- * replay and export are read-only or operator tools.
+ * Whether an admin route needs a fresh second factor, declared where the route is declared (the last argument of
+ * `adminRoute()`, or of `route()` for the routes an admin and a user share): an admin power (whatever moves money or
+ * grants power) asks for one; any other admin write names the reason it needs none. Reads (GET) declare nothing.
+ * admin-step-up-routes.int.test.ts reads the declarations from the app's routes, so a new admin write is a decision,
+ * not a default.
  */
-export const POWERS: ReadonlyArray<readonly [method: string, path: RegExp]> = [
-  ['POST', /^\/api\/admin\/escrows\/[^/]+\/(verify-payment|release|refund|freeze|unfreeze|assign-address|cancel)$/],
-  ['POST', /^\/api\/admin\/disputes\/[^/]+\/resolve$/],
-  ['PUT', /^\/api\/admin\/users\/[^/]+$/], // name, e-mail and role
-  ['DELETE', /^\/api\/admin\/users\/[^/]+$/],
-  ['POST', /^\/api\/admin\/users\/[^/]+\/(suspend|unsuspend|reset-password|cancel-unpaid-escrows)$/],
-  ['PUT', /^\/api\/admin\/btc-rate$/], // the rate and the fee
-  ['POST', /^\/api\/admin\/addresses$/],
-  ['POST', /^\/api\/admin\/addresses\/bulk$/], // many addresses, one code
-  ['PUT', /^\/api\/admin\/addresses\/[^/]+$/],
-  ['DELETE', /^\/api\/admin\/addresses\/[^/]+$/],
-  // A webhook endpoint starts every escrow's events flowing out: making or re-enabling one is a power. Disabling,
-  // deleting, a test and a redelivery stop the flow or repeat what was already approved: not powers.
-  ['POST', /^\/api\/admin\/webhooks$/],
-  ['POST', /^\/api\/admin\/webhooks\/[^/]+\/enable$/],
-];
+export type SecondFactorNeed = { readonly power: true } | { readonly power: false; readonly reason: string };
 
-export const isAdminPower = (method: string, path: string) => POWERS.some(([m, p]) => m === method && p.test(path));
+/** An admin power: a fresh 2FA code with every call. */
+export const ADMIN_POWER: SecondFactorNeed = { power: true };
 
-/**
- * Every admin route that writes yet is no power, each with the reason it needs no code. Every non-GET admin route of
- * the app is on exactly one of the two lists (admin-step-up-routes.int.test.ts reads the routes from the app), so a
- * new one is a decision, not a default.
- */
-export const NOT_POWERS: ReadonlyArray<readonly [method: string, path: RegExp, reason: string]> = [
-  ['POST', /^\/api\/admin\/reviews\/[^/]+\/(approve|reject|edit|reopen)$/, 'review moderation: moves no money, grants no power'],
-  ['DELETE', /^\/api\/admin\/reviews\/[^/]+$/, 'review moderation: moves no money, grants no power'],
-  ['POST', /^\/api\/admin\/replay$/, 'rebuilds the read models from the log: appends no event, moves no money'],
-  ['POST', /^\/api\/admin\/escrows\/[^/]+\/payment-proof$/, 'checks a payment proof and shows what it proves: records nothing, moves no money'],
-  ['POST', /^\/api\/admin\/webhooks\/[^/]+\/(disable|test)$/, 'stops an endpoint, or sends it a test: starts no flow of escrow events'],
-  ['DELETE', /^\/api\/admin\/webhooks\/[^/]+$/, 'removes an endpoint: stops the flow, sends nothing new'],
-  ['POST', /^\/api\/admin\/webhooks\/deliveries\/[^/]+\/redeliver$/, 'repeats a delivery an approved endpoint already had'],
-];
+/** An admin write that is no power, and why it needs no code. */
+export const notAPower = (reason: string): SecondFactorNeed => ({ power: false, reason });
+
+/** What the app's step-up runs for a power; set on every request by `adminStepUp` below. */
+export type StepUpCheck = (c: Context<AppEnv>) => Promise<void>;
+
+/** The route's declaration as the first middleware after the role check: runs the step-up for a power. */
+export function secondFactorMiddleware(need: SecondFactorNeed): MiddlewareHandler<AppEnv> {
+  if (!need.power) return Object.assign(async function notAPowerMiddleware(_c: Context<AppEnv>, next: Next) { await next(); }, { reason: need.reason });
+  return async function adminPowerMiddleware(c, next) {
+    const check = c.get('stepUp');
+    if (!check) throw new Error('An admin power was called on an app without the admin step-up');
+    await check(c);
+    await next();
+  };
+}
 
 /** `totp_code` from a form or JSON body (or the `X-TOTP-Code` header, for a DELETE without a body). */
-async function codeOf(c: Parameters<MiddlewareHandler<AppEnv>>[0]): Promise<string | undefined> {
+async function codeOf(c: Context<AppEnv>): Promise<string | undefined> {
   const header = c.req.header('x-totp-code');
   const type = c.req.header('content-type') ?? '';
   let fromBody: unknown;
@@ -60,13 +51,13 @@ async function codeOf(c: Parameters<MiddlewareHandler<AppEnv>>[0]): Promise<stri
 /**
  * Step-up for admin powers, in one place: an admin with 2FA on sends a fresh code (`totp_code`) with every power,
  * checked through the one counter of wrong codes; while `ADMIN_2FA_REQUIRED` is true an admin without 2FA cannot use
- * any power (403, `admin_totp_not_enabled`), though they can still sign in and switch 2FA on. Anyone else passes
- * through to the route, which answers 401 or 403 as before.
+ * any power (403, `admin_totp_not_enabled`), though they can still sign in and switch 2FA on. Which routes are powers
+ * is declared on each route (`ADMIN_POWER`); this middleware gives those routes the check.
  */
 export function adminStepUp(deps: AppDeps): MiddlewareHandler<AppEnv> {
-  return async function adminStepUpMiddleware(c, next) {
+  const check: StepUpCheck = async (c) => {
     const user = c.get('user');
-    if (!user || user.role !== 'admin' || !isAdminPower(c.req.method, c.req.path)) return next();
+    if (!user || user.role !== 'admin') return; // the route's role check answers 401 or 403
     if (!user.totp_enabled) {
       if (deps.config.ADMIN_2FA_REQUIRED) {
         throw new DomainError(
@@ -76,12 +67,15 @@ export function adminStepUp(deps: AppDeps): MiddlewareHandler<AppEnv> {
           'admin_totp_not_enabled',
         );
       }
-      return next();
+      return;
     }
     await passSecondFactor(deps, user, await codeOf(c), {
       missing: 'A 2FA code is required: every admin power needs a fresh code from your authenticator app',
       meta: { actor: user.id, requestId: c.get('requestId') },
     });
-    return next();
+  };
+  return async function adminStepUpMiddleware(c, next) {
+    c.set('stepUp', check);
+    await next();
   };
 }

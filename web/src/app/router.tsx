@@ -8,17 +8,17 @@ import { Loading } from '../components/ui/loading.tsx';
 const page = <T extends Record<string, React.ComponentType>>(load: () => Promise<T>, name: keyof T) =>
   lazy(async () => ({ default: (await load())[name] as React.ComponentType }));
 
-const LandingPage = page(() => import('../features/home/landing-page.tsx'), 'LandingPage');
-const AboutPage = page(() => import('../features/content/about-page.tsx'), 'AboutPage');
-const HowItWorksPage = page(() => import('../features/content/how-it-works-page.tsx'), 'HowItWorksPage');
-const FaqPage = page(() => import('../features/content/faq-page.tsx'), 'FaqPage');
-const ReviewsPage = page(() => import('../features/reviews/reviews-page.tsx'), 'ReviewsPage');
-const PgpKeyPage = page(() => import('../features/support/pgp-key-page.tsx'), 'PgpKeyPage');
+const LandingPage = page(() => import('../features/home/routes/landing-page.tsx'), 'LandingPage');
+const AboutPage = page(() => import('../features/content/routes/about-page.tsx'), 'AboutPage');
+const HowItWorksPage = page(() => import('../features/content/routes/how-it-works-page.tsx'), 'HowItWorksPage');
+const FaqPage = page(() => import('../features/content/routes/faq-page.tsx'), 'FaqPage');
+const ReviewsPage = page(() => import('../features/reviews/routes/reviews-page.tsx'), 'ReviewsPage');
+const PgpKeyPage = page(() => import('../features/support/routes/pgp-key-page.tsx'), 'PgpKeyPage');
 const TransparencyPage = page(() => import('../features/transparency/routes/transparency-page.tsx'), 'TransparencyPage');
-const ContactPage = page(() => import('../features/support/contact-page.tsx'), 'ContactPage');
-const LoginPage = page(() => import('../features/auth/login-page.tsx'), 'LoginPage');
-const RegisterPage = page(() => import('../features/auth/register-page.tsx'), 'RegisterPage');
-const VerifyEmailPage = page(() => import('../features/auth/verify-email-page.tsx'), 'VerifyEmailPage');
+const ContactPage = page(() => import('../features/support/routes/contact-page.tsx'), 'ContactPage');
+const LoginPage = page(() => import('../features/auth/routes/login-page.tsx'), 'LoginPage');
+const RegisterPage = page(() => import('../features/auth/routes/register-page.tsx'), 'RegisterPage');
+const VerifyEmailPage = page(() => import('../features/auth/routes/verify-email-page.tsx'), 'VerifyEmailPage');
 const DashboardPage = page(() => import('../features/escrows/routes/dashboard-page.tsx'), 'DashboardPage');
 const EscrowPage = lazy(async () => ({ default: (await import('../features/escrows/routes/escrow-page.tsx')).EscrowPage }));
 const EscrowProofCard = lazy(async () => ({ default: (await import('../features/transparency/components/escrow-proof-card.tsx')).EscrowProofCard }));

@@ -2,19 +2,20 @@ import { OpenAPIHono, z } from '@hono/zod-openapi';
 import { registeredSchema, sessionSchema, twoFactorEnabledSchema, twoFactorSecretSchema, userSchema } from '../../../../contract/users.ts';
 import { changePasswordSchema, loginSchema, registerSchema } from '../../../../contract/user-requests.ts';
 import { emailTokenSchema, totpCodeSchema } from '../../../../contract/account-requests.ts';
-import { userAggregate } from '../../../../domain/aggregates.ts';
-import { DomainError, forbidden, invalidInput } from '../../../../domain/shared/errors.ts';
-import { queueVerificationMail, verifyEmailToken } from '../../../accounts/email-verification.ts';
-import { login } from '../../../accounts/login.ts';
-import { passwordHashOf } from '../../../accounts/queries.ts';
-import { register } from '../../../accounts/register.ts';
-import { disableTwoFactor, enableTwoFactor, setupTwoFactor } from '../../../accounts/two-factor.ts';
+import { DomainError } from '../../../../domain/shared/errors.ts';
+import {
+  changePassword,
+  disableTwoFactor,
+  enableTwoFactor,
+  login,
+  queueVerificationMail,
+  register,
+  setupTwoFactor,
+  verifyEmailToken,
+} from '../../../accounts/commands.ts';
 import { userView } from '../../../accounts/user-view.ts';
-import { hashGateFor } from '../../../auth/hash-gate.ts';
-import { consume, reserve } from '../../../auth/rate-limit.ts';
-import { hashPassword, verifyPassword } from '../../../auth/passwords.ts';
+import { consume } from '../../../auth/rate-limit.ts';
 import { revokeSession, revokeUserSessions } from '../../../auth/sessions.ts';
-import { handle } from '../../../commands/handle.ts';
 import { publicUrl } from '../../../config.ts';
 import { formBody, jsonAnswer, jsonBody } from '../../bodies.ts';
 import { clientAddress } from '../../client-address.ts';
@@ -125,30 +126,7 @@ export function authRoutes(deps: AppDeps) {
       200: jsonAnswer('Changed', message),
     }),
     async (c) => {
-      const me = currentUser(c);
-      const input = c.req.valid('json');
-      // Wrong current passwords count like failed sign-ins (per user), and the slot is taken before the hash.
-      const limit = { bucket: 'change-password', max: deps.config.RATE_LIMIT_LOGIN, windowSeconds: 15 * 60 };
-      const slot = await reserve(db, limit, me.id, 'Too many wrong current passwords');
-      const storedHash = await passwordHashOf(db, me.id);
-      const gate = hashGateFor(deps.config);
-      let currentOk: boolean;
-      try {
-        currentOk = await gate.run(() => verifyPassword(input.current_password, storedHash));
-      } catch (error) {
-        await slot.release();
-        throw error;
-      }
-      if (!currentOk) throw forbidden('current_password is wrong');
-      await slot.release();
-      if (input.current_password === input.new_password) throw invalidInput('new_password must differ from the current one');
-      const hash = await gate.run(() => hashPassword(input.new_password, { log2N: deps.config.PASSWORD_HASH_COST, r: 8, p: 1 }));
-      await handle(deps.store, userAggregate, me.id, { type: 'changePassword' }, { ...meta(c), actor: me.id }, {
-        alsoWrite: async (trx) => {
-          await trx.updateTable('credentials').set({ password_hash: hash, must_change: false, updated_at: new Date().toISOString() }).where('user_id', '=', me.id).execute();
-        },
-      });
-      await revokeUserSessions(db, me.id, { except: c.get('token')! });
+      await changePassword(deps, currentUser(c), c.req.valid('json'), c.get('token')!, meta(c));
       return c.json({ detail: 'Password changed; your other sessions were signed out' }, 200);
     },
   );

@@ -1,10 +1,8 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { switchRoleSchema } from '../../../../contract/account-requests.ts';
 import { userSchema } from '../../../../contract/users.ts';
-import { userAggregate } from '../../../../domain/aggregates.ts';
 import type { AppDeps } from '../../../app-deps.ts';
-import { handle } from '../../../commands/handle.ts';
-import { findUserById, userView } from '../../../accounts/user-view.ts';
+import { switchRole } from '../../../accounts/commands.ts';
 import { formBody, jsonAnswer } from '../../bodies.ts';
 import type { AppEnv } from '../../env.ts';
 import { currentUser, requireUser } from '../../middleware/authenticate.ts';
@@ -12,7 +10,6 @@ import { route } from '../../route.ts';
 
 /** /api/profile: what a signed-in user changes about their own account. */
 export function profileRoutes(deps: AppDeps) {
-  const { db } = deps.database;
   const app = new OpenAPIHono<AppEnv>();
 
   app.openapi(
@@ -20,10 +17,8 @@ export function profileRoutes(deps: AppDeps) {
       200: jsonAnswer('Switched', userSchema),
     }),
     async (c) => {
-      const me = currentUser(c);
       const { new_role } = c.req.valid('form');
-      await handle(deps.store, userAggregate, me.id, { type: 'switchRole', to: new_role }, { requestId: c.get('requestId'), actor: me.id });
-      return c.json(userView((await findUserById(db, me.id))!), 200);
+      return c.json(await switchRole(deps, currentUser(c), new_role, { requestId: c.get('requestId') }), 200);
     },
   );
 

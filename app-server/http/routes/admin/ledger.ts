@@ -2,16 +2,14 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import { auditEntriesSchema, chainStatusSchema, replayReportSchema, storedEventsSchema } from '../../../../contract/audit.ts';
 import { auditLogQuerySchema, eventExportQuerySchema, eventLogQuerySchema, replayFormSchema, replayJsonSchema } from '../../../../contract/ledger-requests.ts';
 import { auditLogPage } from '../../../audit/queries.ts';
-import { exportChunks } from '../../../event-store/export.ts';
-import { readChainHead } from '../../../event-store/chain-head.ts';
-import { readLog } from '../../../event-store/read.ts';
-import { verifyChain } from '../../../event-store/verify-chain.ts';
+import { chainStatus, ledgerEvents, ledgerExport } from '../../../audit/ledger.ts';
 import { replayProjections } from '../../../replay.ts';
 import { jsonAnswer, rowsAnswer } from '../../bodies.ts';
 import { currentUser } from '../../middleware/authenticate.ts';
 import type { AppDeps } from '../../../app-deps.ts';
 import type { AppEnv } from '../../env.ts';
 import { adminRoute } from '../../route.ts';
+import { notAPower } from '../../middleware/admin-step-up.ts';
 
 const replayBody = {
   required: false,
@@ -41,19 +39,12 @@ export function adminLedgerRoutes(deps: AppDeps) {
   });
 
   app.openapi(adminRoute('get', '/events', 'The raw event log by position', { request: { query: eventLogQuerySchema } }, { 200: rowsAnswer('Events', storedEventsSchema) }), async (c) => {
-    const q = c.req.valid('query');
-    const events = await readLog(db, {
-      after: q.after,
-      limit: q.limit,
-      ...(q.stream_id ? { streamId: q.stream_id } : {}),
-      ...(q.stream_type ? { streamType: q.stream_type } : {}),
-      ...(q.type ? { types: [q.type] } : {}),
-    });
+    const events = await ledgerEvents(db, c.req.valid('query'));
     return c.json(events as unknown as Record<string, unknown>[], 200);
   });
 
   app.openapi(
-    adminRoute('post', '/replay', 'Rebuild every read model from the log and compare with the live ones; swap=true then replaces them', { request: { body: replayBody } }, { 200: rowsAnswer('The replay report', replayReportSchema) }),
+    adminRoute('post', '/replay', 'Rebuild every read model from the log and compare with the live ones; swap=true then replaces them', { request: { body: replayBody } }, { 200: rowsAnswer('The replay report', replayReportSchema) }, notAPower('rebuilds the read models from the log: appends no event, moves no money')),
     async (c) => {
       const swap = c.req.valid('json').swap ?? c.req.valid('form').swap;
       const report = await replayProjections(deps.database, { swap: swap === true || swap === 'true' });
@@ -69,25 +60,7 @@ export function adminLedgerRoutes(deps: AppDeps) {
 
   app.openapi(
     adminRoute('get', '/chain', "The chain head, whether the whole chain verifies now, and the server's own check (verified_up_to, broken)", {}, { 200: jsonAnswer('The chain', chainStatusSchema) }),
-    async (c) => {
-      // A full check on demand: through the watch when there is one, so a break found here is logged and flagged too.
-      const watch = deps.chainWatch;
-      const [head, report] = await Promise.all([readChainHead(db), watch ? watch.verifyFully() : verifyChain(db)]);
-      const watched = watch?.state();
-      return c.json(
-        {
-          head,
-          ok: report.ok,
-          events: report.events,
-          first_break: report.firstBreak,
-          verified_up_to: watched ? watched.verifiedUpTo : report.ok ? report.head.position : report.firstBreak!.position - 1,
-          broken: watched ? watched.broken : report.firstBreak,
-          last_check_at: watched?.lastCheckAt ?? null,
-          last_full_check_at: watched?.lastFullCheckAt ?? null,
-        },
-        200,
-      );
-    },
+    async (c) => c.json(await chainStatus(db, deps.chainWatch), 200),
   );
 
   app.openapi(adminRoute('get', '/events/export', 'The log as NDJSON, streamed', { request: { query: eventExportQuerySchema } }, { 200: { description: 'NDJSON' } }), (c) => {
@@ -95,7 +68,7 @@ export function adminLedgerRoutes(deps: AppDeps) {
     c.header('Content-Type', 'application/x-ndjson');
     c.header('Content-Disposition', 'attachment; filename="events.ndjson"');
     // Pulled: the next piece is read from the database only when the client has taken the last one.
-    const chunks = exportChunks(db, range);
+    const chunks = ledgerExport(db, range);
     let sinceCollection = 0;
     const body = new ReadableStream<Uint8Array>(
       {

@@ -1,16 +1,16 @@
 import { OpenAPIHono, z } from '@hono/zod-openapi';
 import { adminReviewsSchema } from '../../../../contract/reviews.ts';
 import { editReviewSchema, rejectReviewSchema, reviewIdParam as idParam } from '../../../../contract/admin-review-requests.ts';
-import { reviewAggregate } from '../../../../domain/aggregates.ts';
-import type { ReviewCommand } from '../../../../domain/review/decide.ts';
-import { handle } from '../../../commands/handle.ts';
+import { moderateReview } from '../../../reviews/commands.ts';
 import { listModeratedReviews } from '../../../reviews/queries.ts';
 import { formBody, jsonAnswer, jsonText } from '../../bodies.ts';
 import type { AppDeps } from '../../../app-deps.ts';
 import type { AppEnv } from '../../env.ts';
 import { adminRoute } from '../../route.ts';
-import { currentUser } from '../../middleware/authenticate.ts';
+import { notAPower } from '../../middleware/admin-step-up.ts';
+import { commandMeta } from '../../command-meta.ts';
 
+type Moderation = Parameters<typeof moderateReview>[2];
 
 const message = jsonAnswer('Done', z.object({ detail: z.string() }));
 const list = jsonAnswer('Reviews', adminReviewsSchema);
@@ -19,8 +19,8 @@ const list = jsonAnswer('Reviews', adminReviewsSchema);
 export function adminReviewRoutes(deps: AppDeps) {
   const { db } = deps.database;
   const app = new OpenAPIHono<AppEnv>();
-  const act = async (c: Parameters<typeof currentUser>[0] & { get: (k: 'requestId') => string }, id: string, command: ReviewCommand) =>
-    handle(deps.store, reviewAggregate, id, command, { actor: currentUser(c).id, requestId: c.get('requestId') });
+  const act = async (c: Parameters<typeof commandMeta>[0], id: string, command: Moderation) =>
+    moderateReview(deps, id, command, commandMeta(c));
 
   app.openapi(adminRoute('get', '/pending', 'Reviews awaiting moderation, oldest first', {}, { 200: list }), async (c) => {
     return jsonText(c, await listModeratedReviews(db, 'pending'), 200);
@@ -30,13 +30,13 @@ export function adminReviewRoutes(deps: AppDeps) {
     return jsonText(c, await listModeratedReviews(db, 'all'), 200);
   });
 
-  app.openapi(adminRoute('post', '/{id}/approve', 'Publish a pending review', { request: { params: idParam } }, { 200: message }), async (c) => {
+  app.openapi(adminRoute('post', '/{id}/approve', 'Publish a pending review', { request: { params: idParam } }, { 200: message }, notAPower('review moderation: moves no money, grants no power')), async (c) => {
     await act(c, c.req.valid('param').id, { type: 'approve' });
     return c.json({ detail: 'Review approved' }, 200);
   });
 
   app.openapi(
-    adminRoute('post', '/{id}/reject', 'Reject a pending review with a reason', { request: { params: idParam, body: formBody(rejectReviewSchema) } }, { 200: message }),
+    adminRoute('post', '/{id}/reject', 'Reject a pending review with a reason', { request: { params: idParam, body: formBody(rejectReviewSchema) } }, { 200: message }, notAPower('review moderation: moves no money, grants no power')),
     async (c) => {
       const { reason } = c.req.valid('form');
       await act(c, c.req.valid('param').id, { type: 'reject', reason });
@@ -45,7 +45,7 @@ export function adminReviewRoutes(deps: AppDeps) {
   );
 
   app.openapi(
-    adminRoute('post', '/{id}/edit', 'Replace the text (kept in the log) and publish', { request: { params: idParam, body: formBody(editReviewSchema) } }, { 200: message }),
+    adminRoute('post', '/{id}/edit', 'Replace the text (kept in the log) and publish', { request: { params: idParam, body: formBody(editReviewSchema) } }, { 200: message }, notAPower('review moderation: moves no money, grants no power')),
     async (c) => {
       const { edited_text, admin_note } = c.req.valid('form');
       await act(c, c.req.valid('param').id, { type: 'edit', edited_text, admin_note });
@@ -53,12 +53,12 @@ export function adminReviewRoutes(deps: AppDeps) {
     },
   );
 
-  app.openapi(adminRoute('post', '/{id}/reopen', 'Put a rejected review back into moderation', { request: { params: idParam } }, { 200: message }), async (c) => {
+  app.openapi(adminRoute('post', '/{id}/reopen', 'Put a rejected review back into moderation', { request: { params: idParam } }, { 200: message }, notAPower('review moderation: moves no money, grants no power')), async (c) => {
     await act(c, c.req.valid('param').id, { type: 'reopen' });
     return c.json({ detail: 'Review reopened' }, 200);
   });
 
-  app.openapi(adminRoute('delete', '/{id}', 'Delete a review permanently (its history stays in the log)', { request: { params: idParam } }, { 200: message }), async (c) => {
+  app.openapi(adminRoute('delete', '/{id}', 'Delete a review permanently (its history stays in the log)', { request: { params: idParam } }, { 200: message }, notAPower('review moderation: moves no money, grants no power')), async (c) => {
     await act(c, c.req.valid('param').id, { type: 'delete' });
     return c.json({ detail: 'Review deleted' }, 200);
   });

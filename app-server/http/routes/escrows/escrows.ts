@@ -10,7 +10,6 @@ import {
   openDisputeSchema,
   payoutAddressSchema,
 } from '../../../../contract/escrow-requests.ts';
-import { partyHistory } from '../../../../domain/escrow/history.ts';
 import { forbidden, invalidInput } from '../../../../domain/shared/errors.ts';
 import type { AppDeps } from '../../../app-deps.ts';
 import { EscrowListAnswers } from '../../../caching/escrow-lists.ts';
@@ -19,8 +18,8 @@ import { evidenceByEscrow, withEvidence } from '../../../escrows/evidence-list.t
 import { endUnpaid, markPaid, setPayoutAddress } from '../../../escrows/commands.ts';
 import { addressMessageFor } from '../../../escrows/address-proof.ts';
 import { listVisibleEscrows } from '../../../escrows/parties.ts';
+import { escrowHistoryForParties } from '../../../escrows/queries.ts';
 import { requestPaymentAddress } from '../../../escrows/payment-address.ts';
-import { readStream } from '../../../event-store/read.ts';
 import { jsonAnswer, jsonBody, jsonText } from '../../bodies.ts';
 import type { AppEnv } from '../../env.ts';
 import { currentUser, requireUser } from '../../middleware/authenticate.ts';
@@ -75,8 +74,7 @@ export function escrowRoutes(deps: AppDeps) {
     async (c) => {
       const { id } = c.req.valid('param');
       await visible(id, currentUser(c));
-      const { events } = await readStream(db, `escrow:${id}`);
-      return c.json(partyHistory(events as unknown as Parameters<typeof partyHistory>[0]), 200);
+      return c.json(await escrowHistoryForParties(db, id), 200);
     },
   );
 

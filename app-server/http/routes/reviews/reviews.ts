@@ -3,7 +3,7 @@ import { publicReviewsSchema, reviewStatsSchema } from '../../../../contract/rev
 import { reviewListQuerySchema, reviewSubmissionSchema } from '../../../../contract/review-requests.ts';
 import { PublicReviewsCache } from '../../../reviews/public-cache.ts';
 import { listPublicReviews, reviewCountries, reviewStats } from '../../../reviews/queries.ts';
-import { submitReview } from '../../../reviews/submit.ts';
+import { submitReview } from '../../../reviews/commands.ts';
 import { jsonAnswer, jsonBody, jsonText } from '../../bodies.ts';
 import { clientAddress } from '../../client-address.ts';
 import type { AppDeps } from '../../../app-deps.ts';

@@ -8,6 +8,7 @@ import { currentUser } from '../../../middleware/authenticate.ts';
 import { formBody, jsonAnswer, jsonText } from '../../../bodies.ts';
 import type { AppEnv } from '../../../env.ts';
 import { adminRoute } from '../../../route.ts';
+import { ADMIN_POWER } from '../../../middleware/admin-step-up.ts';
 import { escrowActing } from '../../escrows/acting.ts';
 
 /** /api/admin/disputes: the disputes, open first, and their resolution, which may move the money. */
@@ -16,7 +17,7 @@ export function adminDisputeRoutes(deps: AppDeps) {
   const app = new OpenAPIHono<AppEnv>();
   const { answer, meta } = escrowActing(deps);
 
-  app.openapi(adminRoute('post', '/{id}/resolve', 'Resolve an open dispute, optionally moving the money', { request: { params: disputeIdParam, body: formBody(resolveDisputeSchema) } }, { 200: jsonAnswer('The escrow after the action', escrowSchema) }), async (c) => {
+  app.openapi(adminRoute('post', '/{id}/resolve', 'Resolve an open dispute, optionally moving the money', { request: { params: disputeIdParam, body: formBody(resolveDisputeSchema) } }, { 200: jsonAnswer('The escrow after the action', escrowSchema) }, ADMIN_POWER), async (c) => {
     const form = c.req.valid('form');
     const escrowId = await resolveDispute(
       deps,

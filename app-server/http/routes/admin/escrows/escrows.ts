@@ -23,6 +23,7 @@ import { formBody, jsonAnswer, jsonText, rowsAnswer } from '../../../bodies.ts';
 import type { AppEnv } from '../../../env.ts';
 import { currentUser } from '../../../middleware/authenticate.ts';
 import { adminRoute } from '../../../route.ts';
+import { ADMIN_POWER, notAPower } from '../../../middleware/admin-step-up.ts';
 import { escrowActing } from '../../escrows/acting.ts';
 
 const escrowAnswer = jsonAnswer('The escrow after the action', escrowSchema);
@@ -49,7 +50,7 @@ export function adminEscrowRoutes(deps: AppDeps) {
     },
   );
 
-  app.openapi(adminRoute('post', '/{id}/verify-payment', 'Verify (funded) or reject the marked payment', { request: { params: idParam, body: formBody(verifyPaymentSchema) } }, { 200: escrowAnswer }), async (c) => {
+  app.openapi(adminRoute('post', '/{id}/verify-payment', 'Verify (funded) or reject the marked payment', { request: { params: idParam, body: formBody(verifyPaymentSchema) } }, { 200: escrowAnswer }, ADMIN_POWER), async (c) => {
     const user = currentUser(c);
     const { id } = c.req.valid('param');
     const form = c.req.valid('form');
@@ -64,7 +65,7 @@ export function adminEscrowRoutes(deps: AppDeps) {
   app.openapi(
     adminRoute('post', '/{id}/payment-proof', 'What a payment proof (SPV) proves for this escrow, recording nothing: the Verify dialog shows it before confirming', {
       request: { params: idParam, body: formBody(paymentProofCheckSchema) },
-    }, { 200: jsonAnswer('What the proof proves', paymentProofAnswerSchema) }),
+    }, { 200: jsonAnswer('What the proof proves', paymentProofAnswerSchema) }, notAPower('checks a payment proof and shows what it proves: records nothing, moves no money')),
     async (c) => {
       const user = currentUser(c);
       const { id } = c.req.valid('param');
@@ -79,7 +80,7 @@ export function adminEscrowRoutes(deps: AppDeps) {
       return c.json(proven, 200);
     },
   );
-  app.openapi(adminRoute('post', '/{id}/release', 'Release a funded escrow to the seller', { request: { params: idParam, body: formBody(paymentNotesSchema) } }, { 200: escrowAnswer }), async (c) => {
+  app.openapi(adminRoute('post', '/{id}/release', 'Release a funded escrow to the seller', { request: { params: idParam, body: formBody(paymentNotesSchema) } }, { 200: escrowAnswer }, ADMIN_POWER), async (c) => {
     const user = currentUser(c);
     const form = c.req.valid('form');
     const { id } = c.req.valid('param');
@@ -87,7 +88,7 @@ export function adminEscrowRoutes(deps: AppDeps) {
     await payOut(deps, id, { to: 'release', notes: form.notes, txid: form.txid, expected_address: form.expected_address }, meta(c));
     return jsonText(c, await answer(id, user), 200);
   });
-  app.openapi(adminRoute('post', '/{id}/refund', 'Refund a funded escrow to the buyer', { request: { params: idParam, body: formBody(paymentNotesSchema) } }, { 200: escrowAnswer }), async (c) => {
+  app.openapi(adminRoute('post', '/{id}/refund', 'Refund a funded escrow to the buyer', { request: { params: idParam, body: formBody(paymentNotesSchema) } }, { 200: escrowAnswer }, ADMIN_POWER), async (c) => {
     const user = currentUser(c);
     const form = c.req.valid('form');
     const { id } = c.req.valid('param');
@@ -95,17 +96,17 @@ export function adminEscrowRoutes(deps: AppDeps) {
     await payOut(deps, id, { to: 'refund', notes: form.notes, txid: form.txid, expected_address: form.expected_address }, meta(c));
     return jsonText(c, await answer(id, user), 200);
   });
-  app.openapi(adminRoute('post', '/{id}/freeze', 'Freeze an escrow that is not final', { request: { params: idParam, body: formBody(freezeReasonSchema) } }, { 200: escrowAnswer }), async (c) =>
+  app.openapi(adminRoute('post', '/{id}/freeze', 'Freeze an escrow that is not final', { request: { params: idParam, body: formBody(freezeReasonSchema) } }, { 200: escrowAnswer }, ADMIN_POWER), async (c) =>
     jsonText(c, await act(c, c.req.valid('param').id, () => ({ type: 'freeze', by: 'admin', reason: c.req.valid('form').reason })), 200),
   );
-  app.openapi(adminRoute('post', '/{id}/unfreeze', 'Unfreeze: back to where it was', { request: { params: idParam, body: formBody(freezeReasonSchema) } }, { 200: escrowAnswer }), async (c) =>
+  app.openapi(adminRoute('post', '/{id}/unfreeze', 'Unfreeze: back to where it was', { request: { params: idParam, body: formBody(freezeReasonSchema) } }, { 200: escrowAnswer }, ADMIN_POWER), async (c) =>
     jsonText(c, await act(c, c.req.valid('param').id, () => ({ type: 'unfreeze', by: 'admin', reason: c.req.valid('form').reason })), 200),
   );
 
   app.openapi(
     adminRoute('post', '/{id}/cancel', 'Cancel an unpaid escrow with a reason (mailed to both parties); its payment address goes back to the pool', {
       request: { params: idParam, body: formBody(adminCancelSchema) },
-    }, { 200: escrowAnswer }),
+    }, { 200: escrowAnswer }, ADMIN_POWER),
     async (c) => {
       const user = currentUser(c);
       const { id } = c.req.valid('param');
@@ -118,7 +119,7 @@ export function adminEscrowRoutes(deps: AppDeps) {
   app.openapi(
     adminRoute('post', '/{id}/assign-address', 'Give a waiting escrow a chosen pool address', { request: { params: idParam, body: formBody(assignAddressSchema) } }, {
       200: jsonAnswer('The escrow with its address', escrowSchema),
-    }),
+    }, ADMIN_POWER),
     async (c) => {
       const user = currentUser(c);
       const { id } = c.req.valid('param');

@@ -4,7 +4,7 @@ import { QueryState } from '../../../components/ui/query-state.tsx';
 import { LOW_POOL } from '../routes/admin-tabs.ts';
 import { NoticeLine } from '../shared/notice-line.tsx';
 import { PanelHead } from '../shared/panel-head.tsx';
-import { useNotice } from '../shared/use-notice.ts';
+import { useNotice } from '../../../hooks/use-notice.ts';
 import { type PoolAddress, useAddresses } from './api/get-addresses.ts';
 import { useNetwork } from './api/get-network.ts';
 import { type AddReport, AddAddressesForm } from './components/add-addresses-form.tsx';

@@ -1,7 +1,7 @@
-import { useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { Pager } from '../../../components/ui/pager.tsx';
 import { QueryState } from '../../../components/ui/query-state.tsx';
+import { useCursorPages } from '../../../hooks/use-cursor-pages.ts';
 import { formatDateTime } from '../../../lib/format.ts';
 import { EscrowLink } from '../shared/escrow-link.tsx';
 import { PanelHead } from '../shared/panel-head.tsx';
@@ -15,13 +15,12 @@ export function AuditPanel() {
   const [params, setParams] = useSearchParams();
   const filters = Object.fromEntries(KEYS.map((k) => [k, params.get(k) ?? ''])) as unknown as Filters;
   // Each page's cursor: the id the page before it ended at (null for the first page).
-  const [cursors, setCursors] = useState<(number | null)[]>([null]);
-  const page = cursors.length - 1;
-  const logs = useAuditLogs(filters, cursors[page] ?? null);
+  const pages = useCursorPages<number | null>(null);
+  const logs = useAuditLogs(filters, pages.cursor);
   const apply = (next: Filters) => {
     const merged = new URLSearchParams({ tab: 'audit' });
     for (const k of KEYS) if (next[k]) merged.set(k, next[k]);
-    setCursors([null]);
+    pages.reset();
     setParams(merged);
   };
   return (
@@ -61,9 +60,9 @@ export function AuditPanel() {
               </tbody>
             </table>
             <Pager
-              page={page}
+              page={pages.page}
               hasNext={list.length === AUDIT_PAGE_SIZE}
-              onPage={(n) => setCursors(n < page ? cursors.slice(0, n + 1) : [...cursors, list.at(-1)!.id])}
+              onPage={(n) => pages.pageTo(n, () => list.at(-1)!.id)}
               label="Audit log pages"
             />
           </>

@@ -3,7 +3,7 @@ import { QueryState } from '../../../components/ui/query-state.tsx';
 import type { AdminEscrow } from '../escrows/api/get-escrow.ts';
 import { NoticeLine } from '../shared/notice-line.tsx';
 import { PanelHead } from '../shared/panel-head.tsx';
-import { useNotice } from '../shared/use-notice.ts';
+import { useNotice } from '../../../hooks/use-notice.ts';
 import { type Dispute, useDisputes } from './api/get-disputes.ts';
 import { DisputeCard } from './components/dispute-card.tsx';
 import { ResolveDialog } from './components/resolve-dialog.tsx';

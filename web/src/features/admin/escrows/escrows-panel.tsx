@@ -3,7 +3,7 @@ import { Pager } from '../../../components/ui/pager.tsx';
 import { QueryState } from '../../../components/ui/query-state.tsx';
 import { NoticeLine } from '../shared/notice-line.tsx';
 import { PanelHead } from '../shared/panel-head.tsx';
-import { useNotice } from '../shared/use-notice.ts';
+import { useNotice } from '../../../hooks/use-notice.ts';
 import type { EscrowStatus } from './api/get-escrow.ts';
 import { ESCROWS_PAGE_SIZE, useEscrows } from './api/get-escrows.ts';
 import { EscrowDetail } from './components/escrow-detail.tsx';

@@ -4,7 +4,7 @@ import { Button } from '../../../components/ui/button.tsx';
 import { QueryState } from '../../../components/ui/query-state.tsx';
 import { NoticeLine } from '../shared/notice-line.tsx';
 import { PanelHead } from '../shared/panel-head.tsx';
-import { useNotice } from '../shared/use-notice.ts';
+import { useNotice } from '../../../hooks/use-notice.ts';
 import { useApproveReview } from './api/approve-review.ts';
 import { type ModeratedReview, usePendingReviews } from './api/get-pending-reviews.ts';
 import { useReviews } from './api/get-reviews.ts';

@@ -3,7 +3,7 @@ import { QueryState } from '../../../components/ui/query-state.tsx';
 import { formatAge, formatDateTime, formatUsd } from '../../../lib/format.ts';
 import { NoticeLine } from '../shared/notice-line.tsx';
 import { PanelHead } from '../shared/panel-head.tsx';
-import { useNotice } from '../shared/use-notice.ts';
+import { useNotice } from '../../../hooks/use-notice.ts';
 import { type Pricing, usePricing } from './api/get-pricing.ts';
 import { type SettingsChange, useSettingsChanges } from './api/get-settings-changes.ts';
 import { PricingForm } from './components/pricing-form.tsx';

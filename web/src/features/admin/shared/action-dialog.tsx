@@ -3,7 +3,7 @@ import { messageOf } from '../../../api/client.ts';
 import { useAuth } from '../../../auth/auth-context.tsx';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
 import { TotpField } from '../../../components/ui/totp-field.tsx';
-import { useResetState } from './use-reset-state.ts';
+import { useResetState } from '../../../hooks/use-reset-state.ts';
 
 interface ActionDialogProps {
   open: boolean;

@@ -1,5 +1,5 @@
 import { Message } from '../../../components/ui/message.tsx';
-import type { Notice } from './use-notice.ts';
+import type { Notice } from '../../../hooks/use-notice.ts';
 
 /** Where a panel says how its last action went. */
 export function NoticeLine({ notice }: { notice: Notice | null }) {

@@ -4,7 +4,7 @@ import { Field } from '../../../components/ui/field.tsx';
 import { QueryState } from '../../../components/ui/query-state.tsx';
 import { NoticeLine } from '../shared/notice-line.tsx';
 import { PanelHead } from '../shared/panel-head.tsx';
-import { useNotice } from '../shared/use-notice.ts';
+import { useNotice } from '../../../hooks/use-notice.ts';
 import { type AdminUser, useUsers } from './api/get-users.ts';
 import { CancelUnpaidDialog } from './components/cancel-unpaid-dialog.tsx';
 import { DeleteUserDialog } from './components/delete-user-dialog.tsx';

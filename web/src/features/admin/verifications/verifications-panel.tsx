@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { QueryState } from '../../../components/ui/query-state.tsx';
 import { NoticeLine } from '../shared/notice-line.tsx';
 import { PanelHead } from '../shared/panel-head.tsx';
-import { useNotice } from '../shared/use-notice.ts';
+import { useNotice } from '../../../hooks/use-notice.ts';
 import { type PendingVerification, usePendingVerifications } from './api/get-pending-verifications.ts';
 import { VerificationCard } from './components/verification-card.tsx';
 import { VerifyDialog } from './components/verify-dialog.tsx';

@@ -3,7 +3,7 @@ import { messageOf } from '../../../api/client.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { Field } from '../../../components/ui/field.tsx';
 import { Message } from '../../../components/ui/message.tsx';
-import { useDisableTwoFactor } from '../api/disable-two-factor.ts';
+import { useDisableTwoFactor } from '../../../auth/two-factor-api.ts';
 
 /** Turning 2FA off takes a current code, or a recovery code for someone who lost the app. */
 export function DisableTwoFactorForm({ onDisabled }: { onDisabled: (detail: string) => void }) {

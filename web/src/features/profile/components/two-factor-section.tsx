@@ -4,7 +4,7 @@ import type { User as CurrentUser } from '../../../../../contract/users.ts';
 import { messageOf } from '../../../api/client.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { Message } from '../../../components/ui/message.tsx';
-import { type TwoFactorSetup as Setup, useSetupTwoFactor } from '../api/setup-two-factor.ts';
+import { type TwoFactorSetup as Setup, useSetupTwoFactor } from '../../../auth/two-factor-api.ts';
 import { DisableTwoFactorForm } from './disable-two-factor-form.tsx';
 import { RecoveryCodes } from './recovery-codes.tsx';
 import { TwoFactorSetup } from './two-factor-setup.tsx';

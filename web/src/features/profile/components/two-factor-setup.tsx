@@ -5,8 +5,7 @@ import { CopyButton } from '../../../components/ui/copy-button.tsx';
 import { useFocusOnMount } from '../../../components/ui/focus-on-mount.ts';
 import { Message } from '../../../components/ui/message.tsx';
 import { TotpField } from '../../../components/ui/totp-field.tsx';
-import type { TwoFactorSetup as Setup } from '../api/setup-two-factor.ts';
-import { useVerifyTwoFactor } from '../api/verify-two-factor.ts';
+import { type TwoFactorSetup as Setup, useVerifyTwoFactor } from '../../../auth/two-factor-api.ts';
 
 /** The secret in groups of four, easier to type into an app by hand. */
 const grouped = (secret: string) => secret.match(/.{1,4}/g)?.join(' ') ?? secret;

@@ -5,8 +5,7 @@ import { Button } from '../../../components/ui/button.tsx';
 import { CopyButton } from '../../../components/ui/copy-button.tsx';
 import { Message } from '../../../components/ui/message.tsx';
 import { TotpField } from '../../../components/ui/totp-field.tsx';
-import { useSetupTwoFactor } from '../api/setup-two-factor.ts';
-import { useVerifyTwoFactor } from '../api/verify-two-factor.ts';
+import { useSetupTwoFactor, useVerifyTwoFactor } from '../../../auth/two-factor-api.ts';
 
 const grouped = (secret: string) => secret.match(/.{1,4}/g)?.join(' ') ?? secret;
 

@@ -1,7 +1,7 @@
 import { type BitcoinNetwork, checkBitcoinAddress } from '../../../../../../domain/bitcoin-address.ts';
 import { Field } from '../../../../components/ui/field.tsx';
 import { ActionDialog } from '../../shared/action-dialog.tsx';
-import { useResetState } from '../../shared/use-reset-state.ts';
+import { useResetState } from '../../../../hooks/use-reset-state.ts';
 import type { PoolAddress } from '../api/get-addresses.ts';
 import { useUpdateAddress } from '../api/update-address.ts';
 

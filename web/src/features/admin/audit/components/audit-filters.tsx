@@ -2,7 +2,7 @@ import type { FormEvent } from 'react';
 import { auditActionTypes } from '../../../../../../contract/audit-requests.ts';
 import { Button } from '../../../../components/ui/button.tsx';
 import { Field } from '../../../../components/ui/field.tsx';
-import { useResetState } from '../../shared/use-reset-state.ts';
+import { useResetState } from '../../../../hooks/use-reset-state.ts';
 import type { AuditFilters as Filters } from '../api/get-audit-logs.ts';
 
 const OBJECTS = ['escrow', 'address', 'user', 'review', 'settings'];

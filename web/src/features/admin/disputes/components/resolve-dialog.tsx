@@ -4,7 +4,7 @@ import type { AdminEscrow } from '../../escrows/api/get-escrow.ts';
 import { moneyOf } from '../../escrows/components/money-dialog.tsx';
 import { ActionDialog } from '../../shared/action-dialog.tsx';
 import { txidRefusal } from '../../shared/txid.ts';
-import { useResetState } from '../../shared/use-reset-state.ts';
+import { useResetState } from '../../../../hooks/use-reset-state.ts';
 import type { Dispute } from '../api/get-disputes.ts';
 import { type Resolution, useResolveDispute } from '../api/resolve-dispute.ts';
 

@@ -1,7 +1,7 @@
 import { Field } from '../../../../components/ui/field.tsx';
 import { useAddresses } from '../../addresses/api/get-addresses.ts';
 import { ActionDialog } from '../../shared/action-dialog.tsx';
-import { useResetState } from '../../shared/use-reset-state.ts';
+import { useResetState } from '../../../../hooks/use-reset-state.ts';
 import { useAssignAddress } from '../api/assign-address.ts';
 import type { AdminEscrow } from '../api/get-escrow.ts';
 

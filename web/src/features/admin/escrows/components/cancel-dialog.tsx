@@ -1,7 +1,7 @@
 import { Field } from '../../../../components/ui/field.tsx';
 import { formatBtc, formatUsd } from '../../../../lib/format.ts';
 import { ActionDialog } from '../../shared/action-dialog.tsx';
-import { useResetState } from '../../shared/use-reset-state.ts';
+import { useResetState } from '../../../../hooks/use-reset-state.ts';
 import { useCancelEscrow } from '../api/cancel-escrow.ts';
 import type { AdminEscrow } from '../api/get-escrow.ts';
 

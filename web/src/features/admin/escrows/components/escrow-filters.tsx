@@ -1,7 +1,7 @@
 import type { FormEvent } from 'react';
 import { Button } from '../../../../components/ui/button.tsx';
 import { Field } from '../../../../components/ui/field.tsx';
-import { useResetState } from '../../shared/use-reset-state.ts';
+import { useResetState } from '../../../../hooks/use-reset-state.ts';
 import type { EscrowStatus } from '../api/get-escrow.ts';
 
 const STATUSES: EscrowStatus[] = ['pending_payment', 'funded', 'disputed', 'frozen', 'released', 'refunded', 'cancelled'];

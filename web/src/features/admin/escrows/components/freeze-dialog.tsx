@@ -1,6 +1,6 @@
 import { Field } from '../../../../components/ui/field.tsx';
 import { ActionDialog } from '../../shared/action-dialog.tsx';
-import { useResetState } from '../../shared/use-reset-state.ts';
+import { useResetState } from '../../../../hooks/use-reset-state.ts';
 import { useFreezeEscrow } from '../api/freeze-escrow.ts';
 import type { AdminEscrow } from '../api/get-escrow.ts';
 import { useUnfreezeEscrow } from '../api/unfreeze-escrow.ts';

@@ -3,7 +3,7 @@ import { Field } from '../../../../components/ui/field.tsx';
 import { formatBtc } from '../../../../lib/format.ts';
 import { ActionDialog } from '../../shared/action-dialog.tsx';
 import { txidRefusal } from '../../shared/txid.ts';
-import { useResetState } from '../../shared/use-reset-state.ts';
+import { useResetState } from '../../../../hooks/use-reset-state.ts';
 import type { AdminEscrow } from '../api/get-escrow.ts';
 import { useRefundEscrow } from '../api/refund-escrow.ts';
 import { useReleaseEscrow } from '../api/release-escrow.ts';

@@ -2,6 +2,7 @@ import { type FormEvent, useState } from 'react';
 import { Button } from '../../../../components/ui/button.tsx';
 import { Field } from '../../../../components/ui/field.tsx';
 import { Pager } from '../../../../components/ui/pager.tsx';
+import { useCursorPages } from '../../../../hooks/use-cursor-pages.ts';
 import { QueryState } from '../../../../components/ui/query-state.tsx';
 import { formatDateTime } from '../../../../lib/format.ts';
 import { EscrowLink } from '../../shared/escrow-link.tsx';
@@ -26,13 +27,12 @@ export function EventLog() {
   const [draft, setDraft] = useState(NONE);
   const [filters, setFilters] = useState(NONE);
   // Each page starts after the last position of the page before it.
-  const [starts, setStarts] = useState([0]);
-  const page = starts.length - 1;
-  const events = useEvents(filters, starts[page] ?? 0);
+  const pages = useCursorPages(0);
+  const events = useEvents(filters, pages.cursor);
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setFilters(draft);
-    setStarts([0]);
+    pages.reset();
   };
   return (
     <section className="stack" aria-labelledby="events-title">
@@ -99,9 +99,9 @@ export function EventLog() {
               </tbody>
             </table>
             <Pager
-              page={page}
+              page={pages.page}
               hasNext={list.length === EVENTS_PAGE_SIZE}
-              onPage={(n) => setStarts(n < page ? starts.slice(0, n + 1) : [...starts, list.at(-1)!.position])}
+              onPage={(n) => pages.pageTo(n, () => list.at(-1)!.position)}
               label="Event pages"
             />
           </>

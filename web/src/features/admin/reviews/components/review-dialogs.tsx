@@ -1,6 +1,6 @@
 import { Field } from '../../../../components/ui/field.tsx';
 import { ActionDialog } from '../../shared/action-dialog.tsx';
-import { useResetState } from '../../shared/use-reset-state.ts';
+import { useResetState } from '../../../../hooks/use-reset-state.ts';
 import { useDeleteReview } from '../api/delete-review.ts';
 import { useEditReview } from '../api/edit-review.ts';
 import type { ModeratedReview } from '../api/get-pending-reviews.ts';

@@ -3,7 +3,7 @@ import { Button } from '../../../../components/ui/button.tsx';
 import { CopyButton } from '../../../../components/ui/copy-button.tsx';
 import { Modal } from '../../../../components/ui/modal.tsx';
 import { ActionDialog } from '../../shared/action-dialog.tsx';
-import { useResetState } from '../../shared/use-reset-state.ts';
+import { useResetState } from '../../../../hooks/use-reset-state.ts';
 import type { AdminUser } from '../api/get-users.ts';
 import { temporaryPassword, useResetPassword } from '../api/reset-password.ts';
 

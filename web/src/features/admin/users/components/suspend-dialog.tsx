@@ -1,6 +1,6 @@
 import { Field } from '../../../../components/ui/field.tsx';
 import { ActionDialog } from '../../shared/action-dialog.tsx';
-import { useResetState } from '../../shared/use-reset-state.ts';
+import { useResetState } from '../../../../hooks/use-reset-state.ts';
 import type { AdminUser } from '../api/get-users.ts';
 import { useSuspendUser } from '../api/suspend-user.ts';
 

@@ -5,7 +5,7 @@ import { Message } from '../../../../components/ui/message.tsx';
 import { formatBtc, formatUsd } from '../../../../lib/format.ts';
 import { ActionDialog } from '../../shared/action-dialog.tsx';
 import { txidRefusal } from '../../shared/txid.ts';
-import { useResetState } from '../../shared/use-reset-state.ts';
+import { useResetState } from '../../../../hooks/use-reset-state.ts';
 import type { PendingVerification } from '../api/get-pending-verifications.ts';
 import { useVerifyPayment } from '../api/verify-payment.ts';
 import { hasProof, type PaymentProofFields, type ProvenPayment, useCheckPaymentProof } from '../api/check-payment-proof.ts';

@@ -1,8 +1,8 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
-import { usePricing, useSiteInfo } from '../../api/site.ts';
-import { usePageMeta } from '../../components/page-meta.ts';
-import { ButtonLink } from '../../components/ui/button.tsx';
+import { usePricing, useSiteInfo } from '../../../api/site.ts';
+import { usePageMeta } from '../../../components/page-meta.ts';
+import { ButtonLink } from '../../../components/ui/button.tsx';
 
 interface Entry {
   q: string;

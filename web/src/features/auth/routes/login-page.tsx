@@ -3,14 +3,14 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, Navigate, useLocation } from 'react-router-dom';
 import type { z } from 'zod';
-import { loginSchema } from '../../../../contract/user-requests.ts';
-import { ApiError, api } from '../../api/client.ts';
-import { useAuth } from '../../auth/auth-context.tsx';
-import type { LoginState } from '../../auth/session-redirect.tsx';
-import { usePageMeta } from '../../components/page-meta.ts';
-import { Button } from '../../components/ui/button.tsx';
-import { Field } from '../../components/ui/field.tsx';
-import { Message } from '../../components/ui/message.tsx';
+import { loginSchema } from '../../../../../contract/user-requests.ts';
+import { ApiError, api } from '../../../api/client.ts';
+import { useAuth } from '../../../auth/auth-context.tsx';
+import type { LoginState } from '../../../auth/session-redirect.tsx';
+import { usePageMeta } from '../../../components/page-meta.ts';
+import { Button } from '../../../components/ui/button.tsx';
+import { Field } from '../../../components/ui/field.tsx';
+import { Message } from '../../../components/ui/message.tsx';
 
 type LoginInput = z.input<typeof loginSchema>;
 

@@ -1,6 +1,6 @@
-import { REVIEW_RATINGS } from '../../../../contract/review-requests.ts';
-import { Stars } from '../../components/ui/stars.tsx';
-import { useReviewStats } from './use-reviews.ts';
+import { REVIEW_RATINGS } from '../../../../../contract/review-requests.ts';
+import { Stars } from '../../../components/ui/stars.tsx';
+import { useReviewStats } from '../api/use-reviews.ts';
 
 /** Average as stars, the total, and a bar per star count. */
 export function ReviewStatsCard() {

@@ -2,8 +2,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { PublicReview } from '../../../../contract/reviews.ts';
-import { renderApp, resetApp, type SentRequest } from '../../testing/render-app.tsx';
+import type { PublicReview } from '../../../../../contract/reviews.ts';
+import { renderApp, resetApp, type SentRequest } from '../../../testing/render-app.tsx';
 
 afterEach(resetApp);
 

@@ -2,7 +2,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
-import { renderApp, resetApp } from '../../testing/render-app.tsx';
+import { renderApp, resetApp } from '../../../testing/render-app.tsx';
 
 afterEach(resetApp);
 

@@ -1,5 +1,5 @@
-import { usePageMeta } from '../../components/page-meta.ts';
-import { ButtonLink } from '../../components/ui/button.tsx';
+import { usePageMeta } from '../../../components/page-meta.ts';
+import { ButtonLink } from '../../../components/ui/button.tsx';
 
 export function AboutPage() {
   usePageMeta('About us', 'Why we run a manually verified Bitcoin escrow, and who it is for.', 'about bitcoin escrow, escrow service, mission');

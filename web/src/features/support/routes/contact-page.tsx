@@ -2,13 +2,13 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link } from 'react-router-dom';
-import { type ContactMessage, contactSchema } from '../../../../contract/support-requests.ts';
-import { api, messageOf } from '../../api/client.ts';
-import { useSiteInfo } from '../../api/site.ts';
-import { usePageMeta } from '../../components/page-meta.ts';
-import { Button } from '../../components/ui/button.tsx';
-import { Field } from '../../components/ui/field.tsx';
-import { Message } from '../../components/ui/message.tsx';
+import { type ContactMessage, contactSchema } from '../../../../../contract/support-requests.ts';
+import { api, messageOf } from '../../../api/client.ts';
+import { useSiteInfo } from '../../../api/site.ts';
+import { usePageMeta } from '../../../components/page-meta.ts';
+import { Button } from '../../../components/ui/button.tsx';
+import { Field } from '../../../components/ui/field.tsx';
+import { Message } from '../../../components/ui/message.tsx';
 
 const THANKS = "Thank you! We'll get back to you soon.";
 

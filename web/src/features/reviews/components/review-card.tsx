@@ -1,6 +1,6 @@
 import { BadgeCheck } from 'lucide-react';
-import type { PublicReview } from '../../../../contract/reviews.ts';
-import { Stars } from '../../components/ui/stars.tsx';
+import type { PublicReview } from '../../../../../contract/reviews.ts';
+import { Stars } from '../../../components/ui/stars.tsx';
 
 const initials = (name: string) =>
   name

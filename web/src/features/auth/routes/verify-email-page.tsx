@@ -1,11 +1,11 @@
 import { useMutation } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { useSearchParams } from 'react-router-dom';
-import { api } from '../../api/client.ts';
-import { usePageMeta } from '../../components/page-meta.ts';
-import { ButtonLink } from '../../components/ui/button.tsx';
-import { Loading } from '../../components/ui/loading.tsx';
-import { Message } from '../../components/ui/message.tsx';
+import { api } from '../../../api/client.ts';
+import { usePageMeta } from '../../../components/page-meta.ts';
+import { ButtonLink } from '../../../components/ui/button.tsx';
+import { Loading } from '../../../components/ui/loading.tsx';
+import { Message } from '../../../components/ui/message.tsx';
 
 export function VerifyEmailPage() {
   usePageMeta('Confirm your e-mail address', 'Confirm the e-mail address of your escrow account.');

@@ -1,12 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { ApiError, api } from '../../api/client.ts';
-import type { PgpKey } from '../../../../contract/site.ts';
-import { usePageMeta } from '../../components/page-meta.ts';
-import { Button } from '../../components/ui/button.tsx';
-import { Loading } from '../../components/ui/loading.tsx';
-import { Message } from '../../components/ui/message.tsx';
-import { copyText } from '../../lib/copy-text.ts';
+import { ApiError, api } from '../../../api/client.ts';
+import type { PgpKey } from '../../../../../contract/site.ts';
+import { usePageMeta } from '../../../components/page-meta.ts';
+import { Button } from '../../../components/ui/button.tsx';
+import { Loading } from '../../../components/ui/loading.tsx';
+import { Message } from '../../../components/ui/message.tsx';
+import { copyText } from '../../../lib/copy-text.ts';
 
 export function PgpKeyPage() {
   usePageMeta('PGP public key', 'Our support team’s public PGP key, to encrypt sensitive messages to us and verify what we sign.', 'pgp key, encrypted support, bitcoin escrow security');

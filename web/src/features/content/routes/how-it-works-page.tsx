@@ -1,5 +1,5 @@
-import { usePageMeta } from '../../components/page-meta.ts';
-import { ButtonLink } from '../../components/ui/button.tsx';
+import { usePageMeta } from '../../../components/page-meta.ts';
+import { ButtonLink } from '../../../components/ui/button.tsx';
 
 const steps = [
   {

@@ -3,13 +3,13 @@ import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, Navigate, useNavigate } from 'react-router-dom';
 import type { z } from 'zod';
-import { registerSchema } from '../../../../contract/user-requests.ts';
-import { api, messageOf } from '../../api/client.ts';
-import { useAuth } from '../../auth/auth-context.tsx';
-import { usePageMeta } from '../../components/page-meta.ts';
-import { Button } from '../../components/ui/button.tsx';
-import { Field } from '../../components/ui/field.tsx';
-import { Message } from '../../components/ui/message.tsx';
+import { registerSchema } from '../../../../../contract/user-requests.ts';
+import { api, messageOf } from '../../../api/client.ts';
+import { useAuth } from '../../../auth/auth-context.tsx';
+import { usePageMeta } from '../../../components/page-meta.ts';
+import { Button } from '../../../components/ui/button.tsx';
+import { Field } from '../../../components/ui/field.tsx';
+import { Message } from '../../../components/ui/message.tsx';
 
 type RegisterInput = z.input<typeof registerSchema>;
 

@@ -3,12 +3,12 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import type { z } from 'zod';
-import { REVIEW_RATINGS, REVIEW_TEXT_MAX, reviewSubmissionSchema } from '../../../../contract/review-requests.ts';
-import { api, messageOf } from '../../api/client.ts';
-import { Button } from '../../components/ui/button.tsx';
-import { Field } from '../../components/ui/field.tsx';
-import { Message } from '../../components/ui/message.tsx';
-import { Modal } from '../../components/ui/modal.tsx';
+import { REVIEW_RATINGS, REVIEW_TEXT_MAX, reviewSubmissionSchema } from '../../../../../contract/review-requests.ts';
+import { api, messageOf } from '../../../api/client.ts';
+import { Button } from '../../../components/ui/button.tsx';
+import { Field } from '../../../components/ui/field.tsx';
+import { Message } from '../../../components/ui/message.tsx';
+import { Modal } from '../../../components/ui/modal.tsx';
 
 type ReviewInput = z.input<typeof reviewSubmissionSchema>;
 const blank: ReviewInput = { name: '', email: '', country: '', rating: '5', text: '', escrow_id: '', terms_accepted: false as unknown as true };

@@ -1,15 +1,15 @@
 import { lazy, Suspense, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
-import { usePageMeta } from '../../components/page-meta.ts';
-import { Button } from '../../components/ui/button.tsx';
-import { Loading } from '../../components/ui/loading.tsx';
-import { Message } from '../../components/ui/message.tsx';
-import { ReviewCard } from './review-card.tsx';
-import { ReviewStatsCard } from './review-stats-card.tsx';
-import { PAGE_SIZE, type ReviewFilters, useReviewCountries, useReviews } from './use-reviews.ts';
+import { usePageMeta } from '../../../components/page-meta.ts';
+import { Button } from '../../../components/ui/button.tsx';
+import { Loading } from '../../../components/ui/loading.tsx';
+import { Message } from '../../../components/ui/message.tsx';
+import { ReviewCard } from '../components/review-card.tsx';
+import { ReviewStatsCard } from '../components/review-stats-card.tsx';
+import { PAGE_SIZE, type ReviewFilters, useReviewCountries, useReviews } from '../api/use-reviews.ts';
 
 // The form (react-hook-form and the shared zod schemas) downloads only when someone opens it.
-const WriteReviewDialog = lazy(async () => ({ default: (await import('./write-review-dialog.tsx')).WriteReviewDialog }));
+const WriteReviewDialog = lazy(async () => ({ default: (await import('../components/write-review-dialog.tsx')).WriteReviewDialog }));
 
 const SORTS = ['newest', 'oldest', 'highest'] as const;
 const MIN_RATINGS = [

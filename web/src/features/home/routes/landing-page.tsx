@@ -1,9 +1,9 @@
 import { BadgeCheck, Eye, FileCheck2, Handshake, Lock, Scale, ShieldCheck, UserCheck } from 'lucide-react';
 import { Navigate } from 'react-router-dom';
-import { useAuth } from '../../auth/auth-context.tsx';
-import { usePageMeta } from '../../components/page-meta.ts';
-import { ButtonLink } from '../../components/ui/button.tsx';
-import { Loading } from '../../components/ui/loading.tsx';
+import { useAuth } from '../../../auth/auth-context.tsx';
+import { usePageMeta } from '../../../components/page-meta.ts';
+import { ButtonLink } from '../../../components/ui/button.tsx';
+import { Loading } from '../../../components/ui/loading.tsx';
 
 const features = [
   { icon: ShieldCheck, title: 'Funds held until delivery', text: 'The seller is paid only after the buyer confirms they received what they paid for.' },

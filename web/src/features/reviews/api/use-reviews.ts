@@ -1,6 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { api } from '../../api/client.ts';
-import type { PublicReview, ReviewStats } from '../../../../contract/reviews.ts';
+import { api } from '../../../api/client.ts';
+import type { PublicReview, ReviewStats } from '../../../../../contract/reviews.ts';
 
 export const PAGE_SIZE = 20;
 

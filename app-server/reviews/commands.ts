@@ -2,10 +2,13 @@ import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import { reviewAggregate } from '../../domain/aggregates.ts';
 import type { reviewSubmissionSchema } from '../../contract/review-requests.ts';
+import type { ReviewCommand } from '../../domain/review/decide.ts';
 import { consume } from '../auth/rate-limit.ts';
 import { type CommandMeta, handle } from '../commands/handle.ts';
 import { relationTo } from '../escrows/parties.ts';
 import type { AppDeps, SignedInUser } from '../app-deps.ts';
+
+/** Every write on a review: its submission by anyone, its moderation by an admin. The rules are the review decider's. */
 
 /** A deal counts as verified when the reviewer is signed in as a party of that escrow and it was released. */
 async function isVerifiedDeal(deps: AppDeps, escrowId: string, user: SignedInUser | undefined): Promise<boolean> {
@@ -48,3 +51,7 @@ export async function submitReview(
   );
   return reviewId;
 }
+
+/** An admin's moderation of a review (approve, reject, edit, reopen, delete): one event on its stream, or a refusal. */
+export const moderateReview = (deps: Pick<AppDeps, 'store'>, reviewId: string, command: Exclude<ReviewCommand, { type: 'submit' }>, meta: CommandMeta) =>
+  handle(deps.store, reviewAggregate, reviewId, command, meta);

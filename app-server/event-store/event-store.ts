@@ -1,0 +1,58 @@
+import type { Transaction } from 'kysely';
+import type { Aggregate } from '../../domain/aggregates.ts';
+import type { DomainEvent, EventType, StreamType } from '../../domain/events.ts';
+import type { EventMetadata, StoredEvent } from '../../domain/stored-event.ts';
+import type { Database } from '../db/schema.ts';
+import type { PlainInsert } from './append-statement.ts';
+
+/** New events for one stream, accepted only if the stream is still at `expectedVersion` (0: a new stream). */
+export interface StreamAppend {
+  streamId: string;
+  streamType: StreamType;
+  expectedVersion: number;
+  events: DomainEvent[];
+}
+
+export interface AppendOptions {
+  /** Time of the append (ISO); defaults to now. */
+  now?: string;
+  /** Runs inside the same transaction after the events and projections are written: secrets, outbox rows. */
+  alsoWrite?: (trx: Transaction<Database>, stored: StoredEvent[]) => Promise<void>;
+  /**
+   * Rows that follow from the events alone (queued mail), written in the append's own statement: all or nothing
+   * with the events, and without the transaction `alsoWrite` needs (three round trips fewer).
+   */
+  alsoInsert?: (stored: StoredEvent[]) => PlainInsert[];
+}
+
+/** One aggregate's state as its stream's events make it, and the stream's version. */
+export interface LoadedAggregate<State> {
+  state: State;
+  version: number;
+  /** The events came from this process's memory: another process may have appended since (see `aggregate`). */
+  fromMemory: boolean;
+}
+
+/**
+ * What follows certain events inside the transaction that appends them (the read models already updated there):
+ * the mail they call for, the low-pool alert. Registered with the store like projections, so no command has to
+ * remember it; an append with none of `handles` does not run it (nor open a transaction for it).
+ */
+export interface AfterAppend {
+  name: string;
+  handles: readonly EventType[];
+  run(trx: Transaction<Database>, stored: StoredEvent[]): Promise<void>;
+}
+
+/** The log: read a stream, rebuild an aggregate from it, append. */
+export interface EventStore {
+  /** One stream's events, from the database. */
+  read(streamId: string): Promise<{ version: number; events: StoredEvent[] }>;
+  /**
+   * One aggregate's state, from memory when this process appended or read its stream lately. That may be stale if
+   * another process appended to the stream (an append at its version is then refused as a conflict): a command
+   * refused on such a state is tried once more with `fresh`, which reads the stream from the database.
+   */
+  aggregate<State, Command>(aggregate: Aggregate<State, Command>, id: string, options?: { fresh?: boolean }): Promise<LoadedAggregate<State>>;
+  append(appends: StreamAppend[], metadata: EventMetadata, options?: AppendOptions): Promise<StoredEvent[]>;
+}

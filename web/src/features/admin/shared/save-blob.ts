@@ -1,1 +1,0 @@
-export { saveBlob } from '../../../lib/save-blob.ts';
