@@ -1,6 +1,6 @@
 import type { EscrowActor } from '../../domain/escrow/decide.ts';
 import type { CommandMeta } from '../commands/handle.ts';
-import type { EventStore } from '../event-store/append.ts';
+import type { EventStore } from '../event-store/event-store.ts';
 import { onEscrow } from '../escrows/commands.ts';
 import { checkEvidence } from '../escrows/evidence.ts';
 
