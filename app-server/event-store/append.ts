@@ -27,6 +27,9 @@ interface PendingAppend {
   options: AppendOptions;
 }
 
+/** What became of one append of a batch: written (answered after the commit) or refused. */
+type Outcome = { written: { stored: StoredEvent[]; to: ChainHead }; refused?: undefined } | { written?: undefined; refused: unknown };
+
 const isUniqueViolation = (error: unknown) => (error as { code?: string })?.code === '23505';
 
 /** Read models carry unique indexes as a last guard; a violation means the command would duplicate something. */
@@ -179,11 +182,55 @@ export function createEventStore(db: Kysely<Database>, projections: readonly Pro
   }
 
   /**
+   * Appends without an `alsoWrite`, one after the other from `head` under the lock, written in ONE statement: each
+   * is checked against `versions` (the streams as the lock found them, advanced by what this batch accepted), a
+   * stale one is refused and writes nothing, the others are chained and projected in order into one set of row
+   * changes. The statement re-checks every stream at the version the batch found it at.
+   */
+  async function appendMerged(trx: Transaction<Database>, head: ChainHead, jobs: readonly PendingAppend[], versions: Map<string, number>) {
+    recent.at(head);
+    const rows = new BufferedRowStore(tableSpecs, (spec, key) => recent.row(spec, key, () => readRow(trx, spec, key)));
+    const outcomes: Outcome[] = [];
+    const events: StoredEvent[] = [];
+    const inserts: PlainInsert[] = [];
+    const touched = new Map<string, { streamId: string; streamType: string; expectedVersion: number; version: number }>();
+    let at = head;
+    for (const job of jobs) {
+      if (job.appends.some((a) => (versions.get(a.streamId) ?? 0) !== a.expectedVersion)) {
+        outcomes.push({ refused: staleStream(job.appends, versions) });
+        continue;
+      }
+      const { stored, to } = chainEvents(job.appends, at, job.metadata, job.occurredAt);
+      await applyEvents(rows, projections, stored);
+      for (const a of job.appends) {
+        const version = a.expectedVersion + a.events.length;
+        const first = touched.get(a.streamId)?.expectedVersion ?? a.expectedVersion;
+        touched.set(a.streamId, { streamId: a.streamId, streamType: a.streamType, expectedVersion: first, version });
+        versions.set(a.streamId, version);
+      }
+      events.push(...stored);
+      inserts.push(...(job.options.alsoInsert?.(stored) ?? []));
+      outcomes.push({ written: { stored, to } });
+      at = to;
+    }
+    if (events.length === 0) return { outcomes, head };
+    const changes = rows.changes();
+    if (!(await writeAppend(trx, { from: head, to: at, streams: [...touched.values()], events, changes, inserts }))) {
+      throw new Error('a stream changed under the chain-head lock'); // cannot happen: the batch is then done alone
+    }
+    recent.committed(head, at, changes);
+    streams.committed(events);
+    return { outcomes, head: at };
+  }
+
+  /**
    * Appends that queued while the last batch committed, in ONE transaction under the chain-head lock and so one
-   * commit (one WAL flush) for all: each in the order it came, chained to the head the one before it left, with its
-   * own statement (its own expected versions: one refused writes nothing and the next goes on) and its own
-   * `alsoWrite`. Answered only after the commit. Should anything fail the transaction itself (a unique index of a read
-   * model, an `alsoWrite` that throws), it is rolled back and every append of the batch is done alone, so that
+   * commit (one WAL flush) for all, in the order they came, each chained to the head the one before it left and
+   * checked against its own expected versions (one refused writes nothing; the next goes on). Those without an
+   * `alsoWrite` are written together in one statement (`appendMerged`); one with an `alsoWrite` gets its own
+   * statement with its writes right after it, so they read the read models as its own events left them. Answered
+   * only after the commit. Should anything fail the transaction itself (a unique index of a read model, an
+   * `alsoWrite` or a projection that throws), it is rolled back and every append of the batch is done alone, so that
    * failure reaches only the append it belongs to.
    */
   async function together(batch: Queued<PendingAppend, StoredEvent[]>[]): Promise<void> {
@@ -191,11 +238,26 @@ export function createEventStore(db: Kysely<Database>, projections: readonly Pro
       .transaction()
       .execute(async (trx) => {
         let head = await lockChainHead(trx);
-        const done: Array<{ written?: { stored: StoredEvent[] }; refused?: unknown }> = [];
-        for (const q of batch) {
-          const outcome = await appendLocked(trx, head, q.job);
-          if (outcome.written) head = outcome.written.to;
-          done.push(outcome);
+        const versions = await streamVersions(trx, batch.flatMap((q) => q.job.appends));
+        const done: Outcome[] = [];
+        for (let i = 0; i < batch.length; ) {
+          const job = batch[i]!.job;
+          if (job.options.alsoWrite) {
+            const outcome = await appendLocked(trx, head, job);
+            if (outcome.written) {
+              head = outcome.written.to;
+              for (const a of job.appends) versions.set(a.streamId, a.expectedVersion + a.events.length);
+            }
+            done.push(outcome);
+            i += 1;
+            continue;
+          }
+          let end = i;
+          while (end < batch.length && !batch[end]!.job.options.alsoWrite) end += 1;
+          const merged = await appendMerged(trx, head, batch.slice(i, end).map((q) => q.job), versions);
+          head = merged.head;
+          done.push(...merged.outcomes);
+          i = end;
         }
         return done;
       })
