@@ -49,6 +49,7 @@ test('a dispute where the buyer, the seller and an admin write messages', async 
   const id = await fundedEscrow(server, buyer, seller);
   const buyerPage = await person();
   await signInInBrowser(buyerPage, buyer);
+  let admin: Page = buyerPage; // the admin's page, once they have signed in
 
   await test.step('the buyer writes on the escrow page, with a photo of the damage', async () => {
     await buyerPage.goto(`/escrow/${id}`);
@@ -91,7 +92,7 @@ test('a dispute where the buyer, the seller and an admin write messages', async 
     const mail = await waitForMail(server.outbox, server.admin.email, 'New message');
     expect(mail.text).toContain('> It left here packed in foam. Was the box dented?');
     expect(mail.text).toContain('/admin?tab=disputes');
-    const admin = await person();
+    admin = await person();
     await signInInBrowser(admin, server.admin);
     await admin.goto('/admin?tab=disputes');
     const card = admin.getByRole('listitem').filter({ has: admin.locator(`a[href="/admin?tab=escrows&escrow=${id}"]`) }).first();
@@ -106,8 +107,7 @@ test('a dispute where the buyer, the seller and an admin write messages', async 
   });
 
   await test.step("the console's escrow view shows the same conversation, on a phone too", async () => {
-    const admin = await person(PHONE);
-    await signInInBrowser(admin, server.admin);
+    await admin.setViewportSize(PHONE);
     await admin.goto(`/admin?tab=escrows&escrow=${id}`);
     const panel = conversation(admin);
     await expect(panel.locator('.message-text')).toHaveCount(3);
