@@ -14,7 +14,6 @@ export const escrowQueryOptions = (id: string) =>
     queryFn: ({ signal }) => getEscrow(id, signal),
     // Followed while someone else may move it; a closed escrow no longer changes.
     refetchInterval: (query) => (query.state.data && isFinal(query.state.data.status) ? false : FOLLOW_INTERVAL_MS),
-    retry: (count, error) => (error as { status?: number }).status !== 404 && count < 2,
   });
 
 export const useEscrow = (id: string) => useQuery(escrowQueryOptions(id));

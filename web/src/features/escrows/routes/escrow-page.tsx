@@ -9,6 +9,7 @@ import { StatusBadge } from '../../../components/ui/status-badge.tsx';
 import { useEscrow } from '../api/get-escrow.ts';
 import { EscrowActionsPanel } from '../components/escrow-actions-panel.tsx';
 import { EscrowDetails } from '../components/escrow-details.tsx';
+import { EscrowPageSkeleton } from '../components/escrow-skeletons.tsx';
 import { EscrowTimeline } from '../components/escrow-timeline.tsx';
 import { StatusTracker } from '../components/status-tracker.tsx';
 import { escrowActions, needsMyAction } from '../model/escrow-actions.ts';
@@ -51,7 +52,7 @@ export function EscrowPage() {
       <p className="small">
         <Link to="/dashboard">← My Escrows</Link>
       </p>
-      <QueryState query={escrow} errorFallback="This escrow cannot be loaded right now.">
+      <QueryState query={escrow} loading={<EscrowPageSkeleton />} errorFallback="This escrow cannot be loaded right now.">
         {(data) => {
           const note = statusNote(data);
           const actions = escrowActions(data, user);
