@@ -36,19 +36,27 @@ function check(values: Values, user: CurrentUser, amountError: string | null): E
 /** The create form: the counterparty by e-mail, the amount in USD and what the buyer will pay for it, live. */
 export function CreateEscrowForm({ user, pricing, onCreated, onCancel }: { user: CurrentUser; pricing: Pricing; onCreated: (escrow: Escrow) => void; onCancel: () => void }) {
   const [values, setValues] = useState(blank);
-  const [errors, setErrors] = useState<Errors>({});
+  // Field errors are shown from the first submit on and follow the fields as they are filled in; an error the
+  // server gave for the 2FA code stays until the code is changed.
+  const [submitted, setSubmitted] = useState(false);
+  const [serverErrors, setServerErrors] = useState<Errors>({});
   const [failure, setFailure] = useState<string | null>(null);
   const create = useCreateEscrow();
   const figures = liveQuote(values.amount_usd, pricing);
   const buyer = user.role !== 'seller';
-  const set = (name: keyof Values) => (event: { target: { value: string } }) => setValues((v) => ({ ...v, [name]: event.target.value }));
+  const errors: Errors = { ...(submitted ? check(values, user, figures.ok ? null : figures.error) : {}), ...serverErrors };
+  const change = (name: keyof Values, value: string) => {
+    setValues((v) => ({ ...v, [name]: value }));
+    if (serverErrors[name]) setServerErrors(({ [name]: _dropped, ...rest }) => rest);
+  };
+  const set = (name: keyof Values) => (event: { target: { value: string } }) => change(name, event.target.value);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setFailure(null);
-    const found = check(values, user, figures.ok ? null : figures.error);
-    setErrors(found);
-    if (Object.keys(found).length > 0) return;
+    setSubmitted(true);
+    setServerErrors({});
+    if (Object.keys(check(values, user, figures.ok ? null : figures.error)).length > 0) return;
     const email = values.counterparty_email.trim();
     create.mutate(
       {
@@ -62,7 +70,7 @@ export function CreateEscrowForm({ user, pricing, onCreated, onCancel }: { user:
       {
         onSuccess: onCreated,
         onError: (error) => {
-          if (error instanceof ApiError && (error.code === 'totp_invalid' || error.code === 'totp_required')) setErrors({ totp_code: error.message });
+          if (error instanceof ApiError && (error.code === 'totp_invalid' || error.code === 'totp_required')) setServerErrors({ totp_code: error.message });
           else setFailure(messageOf(error, 'Failed to create escrow'));
         },
       },
@@ -90,7 +98,7 @@ export function CreateEscrowForm({ user, pricing, onCreated, onCancel }: { user:
       <Field label="Description and terms" required error={errors.description} hint="What is delivered, how and when: the admins read this if there is a dispute.">
         <textarea rows={4} maxLength={5000} value={values.description} onChange={set('description')} />
       </Field>
-      {user.totp_enabled && <TotpField value={values.totp_code} onChange={(totp_code) => setValues((v) => ({ ...v, totp_code }))} error={errors.totp_code} required />}
+      {user.totp_enabled && <TotpField value={values.totp_code} onChange={(totp_code) => change('totp_code', totp_code)} error={errors.totp_code} required />}
       <div className="dialog-actions">
         <Button variant="secondary" onClick={onCancel} disabled={create.isPending}>
           Cancel
