@@ -14,7 +14,7 @@ export function useCreateEscrow() {
   return useMutation({
     mutationFn: createEscrow,
     onSuccess: async (escrow) => {
-      queryClient.setQueryData(['escrows', escrow.id], escrow);
+      queryClient.setQueryData(['escrows', escrow.id], { ...escrow, evidence: [] });
       await queryClient.invalidateQueries({ queryKey: ['escrows'], exact: true });
     },
   });

@@ -78,7 +78,8 @@ export function EscrowActionsPanel({ escrow, actions, waitsOnMe, totpEnabled, st
   if (actions.length === 0) return null;
   return (
     <div className="escrow-actions">
-      {requestPayment.isError && <Message tone="error">{messageOf(requestPayment.error, 'Failed to request payment address')}</Message>}
+      {/* "No payment address is free" holds only until an address is given (by an admin, or on asking again). */}
+      {requestPayment.isError && !escrow.assigned_address && <Message tone="error">{messageOf(requestPayment.error, 'Failed to request payment address')}</Message>}
       <div className="actions">
         {actions.map((action, index) => (
           <Button

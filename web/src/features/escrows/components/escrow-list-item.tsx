@@ -1,6 +1,6 @@
 import { AlertTriangle } from 'lucide-react';
 import { Link } from 'react-router-dom';
-import { StatusBadge } from '../../../components/ui/status-badge.tsx';
+import { EscrowStatusBadge } from '../../../components/ui/escrow-status-badge.tsx';
 import { formatBtc, formatDateTime, formatUsd } from '../../../lib/format.ts';
 import type { Escrow } from '../api/types.ts';
 import { statusNote } from '../model/escrow-progress.ts';
@@ -37,7 +37,7 @@ export function EscrowListItem({ escrow, userId }: { escrow: Escrow; userId: str
           )}
         </div>
         <div className="escrow-side">
-          <StatusBadge status={escrow.status} />
+          <EscrowStatusBadge escrow={escrow} />
           {note && <p className="small status-note">{note}</p>}
           <p className="escrow-amount">{formatUsd(escrow.total_usd)}</p>
           <p className="small muted mono">{formatBtc(escrow.amount_sats)}</p>

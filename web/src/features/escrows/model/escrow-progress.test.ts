@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Escrow, EscrowDispute } from '../api/types.ts';
 import { escrowFixture } from '../../../testing/escrow-fixture.ts';
-import { matchesFilter, statusNote, trackerSteps } from './escrow-progress.ts';
+import { matchesFilter, statusNote } from './escrow-progress.ts';
+import { trackerSteps } from './tracker-steps.ts';
 
 const at = '2026-11-25T10:00:00.000Z';
 const dispute = (over: Partial<EscrowDispute> = {}): EscrowDispute => ({
@@ -40,11 +41,16 @@ describe('the step tracker', () => {
   it('moves through opened, paid, verified, receipt confirmed and how it ended', () => {
     expect(states({})).toEqual(['Opened:done', 'Paid:current', 'Verified:upcoming', 'Receipt confirmed:upcoming', 'Released:upcoming']);
     expect(states({ payment_marked_at: at })).toEqual(['Opened:done', 'Paid:done', 'Verified:current', 'Receipt confirmed:upcoming', 'Released:upcoming']);
-    expect(states({ status: 'disputed', funded_at: at })).toEqual(['Opened:done', 'Paid:done', 'Verified:done', 'Receipt confirmed:current', 'Released:upcoming']);
+    expect(states({ status: 'funded', funded_at: at })).toEqual(['Opened:done', 'Paid:done', 'Verified:done', 'Receipt confirmed:current', 'Released:upcoming']);
     expect(states({ status: 'released', funded_at: at, buyer_confirmed_at: at })).toEqual(['Opened:done', 'Paid:done', 'Verified:done', 'Receipt confirmed:done', 'Released:done']);
     expect(states({ status: 'released', funded_at: at, dispute: dispute() })).toEqual(['Opened:done', 'Paid:done', 'Verified:done', 'Receipt confirmed:skipped', 'Split:done']);
     expect(states({ status: 'refunded', funded_at: at })).toEqual(['Opened:done', 'Paid:done', 'Verified:done', 'Receipt confirmed:skipped', 'Refunded:done']);
     expect(states({ status: 'cancelled' })).toEqual(['Opened:done', 'Paid:skipped', 'Verified:skipped', 'Receipt confirmed:skipped', 'Cancelled:done']);
+  });
+
+  it('halts before the next step while disputed or frozen, instead of calling that step next', () => {
+    expect(states({ status: 'disputed', funded_at: at })).toEqual(['Opened:done', 'Paid:done', 'Verified:done', 'Disputed:halted', 'Receipt confirmed:upcoming', 'Released:upcoming']);
+    expect(states({ status: 'frozen', payment_marked_at: at })).toEqual(['Opened:done', 'Paid:done', 'Frozen:halted', 'Verified:upcoming', 'Receipt confirmed:upcoming', 'Released:upcoming']);
   });
 });
 

@@ -1,16 +1,11 @@
 import type { Escrow, EscrowStatus } from '../api/types.ts';
+import { splitOf } from '../../../lib/escrow-split.ts';
 import { needsMyAction } from './escrow-actions.ts';
 
 type Facts = Pick<Escrow, 'status' | 'side' | 'payment_marked_at' | 'payment_rejected_at' | 'buyer_confirmed_at' | 'funded_at' | 'dispute'>;
 
 const FINAL: ReadonlySet<EscrowStatus> = new Set(['released', 'refunded', 'cancelled']);
 export const isFinal = (status: EscrowStatus) => FINAL.has(status);
-
-/** How a released escrow's money was divided, when a dispute split it. */
-export const splitOf = (escrow: Pick<Escrow, 'status' | 'dispute'>) =>
-  escrow.status === 'released' && escrow.dispute?.resolution === 'split' && escrow.dispute.seller_percent !== null
-    ? { seller: escrow.dispute.seller_percent, buyer: 100 - escrow.dispute.seller_percent }
-    : null;
 
 /** The second line under a status badge: what the status alone hides (contract section 6), or null. */
 export function statusNote(escrow: Facts): string | null {
@@ -30,39 +25,6 @@ export function statusNote(escrow: Facts): string | null {
     default:
       return null;
   }
-}
-
-export type StepState = 'done' | 'current' | 'upcoming' | 'skipped';
-export interface TrackerStep {
-  label: string;
-  state: StepState;
-}
-
-/** Where the deal stands: opened, paid, verified, receipt confirmed, then how it ended. */
-export function trackerSteps(escrow: Facts): TrackerStep[] {
-  const verified = escrow.funded_at !== null;
-  const paid = verified || escrow.payment_marked_at !== null;
-  const confirmed = escrow.buyer_confirmed_at !== null;
-  const split = splitOf(escrow as Pick<Escrow, 'status' | 'dispute'>);
-  const endLabel = { released: split ? 'Split' : 'Released', refunded: 'Refunded', cancelled: 'Cancelled' }[escrow.status as 'released'] ?? 'Released';
-  const ended = isFinal(escrow.status);
-  const flags: Array<[string, boolean]> = [
-    ['Opened', true],
-    ['Paid', paid],
-    ['Verified', verified],
-    ['Receipt confirmed', confirmed],
-    [endLabel, ended],
-  ];
-  let currentTaken = ended;
-  return flags.map(([label, done]) => {
-    if (done) return { label, state: 'done' };
-    if (ended) return { label, state: 'skipped' };
-    if (!currentTaken) {
-      currentTaken = true;
-      return { label, state: 'current' };
-    }
-    return { label, state: 'upcoming' };
-  });
 }
 
 export const DASHBOARD_FILTERS = ['needs_action', 'active', 'closed', 'all'] as const;

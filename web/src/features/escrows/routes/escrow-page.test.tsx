@@ -209,6 +209,61 @@ describe('the escrow page', () => {
     expect(within(items[1]!).getByText(`Transaction ${'ab'.repeat(32)}`)).toBeTruthy();
   });
 
+  it('shows the buyer the notes and file they sent with their payment, and downloads the file', async () => {
+    const file = {
+      id: 'ev-1', evidence_id: 'ev-1', notes: 'Sent from my hardware wallet', file_path: '/api/evidence/ev-1', url: '/api/evidence/ev-1',
+      marked_at: '2026-11-25T10:00:00.000Z', mark_status: 'pending', filename: 'receipt.png', content_type: 'image/png', size_bytes: 2048,
+      sha256: 'a'.repeat(64),
+    };
+    const app = open({ ...escrowFixture({ assigned_address: ADDRESS, payment_marked_at: file.marked_at }), evidence: [file] } as Escrow, ann);
+    const marks = await screen.findByRole('region', { name: 'What you sent with your payment' });
+    expect(within(marks).getByText('Sent from my hardware wallet')).toBeTruthy();
+    expect(within(marks).getByText('Marked 25 Nov 2026, 10:00 UTC: being checked by an admin')).toBeTruthy();
+    URL.createObjectURL = () => 'blob:receipt';
+    URL.revokeObjectURL = () => undefined;
+    await userEvent.click(within(marks).getByRole('button', { name: 'Download receipt.png' }));
+    await waitFor(() => expect(app.calls('GET', '/api/evidence/ev-1')).toHaveLength(1));
+  });
+
+  it('drops "No payment address is free" once an admin has given the buyer an address', async () => {
+    const refused: Answer = { status: 409, body: { detail: 'No payment address is free right now; the admins have been told', code: 'conflict' } };
+    let current = escrowFixture();
+    localStorage.setItem('escrow.session', 'token');
+    renderApp(`/escrow/${current.id}`, (request) => {
+      if (request.path === '/api/auth/me') return { status: 200, body: ann };
+      if (request.path === `/api/escrows/${current.id}` && request.method === 'GET') return { status: 200, body: current };
+      if (request.path === `/api/escrows/${current.id}/history`) return { status: 200, body: [] };
+      return request.method === 'POST' ? refused : undefined;
+    });
+    const next = await screen.findByRole('region', { name: 'Next step' });
+    await userEvent.click(within(next).getByRole('button', { name: 'Make Payment' }));
+    expect((await within(next).findByRole('alert')).textContent).toBe('No payment address is free right now; the admins have been told');
+    current = escrowFixture({ assigned_address: ADDRESS });
+    // The page follows the escrow by itself (every 4 s): the admin's assignment arrives without a reload.
+    await within(next).findByRole('button', { name: 'Mark as Paid' }, { timeout: 15_000 });
+    expect(within(next).queryByRole('alert')).toBeNull();
+  });
+
+  it('shows a dispute as where the deal halts, not its next step as next, and a split as Split', async () => {
+    open(escrowFixture({ status: 'disputed', funded_at: '2026-11-25T10:00:00.000Z' }), ann);
+    const tracker = await screen.findByRole('list', { name: 'Progress' });
+    expect(within(tracker).getByText('Disputed').closest('li')!.getAttribute('class')).toContain('tracker-halted');
+    expect(within(tracker).queryByText('(next)')).toBeNull();
+    resetApp();
+    const dispute = { id: 'd1', reason: 'Broken', opened_by_side: 'buyer', opened_at: '2026-11-25T10:00:00.000Z', status: 'resolved', outcome: 'Half each',
+      resolution: 'split', seller_percent: 50, resolved_at: '2026-11-25T11:00:00.000Z' } as const;
+    open(escrowFixture({ status: 'released', dispute }), ann);
+    expect((await screen.findAllByText('Split')).some((el) => el.classList.contains('badge'))).toBe(true);
+  });
+
+  it('invites the parties of a completed deal to review it, with the escrow named', async () => {
+    const app = open(escrowFixture({ status: 'released', funded_at: '2026-11-25T10:00:00.000Z' }), ann);
+    await userEvent.click(await screen.findByRole('link', { name: 'Write a review' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Write a Review' });
+    expect((within(dialog).getByLabelText(/Escrow ID/) as HTMLInputElement).value).toBe('0b8a3c1e-5f7d-4c2a-9e61-2d4f8a7b9c10');
+    expect(app.router.state.location.pathname).toBe('/reviews');
+  });
+
   it('answers a stranger as if the escrow did not exist', async () => {
     localStorage.setItem('escrow.session', 'token');
     renderApp('/escrow/0b8a3c1e-5f7d-4c2a-9e61-2d4f8a7b9c10', (request) =>

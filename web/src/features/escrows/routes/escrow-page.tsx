@@ -5,15 +5,18 @@ import { useAuth } from '../../../auth/auth-context.tsx';
 import { usePageMeta } from '../../../components/page-meta.ts';
 import { Message } from '../../../components/ui/message.tsx';
 import { QueryState } from '../../../components/ui/query-state.tsx';
-import { StatusBadge } from '../../../components/ui/status-badge.tsx';
+import { EscrowStatusBadge } from '../../../components/ui/escrow-status-badge.tsx';
 import { useEscrow } from '../api/get-escrow.ts';
 import { EscrowActionsPanel } from '../components/escrow-actions-panel.tsx';
 import { EscrowDetails } from '../components/escrow-details.tsx';
 import { EscrowPageSkeleton } from '../components/escrow-skeletons.tsx';
+import { ReviewInvite } from '../components/review-invite.tsx';
+import { PaymentMarks } from '../components/payment-marks.tsx';
 import { EscrowTimeline } from '../components/escrow-timeline.tsx';
 import { StatusTracker } from '../components/status-tracker.tsx';
 import { escrowActions, needsMyAction } from '../model/escrow-actions.ts';
-import { nextStepFor, statusNote, trackerSteps } from '../model/escrow-progress.ts';
+import { nextStepFor, statusNote } from '../model/escrow-progress.ts';
+import { trackerSteps } from '../model/tracker-steps.ts';
 import '../escrows.css';
 
 const NOTICE_MS = 3000;
@@ -64,7 +67,7 @@ export function EscrowPage() {
                   <h1>{data.product_service}</h1>
                 </div>
                 <div className="escrow-status">
-                  <StatusBadge status={data.status} />
+                  <EscrowStatusBadge escrow={data} />
                   {note && <p className="small status-note">{note}</p>}
                 </div>
               </div>
@@ -88,7 +91,9 @@ export function EscrowPage() {
                   onNotice={setNotice}
                 />
               </section>
+              {data.side !== 'admin' && data.status === 'released' && <ReviewInvite escrowId={data.id} />}
               <EscrowDetails escrow={data} />
+              <PaymentMarks evidence={data.evidence ?? []} side={data.side} />
               <section className="card" aria-labelledby="history-heading">
                 <h2 id="history-heading">History</h2>
                 <EscrowTimeline id={data.id} updatedAt={data.updated_at} side={data.side} />

@@ -4,7 +4,7 @@ import { Link } from 'react-router-dom';
 import { Button } from '../../../../components/ui/button.tsx';
 import { CopyButton } from '../../../../components/ui/copy-button.tsx';
 import { QueryState } from '../../../../components/ui/query-state.tsx';
-import { StatusBadge } from '../../../../components/ui/status-badge.tsx';
+import { EscrowStatusBadge } from '../../../../components/ui/escrow-status-badge.tsx';
 import { formatBtc, formatDateTime, formatUsd } from '../../../../lib/format.ts';
 import { paymentCheckText } from '../../../../lib/payment-check.ts';
 import { type AdminEscrow, useEscrow } from '../api/get-escrow.ts';
@@ -114,7 +114,7 @@ export function EscrowDetail({ escrowId, onDone }: { escrowId: string; onDone: (
           <>
             <div className="verification-head">
               <h3>{e.product_service}</h3>
-              <StatusBadge status={e.status} />
+              <EscrowStatusBadge escrow={e} />
             </div>
             <p className="small muted mono break">Escrow {e.id}</p>
             <p>{e.description}</p>

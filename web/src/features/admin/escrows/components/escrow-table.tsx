@@ -1,4 +1,4 @@
-import { StatusBadge } from '../../../../components/ui/status-badge.tsx';
+import { EscrowStatusBadge } from '../../../../components/ui/escrow-status-badge.tsx';
 import { formatBtc, formatDate, formatUsd } from '../../../../lib/format.ts';
 import { EscrowLink } from '../../shared/escrow-link.tsx';
 import type { AdminEscrow } from '../api/get-escrow.ts';
@@ -32,7 +32,7 @@ export function EscrowTable({ escrows }: { escrows: AdminEscrow[] }) {
               <div className="small muted mono">{e.id.slice(0, 8)}</div>
             </td>
             <td data-label="Status">
-              <StatusBadge status={e.status} />
+              <EscrowStatusBadge escrow={e} />
               {note(e) && <div className="small">{note(e)}</div>}
             </td>
             <td data-label="Amount">

@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
-import { getFile } from '../../shared/api/get-file.ts';
-import { saveBlob } from '../../shared/save-blob.ts';
+import { getFile } from '../../../../lib/get-file.ts';
+import { saveBlob } from '../../../../lib/save-blob.ts';
 import { type ReportRange, rangeQuery } from './get-overview.ts';
 
 export type ReportName = 'escrows' | 'payouts' | 'fees';
