@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ESCROW_ACTIONS } from '../domain/escrow/allowed-actions.ts';
 import type { EscrowHistoryEntry as PartyHistoryEntry } from '../domain/escrow/history.ts';
 
 const isoTime = z.string().describe('ISO 8601 time, UTC');
@@ -24,6 +25,9 @@ export const escrowDisputeSchema = z.strictObject({
 /** An escrow as the API shows it to its parties and to admins. */
 export const escrowSchema = z.strictObject({
   side: z.enum(['buyer', 'seller', 'admin']).describe('Where the caller stands on this escrow'),
+  allowed_actions: z
+    .array(z.enum(ESCROW_ACTIONS))
+    .describe('What the caller may do on this escrow now (contract 7.7): offer exactly these'),
   id: z.string(),
   product_service: z.string(),
   description: z.string(),

@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { jsonArray } from '../db/json-view.ts';
+import { allowedActionsOfRow, ESCROW_STATE_COLUMNS } from './allowed-actions.ts';
 import { escrowViewJson, withSide } from './view.ts';
 
 export const ESCROW_STATUSES = ['pending_payment', 'funded', 'released', 'disputed', 'frozen', 'cancelled', 'refunded'] as const;
@@ -32,8 +33,8 @@ export async function listEscrowsForAdmin(db: Kysely<Database>, query: AdminEscr
     );
   }
   const [rows, count] = await Promise.all([
-    filtered.select(escrowViewJson().as('view')).orderBy('e.created_at', 'desc').orderBy('e.id', 'desc').limit(query.limit).offset(query.offset).execute(),
+    filtered.select([...ESCROW_STATE_COLUMNS, escrowViewJson().as('view')]).orderBy('e.created_at', 'desc').orderBy('e.id', 'desc').limit(query.limit).offset(query.offset).execute(),
     filtered.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
   ]);
-  return `{"total":${Number(count.total)},"escrows":${jsonArray(rows.map((r) => withSide(r.view, 'admin')))}}`;
+  return `{"total":${Number(count.total)},"escrows":${jsonArray(rows.map((r) => withSide(r.view, 'admin', allowedActionsOfRow(r, 'admin'))))}}`;
 }

@@ -42,7 +42,7 @@ export function assignPaymentAddress(
   return handleAll(
     store,
     [
-      part({ aggregate: escrowAggregate, id: input.escrowId, command: { type: 'assignAddress', by: input.by, address_id: input.addressId, address: input.address } }),
+      part({ aggregate: escrowAggregate, id: input.escrowId, command: { type: input.by === 'admin' ? 'assignAddress' : 'requestPayment', by: input.by, address_id: input.addressId, address: input.address } }),
       part({ aggregate: addressAggregate, id: input.addressId, command: { type: 'assign', escrow_id: input.escrowId } }),
     ],
     meta,

@@ -6,6 +6,7 @@ import { executePrepared, preparedQuery } from '../db/database.ts';
 import { jsonArray } from '../db/json-view.ts';
 import type { Database } from '../db/schema.ts';
 import type { SignedInUser } from '../app-deps.ts';
+import { allowedActionsOfRow, ESCROW_STATE_COLUMNS } from './allowed-actions.ts';
 import { escrowViewJson, withSide } from './view.ts';
 
 type Parties = Pick<Selectable<EscrowRow>, 'created_by' | 'creator_side' | 'buyer_email' | 'seller_email' | 'buyer_id' | 'seller_id'>;
@@ -39,7 +40,7 @@ export async function findVisibleEscrow(db: Kysely<Database>, id: string, user: 
   const side = found ? relationTo(found, user) : null;
   if (!found || !side) throw notFound('Escrow not found');
   const { view, ...escrow } = found;
-  return { escrow, side, answer: withSide(view, side) };
+  return { escrow, side, answer: withSide(view, side, allowedActionsOfRow(escrow, side)) };
 }
 
 /**
@@ -49,7 +50,7 @@ export async function findVisibleEscrow(db: Kysely<Database>, id: string, user: 
 export async function listVisibleEscrows(db: Kysely<Database>, user: SignedInUser, limit: number): Promise<string> {
   const all = db
     .selectFrom('escrows as e')
-    .select(['e.created_by', 'e.creator_side', 'e.buyer_email', 'e.seller_email', 'e.buyer_id', 'e.seller_id', escrowViewJson().as('view')])
+    .select([...ESCROW_STATE_COLUMNS, 'e.buyer_email', 'e.seller_email', escrowViewJson().as('view')])
     .orderBy('e.created_at', 'desc')
     .orderBy('e.id', 'desc')
     .limit(limit);
@@ -69,8 +70,9 @@ export async function listVisibleEscrows(db: Kysely<Database>, user: SignedInUse
           ]),
         ),
   );
+  const now = new Date().toISOString();
   return jsonArray(rows.flatMap((row) => {
     const side = relationTo(row, user);
-    return side ? [withSide(row.view, side)] : [];
+    return side ? [withSide(row.view, side, allowedActionsOfRow(row, side, now))] : [];
   }));
 }

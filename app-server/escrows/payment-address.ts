@@ -1,4 +1,5 @@
 import { escrowAggregate } from '../../domain/aggregates.ts';
+import { type EscrowActor, refuseUnlessAllowed } from '../../domain/escrow/decide.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
 import type { CommandMeta } from '../commands/handle.ts';
 import type { AppDeps } from '../app-deps.ts';
@@ -8,19 +9,20 @@ import { assignPaymentAddress } from './commands.ts';
 import { adminConsolePath, adminEmails } from './notifications.ts';
 import { claimHourly } from './pool-alert.ts';
 
+/** The address is not chosen when the escrow is asked whether it may take one. */
+const NO_ADDRESS_YET = '00000000-0000-4000-8000-000000000000';
+
 /** Each lost race means that address is taken now, so the loop ends; the cap only guards against surprises. */
 const MAX_ATTEMPTS = 100;
 
 /**
- * Make Payment: the buyer's escrow, waiting for payment and without an address, gets the oldest free one; with none
- * free the admins are told and the answer is 409. The decider refuses a second address as well, but takeFreeAddress
- * reads that refusal as a lost race for the address and would go on through every free one, so the escrow is
- * checked here first.
+ * Make Payment: the buyer's escrow, when its rules let it take an address, gets the oldest free one; with none free
+ * the admins are told and the answer is 409. takeFreeAddress reads a refusal about the address as a lost race for it
+ * and would go on through every free one, so the decider is asked first whether this escrow may take one at all.
  */
-export async function requestPaymentAddress(deps: AppDeps, escrowId: string, meta: CommandMeta): Promise<void> {
+export async function requestPaymentAddress(deps: AppDeps, escrowId: string, by: EscrowActor, meta: CommandMeta): Promise<void> {
   const { state } = await deps.store.aggregate(escrowAggregate, escrowId, { fresh: true });
-  if (state.status !== 'pending_payment') throw new DomainError('transition_not_allowed', `Cannot request a payment address for an escrow that is ${state.status}`);
-  if (state.context.address_id) throw new DomainError('conflict', 'This escrow already has a payment address');
+  refuseUnlessAllowed({ type: 'requestPayment', by, address_id: NO_ADDRESS_YET, address: '' }, state, meta.now ?? new Date().toISOString());
   const assigned = await takeFreeAddress(deps, escrowId, 'buyer', meta, { mailAdminsWhenNone: true, buyerId: meta.actor });
   if (!assigned) throw new DomainError('conflict', 'No payment address is free right now; the admins have been told and will assign one shortly');
 }

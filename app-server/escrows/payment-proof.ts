@@ -1,7 +1,8 @@
+import { refuseUnlessAllowed } from '../../domain/escrow/decide.ts';
 import { escrowAggregate } from '../../domain/aggregates.ts';
 import { checkPaymentProof, normaliseProof, type PaymentProofInput, ProofError, type ProvenPayment } from '../../domain/bitcoin/spv.ts';
 import type { PaymentProof } from '../../domain/escrow/events.ts';
-import { DomainError, invalidInput, transitionNotAllowed } from '../../domain/shared/errors.ts';
+import { DomainError, invalidInput } from '../../domain/shared/errors.ts';
 import type { AppDeps } from '../app-deps.ts';
 import type { Config } from '../config.ts';
 
@@ -24,10 +25,10 @@ export const proofRules = (config: Pick<Config, 'BITCOIN_NETWORK' | 'MIN_WORK_BI
 /** Checks the proof; a proof that proves nothing is a 422 whose detail says why (and how much arrived). */
 export async function checkEscrowPaymentProof(deps: AppDeps, escrowId: string, request: ProofRequest): Promise<ProvenPayment> {
   const { state } = await deps.store.aggregate(escrowAggregate, escrowId, { fresh: true });
-  const { address, amount_sats } = state.context;
-  if (state.status !== 'pending_payment' || !address) {
-    throw transitionNotAllowed(`A payment proof is checked for an escrow waiting for payment with an address; this one is ${state.status}`);
-  }
+  // A proof is judged only for a payment the escrow could take now (marked, so it has an address).
+  refuseUnlessAllowed({ type: 'verifyPayment', by: 'admin', notes: '', txid: null }, state, new Date().toISOString());
+  const { amount_sats } = state.context;
+  const address = state.context.address ?? '';
   try {
     return checkPaymentProof(request, { address, amountSats: amount_sats, acceptPartial: request.accept_partial }, proofRules(deps.config));
   } catch (error) {

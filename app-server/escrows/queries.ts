@@ -5,6 +5,7 @@ import { escrowStatusOf, evolveEscrow, initialEscrowState } from '../../domain/e
 import type { Database } from '../db/schema.ts';
 import { readStream } from '../event-store/read.ts';
 import { evidenceByEscrow } from './evidence-list.ts';
+import { allowedActionsOfRow, ESCROW_STATE_COLUMNS } from './allowed-actions.ts';
 import { escrowViewJson, withSide } from './view.ts';
 
 /** A dispute's escrow and whether it is still open. */
@@ -24,15 +25,15 @@ export async function pendingVerifications(db: Kysely<Database>) {
     .selectFrom('payment_mark_current as cur')
     .innerJoin('payment_marks as m', (j) => j.onRef('m.escrow_id', '=', 'cur.escrow_id').onRef('m.mark_position', '=', 'cur.mark_position'))
     .innerJoin('escrows as e', 'e.id', 'cur.escrow_id')
-    .select(['e.id', escrowViewJson().as('view'), 'm.notes as mark_notes', 'm.marked_at as mark_at'])
+    .select([...ESCROW_STATE_COLUMNS, escrowViewJson().as('view'), 'm.notes as mark_notes', 'm.marked_at as mark_at'])
     .orderBy('m.marked_at')
     .execute();
   const evidence = await evidenceByEscrow(db, marks.map((m) => m.id), { currentMarkOnly: true });
-  return marks.map(({ id, view, mark_notes, mark_at }) => ({
-    escrow: JSON.parse(withSide(view, 'admin')) as Escrow,
+  return marks.map(({ view, mark_notes, mark_at, ...row }) => ({
+    escrow: JSON.parse(withSide(view, 'admin', allowedActionsOfRow(row, 'admin'))) as Escrow,
     notes: mark_notes,
     marked_at: mark_at.toISOString(),
-    evidence: evidence.get(id)!,
+    evidence: evidence.get(row.id)!,
   }));
 }
 

@@ -63,5 +63,6 @@ const VIEW = jsonObjectSql(FIELDS);
 /** The view as a column of a Kysely query whose escrows table is aliased `e`. */
 export const escrowViewJson = (): RawBuilder<string> => sql<string>`${sql.raw(VIEW)}`;
 
-/** The escrow's JSON text with the side the caller stands on in it. */
-export const withSide = (view: string, side: EscrowActor) => `{"side":${JSON.stringify(side)},${view.slice(1)}`;
+/** The escrow's JSON text with the side the caller stands on in it and what they may do on it now. */
+export const withSide = (view: string, side: EscrowActor, actions: readonly string[]) =>
+  `{"side":${JSON.stringify(side)},"allowed_actions":${JSON.stringify(actions)},${view.slice(1)}`;

@@ -71,9 +71,10 @@ describe('create', () => {
 describe('payment', () => {
   it('lets the buyer take an address, and nobody take a second', () => {
     escrow(histories.pendingFresh)
-      .when({ type: 'assignAddress', by: 'buyer', address_id: ADDRESS_ID, address: 'bc1qx' })
+      .when({ type: 'requestPayment', by: 'buyer', address_id: ADDRESS_ID, address: 'bc1qx' })
       .then([{ type: 'PaymentAddressAssigned', data: { address_id: ADDRESS_ID, address: 'bc1qx', assigned_via: 'buyer' } }]);
-    escrow(histories.pendingFresh).when({ type: 'assignAddress', by: 'seller', address_id: ADDRESS_ID, address: 'bc1qx' }).thenRefused('forbidden');
+    escrow(histories.pendingFresh).when({ type: 'requestPayment', by: 'seller', address_id: ADDRESS_ID, address: 'bc1qx' }).thenRefused('forbidden');
+    escrow(histories.pendingFresh).when({ type: 'assignAddress', by: 'buyer', address_id: ADDRESS_ID, address: 'bc1qx' }).thenRefused('forbidden');
     escrow([...histories.pendingFresh, sample.PaymentAddressAssigned])
       .when({ type: 'assignAddress', by: 'admin', address_id: ADDRESS_ID, address: 'bc1qx' })
       .thenRefused('conflict', 'already has a payment address');

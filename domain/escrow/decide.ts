@@ -2,11 +2,11 @@ import { DUST_LIMIT_SATS, formatCents, payout, quote } from '../money.ts';
 import type { DecideContext } from '../shared/context.ts';
 import { DomainError, forbidden, invalidInput, transitionNotAllowed } from '../shared/errors.ts';
 import type { Destination, EscrowEvent, EvidenceRef, PaymentProof } from './events.ts';
-import type { EscrowMachineEvent } from './machine.ts';
+import { type EscrowActor, mayGive } from './actors.ts';
+import { type EscrowMachineEvent, escrowRules as rules } from './machine.ts';
 import type { EscrowState } from './state.ts';
 
-/** Who is asking, as the application worked it out from the session and the escrow's parties. */
-export type EscrowActor = 'buyer' | 'seller' | 'admin' | 'system';
+export type { EscrowActor } from './actors.ts';
 
 type Txid = string | null;
 export type EscrowCommand = { by: EscrowActor } & (
@@ -27,7 +27,7 @@ export type EscrowCommand = { by: EscrowActor } & (
       /** A verified account already holding the counterparty's e-mail: that side is bound to it at once. */
       counterparty_id?: string | null;
     }
-  | { type: 'assignAddress'; address_id: string; address: string }
+  | { type: 'requestPayment' | 'assignAddress'; address_id: string; address: string }
   | { type: 'markPaid'; notes: string; evidence: EvidenceRef[] }
   | { type: 'rejectPayment'; notes: string }
   | { type: 'verifyPayment'; notes: string; txid: Txid; proof?: PaymentProof; accept_partial?: boolean }
@@ -72,6 +72,7 @@ export type EscrowCommand = { by: EscrowActor } & (
 
 const verbs: Record<EscrowCommand['type'], string> = {
   create: 'create',
+  requestPayment: 'request a payment address for',
   assignAddress: 'assign an address to',
   markPaid: 'mark as paid',
   rejectPayment: 'reject the payment of',
@@ -90,21 +91,32 @@ const verbs: Record<EscrowCommand['type'], string> = {
   bindParty: 'bind a party to',
 };
 
-function only(command: EscrowCommand, ...allowed: EscrowActor[]) {
-  if (!allowed.includes(command.by)) {
-    const who = allowed.length === 1 ? `the ${allowed[0]}` : allowed.map((a) => `the ${a}`).join(' or ');
-    throw forbidden(`Only ${who} can ${verbs[command.type]} this escrow`);
-  }
+function only(command: EscrowCommand, state: EscrowState) {
+  if (mayGive(command.type, command.by, state.context.creator_side)) return;
+  if (command.type === 'cancel') throw forbidden('Only the creator can cancel this escrow');
+  const actors: EscrowActor[] = ['buyer', 'seller', 'admin', 'system'];
+  const allowedActors = actors.filter((a) => mayGive(command.type, a, null));
+  const who = allowedActors.map((a) => `the ${a}`).join(' or ');
+  throw forbidden(`Only ${who} can ${verbs[command.type]} this escrow`);
 }
 
-/** The machine is the last word: the event is emitted only if the lifecycle allows it now. */
+/** A refusal to give when the machine refused and this holds: the first that holds names the rule that refused. */
+type Refusal = [holds: boolean, error: DomainError];
+
+/**
+ * The machine is the last word: the event is emitted only if the lifecycle allows it now. When it does not, the
+ * refusal text is the first of `refusals` whose rule holds, else one naming the status.
+ */
 function allowed<E extends EscrowEvent>(
   state: EscrowState,
   command: EscrowCommand,
   event: E,
   ctx: DecideContext,
+  refusals: Refusal[] = [],
 ): E[] {
   if (!state.snapshot.can({ ...event, at: ctx.now } as EscrowMachineEvent)) {
+    const named = refusals.find(([holds]) => holds);
+    if (named) throw named[1];
     const status = state.status === 'draft' ? 'not created yet' : state.status;
     throw transitionNotAllowed(`Cannot ${verbs[command.type]} an escrow that is ${status}`);
   }
@@ -184,12 +196,20 @@ function expectAddress(expected: string | null | undefined, actual: string | nul
   }
 }
 
-/** Refuses money going to a replaced address before its hold ends. */
-function notHeld(heldUntil: string | null, ctx: DecideContext, what: string) {
-  if (heldUntil && Date.parse(ctx.now) < Date.parse(heldUntil)) {
-    throw transitionNotAllowed(`The ${what} was replaced recently; money cannot go to it before ${heldUntil}`);
-  }
-}
+const held = (until: string | null, what: string) =>
+  transitionNotAllowed(`The ${what} was replaced recently; money cannot go to it before ${until}`);
+const noPayoutAddress = () => transitionNotAllowed('The seller has not set a payout address yet');
+const noRefundAddress = () => transitionNotAllowed('The buyer has not set a refund address yet');
+
+/** Why money cannot go to the seller now (release, split), when the machine refuses it. */
+const payoutRefusals = (state: EscrowState, ctx: DecideContext): Refusal[] => [
+  [!rules.hasPayoutAddress(state.context), noPayoutAddress()],
+  [!rules.payoutFree(state.context, ctx.now), held(state.context.payout_address_held_until, "seller's payout address")],
+];
+const refundRefusals = (state: EscrowState, ctx: DecideContext): Refusal[] => [
+  [!rules.hasRefundAddress(state.context), noRefundAddress()],
+  [!rules.refundFree(state.context, ctx.now), held(state.context.refund_address_held_until, "buyer's refund address")],
+];
 
 /** Each destination of a payout that receives satoshis. */
 function destinationsOf(
@@ -213,7 +233,7 @@ function setPayoutAddress(
   state: EscrowState,
   ctx: DecideContext,
 ) {
-  only(command, 'buyer', 'seller');
+  only(command, state);
   const side = command.by as 'buyer' | 'seller';
   const { context } = state;
   const current = side === 'seller' ? context.payout_address : context.refund_address;
@@ -237,7 +257,8 @@ function setPayoutAddress(
     ctx,
   );
   if (replacing && command.second_factor === 'missing') {
-    throw new DomainError('invalid_input', `2FA code required to replace your ${side === 'seller' ? 'payout' : 'refund'} address`, {}, 'totp_required');
+    const which = side === 'seller' ? 'payout' : 'refund';
+    throw new DomainError('invalid_input', `2FA code required to replace your ${which} address`, {}, 'totp_required');
   }
   return events;
 }
@@ -247,49 +268,36 @@ function resolveDispute(
   state: EscrowState,
   ctx: DecideContext,
 ) {
-  only(command, 'admin');
+  only(command, state);
   const { context } = state;
   if (command.dispute_id !== undefined && command.dispute_id !== context.dispute_id) {
     throw new DomainError('conflict', "This dispute is already resolved; only the escrow's open dispute can be resolved");
   }
-  if (state.status !== 'disputed' || !context.dispute_id) {
-    throw transitionNotAllowed(`Cannot resolve a dispute on an escrow that is ${state.status}`);
-  }
   const { resolution } = command;
-  if (resolution && context.status_before_dispute !== 'funded') {
-    throw transitionNotAllowed(
-      'No payment was verified before this dispute, so no money can be released or refunded',
-    );
-  }
   if (
     resolution === 'split' &&
     (command.seller_percent === null || command.seller_percent < 1 || command.seller_percent > 99)
   ) {
     throw invalidInput('seller_percent must be a whole number from 1 to 99 for a split');
   }
-  if ((resolution === 'release' || resolution === 'split') && !context.payout_address) {
-    throw transitionNotAllowed('The seller has not set a payout address yet');
-  }
-  if ((resolution === 'refund' || resolution === 'split') && !context.refund_address) {
-    throw transitionNotAllowed('The buyer has not set a refund address yet');
-  }
-  if (resolution === 'release' || resolution === 'split') {
-    expectAddress(command.expected_address, context.payout_address, "seller's payout address");
-    notHeld(context.payout_address_held_until, ctx, "seller's payout address");
-  }
+  const toSeller = resolution === 'release' || resolution === 'split';
+  const toBuyer = resolution === 'refund' || resolution === 'split';
+  if (toSeller) expectAddress(command.expected_address, context.payout_address, "seller's payout address");
   if (resolution === 'refund') expectAddress(command.expected_address, context.refund_address, "buyer's refund address");
-  if (resolution === 'split') expectAddress(command.expected_refund_address, context.refund_address, "buyer's refund address");
-  if (resolution === 'refund' || resolution === 'split') notHeld(context.refund_address_held_until, ctx, "buyer's refund address");
+  if (resolution === 'split') {
+    expectAddress(command.expected_refund_address, context.refund_address, "buyer's refund address");
+  }
   const money = resolution
     ? payout(resolution, context, resolution === 'split' ? (command.seller_percent ?? 0) : 100)
     : { seller_sats: 0, buyer_sats: 0, fee_sats: 0 };
+  const disputed = state.status === 'disputed';
   return allowed(
     state,
     command,
     {
       type: 'DisputeResolved',
       data: {
-        dispute_id: context.dispute_id,
+        dispute_id: context.dispute_id ?? '',
         outcome: trimmed(command.outcome, 'outcome'),
         resolution,
         seller_percent: resolution === 'split' ? command.seller_percent : null,
@@ -299,20 +307,28 @@ function resolveDispute(
       },
     } as const,
     ctx,
+    [
+      [
+        disputed && resolution !== null && !rules.disputedWhileFunded(context),
+        transitionNotAllowed('No payment was verified before this dispute, so no money can be released or refunded'),
+      ],
+      ...(disputed && toSeller ? payoutRefusals(state, ctx) : []),
+      ...(disputed && toBuyer ? refundRefusals(state, ctx) : []),
+    ],
   );
 }
 
 /** Turns a command into the escrow's new events, or refuses it with a DomainError. Pure. */
 export function decideEscrow(command: EscrowCommand, state: EscrowState, ctx: DecideContext): EscrowEvent[] {
   const { context } = state;
+  const pending = state.status === 'pending_payment';
+  const funded = state.status === 'funded';
   switch (command.type) {
     case 'create':
       return create(command, state, ctx);
+    case 'requestPayment':
     case 'assignAddress':
-      only(command, 'buyer', 'admin');
-      if (state.status === 'pending_payment' && context.address_id) {
-        throw new DomainError('conflict', 'This escrow already has a payment address');
-      }
+      only(command, state);
       return allowed(
         state,
         command,
@@ -321,27 +337,37 @@ export function decideEscrow(command: EscrowCommand, state: EscrowState, ctx: De
           data: {
             address_id: command.address_id,
             address: command.address,
-            assigned_via: command.by === 'admin' ? 'admin' : 'buyer',
+            assigned_via: command.type === 'assignAddress' ? 'admin' : 'buyer',
           },
         } as const,
         ctx,
+        [
+          [
+            pending && !rules.hasNoAddress(context),
+            new DomainError('conflict', 'This escrow already has a payment address'),
+          ],
+        ],
       );
     case 'markPaid':
-      only(command, 'buyer');
-      if (state.status === 'pending_payment' && !context.address_id) {
-        throw transitionNotAllowed('No payment address is assigned yet; request one first');
-      }
-      if (state.status === 'pending_payment' && context.payment_marked_at) {
-        throw transitionNotAllowed('The payment is already marked as sent; an admin is checking it');
-      }
+      only(command, state);
       return allowed(
         state,
         command,
         { type: 'PaymentMarked', data: { notes: command.notes.trim(), evidence: command.evidence } } as const,
         ctx,
+        [
+          [
+            pending && !rules.hasAddress(context),
+            transitionNotAllowed('No payment address is assigned yet; request one first'),
+          ],
+          [
+            pending && rules.isMarked(context),
+            transitionNotAllowed('The payment is already marked as sent; an admin is checking it'),
+          ],
+        ],
       );
     case 'rejectPayment':
-      only(command, 'admin');
+      only(command, state);
       return allowed(
         state,
         command,
@@ -349,9 +375,12 @@ export function decideEscrow(command: EscrowCommand, state: EscrowState, ctx: De
         ctx,
       );
     case 'verifyPayment':
-      only(command, 'admin');
+      only(command, state);
       if (command.proof && command.proof.received_sats < context.amount_sats && !command.accept_partial) {
-        throw invalidInput(`only ${command.proof.received_sats} of the ${context.amount_sats} satoshis arrived; set accept_partial=true to accept it`);
+        const { received_sats } = command.proof;
+        throw invalidInput(
+          `only ${received_sats} of the ${context.amount_sats} satoshis arrived; set accept_partial=true to accept it`,
+        );
       }
       return allowed(
         state,
@@ -363,18 +392,13 @@ export function decideEscrow(command: EscrowCommand, state: EscrowState, ctx: De
         ctx,
       );
     case 'confirmReceipt':
-      only(command, 'buyer');
+      only(command, state);
       return allowed(state, command, { type: 'ReceiptConfirmed', data: {} } as const, ctx);
     case 'setPayoutAddress':
       return setPayoutAddress(command, state, ctx);
     case 'release': {
-      only(command, 'admin');
-      if (state.status === 'funded' && !context.payout_address)
-        throw transitionNotAllowed('The seller has not set a payout address yet');
-      if (state.status === 'funded') {
-        expectAddress(command.expected_address, context.payout_address, "seller's payout address");
-        notHeld(context.payout_address_held_until, ctx, "seller's payout address");
-      }
+      only(command, state);
+      if (funded) expectAddress(command.expected_address, context.payout_address, "seller's payout address");
       const money = payout('release', context);
       return allowed(
         state,
@@ -385,20 +409,16 @@ export function decideEscrow(command: EscrowCommand, state: EscrowState, ctx: De
             notes: command.notes.trim(),
             txid: command.txid,
             ...pick(money, 'seller_sats', 'fee_sats'),
-            destinations: state.status === 'funded' ? destinationsOf(money, context) : [],
+            destinations: funded ? destinationsOf(money, context) : [],
           },
         } as const,
         ctx,
+        funded ? payoutRefusals(state, ctx) : [],
       );
     }
     case 'refund': {
-      only(command, 'admin');
-      if (state.status === 'funded' && !context.refund_address)
-        throw transitionNotAllowed('The buyer has not set a refund address yet');
-      if (state.status === 'funded') {
-        expectAddress(command.expected_address, context.refund_address, "buyer's refund address");
-        notHeld(context.refund_address_held_until, ctx, "buyer's refund address");
-      }
+      only(command, state);
+      if (funded) expectAddress(command.expected_address, context.refund_address, "buyer's refund address");
       const money = payout('refund', context);
       return allowed(
         state,
@@ -409,14 +429,15 @@ export function decideEscrow(command: EscrowCommand, state: EscrowState, ctx: De
             notes: command.notes.trim(),
             txid: command.txid,
             ...pick(money, 'buyer_sats', 'fee_sats'),
-            destinations: state.status === 'funded' ? destinationsOf(money, context) : [],
+            destinations: funded ? destinationsOf(money, context) : [],
           },
         } as const,
         ctx,
+        funded ? refundRefusals(state, ctx) : [],
       );
     }
     case 'bindParty': {
-      only(command, 'system');
+      only(command, state);
       if (state.status === 'draft') throw new DomainError('not_found', 'Escrow not found');
       const bound = state.parties[command.side];
       if (bound === command.user_id) return [];
@@ -424,7 +445,7 @@ export function decideEscrow(command: EscrowCommand, state: EscrowState, ctx: De
       return [{ type: 'PartyBound', data: { side: command.side, user_id: command.user_id } }];
     }
     case 'openDispute':
-      only(command, 'buyer', 'seller');
+      only(command, state);
       return allowed(
         state,
         command,
@@ -442,35 +463,42 @@ export function decideEscrow(command: EscrowCommand, state: EscrowState, ctx: De
     case 'resolveDispute':
       return resolveDispute(command, state, ctx);
     case 'cancel':
-      if (command.by !== context.creator_side) throw forbidden('Only the creator can cancel this escrow');
-      if (state.status === 'pending_payment' && context.payment_marked_at) {
-        throw transitionNotAllowed('The buyer has marked this escrow as paid; it can no longer be cancelled');
-      }
+      only(command, state);
       return allowed(
         state,
         command,
         { type: 'EscrowCancelled', data: { reason: 'Cancelled by the creator' } } as const,
         ctx,
+        [
+          [
+            pending && rules.isMarked(context),
+            transitionNotAllowed('The buyer has marked this escrow as paid; it can no longer be cancelled'),
+          ],
+        ],
       );
     case 'cancelByAdmin':
-      only(command, 'admin');
-      if (state.status === 'pending_payment' && context.payment_marked_at) {
-        throw transitionNotAllowed('The buyer has marked this escrow as paid; reject or verify the payment instead of cancelling');
-      }
+      only(command, state);
       return allowed(
         state,
         command,
         { type: 'EscrowCancelled', data: { reason: trimmed(command.reason, 'reason', 1000), by: 'admin' } } as const,
         ctx,
+        [
+          [
+            pending && rules.isMarked(context),
+            transitionNotAllowed(
+              'The buyer has marked this escrow as paid; reject or verify the payment instead of cancelling',
+            ),
+          ],
+        ],
       );
     case 'expire':
-      only(command, 'system');
-      if (!context.payment_due_at || Date.parse(ctx.now) <= Date.parse(context.payment_due_at)) {
-        throw transitionNotAllowed('The payment deadline has not passed');
-      }
-      return allowed(state, command, { type: 'EscrowExpired', data: {} } as const, ctx);
+      only(command, state);
+      return allowed(state, command, { type: 'EscrowExpired', data: {} } as const, ctx, [
+        [pending && !rules.pastDeadline(context, ctx.now), transitionNotAllowed('The payment deadline has not passed')],
+      ]);
     case 'freeze':
-      only(command, 'admin');
+      only(command, state);
       return allowed(
         state,
         command,
@@ -478,7 +506,7 @@ export function decideEscrow(command: EscrowCommand, state: EscrowState, ctx: De
         ctx,
       );
     case 'unfreeze':
-      only(command, 'admin');
+      only(command, state);
       return allowed(
         state,
         command,
@@ -490,6 +518,14 @@ export function decideEscrow(command: EscrowCommand, state: EscrowState, ctx: De
       throw new Error(`Unknown escrow command ${(unknown as { type: string }).type}`);
     }
   }
+}
+
+/**
+ * Refuses the command as the decider would, without keeping its events: for what must be known before the command
+ * can be given in full (Make Payment looks for a free address only when the escrow may take one).
+ */
+export function refuseUnlessAllowed(command: EscrowCommand, state: EscrowState, now: string): void {
+  decideEscrow(command, state, { now, newId: () => '00000000-0000-4000-8000-000000000000', actor: '' });
 }
 
 function pick<T extends object, K extends keyof T>(value: T, ...keys: K[]): Pick<T, K> {

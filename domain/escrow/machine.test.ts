@@ -6,7 +6,8 @@ import { buyerRefund, histories, sample, sellerPayout } from './test-fixtures.ts
 
 /** PartyBound says who a side is, not where the deal stands: it never goes through the lifecycle. */
 const allTypes = (Object.keys(sample) as EscrowEvent['type'][]).filter((t) => t !== 'PartyBound');
-const at = (e: EscrowEvent) => ({ ...e, at: '2026-01-02T00:00:00.000Z' }) as EscrowMachineEvent;
+/** After the payment deadline of the sample escrow (2026-01-08), so expiry is one of the allowed events. */
+const at = (e: EscrowEvent, time = '2026-01-09T00:00:00.000Z') => ({ ...e, at: time }) as EscrowMachineEvent;
 const fold = (events: readonly EscrowEvent[]) =>
   foldEscrow(events.map((e) => ({ ...e, occurred_at: '2026-01-01T00:00:00.000Z' })));
 
@@ -64,6 +65,12 @@ describe('escrow machine: every status x every event', () => {
 });
 
 describe('escrow machine: guards inside a status', () => {
+  it('expires an unpaid escrow only after its payment deadline', () => {
+    const fresh = fold(histories.pendingFresh);
+    expect(fresh.snapshot.can(at(sample.EscrowExpired, '2026-01-08T00:00:00.000Z'))).toBe(false);
+    expect(fresh.snapshot.can(at(sample.EscrowExpired, '2026-01-08T00:00:00.001Z'))).toBe(true);
+  });
+
   it('refuses a second payment address and a payment mark without an address', () => {
     const withAddress = fold([sample.EscrowCreated, sample.PaymentAddressAssigned]);
     expect(withAddress.snapshot.can(at(sample.PaymentAddressAssigned))).toBe(false);

@@ -49,6 +49,33 @@ const initialContext: EscrowContext = {
 };
 
 type Of<T extends EscrowMachineEvent['type']> = Extract<EscrowMachineEvent, { type: T }>;
+
+/** `at` is empty only when folding facts stored without a time: the rule was checked when they were decided. */
+const notHeldAt = (heldUntil: string | null, at: string) =>
+  heldUntil === null || !at || Date.parse(at) >= Date.parse(heldUntil);
+
+/**
+ * The escrow's rules over its context, each written once. The machine's guards are made of them; the decider reads
+ * them only to say which one refused a command the machine did not allow.
+ */
+export const escrowRules = {
+  hasNoAddress: (c: EscrowContext) => c.address_id === null,
+  hasAddress: (c: EscrowContext) => c.address_id !== null,
+  isMarked: (c: EscrowContext) => c.payment_marked_at !== null,
+  isUnmarked: (c: EscrowContext) => c.payment_marked_at === null,
+  notConfirmed: (c: EscrowContext) => c.buyer_confirmed_at === null,
+  hasPayoutAddress: (c: EscrowContext) => c.payout_address !== null,
+  hasRefundAddress: (c: EscrowContext) => c.refund_address !== null,
+  /** Money may go to the seller's payout address at `at` (a replaced address is held for a while). */
+  payoutFree: (c: EscrowContext, at: string) => notHeldAt(c.payout_address_held_until, at),
+  refundFree: (c: EscrowContext, at: string) => notHeldAt(c.refund_address_held_until, at),
+  pastDeadline: (c: EscrowContext, at: string) =>
+    c.payment_due_at !== null && (!at || Date.parse(at) > Date.parse(c.payment_due_at)),
+  /** Money can only move on a dispute opened after the payment was verified. */
+  disputedWhileFunded: (c: EscrowContext) => c.status_before_dispute === 'funded',
+} as const;
+
+const r = escrowRules;
 const resolutionIs =
   (resolution: 'release' | 'refund' | 'split' | null, before: 'pending_payment' | 'funded') =>
   ({ context, event }: { context: EscrowContext; event: EscrowMachineEvent }) =>
@@ -62,23 +89,30 @@ const resolutionIs =
 export const escrowMachine = setup({
   types: { context: {} as EscrowContext, events: {} as EscrowMachineEvent },
   guards: {
-    hasNoAddress: ({ context }) => context.address_id === null,
-    canMark: ({ context }) => context.address_id !== null && context.payment_marked_at === null,
-    isMarked: ({ context }) => context.payment_marked_at !== null,
-    isUnmarked: ({ context }) => context.payment_marked_at === null,
-    notConfirmed: ({ context }) => context.buyer_confirmed_at === null,
-    hasPayoutAddress: ({ context }) => context.payout_address !== null,
-    hasRefundAddress: ({ context }) => context.refund_address !== null,
+    hasNoAddress: ({ context }) => r.hasNoAddress(context),
+    canMark: ({ context }) => r.hasAddress(context) && r.isUnmarked(context),
+    isMarked: ({ context }) => r.isMarked(context),
+    isUnmarked: ({ context }) => r.isUnmarked(context),
+    notConfirmed: ({ context }) => r.notConfirmed(context),
+    canRelease: ({ context, event }) => r.hasPayoutAddress(context) && r.payoutFree(context, event.at),
+    canRefund: ({ context, event }) => r.hasRefundAddress(context) && r.refundFree(context, event.at),
+    canExpire: ({ context, event }) => r.isUnmarked(context) && r.pastDeadline(context, event.at),
     backToPending: resolutionIs(null, 'pending_payment'),
     backToFunded: resolutionIs(null, 'funded'),
     resolvedRelease: ({ context, event }) =>
-      resolutionIs('release', 'funded')({ context, event }) && context.payout_address !== null,
+      resolutionIs('release', 'funded')({ context, event }) &&
+      r.hasPayoutAddress(context) &&
+      r.payoutFree(context, event.at),
     resolvedSplit: ({ context, event }) =>
       resolutionIs('split', 'funded')({ context, event }) &&
-      context.payout_address !== null &&
-      context.refund_address !== null,
+      r.hasPayoutAddress(context) &&
+      r.hasRefundAddress(context) &&
+      r.payoutFree(context, event.at) &&
+      r.refundFree(context, event.at),
     resolvedRefund: ({ context, event }) =>
-      resolutionIs('refund', 'funded')({ context, event }) && context.refund_address !== null,
+      resolutionIs('refund', 'funded')({ context, event }) &&
+      r.hasRefundAddress(context) &&
+      r.refundFree(context, event.at),
   },
   actions: {
     setPayoutAddress: assign(({ event }) => {
@@ -142,7 +176,7 @@ export const escrowMachine = setup({
               })),
             },
             EscrowCancelled: { guard: 'isUnmarked', target: '#escrow.cancelled' },
-            EscrowExpired: { guard: 'isUnmarked', target: '#escrow.cancelled' },
+            EscrowExpired: { guard: 'canExpire', target: '#escrow.cancelled' },
           },
         },
         funded: {
@@ -152,8 +186,8 @@ export const escrowMachine = setup({
               actions: assign(({ event }) => ({ buyer_confirmed_at: event.at })),
             },
             PayoutAddressSet: { actions: 'setPayoutAddress' },
-            EscrowReleased: { guard: 'hasPayoutAddress', target: '#escrow.released' },
-            EscrowRefunded: { guard: 'hasRefundAddress', target: '#escrow.refunded' },
+            EscrowReleased: { guard: 'canRelease', target: '#escrow.released' },
+            EscrowRefunded: { guard: 'canRefund', target: '#escrow.refunded' },
             DisputeOpened: {
               target: 'disputed',
               actions: assign(({ event }) => ({

@@ -5,6 +5,7 @@ export function escrowFixture(overrides: Partial<Escrow> = {}): Escrow {
   return {
     id: '0b8a3c1e-5f7d-4c2a-9e61-2d4f8a7b9c10',
     side: 'buyer',
+    allowed_actions: ['request_payment', 'set_refund_address', 'open_dispute', 'cancel', 'post_message'],
     product_service: 'Mirrorless camera',
     description: 'Used mirrorless camera body with two batteries, shipped insured within 3 days.',
     amount_usd: 1000,

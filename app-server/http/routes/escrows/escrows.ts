@@ -88,8 +88,7 @@ export function escrowRoutes(deps: AppDeps) {
       const user = currentUser(c);
       const { id } = c.req.valid('param');
       const { side } = await visible(id, user);
-      if (side !== 'buyer') throw forbidden('Only the buyer can request a payment address');
-      await requestPaymentAddress(deps, id, { actor: user.id, requestId: c.get('requestId') });
+      await requestPaymentAddress(deps, id, side, { actor: user.id, requestId: c.get('requestId') });
       return jsonText(c, (await visible(id, user)).answer, 200);
     },
   );

@@ -122,7 +122,7 @@ describe('POST /api/admin/escrows/{id}/verify-payment with a payment proof', () 
     await t.app.request(`/api/admin/escrows/${escrow.id}/verify-payment`, form({ verified: 'true', notes: '', ...fields(proof) }, admin.token));
     const again = await t.app.request(`/api/admin/escrows/${escrow.id}/payment-proof`, form(fields(proof), admin.token));
     expect(again.status).toBe(409);
-    expect(await detail(again)).toContain('this one is funded');
+    expect(await detail(again)).toContain('an escrow that is funded');
     const buyerView = await t.app.request(`/api/escrows/${escrow.id}`, bearer(admin.token));
     expect(((await buyerView.json()) as Escrow).payment_proof).toMatchObject({ confirmations: 3 });
   });

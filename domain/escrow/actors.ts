@@ -1,0 +1,43 @@
+/** Who is asking, as the application worked it out from the session and the escrow's parties. */
+export type EscrowActor = 'buyer' | 'seller' | 'admin' | 'system';
+
+/** `creator`: the side that created the escrow, whichever it is. */
+export type EscrowRole = EscrowActor | 'creator';
+
+/**
+ * Who may give each command, written once: the decider refuses everyone else (403) and `allowedActions` offers the
+ * action to these only. Whether the escrow allows it now is the machine's to say.
+ */
+export const escrowCommandActors = {
+  create: ['buyer', 'seller'],
+  /** Make Payment: the buyer takes a free pool address. */
+  requestPayment: ['buyer'],
+  assignAddress: ['admin'],
+  markPaid: ['buyer'],
+  rejectPayment: ['admin'],
+  verifyPayment: ['admin'],
+  confirmReceipt: ['buyer'],
+  setPayoutAddress: ['buyer', 'seller'],
+  release: ['admin'],
+  refund: ['admin'],
+  openDispute: ['buyer', 'seller'],
+  resolveDispute: ['admin'],
+  cancel: ['creator'],
+  cancelByAdmin: ['admin'],
+  bindParty: ['system'],
+  expire: ['system'],
+  freeze: ['admin'],
+  unfreeze: ['admin'],
+} as const satisfies Record<string, readonly EscrowRole[]>;
+
+export type EscrowCommandType = keyof typeof escrowCommandActors;
+
+/** Whether `actor` may give `command` on an escrow created by `creatorSide`. */
+export function mayGive(
+  command: EscrowCommandType,
+  actor: EscrowActor,
+  creatorSide: 'buyer' | 'seller' | null,
+): boolean {
+  const roles: readonly EscrowRole[] = escrowCommandActors[command];
+  return roles.includes(actor) || (roles.includes('creator') && actor === creatorSide);
+}

@@ -1,0 +1,123 @@
+import { type EscrowActor, type EscrowCommandType, mayGive } from './actors.ts';
+import type { EscrowEvent } from './events.ts';
+import type { EscrowMachineEvent } from './machine.ts';
+import type { EscrowState } from './state.ts';
+
+/** The actions of contract section 7.7, in the order a page would offer them. */
+export const ESCROW_ACTIONS = [
+  'agree',
+  'decline',
+  'request_payment',
+  'mark_paid',
+  'ship',
+  'receive',
+  'confirm_receipt',
+  'set_payout_address',
+  'set_refund_address',
+  'open_dispute',
+  'cancel',
+  'propose',
+  'accept_proposal',
+  'decline_proposal',
+  'withdraw_proposal',
+  'post_message',
+  'assign_address',
+  'verify_payment',
+  'release',
+  'refund',
+  'resolve',
+  'freeze',
+  'unfreeze',
+] as const;
+export type EscrowAction = (typeof ESCROW_ACTIONS)[number];
+
+/** Placeholders for the data of an event the machine is asked about: its guards read none of these. */
+const SOME_ID = '00000000-0000-4000-8000-000000000000';
+
+/**
+ * Each action as the command that takes it and the event the machine would be asked to allow. An action missing
+ * here is not offered (its command does not exist yet on this escrow's rules).
+ */
+type Probe = (actor: EscrowActor) => { command: EscrowCommandType; event: EscrowEvent };
+const probes: Partial<Record<EscrowAction, Probe>> = {
+  request_payment: () => ({
+    command: 'requestPayment',
+    event: { type: 'PaymentAddressAssigned', data: { address_id: SOME_ID, address: '', assigned_via: 'buyer' } },
+  }),
+  assign_address: () => ({
+    command: 'assignAddress',
+    event: { type: 'PaymentAddressAssigned', data: { address_id: SOME_ID, address: '', assigned_via: 'admin' } },
+  }),
+  mark_paid: () => ({ command: 'markPaid', event: { type: 'PaymentMarked', data: { notes: '', evidence: [] } } }),
+  verify_payment: () => ({
+    command: 'verifyPayment',
+    event: { type: 'PaymentVerified', data: { notes: '', txid: null } },
+  }),
+  confirm_receipt: () => ({ command: 'confirmReceipt', event: { type: 'ReceiptConfirmed', data: {} } }),
+  set_payout_address: () => ({
+    command: 'setPayoutAddress',
+    event: { type: 'PayoutAddressSet', data: { side: 'seller', address: '' } },
+  }),
+  set_refund_address: () => ({
+    command: 'setPayoutAddress',
+    event: { type: 'PayoutAddressSet', data: { side: 'buyer', address: '' } },
+  }),
+  open_dispute: (actor) => ({
+    command: 'openDispute',
+    event: {
+      type: 'DisputeOpened',
+      data: { dispute_id: SOME_ID, reason: '-', opened_by_side: actor === 'seller' ? 'seller' : 'buyer' },
+    },
+  }),
+  cancel: () => ({ command: 'cancel', event: { type: 'EscrowCancelled', data: { reason: '' } } }),
+  release: () => ({
+    command: 'release',
+    event: { type: 'EscrowReleased', data: { notes: '', txid: null, seller_sats: 0, fee_sats: 0 } },
+  }),
+  refund: () => ({
+    command: 'refund',
+    event: { type: 'EscrowRefunded', data: { notes: '', txid: null, buyer_sats: 0, fee_sats: 0 } },
+  }),
+  resolve: () => ({
+    command: 'resolveDispute',
+    event: {
+      type: 'DisputeResolved',
+      data: {
+        dispute_id: SOME_ID,
+        outcome: '-',
+        resolution: null,
+        seller_percent: null,
+        seller_sats: 0,
+        buyer_sats: 0,
+        fee_sats: 0,
+        txid: null,
+      },
+    },
+  }),
+  freeze: () => ({ command: 'freeze', event: { type: 'EscrowFrozen', data: { reason: '-' } } }),
+  unfreeze: () => ({ command: 'unfreeze', event: { type: 'EscrowUnfrozen', data: { reason: '' } } }),
+};
+
+/** Actions of one actor only, where the command serves several: a party sets only their own address. */
+const onlyFor: Partial<Record<EscrowAction, EscrowActor>> = {
+  set_payout_address: 'seller',
+  set_refund_address: 'buyer',
+};
+
+/**
+ * What `actor` may do on this escrow now (contract section 7.7), answered by the same rules that decide the
+ * commands: who may give each command, and whether the escrow's machine allows its event at `now`.
+ */
+export function allowedActions(state: EscrowState, actor: EscrowActor, now: string): EscrowAction[] {
+  if (state.status === 'draft' || actor === 'system') return [];
+  return ESCROW_ACTIONS.filter((action) => {
+    if (action === 'post_message') return true;
+    const probe = probes[action];
+    if (!probe) return false;
+    const only = onlyFor[action];
+    if (only !== undefined && only !== actor) return false;
+    const { command, event } = probe(actor);
+    if (!mayGive(command, actor, state.context.creator_side)) return false;
+    return state.snapshot.can({ ...event, at: now } as EscrowMachineEvent);
+  });
+}
