@@ -1,4 +1,7 @@
-import type { Escrow } from '../../../contract/escrows.ts';
+import type { Escrow as EscrowAnswer } from '../../../contract/escrows.ts';
+import type { DealAnswerFields } from '../lib/deal-answer.ts';
+
+type Escrow = EscrowAnswer & DealAnswerFields;
 
 /** An escrow as the API answers it, for the tests of every feature that shows one: a buyer-created $1,000.00 deal at $50,000 per BTC, waiting for payment. */
 export function escrowFixture(overrides: Partial<Escrow> = {}): Escrow {

@@ -147,6 +147,7 @@ describe('Create escrow: the amounts, live', () => {
       description: 'Body and two batteries',
       amount_usd: '1000',
       deadline_days: 7,
+      inspection_days: 3,
       seller_email: 'sam@example.com',
       totp_code: '123456',
     });

@@ -12,7 +12,7 @@ import { liveQuote } from '../model/live-quote.ts';
 import { LiveFigures } from './live-figures.tsx';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-const blank = { product_service: '', counterparty_email: '', amount_usd: '', description: '', deadline_days: '7', totp_code: '' };
+const blank = { product_service: '', counterparty_email: '', amount_usd: '', description: '', deadline_days: '7', inspection_days: '3', totp_code: '' };
 type Values = typeof blank;
 type Errors = Partial<Record<keyof Values, string>>;
 
@@ -28,6 +28,8 @@ function check(values: Values, user: CurrentUser, amountError: string | null): E
   if (!values.description.trim()) errors.description = 'Description and terms are required';
   const days = Number(values.deadline_days);
   if (!/^\d+$/.test(values.deadline_days.trim()) || days < 1 || days > 90) errors.deadline_days = 'Payment deadline must be a whole number of days from 1 to 90';
+  const inspection = Number(values.inspection_days);
+  if (!/^\d+$/.test(values.inspection_days.trim()) || inspection > 30) errors.inspection_days = 'Inspection period must be a whole number of days from 0 to 30';
   if (user.totp_enabled && !values.totp_code) errors.totp_code = '2FA code required to create escrow';
   else if (user.totp_enabled && values.totp_code.length !== 6) errors.totp_code = 'Enter the 6-digit code from your authenticator app';
   return errors;
@@ -64,6 +66,7 @@ export function CreateEscrowForm({ user, pricing, onCreated, onCancel }: { user:
         description: values.description.trim(),
         amount_usd: values.amount_usd.trim(),
         deadline_days: Number(values.deadline_days),
+        inspection_days: Number(values.inspection_days),
         ...(buyer ? { seller_email: email } : { buyer_email: email }),
         totp_code: values.totp_code || null,
       },
@@ -92,6 +95,14 @@ export function CreateEscrowForm({ user, pricing, onCreated, onCancel }: { user:
         </Field>
         <Field label="Payment deadline (days)" required error={errors.deadline_days} hint="From 1 to 90 days.">
           <input type="number" inputMode="numeric" min="1" max="90" step="1" value={values.deadline_days} onChange={set('deadline_days')} />
+        </Field>
+        <Field
+          label="Inspection period (days)"
+          required
+          error={errors.inspection_days}
+          hint="From 0 to 30: how long the buyer has to inspect after receiving; 0 accepts on receipt."
+        >
+          <input type="number" inputMode="numeric" min="0" max="30" step="1" value={values.inspection_days} onChange={set('inspection_days')} />
         </Field>
       </div>
       <LiveFigures figures={figures} pricing={pricing} />

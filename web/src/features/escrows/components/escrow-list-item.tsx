@@ -18,7 +18,7 @@ function counterparty(escrow: Escrow): string {
 export function EscrowListItem({ escrow, userId }: { escrow: Escrow; userId: string }) {
   const note = statusNote(escrow);
   const unpaid = escrow.status === 'pending_payment';
-  const paymentNeeded = escrow.side === 'buyer' && unpaid && !escrow.assigned_address;
+  const paymentNeeded = escrow.allowed_actions.includes('request_payment');
   return (
     <li>
       <Link to={`/escrow/${escrow.id}`} className="card escrow-row">

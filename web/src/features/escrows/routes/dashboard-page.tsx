@@ -84,7 +84,7 @@ export function DashboardPage() {
         }
       >
         {(list) => {
-          const shown = list.filter((escrow) => matchesFilter(escrow, user, filter));
+          const shown = list.filter((escrow) => matchesFilter(escrow, filter));
           return shown.length === 0 ? (
             <p className="empty">{EMPTY_FILTER[filter]}</p>
           ) : (

@@ -8,14 +8,16 @@ import { QueryState } from '../../../components/ui/query-state.tsx';
 import { EscrowStatusBadge } from '../../../components/ui/escrow-status-badge.tsx';
 import { useEscrow } from '../api/get-escrow.ts';
 import { EscrowActionsPanel } from '../components/escrow-actions-panel.tsx';
+import { DealFacts } from '../components/deal-facts.tsx';
 import { EscrowDetails } from '../components/escrow-details.tsx';
 import { EscrowPageSkeleton } from '../components/escrow-skeletons.tsx';
+import { ProposalsPanel } from '../components/proposals-panel.tsx';
 import { ReviewInvite } from '../components/review-invite.tsx';
 import { PaymentMarks } from '../components/payment-marks.tsx';
 import { EscrowTimeline } from '../components/escrow-timeline.tsx';
 import { StatusTracker } from '../components/status-tracker.tsx';
-import { escrowActions, needsMyAction } from '../model/escrow-actions.ts';
-import { nextStepFor, statusNote } from '../model/escrow-progress.ts';
+import { statusNote } from '../model/escrow-progress.ts';
+import { nextStepFor } from '../model/next-step.ts';
 import { trackerSteps } from '../model/tracker-steps.ts';
 import '../escrows.css';
 
@@ -58,7 +60,6 @@ export function EscrowPage() {
       <QueryState query={escrow} loading={<EscrowPageSkeleton />} errorFallback="This escrow cannot be loaded right now.">
         {(data) => {
           const note = statusNote(data);
-          const actions = escrowActions(data, user);
           return (
             <>
               <div className="page-head escrow-head">
@@ -83,8 +84,6 @@ export function EscrowPage() {
                 )}
                 <EscrowActionsPanel
                   escrow={data}
-                  actions={actions}
-                  waitsOnMe={needsMyAction(data, user)}
                   totpEnabled={user.totp_enabled}
                   startWithPayment={params.get('pay') === '1'}
                   onPaymentShown={() => params.has('pay') && setParams({}, { replace: true })}
@@ -92,6 +91,8 @@ export function EscrowPage() {
                 />
               </section>
               {data.side !== 'admin' && data.status === 'released' && <ReviewInvite escrowId={data.id} />}
+              <ProposalsPanel escrow={data} proposals={data.proposals ?? []} allowed={data.allowed_actions} onNotice={setNotice} />
+              <DealFacts escrow={data} />
               <EscrowDetails escrow={data} />
               <PaymentMarks evidence={data.evidence ?? []} side={data.side} />
               <section className="card" aria-labelledby="history-heading">
