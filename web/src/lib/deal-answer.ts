@@ -25,10 +25,18 @@ export interface Proposal {
 }
 
 export interface DealAnswerFields {
+  /** null on escrows made before inspection periods. */
+  inspection_days?: number | null;
   agreed_at?: string | null;
+  declined_at?: string | null;
+  decline_reason?: string | null;
   shipped_at?: string | null;
   shipment?: Shipment | null;
-  inspection_days?: number;
+  received_at?: string | null;
   inspection_ends_at?: string | null;
+  /** Receipt confirmed and the payout address set and not held: an admin may release now. */
+  ready_to_release?: boolean;
+  /** The counterparty declined after the payment was marked or verified: the admins refund. */
+  refund_due?: boolean;
   proposals?: readonly Proposal[];
 }

@@ -42,7 +42,7 @@ export function DeclineDialog({ escrowId, paid, open, onOpenChange, onDone }: De
       <form className="form" onSubmit={submit} noValidate>
         {decline.isError && <Message tone="error">{messageOf(decline.error, 'Failed to decline')}</Message>}
         <Field label="Reason" required error={error ?? undefined} hint="What you cannot accept: the other party reads this.">
-          <textarea rows={4} maxLength={2000} value={reason} onChange={(event) => setReason(event.target.value)} />
+          <textarea rows={4} maxLength={1000} value={reason} onChange={(event) => setReason(event.target.value)} />
         </Field>
         <div className="dialog-actions">
           <Button variant="secondary" onClick={() => onOpenChange(false)} disabled={decline.isPending}>

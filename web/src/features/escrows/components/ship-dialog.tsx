@@ -13,7 +13,7 @@ const METHODS: Record<ShipmentMethod, string> = {
 };
 const CARRIER_MAX = 60;
 const TRACKING_MAX = 100;
-const NOTE_MAX = 2000;
+const NOTE_MAX = 1000;
 
 type Errors = Partial<Record<'carrier' | 'tracking', string>>;
 

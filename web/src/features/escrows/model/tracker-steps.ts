@@ -10,6 +10,7 @@ type Facts = Pick<
   | 'funded_at'
   | 'shipped_at'
   | 'inspection_days'
+  | 'received_at'
   | 'inspection_ends_at'
   | 'buyer_confirmed_at'
   | 'dispute'
@@ -41,7 +42,7 @@ function inspectionLabel(escrow: Facts, now: Date): string {
 export function trackerSteps(escrow: Facts, now: Date = new Date()): TrackerStep[] {
   const verified = escrow.funded_at !== null;
   const accepted = escrow.buyer_confirmed_at !== null;
-  const received = accepted || Boolean(escrow.inspection_ends_at);
+  const received = accepted || Boolean(escrow.received_at ?? escrow.inspection_ends_at);
   const ended = isFinal(escrow.status);
   const endLabel = escrow.status === 'refunded' ? 'Refunded' : escrow.status === 'cancelled' ? 'Cancelled' : splitOf(escrow) ? 'Split' : 'Released';
   // An answer without the agreement or shipment fields comes from before those steps were recorded: not shown.
