@@ -4,7 +4,7 @@ import { serve } from '@hono/node-server';
 import { ensureAdmin } from './accounts/first-admin.ts';
 import { adminExists, issueSetupLink } from './accounts/first-admin-setup.ts';
 import { CHAIN_FIRST_CHECK_AFTER_MS } from './audit/chain-watch.ts';
-import { ConfigError, loadConfig, scrubSecrets } from './config.ts';
+import { ConfigError, loadConfig, publicUrl, scrubSecrets } from './config.ts';
 import { createApp } from './http/app.ts';
 import { applyServerTimeouts } from './http/server-timeouts.ts';
 import { expireOverdueEscrows } from './jobs/expire-escrows.ts';
@@ -13,6 +13,7 @@ import { startPeriodic } from './jobs/periodic.ts';
 import { createLogger } from './logger.ts';
 import { deliverDueMail } from './mail/sender.ts';
 import { mailTransportFor } from './mail/transport-for.ts';
+import { sendDueMessageDigests } from './messages/message-mail.ts';
 import { openRuntime } from './runtime.ts';
 import { metricsRoutes } from './metrics/route.ts';
 import { deliverDueWebhooks } from './webhooks/deliver.ts';
@@ -53,6 +54,7 @@ async function main(): Promise<void> {
       logger,
     ),
     startPeriodic('escrow-expiry', 60_000, () => expireOverdueEscrows(deps), logger),
+    startPeriodic('message-digests', 60_000, () => sendDueMessageDigests(deps, publicUrl(config)), logger),
     startPeriodic('housekeeping', 10 * 60_000, () => housekeeping(deps.database.db), logger),
   ];
   // The chain watch starts with the whole log, in the background. It waits a little, so that a start and its first

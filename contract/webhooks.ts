@@ -22,6 +22,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'escrow.frozen',
   'escrow.unfrozen',
   'escrow.party_bound',
+  'escrow.message_posted',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 export const WEBHOOK_TEST_TYPE = 'webhook.test';

@@ -36,7 +36,9 @@ export class StoryCheck {
     }
     if (kind !== 'escrow') return null;
     const before = this.escrows.get(id) ?? initialEscrowState();
-    if (ADMIN_ACTS.has(event.type) || (event.type === 'PaymentAddressAssigned' && (event.data as { assigned_via?: string }).assigned_via === 'admin')) {
+    const bySide = (event.data as { assigned_via?: string; side?: string }) ?? {};
+    const asAdmin = (event.type === 'PaymentAddressAssigned' && bySide.assigned_via === 'admin') || (event.type === 'MessagePosted' && bySide.side === 'admin');
+    if (ADMIN_ACTS.has(event.type) || asAdmin) {
       if (!this.admins.has(event.metadata.actor)) return `event ${event.position} (${event.type} on escrow ${id}) is an admin's act by ${event.metadata.actor}, who was never made an admin`;
     }
     let after: EscrowState;

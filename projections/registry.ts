@@ -2,6 +2,7 @@ import { addressesProjection } from './addresses/projection.ts';
 import { auditLogProjection } from './audit-log/projection.ts';
 import { disputesProjection } from './disputes/projection.ts';
 import { escrowsProjection } from './escrows/projection.ts';
+import { messagesProjection } from './messages/projection.ts';
 import type { Projection } from './projection.ts';
 import { reviewStatsProjection } from './review-stats/projection.ts';
 import { reviewsProjection } from './reviews/projection.ts';
@@ -16,6 +17,7 @@ export const projections: readonly Projection[] = [
   addressesProjection,
   disputesProjection,
   verificationsProjection,
+  messagesProjection,
   reviewsProjection,
   reviewStatsProjection,
   settingsProjection,

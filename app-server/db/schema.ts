@@ -2,6 +2,7 @@ import type { ColumnType, Generated } from 'kysely';
 import type { ReadModelTables } from '../../projections/tables.ts';
 import type { AccountsTables } from './accounts-schema.ts';
 import type { IntegrationsTables } from './integrations-schema.ts';
+import type { MessageMailTables } from './messages-schema.ts';
 
 /** Tables of the event store and the application's own bookkeeping (never a read model). */
 export interface EventStoreTables {
@@ -70,4 +71,4 @@ export interface EventStoreTables {
   };
 }
 
-export interface Database extends EventStoreTables, ReadModelTables, AccountsTables, IntegrationsTables {}
+export interface Database extends EventStoreTables, ReadModelTables, AccountsTables, IntegrationsTables, MessageMailTables {}

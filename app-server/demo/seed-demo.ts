@@ -55,12 +55,12 @@ interface Escrow {
 /**
  * Fills an EMPTY store with a believable market, every record made by the real API calls (in-process): an admin
  * (created like create-admin does), six people with confirmed e-mail addresses, a rate, 20 pool addresses for the
- * configured network, escrows in every status with evidence files, disputes open and resolved (one split), and
- * reviews in every state. Refuses a store whose log is not empty. The mail it causes is marked sent (nothing is
- * delivered to the example.com addresses).
+ * configured network, escrows in every status with evidence files, disputes open (with its conversation) and
+ * resolved (one split), and reviews in every state. Refuses a store whose log is not empty. The mail it causes is
+ * marked sent (nothing is delivered to the example.com addresses).
  */
 /** The API calls a demo seeding makes (its progress is counted in them). */
-export const DEMO_CALLS = 112;
+export const DEMO_CALLS = 116;
 
 export async function seedDemo(deps: AppDeps, options: { password?: string; onCall?: (calls: number) => void } = {}): Promise<DemoReport> {
   const { db } = deps.database;
@@ -121,6 +121,15 @@ export async function seedDemo(deps: AppDeps, options: { password?: string; onCa
   // Disputes: one open, one resolved with a split, one resolved with a refund, one closed without moving money.
   const disputed = await deals.funded('bruno', 'elena', 'Antique writing desk', 1750_00);
   await call('POST', `/escrows/${disputed.id}/open-dispute`, { json: { reason: 'The desk arrived with a cracked leg that was not in the photos' } }, as('bruno'));
+  // The open dispute's conversation: both parties and an admin.
+  for (const [who, text] of [
+    ['bruno', 'The front left leg is cracked through; I have photos of the parcel as it arrived.'],
+    ['elena', 'It left here in one piece, packed in foam. Did the box show any damage?'],
+    ['admin', 'Thank you both. Bruno, please post the photos of the box and the leg here; Elena, the packing photos if you have them.'],
+    ['bruno', 'The box had a dent on the same corner, right where the leg was.'],
+  ] as const) {
+    await call('POST', `/escrows/${disputed.id}/messages`, { json: { text } }, who === 'admin' ? admin : as(who));
+  }
   const split = await deals.funded('alice', 'dmitri', 'Website development, phase 1', 3200_00);
   await deals.payoutAddress(split, 'dmitri');
   await deals.payoutAddress(split, 'alice');

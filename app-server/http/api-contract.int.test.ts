@@ -249,6 +249,14 @@ describe('every route on a seeded store', () => {
     const c = await funded('chiara', 'farid');
     const disputed = await call<EscrowBody>('POST', '/api/escrows/{id}/open-dispute', { as: 'farid', params: { id: c.id }, body: { json: { reason: 'No answer' } } });
     expectStatus(disputed, 200);
+    expectStatus(await call('POST', '/api/escrows/{id}/messages', { as: 'farid', params: { id: c.id }, body: { json: { text: 'It was sent on Monday' } } }), 201);
+    const withFile = new FormData();
+    withFile.append('text', 'The label');
+    withFile.append('file', new File(['Tracking 1Z999\n'], 'label.txt', { type: 'text/plain' }));
+    expectStatus(await call('POST', '/api/escrows/{id}/messages', { as: 'admin', params: { id: c.id }, body: { multipart: withFile } }), 201);
+    expectStatus(await call('POST', '/api/escrows/{id}/messages', { as: 'chiara', params: { id: c.id }, body: { json: { text: ' ' } } }), 422);
+    expectStatus(await call('GET', '/api/escrows/{id}/messages', { as: 'chiara', params: { id: c.id } }), 200);
+    expectStatus(await call('GET', '/api/escrows/{id}/messages', { as: 'bruno', params: { id: c.id } }), 404);
     expectStatus(await call('GET', '/api/admin/disputes', { as: 'admin' }), 200);
     expectStatus(await call('POST', '/api/admin/disputes/{id}/resolve', { as: 'admin', params: { id: disputed.body.dispute!.id }, body: { form: { outcome: 'Talked it through' } } }), 200);
     const sellerMade = await call<EscrowBody>('POST', '/api/escrows', { as: 'dmitri', body: { json: { product_service: 'Bookshelf', description: 'Oak', amount_usd: '90.00', buyer_email: 'alice@example.com' } } });

@@ -27,6 +27,7 @@ import { adminReviewRoutes } from './routes/admin/reviews.ts';
 import { adminUserRoutes } from './routes/admin/users.ts';
 import { escrowRoutes } from './routes/escrows/escrows.ts';
 import { evidenceRoutes } from './routes/escrows/evidence.ts';
+import { messageRoutes } from './routes/escrows/messages.ts';
 import { btcRateRoutes } from './routes/pricing/btc-rate.ts';
 import { reviewRoutes } from './routes/reviews/reviews.ts';
 import { apiDocsRoutes } from './routes/site/api-docs.ts';
@@ -47,7 +48,7 @@ const MAX_DISCARDED_BODY_BYTES = 16 * 1024 * 1024;
 /** JSON bodies nested deeper are refused as they arrive (no request of this API nests more than a few levels). */
 const MAX_JSON_DEPTH = 32;
 /** The calls that take a file: the upload limit, a signed-in user and an upload slot; every other call the JSON limit. */
-const UPLOAD_ROUTES = [/^\/api\/escrows\/[^/]+\/mark-paid$/];
+const UPLOAD_ROUTES = [/^\/api\/escrows\/[^/]+\/mark-paid$/, /^\/api\/escrows\/[^/]+\/messages$/];
 
 /** Whether any route answers `method` at `path`, from the app's own route table (built once, at the first call). */
 function routeTable(app: { routes: ReadonlyArray<{ method: string; path: string }> }) {
@@ -108,6 +109,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
   app.route('/api/setup', setupRoutes(deps));
   app.route('/api/escrows', escrowRoutes(deps));
   app.route('/api/escrows', escrowProofRoutes(deps)); // /api/escrows/{id}/proof
+  app.route('/api/escrows', messageRoutes(deps)); // /api/escrows/{id}/messages
   app.route('/api/transparency', transparencyRoutes(deps));
   app.route('/api/evidence', evidenceRoutes(deps));
   app.route('/api/reviews', reviewRoutes(deps));

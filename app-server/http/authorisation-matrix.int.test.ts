@@ -175,6 +175,8 @@ const ROUTES: Record<string, Entry> = {
   'POST /api/escrows/{id}/payout-address': { access: 'party', deny: ['admin'], ...escrowId, body: () => ({ json: { address: freshAddress() } }) },
   'POST /api/escrows/{id}/mark-paid': { access: 'party', deny: ['seller', 'admin'], ...escrowId, body: () => ({ multipart: { notes: 'Sent' } }) },
   'POST /api/escrows/{id}/open-dispute': { access: 'party', deny: ['admin'], ...escrowId, body: () => ({ json: { reason: 'Matrix check' } }) },
+  'GET /api/escrows/{id}/messages': { access: 'party', ...escrowId },
+  'POST /api/escrows/{id}/messages': { access: 'party', ...escrowId, body: () => ({ json: { text: 'Matrix check' } }) },
   'GET /api/evidence/{id}': { access: 'party', hidden: 'Evidence not found', id: (f) => f.evidence },
 
   'POST /api/admin/escrows/{id}/verify-payment': { access: 'admin', ...escrowId, body: () => ({ form: { verified: 'false', notes: 'Not seen' } }) },

@@ -72,6 +72,7 @@ const escrowCommand = fc.oneof(
   fc.record({ type: fc.constant('expire') }),
   fc.record({ type: fc.constant('freeze'), reason: fc.constant('Looking into it') }),
   fc.record({ type: fc.constant('unfreeze'), reason: fc.constant('Cleared') }),
+  fc.record({ type: fc.constant('postMessage'), text }),
 );
 
 const userCommand = fc.oneof(

@@ -74,6 +74,11 @@ export async function writeEveryEventType(deps: { db: Kysely<Database>; store: E
   await funded(id(103), id(203));
   // The decider draws the dispute's id: a fixed one here, like every other id of the fixture.
   await handle(deps.store, escrowAggregate, id(103), { type: 'openDispute', by: 'buyer', reason: 'Half delivered' }, { ...meta(), newId: () => id(301) });
+  // The conversation of the dispute: a party's message, and an admin's with a file (its reference; the bytes stay out).
+  const message = (author: string, command: EscrowCommand, messageId: string) => handle(deps.store, escrowAggregate, id(103), command, { ...meta(author), newId: () => messageId });
+  await message(BUYER, { type: 'postMessage', by: 'buyer', text: 'Only half of it arrived' }, id(501));
+  const photo = { evidence_id: id(502), filename: 'parcel.png', content_type: 'image/png', size_bytes: 2048, sha256: 'c'.repeat(64) };
+  await message(ADMIN, { type: 'postMessage', by: 'admin', text: 'Please both send photos', file: photo }, id(503));
   await escrow(id(103), { type: 'resolveDispute', by: 'admin', outcome: 'Split', resolution: 'split', seller_percent: 50, txid: null });
   await escrow(id(104), create(id(104)));
   await escrow(id(104), { type: 'cancel', by: 'buyer' });

@@ -28,6 +28,7 @@ export const escrowCommandActors = {
   expire: ['system'],
   freeze: ['admin'],
   unfreeze: ['admin'],
+  postMessage: ['buyer', 'seller', 'admin'],
 } as const satisfies Record<string, readonly EscrowRole[]>;
 
 export type EscrowCommandType = keyof typeof escrowCommandActors;

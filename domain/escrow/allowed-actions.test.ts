@@ -46,8 +46,9 @@ const table: [keyof typeof histories, Record<'buyer' | 'seller' | 'admin', strin
     },
   ],
   ['frozen', { buyer: ['post_message'], seller: ['post_message'], admin: ['post_message', 'unfreeze'] }],
-  ['released', { buyer: ['post_message'], seller: ['post_message'], admin: ['post_message'] }],
-  ['cancelled', { buyer: ['post_message'], seller: ['post_message'], admin: ['post_message'] }],
+  // An ended deal's conversation is closed: it stays readable, nothing more can be written.
+  ['released', { buyer: [], seller: [], admin: [] }],
+  ['cancelled', { buyer: [], seller: [], admin: [] }],
 ];
 
 describe('allowedActions: per status and side', () => {

@@ -94,6 +94,10 @@ const probes: Partial<Record<EscrowAction, Probe>> = {
       },
     },
   }),
+  post_message: (actor) => ({
+    command: 'postMessage',
+    event: { type: 'MessagePosted', data: { message_id: SOME_ID, side: actor === 'system' ? 'admin' : actor, text: '-' } },
+  }),
   freeze: () => ({ command: 'freeze', event: { type: 'EscrowFrozen', data: { reason: '-' } } }),
   unfreeze: () => ({ command: 'unfreeze', event: { type: 'EscrowUnfrozen', data: { reason: '' } } }),
 };
@@ -111,7 +115,6 @@ const onlyFor: Partial<Record<EscrowAction, EscrowActor>> = {
 export function allowedActions(state: EscrowState, actor: EscrowActor, now: string): EscrowAction[] {
   if (state.status === 'draft' || actor === 'system') return [];
   return ESCROW_ACTIONS.filter((action) => {
-    if (action === 'post_message') return true;
     const probe = probes[action];
     if (!probe) return false;
     const only = onlyFor[action];

@@ -3,6 +3,7 @@ import { escrowAggregate } from '../aggregates.ts';
 import type { EscrowEvent } from './events.ts';
 import type { EscrowCommand } from './decide.ts';
 import { given, NOW } from '../testing/given.ts';
+import { foldEscrow } from './state.ts';
 import { ADDRESS_ID, CREATOR_ID, DISPUTE_ID, ESCROW_ID, histories, sample, sellerPayout, TXID } from './test-fixtures.ts';
 
 const create = (overrides: Partial<Extract<EscrowCommand, { type: 'create' }>> = {}): EscrowCommand => ({
@@ -259,5 +260,52 @@ describe('cancel, expire, freeze', () => {
     escrow(histories.funded).when({ type: 'freeze', by: 'buyer', reason: 'x' }).thenRefused('forbidden');
     escrow(histories.frozen).when({ type: 'unfreeze', by: 'admin', reason: 'ok' }).then([{ type: 'EscrowUnfrozen', data: { reason: 'ok' } }]);
     escrow(histories.released).when({ type: 'freeze', by: 'admin', reason: 'x' }).thenRefused('transition_not_allowed');
+  });
+});
+
+describe('postMessage', () => {
+  const MESSAGE_ID = '00000000-0000-4000-8000-000000000000';
+  const file = { evidence_id: '66666666-6666-4666-8666-666666666666', filename: 'label.pdf', content_type: 'application/pdf', size_bytes: 1234, sha256: 'b'.repeat(64) };
+
+  it('records a message by either party or an admin, trimmed, with its side', () => {
+    for (const by of ['buyer', 'seller', 'admin'] as const) {
+      escrow(histories.funded).when({ type: 'postMessage', by, text: '  Where is it?  ' }).then([
+        { type: 'MessagePosted', data: { message_id: MESSAGE_ID, side: by, text: 'Where is it?' } },
+      ]);
+    }
+  });
+
+  it("records an attachment's reference (its SHA-256), never its bytes", () => {
+    escrow(histories.disputedFromFunded).when({ type: 'postMessage', by: 'buyer', text: 'The label', file }).then([
+      { type: 'MessagePosted', data: { message_id: MESSAGE_ID, side: 'buyer', text: 'The label', file } },
+    ]);
+  });
+
+  it('is open in every status of a deal under way, frozen and disputed included', () => {
+    for (const history of ['pendingFresh', 'pendingMarked', 'funded', 'disputedFromFunded', 'disputedFromPending', 'frozen'] as const) {
+      expect(escrow(histories[history]).when({ type: 'postMessage', by: 'seller', text: 'Hello' }).events()).toHaveLength(1);
+    }
+  });
+
+  it('is closed once the deal has ended, naming the status', () => {
+    escrow(histories.released).when({ type: 'postMessage', by: 'buyer', text: 'Thanks' }).thenRefused('transition_not_allowed', 'released');
+    escrow(histories.refunded).when({ type: 'postMessage', by: 'admin', text: 'Done' }).thenRefused('transition_not_allowed', 'refunded');
+    escrow(histories.cancelled).when({ type: 'postMessage', by: 'seller', text: 'Why?' }).thenRefused('transition_not_allowed', 'cancelled');
+    escrow(histories.draft).when({ type: 'postMessage', by: 'buyer', text: 'Hi' }).thenRefused('transition_not_allowed');
+  });
+
+  it('refuses empty text, text over 4000 characters, and the system as an author', () => {
+    escrow(histories.funded).when({ type: 'postMessage', by: 'buyer', text: '   ' }).thenRefused('invalid_input', 'text is required');
+    escrow(histories.funded).when({ type: 'postMessage', by: 'buyer', text: 'x'.repeat(4001) }).thenRefused('invalid_input', 'at most 4000');
+    expect(escrow(histories.funded).when({ type: 'postMessage', by: 'buyer', text: 'x'.repeat(4000) }).events()).toHaveLength(1);
+    escrow(histories.funded).when({ type: 'postMessage', by: 'system', text: 'Hi' }).thenRefused('forbidden');
+  });
+
+  it('changes nothing else: the status and the next steps stay as they were', () => {
+    const fold = (events: EscrowEvent[]) => foldEscrow(events.map((e) => ({ ...e, occurred_at: NOW })));
+    const before = fold(histories.disputedFromFunded);
+    const after = fold([...histories.disputedFromFunded, sample.MessagePosted]);
+    expect(after.status).toBe('disputed');
+    expect(after.context).toEqual(before.context);
   });
 });

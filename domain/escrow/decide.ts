@@ -4,6 +4,7 @@ import { DomainError, forbidden, invalidInput, transitionNotAllowed } from '../s
 import type { Destination, EscrowEvent, EvidenceRef, PaymentProof } from './events.ts';
 import { type EscrowActor, mayGive } from './actors.ts';
 import { type EscrowMachineEvent, escrowRules as rules } from './machine.ts';
+import { MAX_MESSAGE_CHARS } from './message-rules.ts';
 import type { EscrowState } from './state.ts';
 
 export type { EscrowActor } from './actors.ts';
@@ -68,6 +69,8 @@ export type EscrowCommand = { by: EscrowActor } & (
   | { type: 'expire' }
   | { type: 'freeze'; reason: string }
   | { type: 'unfreeze'; reason: string }
+  /** A message in the escrow's conversation, with the attachment the application checked and will store. */
+  | { type: 'postMessage'; text: string; file?: EvidenceRef | undefined }
 );
 
 const verbs: Record<EscrowCommand['type'], string> = {
@@ -89,6 +92,7 @@ const verbs: Record<EscrowCommand['type'], string> = {
   freeze: 'freeze',
   unfreeze: 'unfreeze',
   bindParty: 'bind a party to',
+  postMessage: 'post a message on',
 };
 
 function only(command: EscrowCommand, state: EscrowState) {
@@ -511,6 +515,22 @@ export function decideEscrow(command: EscrowCommand, state: EscrowState, ctx: De
         state,
         command,
         { type: 'EscrowUnfrozen', data: { reason: command.reason.trim() } } as const,
+        ctx,
+      );
+    case 'postMessage':
+      only(command, state);
+      return allowed(
+        state,
+        command,
+        {
+          type: 'MessagePosted',
+          data: {
+            message_id: ctx.newId(),
+            side: command.by as 'buyer' | 'seller' | 'admin',
+            text: trimmed(command.text, 'text', MAX_MESSAGE_CHARS),
+            ...(command.file ? { file: command.file } : {}),
+          },
+        } as const,
         ctx,
       );
     default: {

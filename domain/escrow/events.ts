@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { email, isoTime, money, side, txid, uuid } from '../shared/schemas.ts';
+import { MAX_MESSAGE_CHARS } from './message-rules.ts';
 
 /** Facts about one escrow, stored on the stream `escrow:{escrow_id}`. */
 
@@ -117,6 +118,16 @@ export const escrowUnfrozen = z.object({ reason: z.string().max(1000) });
  * holds the e-mail address later (an account registered after the user was deleted sees nothing).
  */
 export const partyBound = z.object({ side, user_id: uuid });
+/**
+ * A message in the escrow's conversation, by a party or an admin. It can never be edited or deleted. An attachment's
+ * bytes are kept beside the log (`evidence_files`), named here by their SHA-256, like payment evidence.
+ */
+export const messagePosted = z.object({
+  message_id: uuid,
+  side: z.enum(['buyer', 'seller', 'admin']),
+  text: z.string().min(1).max(MAX_MESSAGE_CHARS),
+  file: evidenceRef.optional(),
+});
 
 export const escrowEventSchemas = {
   EscrowCreated: escrowCreated,
@@ -135,6 +146,7 @@ export const escrowEventSchemas = {
   EscrowFrozen: escrowFrozen,
   EscrowUnfrozen: escrowUnfrozen,
   PartyBound: partyBound,
+  MessagePosted: messagePosted,
 } as const;
 
 type Schemas = typeof escrowEventSchemas;

@@ -91,6 +91,14 @@ function entryFor(event: Dated, creatorSide: 'buyer' | 'seller'): Omit<EscrowHis
       return { ...empty, summary: 'Frozen by an admin', actor_side: 'admin' };
     case 'EscrowUnfrozen':
       return { ...empty, summary: 'Unfrozen by an admin', actor_side: 'admin' };
+    case 'MessagePosted':
+      // The words are in the conversation beside the timeline; here only that one was written, and by whom.
+      return {
+        ...empty,
+        summary: event.data.file ? `Message with a file from the ${event.data.side}` : `Message from the ${event.data.side}`,
+        actor_side: event.data.side,
+        evidence_files: event.data.file ? 1 : null,
+      };
     default: {
       const unknown: never = event;
       throw new Error(`Unknown escrow event ${(unknown as { type: string }).type}`);

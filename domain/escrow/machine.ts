@@ -122,6 +122,11 @@ export const escrowMachine = setup({
         : { refund_address: address, refund_address_held_until: held_until ?? null };
     }),
     clearDispute: assign({ dispute_id: null, status_before_dispute: null }),
+    /**
+     * A message changes nothing of the deal. The transition still needs an action: `can` says no to one that has
+     * neither a target nor an action.
+     */
+    noteMessage: () => undefined,
   },
 }).createMachine({
   id: 'escrow',
@@ -149,7 +154,8 @@ export const escrowMachine = setup({
     },
     active: {
       initial: 'pending_payment',
-      on: { EscrowFrozen: 'frozen' },
+      // The parties and the admins may talk while the deal is open, whatever step it is at; not once it has ended.
+      on: { EscrowFrozen: 'frozen', MessagePosted: { actions: 'noteMessage' } },
       states: {
         history: { type: 'history', history: 'shallow' },
         pending_payment: {
@@ -211,7 +217,7 @@ export const escrowMachine = setup({
         },
       },
     },
-    frozen: { on: { EscrowUnfrozen: 'active.history' } },
+    frozen: { on: { EscrowUnfrozen: 'active.history', MessagePosted: { actions: 'noteMessage' } } },
     released: { type: 'final' },
     refunded: { type: 'final' },
     cancelled: { type: 'final' },

@@ -71,6 +71,10 @@ export const sample = {
   EscrowFrozen: { type: 'EscrowFrozen', data: { reason: 'investigation' } },
   EscrowUnfrozen: { type: 'EscrowUnfrozen', data: { reason: 'cleared' } },
   PartyBound: { type: 'PartyBound', data: { side: 'seller', user_id: '00000000-0000-4000-8000-00000000aaaa' } },
+  MessagePosted: {
+    type: 'MessagePosted',
+    data: { message_id: '55555555-5555-4555-8555-555555555555', side: 'seller', text: 'Shipped today, tracking to follow' },
+  },
 } satisfies { [K in EscrowEvent['type']]: Extract<EscrowEvent, { type: K }> };
 
 export const sellerPayout: EscrowEvent = sample.PayoutAddressSet as EscrowEvent;

@@ -39,6 +39,8 @@ export function summarise(event: DomainEvent, objectId: string): string {
       return `froze ${escrow}: ${event.data.reason}`;
     case 'EscrowUnfrozen':
       return `unfroze ${escrow}`;
+    case 'MessagePosted':
+      return `wrote a message on ${escrow} as the ${event.data.side}${event.data.file ? ' (with a file)' : ''}`;
     case 'PartyBound':
       return `bound the ${event.data.side} of ${escrow} to user ${short(event.data.user_id)}`;
     case 'AddressAdded':

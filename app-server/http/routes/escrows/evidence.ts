@@ -4,22 +4,24 @@ import { notFound } from '../../../../domain/shared/errors.ts';
 import type { AppDeps } from '../../../app-deps.ts';
 import { findVisibleEscrow } from '../../../escrows/parties.ts';
 import { evidenceContent, evidenceFacts } from '../../../escrows/queries.ts';
+import { messageFileFacts } from '../../../messages/queries.ts';
 import type { AppEnv } from '../../env.ts';
 import { currentUser, requireUser } from '../../middleware/authenticate.ts';
 import { route } from '../../route.ts';
 
-/** /api/evidence: payment evidence files, for admins and the escrow's parties. */
+/** /api/evidence: payment evidence files and message attachments, for admins and the escrow's parties. */
 export function evidenceRoutes(deps: AppDeps) {
   const { db } = deps.database;
   const app = new OpenAPIHono<AppEnv>();
 
   app.openapi(
-    route('get', '/{id}', "A payment evidence file, for admins and the escrow's parties, always as a download", {
+    route('get', '/{id}', "A payment evidence file or a message's attachment, for admins and the escrow's parties, always as a download", {
       middleware: [requireUser()] as const,
       request: { params: evidenceIdParam },
     }, { 200: { description: 'The file as uploaded', content: { 'application/octet-stream': { schema: z.string().openapi({ format: 'binary' }) } } } }),
     async (c) => {
-      const meta = await evidenceFacts(db, c.req.valid('param').id);
+      const { id } = c.req.valid('param');
+      const meta = (await evidenceFacts(db, id)) ?? (await messageFileFacts(db, id));
       if (!meta) throw notFound('Evidence not found');
       // Not a party: the same 404 as for no file, so ids cannot be probed.
       await findVisibleEscrow(db, meta.escrow_id, currentUser(c)).catch(() => {

@@ -19,6 +19,7 @@ function render(resolve = { status: 200, body: { ...escrow, status: 'released' }
     if (path === '/api/admin/disputes') return { status: 200, body: [dispute] };
     if (path === '/api/escrows/e1') return { status: 200, body: escrow };
     if (path === '/api/admin/escrows/e1/history') return { status: 200, body: [marked] };
+    if (path === '/api/escrows/e1/messages') return { status: 200, body: [] };
     if (method === 'POST') return resolve;
     return undefined;
   });

@@ -46,6 +46,7 @@ const history: HistoryEntry[] = [{ position: 7, version: 1, type: 'EscrowCreated
 const detail = (act: Server): Server => (request) => {
   if (request.path === `/api/escrows/${ID}`) return { status: 200, body: escrow };
   if (request.path === `/api/admin/escrows/${ID}/history`) return { status: 200, body: history };
+  if (request.path === `/api/escrows/${ID}/messages`) return { status: 200, body: [] };
   return request.method === 'POST' ? act(request) : undefined;
 };
 

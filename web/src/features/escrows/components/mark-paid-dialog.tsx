@@ -7,7 +7,7 @@ import { Modal } from '../../../components/ui/modal.tsx';
 import { formatBtc } from '../../../lib/format.ts';
 import { useMarkPaid } from '../api/mark-paid.ts';
 import type { Escrow } from '../api/types.ts';
-import { EVIDENCE_ACCEPT, evidenceFileProblem } from '../model/evidence-file.ts';
+import { EVIDENCE_ACCEPT, evidenceFileProblem } from '../../../lib/evidence-file.ts';
 
 interface MarkPaidDialogProps {
   escrow: Pick<Escrow, 'id' | 'amount_sats' | 'assigned_address'>;

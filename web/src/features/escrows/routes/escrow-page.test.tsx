@@ -28,6 +28,7 @@ function open(escrow: Escrow, me: object, post: (request: SentRequest) => Answer
     if (request.path === '/api/site') return { status: 200, body: { support_email: 's@example.com', support_hours: 'always', pgp_key_configured: false, bitcoin_network: 'mainnet' } };
     if (request.path === `/api/escrows/${escrow.id}` && request.method === 'GET') return { status: 200, body: current };
     if (request.path === `/api/escrows/${escrow.id}/history`) return { status: 200, body: history };
+    if (request.path === `/api/escrows/${escrow.id}/messages`) return { status: 200, body: [] };
     if (request.path.startsWith(`/api/escrows/${escrow.id}/address-message`)) return { status: 200, body: { message: `escrow ${escrow.id}: I control ${ADDRESS}`, side: 'seller', address: ADDRESS } };
     if (request.path === '/api/escrows') return { status: 200, body: [current] };
     return undefined;

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router-dom';
 import { ApiError } from '../../../api/client.ts';
 import { useAuth } from '../../../auth/auth-context.tsx';
+import { ConversationPanel } from '../../../components/conversation/conversation-panel.tsx';
 import { usePageMeta } from '../../../components/page-meta.ts';
 import { Message } from '../../../components/ui/message.tsx';
 import { QueryState } from '../../../components/ui/query-state.tsx';
@@ -95,6 +96,7 @@ export function EscrowPage() {
               <DealFacts escrow={data} />
               <EscrowDetails escrow={data} />
               <PaymentMarks evidence={data.evidence ?? []} side={data.side} />
+              <ConversationPanel escrowId={data.id} viewerSide={data.side} canPost={data.allowed_actions.includes('post_message')} />
               <section className="card" aria-labelledby="history-heading">
                 <h2 id="history-heading">History</h2>
                 <EscrowTimeline id={data.id} updatedAt={data.updated_at} side={data.side} />

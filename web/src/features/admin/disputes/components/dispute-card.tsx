@@ -1,3 +1,4 @@
+import { ConversationPanel } from '../../../../components/conversation/conversation-panel.tsx';
 import { Button } from '../../../../components/ui/button.tsx';
 import { StatusBadge } from '../../../../components/ui/status-badge.tsx';
 import { formatBtc, formatDateTime, formatUsd } from '../../../../lib/format.ts';
@@ -75,6 +76,7 @@ export function DisputeCard({ dispute, onResolve }: { dispute: Dispute; onResolv
       </dl>
       <h4>Evidence</h4>
       <MarkEvidence escrowId={dispute.escrow_id} />
+      {e && <ConversationPanel escrowId={e.id} viewerSide="admin" canPost={e.allowed_actions.includes('post_message')} headingLevel={4} embedded />}
       {dispute.status === 'open' && e && (
         <div className="row-actions">
           <Button onClick={() => onResolve(e)}>Resolve</Button>

@@ -1,6 +1,7 @@
 import { ArrowLeft } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
+import { ConversationPanel } from '../../../../components/conversation/conversation-panel.tsx';
 import { Button } from '../../../../components/ui/button.tsx';
 import { CopyButton } from '../../../../components/ui/copy-button.tsx';
 import { QueryState } from '../../../../components/ui/query-state.tsx';
@@ -146,6 +147,7 @@ export function EscrowDetail({ escrowId, onDone }: { escrowId: string; onDone: (
                 </Button>
               ))}
             </div>
+            <ConversationPanel escrowId={e.id} viewerSide="admin" canPost={e.allowed_actions.includes('post_message')} headingLevel={3} embedded />
             <EscrowHistory escrowId={e.id} />
           </>
         )}

@@ -1,4 +1,4 @@
-import { EVIDENCE_TYPES, EVIDENCE_TYPES_IN_WORDS, MAX_EVIDENCE_BYTES } from '../../../../../contract/evidence-rules.ts';
+import { EVIDENCE_TYPES, EVIDENCE_TYPES_IN_WORDS, MAX_EVIDENCE_BYTES } from '../../../contract/evidence-rules.ts';
 
 /** What the file picker offers: the types the server keeps. */
 export const EVIDENCE_ACCEPT = Object.keys(EVIDENCE_TYPES).join(',');
