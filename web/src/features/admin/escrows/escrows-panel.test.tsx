@@ -56,7 +56,7 @@ describe('Escrows', () => {
       path.startsWith('/api/admin/escrows?') ? { status: 200, body: { total: 26, escrows: [escrow] } } : undefined,
     );
     // The panel is its own chunk: the first render waits for it.
-    expect(await screen.findByRole('link', { name: 'Camera' }, { timeout: 5000 })).toBeTruthy();
+    expect(await screen.findByRole('link', { name: 'Camera' }, { timeout: 15_000 })).toBeTruthy();
     // The page asked for, and the tab's count of escrows ready to release.
     expect(app.calls('GET', '/api/admin/escrows?').map((c) => c.path).sort()).toEqual([
       '/api/admin/escrows?limit=25&offset=0&ready=true',

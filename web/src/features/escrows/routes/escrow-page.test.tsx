@@ -46,7 +46,8 @@ describe('the escrow page', () => {
   it('says how a funded escrow\'s payment was checked: proven on the chain, or by an admin', async () => {
     const proof = { block_hash: '00000000000000000001' + 'a'.repeat(44), confirmations: 6, received_sats: 2_030_000, proof_sha256: 'f'.repeat(64), work_judged: true };
     open(escrowFixture({ status: 'funded', assigned_address: ADDRESS, funded_at: '2026-11-25T10:00:00.000Z', payment_proof: proof }), ann);
-    expect(await screen.findByText(`Proven on the chain: 6 confirmations, block ${proof.block_hash}`)).toBeTruthy();
+    // The first test also loads the page's lazy chunk, slow on a loaded machine.
+    expect(await screen.findByText(`Proven on the chain: 6 confirmations, block ${proof.block_hash}`, {}, { timeout: 15_000 })).toBeTruthy();
     resetApp();
     open(escrowFixture({ status: 'funded', assigned_address: ADDRESS, funded_at: '2026-11-25T10:00:00.000Z' }), ann);
     expect(await screen.findByText('Checked by an admin')).toBeTruthy();
