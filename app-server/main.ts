@@ -8,6 +8,7 @@ import { ConfigError, loadConfig, publicUrl, scrubSecrets } from './config.ts';
 import { createApp } from './http/app.ts';
 import { applyServerTimeouts } from './http/server-timeouts.ts';
 import { expireOverdueEscrows } from './jobs/expire-escrows.ts';
+import { runInspectionClock } from './jobs/inspection.ts';
 import { housekeeping } from './jobs/housekeeping.ts';
 import { startPeriodic } from './jobs/periodic.ts';
 import { createLogger } from './logger.ts';
@@ -55,6 +56,8 @@ async function main(): Promise<void> {
     ),
     startPeriodic('escrow-expiry', 60_000, () => expireOverdueEscrows(deps), logger),
     startPeriodic('message-digests', 60_000, () => sendDueMessageDigests(deps, publicUrl(config)), logger),
+    // Every few seconds: a period may end at any minute, and a moved clock (the browser suite) is seen at once.
+    startPeriodic('inspection', 5_000, () => runInspectionClock(deps), logger),
     startPeriodic('housekeeping', 10 * 60_000, () => housekeeping(deps.database.db), logger),
   ];
   // The chain watch starts with the whole log, in the background. It waits a little, so that a start and its first

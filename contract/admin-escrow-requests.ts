@@ -11,6 +11,14 @@ const statuses = escrowStatusSchema.options;
 export const adminEscrowListQuerySchema = z.object({
   status: z.enum(statuses, `status must be one of ${statuses.join(', ')}`).optional(),
   search: z.string().max(254, 'search must be at most 254 characters').optional(),
+  ready: z
+    .enum(['true', 'false'], 'ready must be true or false')
+    .optional()
+    .describe('true: only escrows ready to release (contract 7.4)'),
+  refund_due: z
+    .enum(['true', 'false'], 'refund_due must be true or false')
+    .optional()
+    .describe('true: only escrows whose terms were declined after payment, for the admins to refund'),
   limit: wholeNumber('limit').pipe(z.number().min(1, 'limit must be from 1 to 100').max(100, 'limit must be from 1 to 100')).default(25),
   offset: wholeNumber('offset').pipe(z.number().max(1_000_000, 'offset is too large')).default(0),
 });

@@ -19,6 +19,9 @@ export const createEscrowSchema = z.object({
   deadline_days: wholeNumber('deadline_days')
     .pipe(z.number().min(1, 'deadline_days must be from 1 to 90').max(90, 'deadline_days must be from 1 to 90'))
     .default(7),
+  inspection_days: wholeNumber('inspection_days')
+    .pipe(z.number().min(0, 'inspection_days must be from 0 to 30').max(30, 'inspection_days must be from 0 to 30'))
+    .default(3),
   seller_email: email('seller_email'),
   buyer_email: email('buyer_email'),
   totp_code: totpCodeField,
@@ -64,6 +67,30 @@ export const markPaidSchema = z.object({
 
 /** POST /api/escrows/{id}/open-dispute. */
 export const openDisputeSchema = z.object({ reason: z.string('reason is required').max(5000) });
+
+/** POST /api/escrows/{id}/decline: the counterparty declines the terms, with a reason. */
+export const declineSchema = z.object({ reason: text('reason', 1000) });
+
+const optionalText = (field: string, max: number) =>
+  z
+    .string(`${field} must be text`)
+    .trim()
+    .max(max, `${field} must be at most ${max} characters`)
+    .nullish()
+    .transform((v) => v || null);
+
+/** POST /api/escrows/{id}/ship (contract 7.2): a carrier is required for `shipping`. */
+export const shipSchema = z
+  .object({
+    method: z.enum(['shipping', 'digital', 'service'], 'method must be one of shipping, digital, service'),
+    carrier: optionalText('carrier', 60),
+    tracking: optionalText('tracking', 100),
+    note: optionalText('note', 1000),
+  })
+  .refine((s) => s.method !== 'shipping' || s.carrier !== null, {
+    message: 'carrier is required when the method is shipping',
+    path: ['carrier'],
+  });
 
 /** GET /api/evidence/{id}. */
 export const evidenceIdParam = z.object({ id: z.uuid('id must be an evidence id') });

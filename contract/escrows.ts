@@ -74,6 +74,29 @@ export const escrowSchema = z.strictObject({
   funded_at: optionalTime,
   payment_rejected_at: optionalTime,
   dispute: escrowDisputeSchema.nullable(),
+  inspection_days: z
+    .number()
+    .int()
+    .nullable()
+    .describe('Days the buyer has to inspect after marking received; null on escrows made before inspection periods'),
+  agreed_at: optionalTime.describe("When the counterparty agreed to the terms (the creator agreed by creating)"),
+  declined_at: optionalTime.describe('When the counterparty declined the terms'),
+  decline_reason: z.string().nullable(),
+  shipped_at: optionalTime,
+  shipment: z
+    .strictObject({
+      method: z.enum(['shipping', 'digital', 'service']),
+      carrier: z.string().nullable(),
+      tracking: z.string().nullable(),
+      note: z.string().nullable(),
+    })
+    .nullable(),
+  received_at: optionalTime.describe('When the buyer marked the goods received, starting the inspection period'),
+  inspection_ends_at: optionalTime.describe('When the system accepts the goods unless the buyer accepts or disputes first'),
+  ready_to_release: z
+    .boolean()
+    .describe('Receipt confirmed and the payout address set and not held: an admin may release now'),
+  refund_due: z.boolean().describe('The counterparty declined after the payment was marked or verified: admins refund'),
   created_at: isoTime,
   updated_at: isoTime,
 });
@@ -82,7 +105,12 @@ export type Escrow = z.infer<typeof escrowSchema>;
 export const escrowListSchema = z.array(escrowSchema);
 
 /** GET /api/admin/escrows: a page of every escrow, and how many there are. */
-export const adminEscrowPageSchema = z.strictObject({ total: z.number().int(), escrows: z.array(escrowSchema) });
+export const adminEscrowPageSchema = z.strictObject({
+  total: z.number().int(),
+  ready_count: z.number().int().describe('Escrows ready to release now, whatever the filter (the Escrows tab count)'),
+  refund_due_count: z.number().int().describe('Escrows declined after payment, waiting for an admin to refund them'),
+  escrows: z.array(escrowSchema),
+});
 
 /** An evidence file of a payment mark (its bytes at `file_path`, for admins and the escrow's parties). */
 export const evidenceFileSchema = z.strictObject({

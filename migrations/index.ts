@@ -11,6 +11,7 @@ import * as eventsAppendOnly from './0009_events_append_only.ts';
 import * as transparency from './0011_transparency.ts';
 import * as moneyProofs from './0012_money_proofs.ts';
 import * as integrations from './0013_integrations.ts';
+import * as deal from './0014_deal.ts';
 import * as messages from './0015_messages.ts';
 
 /** Every migration in order. Names never change once released. */
@@ -27,5 +28,6 @@ export const migrations: Record<string, Migration> = {
   '0011_transparency': transparency,
   '0012_money_proofs': moneyProofs,
   '0013_integrations': integrations,
+  '0014_deal': deal,
   '0015_messages': messages,
 };

@@ -1,5 +1,5 @@
 import type { Selectable } from 'kysely';
-import { allowedActions, type EscrowAction } from '../../domain/escrow/allowed-actions.ts';
+import { allowedActions, readyToRelease, refundDue } from '../../domain/escrow/allowed-actions.ts';
 import type { EscrowActor } from '../../domain/escrow/decide.ts';
 import { type EscrowContext, escrowMachine } from '../../domain/escrow/machine.ts';
 import type { EscrowState, EscrowStatus } from '../../domain/escrow/state.ts';
@@ -27,6 +27,12 @@ export const ESCROW_STATE_COLUMNS = [
   'e.payout_address_held_until',
   'e.refund_address_held_until',
   'e.open_dispute_id',
+  'e.inspection_days',
+  'e.agreed_at',
+  'e.declined_at',
+  'e.shipped_at',
+  'e.received_at',
+  'e.inspection_ends_at',
 ] as const;
 
 type StateColumn = (typeof ESCROW_STATE_COLUMNS)[number] extends `e.${infer C}` ? C : never;
@@ -58,6 +64,12 @@ export function escrowStateOfRow(row: EscrowStateRow): EscrowState {
     refund_address_held_until: iso(row.refund_address_held_until),
     dispute_id: row.open_dispute_id,
     status_before_dispute: row.status_before_dispute as EscrowContext['status_before_dispute'],
+    inspection_days: row.inspection_days,
+    agreed_at: iso(row.agreed_at),
+    declined_at: iso(row.declined_at),
+    shipped_at: iso(row.shipped_at),
+    received_at: iso(row.received_at),
+    inspection_ends_at: iso(row.inspection_ends_at),
   };
   const value = ACTIVE.has(row.status) ? { active: row.status } : row.status;
   const snapshot = escrowMachine.resolveState({ value, context });
@@ -65,10 +77,12 @@ export function escrowStateOfRow(row: EscrowStateRow): EscrowState {
   return { snapshot, status: row.status as EscrowStatus, context, parties };
 }
 
-/** What this user, on this side, may do on the escrow of this row now. */
-export const allowedActionsOfRow = (
-  row: EscrowStateRow,
-  side: EscrowActor,
-  now = new Date().toISOString(),
-): EscrowAction[] =>
-  allowedActions(escrowStateOfRow(row), side, now);
+/** What this user, on this side, may do on the escrow of this row now, and where it stands in the admins' queues. */
+export function actingOnRow(row: EscrowStateRow, side: EscrowActor, now = new Date().toISOString()) {
+  const state = escrowStateOfRow(row);
+  return {
+    actions: allowedActions(state, side, now),
+    ready_to_release: readyToRelease(state, now),
+    refund_due: refundDue(state),
+  };
+}

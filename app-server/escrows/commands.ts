@@ -3,7 +3,9 @@ import { addressAggregate, escrowAggregate } from '../../domain/aggregates.ts';
 import type { EscrowActor, EscrowCommand } from '../../domain/escrow/decide.ts';
 import { DomainError, notFound } from '../../domain/shared/errors.ts';
 import { passSecondFactor } from '../accounts/second-factor.ts';
-import { type CommandMeta, handle, handleAll, type HandleOptions, part } from '../commands/handle.ts';
+import { type CommandMeta, decideContext, handle, handleAll, type HandleOptions, part } from '../commands/handle.ts';
+import { decideEscrow } from '../../domain/escrow/decide.ts';
+import { evolveEscrow } from '../../domain/escrow/state.ts';
 import type { Database } from '../db/schema.ts';
 import type { EventStore } from '../event-store/event-store.ts';
 import type { AppDeps, SignedInUser } from '../app-deps.ts';
@@ -117,6 +119,18 @@ export function verifyPayment(
 /** Cancel (by the creator) or expire (by the system) an unpaid escrow, freeing its address. */
 export function endUnpaid(store: EventStore, input: { escrowId: string; how: 'cancel' | 'expire'; by: EscrowActor }, meta: CommandMeta) {
   return withAddress(store, input.escrowId, { type: input.how, by: input.by }, 'free', meta);
+}
+
+/**
+ * The counterparty declines the terms. When the machine ends the escrow by it (unpaid), its address goes back to the
+ * pool in the same append; after a payment mark it stays with the escrow, which the admins refund.
+ */
+export async function declineTerms(store: EventStore, input: { escrowId: string; by: EscrowActor; reason: string }, meta: CommandMeta) {
+  const command: EscrowCommand = { type: 'decline', by: input.by, reason: input.reason };
+  const { state } = await store.aggregate(escrowAggregate, input.escrowId, { fresh: true });
+  const after = decideEscrow(command, state, decideContext(meta)).reduce(evolveEscrow, state);
+  if (after.snapshot.status === 'done') return withAddress(store, input.escrowId, command, 'free', meta);
+  return onEscrow(store, input.escrowId, command, meta);
 }
 
 /** An admin cancels an unpaid escrow with a reason (mailed to both parties), freeing its address for the next buyer. */

@@ -80,6 +80,7 @@ async function open(
       description: input.description,
       amount_cents: parseUsdToCents(input.amount_usd),
       deadline_days: input.deadline_days,
+      inspection_days: input.inspection_days,
       pricing,
       min_amount_cents: deps.config.MIN_ESCROW_USD,
       counterparty_id: counterpartyId,

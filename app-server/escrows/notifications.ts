@@ -10,6 +10,7 @@ import { adminConsolePath, adminEmails } from '../mail/admins.ts';
 import { currentCheckpointLine } from '../mail/checkpoint-line.ts';
 import { enqueueMail, type OutgoingMail } from '../mail/outbox.ts';
 import { escrowRef, userWords } from '../mail/user-words.ts';
+import { actingOnRow } from './allowed-actions.ts';
 
 type Escrow = Selectable<EscrowRow>;
 type Side = 'buyer' | 'seller';
@@ -62,6 +63,12 @@ export const MAILED_ESCROW_EVENTS = [
   'EscrowFrozen',
   'EscrowUnfrozen',
   'PayoutAddressSet',
+  'PaymentAddressAssigned',
+  'TermsAgreed',
+  'TermsDeclined',
+  'ShipmentRecorded',
+  'GoodsReceived',
+  'ReceiptConfirmed',
 ] as const satisfies readonly EscrowEvent['type'][];
 
 /** The main letter an escrow event calls for, or null when nobody needs to hear of it. Pure. */
@@ -69,6 +76,77 @@ export function letterFor(event: StoredEvent, escrow: Escrow): Letter | null {
   const ref = escrowRef(escrow.id);
   const what = ref.replace(/^escrow /, '');
   switch (event.type) {
+    case 'PaymentAddressAssigned':
+      // The buyer asked when none was free; an admin has now given one.
+      if (event.data.assigned_via !== 'admin') return null;
+      return {
+        to: 'buyer',
+        subject: `Payment address ready: ${ref}`,
+        lines: [
+          `An admin assigned a payment address to escrow ${what}: ${event.data.address}.`,
+          `Pay ${btc(escrow.amount_sats)} to it, then press Mark as Paid on the escrow page.`,
+        ],
+      };
+    case 'TermsAgreed':
+      return {
+        to: escrow.creator_side,
+        subject: `Terms agreed: ${ref}`,
+        lines: (side) => [
+          `The ${event.data.side} agreed to the terms of escrow ${what}.`,
+          side === 'buyer'
+            ? 'Next: press Make Payment on the escrow page for the payment address.'
+            : 'Next: the buyer pays into escrow; you are told when the payment is verified.',
+        ],
+      };
+    case 'TermsDeclined':
+      return {
+        to: escrow.status === 'cancelled' ? escrow.creator_side : 'everyone',
+        subject: `Terms declined: ${ref}`,
+        lines: [
+          `The ${event.data.side} declined the terms of escrow ${what}.`,
+          ...userWords(`The ${event.data.side}'s reason`, event.data.reason),
+          escrow.status === 'cancelled'
+            ? 'Nothing was paid, so the escrow is cancelled.'
+            : 'The payment was already sent: the admins refund it to the buyer\'s refund address (the buyer sets it on the escrow page).',
+        ],
+      };
+    case 'ShipmentRecorded': {
+      const { method, carrier, tracking, note } = event.data;
+      return {
+        to: 'buyer',
+        subject: `Shipped: ${ref}`,
+        lines: [
+          method === 'shipping'
+            ? `The seller shipped escrow ${what} with ${carrier}${tracking ? `, tracking ${tracking}` : ''}.`
+            : `The seller says escrow ${what} is delivered (${method}).`,
+          ...(note ? userWords("The seller's note", note) : []),
+          'When you have it, press Mark as Received on the escrow page: your inspection period starts then.',
+        ],
+      };
+    }
+    case 'GoodsReceived':
+      return {
+        to: 'seller',
+        subject: `Received by the buyer: ${ref}`,
+        lines: [
+          `The buyer marked escrow ${what} as received.`,
+          `The inspection period ends ${displayUtc(event.data.inspection_ends_at)}; without a dispute by then the deal is accepted.`,
+          'Set your payout address on the escrow page if you have not yet.',
+        ],
+      };
+    case 'ReceiptConfirmed':
+      return {
+        to: 'seller',
+        subject: `Accepted: ${ref}`,
+        lines: [
+          event.data.automatic
+            ? `The inspection period of escrow ${what} ended with no dispute, so the deal is accepted.`
+            : `The buyer accepted escrow ${what}.`,
+          escrow.payout_address
+            ? 'An admin releases the money to your payout address.'
+            : 'Set your payout address on the escrow page: the money is released to it.',
+        ],
+      };
     case 'PaymentMarked':
       return {
         to: 'admins',
@@ -235,6 +313,28 @@ export function notifyOnEscrowEvents(baseUrl: string) {
         checkpoint ??= currentCheckpointLine(trx);
         await enqueueMail(trx, mailsFor(letter, escrow, admins, baseUrl, await checkpoint));
       }
+      if (READY_AFTER.has(event.type)) await mailWhenReady(trx, escrow, baseUrl);
     }
   };
+}
+
+/** The events after which an escrow may have become ready to release. */
+const READY_AFTER = new Set<string>(['ReceiptConfirmed', 'PayoutAddressSet']);
+
+/** One mail to the admins when the escrow becomes ready to release (contract 7.4), never a second for it. */
+async function mailWhenReady(trx: Transaction<Database>, escrow: Escrow, baseUrl: string) {
+  if (!actingOnRow(escrow, 'admin').ready_to_release) return;
+  const notice = `ready_to_release:${escrow.id}`;
+  const first = await trx.insertInto('notices').values({ name: notice }).onConflict((oc) => oc.doNothing()).returning('name').executeTakeFirst();
+  if (!first) return;
+  const letter: Letter = {
+    to: 'admins',
+    adminPath: adminConsolePath.readyToRelease,
+    subject: `Ready to release: ${escrowRef(escrow.id)}`,
+    lines: [
+      `Receipt of escrow ${escrowRef(escrow.id).replace(/^escrow /, '')} is confirmed and the seller's payout address is set.`,
+      `Release ${btc(escrow.amount_sats)} less the fee to ${escrow.payout_address ?? ''} from the admin console.`,
+    ],
+  };
+  await enqueueMail(trx, mailsFor(letter, escrow, await adminEmails(trx), baseUrl));
 }

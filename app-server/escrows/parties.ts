@@ -6,7 +6,7 @@ import { executePrepared, preparedQuery } from '../db/database.ts';
 import { jsonArray } from '../db/json-view.ts';
 import type { Database } from '../db/schema.ts';
 import type { SignedInUser } from '../app-deps.ts';
-import { allowedActionsOfRow, ESCROW_STATE_COLUMNS } from './allowed-actions.ts';
+import { actingOnRow, ESCROW_STATE_COLUMNS } from './allowed-actions.ts';
 import { escrowViewJson, withSide } from './view.ts';
 
 type Parties = Pick<Selectable<EscrowRow>, 'created_by' | 'creator_side' | 'buyer_email' | 'seller_email' | 'buyer_id' | 'seller_id'>;
@@ -40,7 +40,7 @@ export async function findVisibleEscrow(db: Kysely<Database>, id: string, user: 
   const side = found ? relationTo(found, user) : null;
   if (!found || !side) throw notFound('Escrow not found');
   const { view, ...escrow } = found;
-  return { escrow, side, answer: withSide(view, side, allowedActionsOfRow(escrow, side)) };
+  return { escrow, side, answer: withSide(view, side, actingOnRow(escrow, side)) };
 }
 
 /**
@@ -73,6 +73,6 @@ export async function listVisibleEscrows(db: Kysely<Database>, user: SignedInUse
   const now = new Date().toISOString();
   return jsonArray(rows.flatMap((row) => {
     const side = relationTo(row, user);
-    return side ? [withSide(row.view, side, allowedActionsOfRow(row, side, now))] : [];
+    return side ? [withSide(row.view, side, actingOnRow(row, side, now))] : [];
   }));
 }

@@ -9,7 +9,7 @@ import { escrowStatusOf, evolveEscrow, initialEscrowState } from '../../domain/e
 import type { Database } from '../db/schema.ts';
 import { readStream } from '../event-store/read.ts';
 import { evidenceByEscrow } from './evidence-list.ts';
-import { allowedActionsOfRow, ESCROW_STATE_COLUMNS } from './allowed-actions.ts';
+import { actingOnRow, ESCROW_STATE_COLUMNS } from './allowed-actions.ts';
 import { escrowViewJson, withSide } from './view.ts';
 
 /** A dispute's escrow and whether it is still open. */
@@ -34,7 +34,7 @@ export async function pendingVerifications(db: Kysely<Database>) {
     .execute();
   const evidence = await evidenceByEscrow(db, marks.map((m) => m.id), { currentMarkOnly: true });
   return marks.map(({ view, mark_notes, mark_at, ...row }) => ({
-    escrow: JSON.parse(withSide(view, 'admin', allowedActionsOfRow(row, 'admin'))) as Escrow,
+    escrow: JSON.parse(withSide(view, 'admin', actingOnRow(row, 'admin'))) as Escrow,
     notes: mark_notes,
     marked_at: mark_at.toISOString(),
     evidence: evidence.get(row.id)!,

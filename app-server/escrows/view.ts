@@ -49,6 +49,18 @@ const FIELDS: Array<[name: string, expression: string]> = [
   ['funded_at', isoSql('e.funded_at')],
   ['payment_rejected_at', `(SELECT ${isoSql('max(m.decided_at)')} FROM payment_marks m WHERE m.escrow_id = e.id AND m.status = 'rejected')`],
   ['dispute', LATEST_DISPUTE],
+  ['inspection_days', 'e.inspection_days'],
+  ['agreed_at', isoSql('e.agreed_at')],
+  ['declined_at', isoSql('e.declined_at')],
+  ['decline_reason', 'e.decline_reason'],
+  ['shipped_at', isoSql('e.shipped_at')],
+  [
+    'shipment',
+    `CASE WHEN e.shipment_method IS NULL THEN NULL ELSE json_build_object('method', e.shipment_method,
+      'carrier', e.shipment_carrier, 'tracking', e.shipment_tracking, 'note', e.shipment_note) END`,
+  ],
+  ['received_at', isoSql('e.received_at')],
+  ['inspection_ends_at', isoSql('e.inspection_ends_at')],
   ['created_at', isoSql('e.created_at')],
   ['updated_at', isoSql('e.updated_at')],
 ];
@@ -63,6 +75,14 @@ const VIEW = jsonObjectSql(FIELDS);
 /** The view as a column of a Kysely query whose escrows table is aliased `e`. */
 export const escrowViewJson = (): RawBuilder<string> => sql<string>`${sql.raw(VIEW)}`;
 
+/** What the answer adds to the view for the caller: what they may do now and where the escrow stands in the queues. */
+export interface Acting {
+  actions: readonly string[];
+  ready_to_release: boolean;
+  refund_due: boolean;
+}
+
 /** The escrow's JSON text with the side the caller stands on in it and what they may do on it now. */
-export const withSide = (view: string, side: EscrowActor, actions: readonly string[]) =>
-  `{"side":${JSON.stringify(side)},"allowed_actions":${JSON.stringify(actions)},${view.slice(1)}`;
+export const withSide = (view: string, side: EscrowActor, acting: Acting) =>
+  `{"side":${JSON.stringify(side)},"allowed_actions":${JSON.stringify(acting.actions)},` +
+  `"ready_to_release":${acting.ready_to_release},"refund_due":${acting.refund_due},${view.slice(1)}`;

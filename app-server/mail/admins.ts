@@ -10,6 +10,7 @@ export const adminConsolePath = {
   disputes: '/admin?tab=disputes',
   addresses: '/admin?tab=addresses',
   escrow: (escrowId: string) => `/admin?tab=escrows&escrow=${encodeURIComponent(escrowId)}`,
+  readyToRelease: '/admin?tab=escrows&ready=true',
 };
 
 /** The e-mail addresses of every admin who can act (not frozen). */

@@ -1,8 +1,8 @@
 /** Who is asking, as the application worked it out from the session and the escrow's parties. */
 export type EscrowActor = 'buyer' | 'seller' | 'admin' | 'system';
 
-/** `creator`: the side that created the escrow, whichever it is. */
-export type EscrowRole = EscrowActor | 'creator';
+/** `creator`: the side that created the escrow, whichever it is; `counterparty`: the other side. */
+export type EscrowRole = EscrowActor | 'creator' | 'counterparty';
 
 /**
  * Who may give each command, written once: the decider refuses everyone else (403) and `allowedActions` offers the
@@ -23,6 +23,12 @@ export const escrowCommandActors = {
   openDispute: ['buyer', 'seller'],
   resolveDispute: ['admin'],
   cancel: ['creator'],
+  agree: ['counterparty'],
+  decline: ['counterparty'],
+  ship: ['seller'],
+  receive: ['buyer'],
+  /** The inspection period ended with neither acceptance nor dispute. */
+  acceptAfterInspection: ['system'],
   cancelByAdmin: ['admin'],
   bindParty: ['system'],
   expire: ['system'],
@@ -40,5 +46,7 @@ export function mayGive(
   creatorSide: 'buyer' | 'seller' | null,
 ): boolean {
   const roles: readonly EscrowRole[] = escrowCommandActors[command];
-  return roles.includes(actor) || (roles.includes('creator') && actor === creatorSide);
+  if (roles.includes(actor)) return true;
+  if (creatorSide === null || (actor !== 'buyer' && actor !== 'seller')) return false;
+  return roles.includes(actor === creatorSide ? 'creator' : 'counterparty');
 }

@@ -33,7 +33,7 @@ const table: [keyof typeof histories, Record<'buyer' | 'seller' | 'admin', strin
     'funded',
     {
       buyer: ['confirm_receipt', 'set_refund_address', 'open_dispute', 'post_message'],
-      seller: ['set_payout_address', 'open_dispute', 'post_message'],
+      seller: ['ship', 'set_payout_address', 'open_dispute', 'post_message'],
       admin: ['post_message', 'release', 'refund', 'freeze'],
     },
   ],

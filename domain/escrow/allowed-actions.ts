@@ -31,6 +31,8 @@ export const ESCROW_ACTIONS = [
 ] as const;
 export type EscrowAction = (typeof ESCROW_ACTIONS)[number];
 
+const sideOf = (actor: EscrowActor) => (actor === 'seller' ? 'seller' : 'buyer');
+
 /** Placeholders for the data of an event the machine is asked about: its guards read none of these. */
 const SOME_ID = '00000000-0000-4000-8000-000000000000';
 
@@ -40,6 +42,19 @@ const SOME_ID = '00000000-0000-4000-8000-000000000000';
  */
 type Probe = (actor: EscrowActor) => { command: EscrowCommandType; event: EscrowEvent };
 const probes: Partial<Record<EscrowAction, Probe>> = {
+  agree: (actor) => ({ command: 'agree', event: { type: 'TermsAgreed', data: { side: sideOf(actor) } } }),
+  decline: (actor) => ({
+    command: 'decline',
+    event: { type: 'TermsDeclined', data: { side: sideOf(actor), reason: '-' } },
+  }),
+  ship: () => ({
+    command: 'ship',
+    event: { type: 'ShipmentRecorded', data: { method: 'digital', carrier: null, tracking: null, note: null } },
+  }),
+  receive: () => ({
+    command: 'receive',
+    event: { type: 'GoodsReceived', data: { inspection_ends_at: '2000-01-01T00:00:00.000Z' } },
+  }),
   request_payment: () => ({
     command: 'requestPayment',
     event: { type: 'PaymentAddressAssigned', data: { address_id: SOME_ID, address: '', assigned_via: 'buyer' } },
@@ -107,6 +122,21 @@ const onlyFor: Partial<Record<EscrowAction, EscrowActor>> = {
   set_payout_address: 'seller',
   set_refund_address: 'buyer',
 };
+
+/**
+ * Ready to release (contract 7.4): receipt confirmed (by the buyer or the system) and the machine would let an admin
+ * release now (the seller's payout address set and not held, the terms not declined).
+ */
+export function readyToRelease(state: EscrowState, now: string): boolean {
+  if (state.context.buyer_confirmed_at === null) return false;
+  const { event } = probes.release!('admin');
+  return state.snapshot.can({ ...event, at: now } as EscrowMachineEvent);
+}
+
+/** Declined after the payment was marked or verified, and not ended yet: the admins owe the buyer a refund. */
+export function refundDue(state: EscrowState): boolean {
+  return state.context.declined_at !== null && state.snapshot.status === 'active';
+}
 
 /**
  * What `actor` may do on this escrow now (contract section 7.7), answered by the same rules that decide the

@@ -44,6 +44,7 @@ describe('create', () => {
           amount_sats: 2_030_000,
           deadline_days: 7,
           payment_due_at: '2026-01-08T00:00:00.000Z',
+          inspection_days: 3,
         },
       },
     ]);

@@ -1,11 +1,11 @@
 import { DUST_LIMIT_SATS, formatCents, payout, quote } from '../money.ts';
 import type { DecideContext } from '../shared/context.ts';
 import { DomainError, forbidden, invalidInput, transitionNotAllowed } from '../shared/errors.ts';
-import type { Destination, EscrowEvent, EvidenceRef, PaymentProof } from './events.ts';
+import type { Destination, EscrowEvent, EvidenceRef, PaymentProof, Shipment } from './events.ts';
 import { type EscrowActor, mayGive } from './actors.ts';
 import { type EscrowMachineEvent, escrowRules as rules } from './machine.ts';
 import { MAX_MESSAGE_CHARS } from './message-rules.ts';
-import type { EscrowState } from './state.ts';
+import { type EscrowState, evolveEscrow } from './state.ts';
 
 export type { EscrowActor } from './actors.ts';
 
@@ -27,7 +27,14 @@ export type EscrowCommand = { by: EscrowActor } & (
       min_amount_cents?: number;
       /** A verified account already holding the counterparty's e-mail: that side is bound to it at once. */
       counterparty_id?: string | null;
+      /** Days of inspection after receipt, 0 to 30; absent: INSPECTION_DAYS_DEFAULT. */
+      inspection_days?: number | undefined;
     }
+  | { type: 'agree' }
+  | { type: 'decline'; reason: string }
+  | { type: 'ship'; method: string; carrier?: string | null | undefined; tracking?: string | null | undefined; note?: string | null | undefined }
+  | { type: 'receive' }
+  | { type: 'acceptAfterInspection' }
   | { type: 'requestPayment' | 'assignAddress'; address_id: string; address: string }
   | { type: 'markPaid'; notes: string; evidence: EvidenceRef[] }
   | { type: 'rejectPayment'; notes: string }
@@ -87,6 +94,11 @@ const verbs: Record<EscrowCommand['type'], string> = {
   openDispute: 'open a dispute on',
   resolveDispute: 'resolve a dispute on',
   cancel: 'cancel',
+  agree: 'agree to the terms of',
+  decline: 'decline',
+  ship: 'record a shipment on',
+  receive: 'mark as received',
+  acceptAfterInspection: 'accept at the end of its inspection period',
   cancelByAdmin: 'cancel',
   expire: 'expire',
   freeze: 'freeze',
@@ -98,6 +110,9 @@ const verbs: Record<EscrowCommand['type'], string> = {
 function only(command: EscrowCommand, state: EscrowState) {
   if (mayGive(command.type, command.by, state.context.creator_side)) return;
   if (command.type === 'cancel') throw forbidden('Only the creator can cancel this escrow');
+  if (command.type === 'agree' || command.type === 'decline') {
+    throw forbidden(`Only the counterparty can ${verbs[command.type]} this escrow; its creator agreed by creating it`);
+  }
   const actors: EscrowActor[] = ['buyer', 'seller', 'admin', 'system'];
   const allowedActors = actors.filter((a) => mayGive(command.type, a, null));
   const who = allowedActors.map((a) => `the ${a}`).join(' or ');
@@ -127,12 +142,50 @@ function allowed<E extends EscrowEvent>(
   return [event];
 }
 
+type Side = 'buyer' | 'seller';
+
 const trimmed = (value: string, field: string, max = 5000) => {
   const text = value.trim();
   if (!text) throw invalidInput(`${field} is required`);
   if (text.length > max) throw invalidInput(`${field} must be at most ${max} characters`);
   return text;
 };
+
+/** Days of inspection when the creator gives none (contract 7.3). */
+export const INSPECTION_DAYS_DEFAULT = 3;
+const DAY_MS = 86_400_000;
+
+/** Several events, each allowed by the machine in the state the ones before it leave. */
+function allowedInTurn(state: EscrowState, command: EscrowCommand, events: EscrowEvent[], ctx: DecideContext) {
+  let now = state;
+  for (const event of events) {
+    allowed(now, command, event, ctx);
+    now = evolveEscrow(now, { ...event, occurred_at: ctx.now });
+  }
+  return events;
+}
+
+const optionalText = (value: string | null | undefined, field: string, max: number) => {
+  const text = value?.trim() ?? '';
+  if (text.length > max) throw invalidInput(`${field} must be at most ${max} characters`);
+  return text || null;
+};
+
+const SHIPMENT_METHODS = ['shipping', 'digital', 'service'] as const;
+
+/** The seller's shipment, checked as contract 7.2 says: a carrier (1-60) for shipping, tracking up to 100. */
+function shipmentOf(command: Extract<EscrowCommand, { type: 'ship' }>): Shipment {
+  const method = SHIPMENT_METHODS.find((m) => m === command.method);
+  if (!method) throw invalidInput('method must be one of shipping, digital, service');
+  const carrier = optionalText(command.carrier, 'carrier', 60);
+  if (method === 'shipping' && !carrier) throw invalidInput('carrier is required when the method is shipping');
+  return {
+    method,
+    carrier,
+    tracking: optionalText(command.tracking, 'tracking', 100),
+    note: optionalText(command.note, 'note', 1000),
+  };
+}
 
 function create(command: Extract<EscrowCommand, { type: 'create' }>, state: EscrowState, ctx: DecideContext) {
   if (state.status !== 'draft') throw new DomainError('conflict', 'This escrow already exists');
@@ -141,6 +194,10 @@ function create(command: Extract<EscrowCommand, { type: 'create' }>, state: Escr
   if (creator === counterparty) throw invalidInput('The counterparty e-mail must differ from your own');
   if (!Number.isInteger(command.deadline_days) || command.deadline_days < 1 || command.deadline_days > 90) {
     throw invalidInput('deadline_days must be a whole number from 1 to 90');
+  }
+  const inspectionDays = command.inspection_days ?? INSPECTION_DAYS_DEFAULT;
+  if (!Number.isInteger(inspectionDays) || inspectionDays < 0 || inspectionDays > 30) {
+    throw invalidInput('inspection_days must be a whole number from 0 to 30');
   }
   if (!Number.isSafeInteger(command.amount_cents) || command.amount_cents <= 0) {
     throw invalidInput('amount_usd must be more than 0');
@@ -180,6 +237,7 @@ function create(command: Extract<EscrowCommand, { type: 'create' }>, state: Escr
         amount_sats: figures.amount_sats,
         deadline_days: command.deadline_days,
         payment_due_at: due,
+        inspection_days: inspectionDays,
       },
     } as const,
     ctx,
@@ -480,6 +538,52 @@ export function decideEscrow(command: EscrowCommand, state: EscrowState, ctx: De
           ],
         ],
       );
+    case 'agree':
+      only(command, state);
+      return allowed(state, command, { type: 'TermsAgreed', data: { side: command.by as Side } } as const, ctx, [
+        [context.agreed_at !== null, transitionNotAllowed('You already agreed to the terms of this escrow')],
+        [context.declined_at !== null, transitionNotAllowed('You declined the terms of this escrow')],
+      ]);
+    case 'decline':
+      only(command, state);
+      return allowed(
+        state,
+        command,
+        { type: 'TermsDeclined', data: { side: command.by as Side, reason: trimmed(command.reason, 'reason', 1000) } } as const,
+        ctx,
+        [
+          [context.agreed_at !== null, transitionNotAllowed('You already agreed to the terms of this escrow')],
+          [context.declined_at !== null, transitionNotAllowed('You already declined the terms of this escrow')],
+        ],
+      );
+    case 'ship': {
+      only(command, state);
+      const shipment = shipmentOf(command);
+      return allowed(state, command, { type: 'ShipmentRecorded', data: shipment } as const, ctx, [
+        [funded && !rules.sellerAgreed(context), transitionNotAllowed('Agree to the terms before recording a shipment')],
+        [funded && rules.isShipped(context), transitionNotAllowed('The shipment is already recorded')],
+        [funded && !rules.notDeclined(context), transitionNotAllowed('You declined the terms of this escrow')],
+      ]);
+    }
+    case 'receive': {
+      only(command, state);
+      const days = context.inspection_days ?? INSPECTION_DAYS_DEFAULT;
+      const endsAt = new Date(Date.parse(ctx.now) + days * DAY_MS).toISOString();
+      const received = { type: 'GoodsReceived', data: { inspection_ends_at: endsAt } } as const;
+      if (!state.snapshot.can({ ...received, at: ctx.now } as EscrowMachineEvent)) {
+        allowed(state, command, received, ctx, [
+          [funded && !rules.isShipped(context), transitionNotAllowed('The seller has not recorded a shipment yet')],
+          [funded && !rules.notReceived(context), transitionNotAllowed('The goods are already marked as received')],
+        ]);
+      }
+      // No inspection period: receiving is accepting.
+      return allowedInTurn(state, command, days === 0 ? [received, { type: 'ReceiptConfirmed', data: {} }] : [received], ctx);
+    }
+    case 'acceptAfterInspection':
+      only(command, state);
+      return allowed(state, command, { type: 'ReceiptConfirmed', data: { automatic: true } } as const, ctx, [
+        [funded && !rules.inspectionOver(context, ctx.now), transitionNotAllowed('The inspection period has not ended')],
+      ]);
     case 'cancelByAdmin':
       only(command, state);
       return allowed(

@@ -31,6 +31,11 @@ export const escrowCreated = z.object({
   amount_sats: money,
   deadline_days: z.number().int().min(1).max(90),
   payment_due_at: isoTime,
+  /**
+   * Days the buyer has to inspect after marking the goods received (0: accepted on receipt). Absent on escrows
+   * created before agreement and inspection existed: those keep the rules they were made under.
+   */
+  inspection_days: z.number().int().min(0).max(30).optional(),
 });
 
 export const paymentAddressAssigned = z.object({
@@ -59,7 +64,25 @@ export const paymentProof = z.object({
 export type PaymentProof = z.infer<typeof paymentProof>;
 /** `proof` is absent when an admin checked the payment by hand (and on events written before proofs existed). */
 export const paymentVerified = z.object({ notes: z.string().max(5000), txid: txid.nullable(), proof: paymentProof.optional() });
-export const receiptConfirmed = z.object({});
+/** `automatic`: the inspection period ended with neither acceptance nor dispute, so the system accepted. */
+export const receiptConfirmed = z.object({ automatic: z.literal(true).optional() });
+/** The counterparty agrees to the terms as created (the creator agreed by creating). */
+export const termsAgreed = z.object({ side });
+/**
+ * The counterparty declines the terms. Unpaid, the escrow is cancelled by it (and its address freed); once the
+ * payment was marked or verified, the escrow is to be refunded by the admins (`refund_due`).
+ */
+export const termsDeclined = z.object({ side, reason: z.string().min(1).max(1000) });
+export const shipmentMethod = z.enum(['shipping', 'digital', 'service']);
+export const shipmentRecorded = z.object({
+  method: shipmentMethod,
+  carrier: z.string().min(1).max(60).nullable(),
+  tracking: z.string().max(100).nullable(),
+  note: z.string().max(1000).nullable(),
+});
+export type Shipment = z.infer<typeof shipmentRecorded>;
+/** The buyer has the goods: the inspection period runs until `inspection_ends_at`. */
+export const goodsReceived = z.object({ inspection_ends_at: isoTime });
 /**
  * `replaces` and `held_until` are absent on events written before addresses could be held: those set an address with
  * no hold. `held_until` is set when an address already set is replaced once the escrow is funded: money cannot go to
@@ -136,6 +159,10 @@ export const escrowEventSchemas = {
   PaymentRejected: paymentRejected,
   PaymentVerified: paymentVerified,
   ReceiptConfirmed: receiptConfirmed,
+  TermsAgreed: termsAgreed,
+  TermsDeclined: termsDeclined,
+  ShipmentRecorded: shipmentRecorded,
+  GoodsReceived: goodsReceived,
   PayoutAddressSet: payoutAddressSet,
   EscrowReleased: escrowReleased,
   EscrowRefunded: escrowRefunded,

@@ -47,7 +47,30 @@ function entryFor(event: Dated, creatorSide: 'buyer' | 'seller'): Omit<EscrowHis
     case 'PaymentVerified':
       return { ...empty, summary: 'Payment verified: the money is held in escrow', actor_side: 'admin', txid: event.data.txid };
     case 'ReceiptConfirmed':
-      return { ...empty, summary: 'Receipt confirmed by the buyer', actor_side: 'buyer' };
+      return event.data.automatic
+        ? { ...empty, summary: 'Accepted: the inspection period ended with no dispute', actor_side: 'system' }
+        : { ...empty, summary: 'Receipt confirmed by the buyer', actor_side: 'buyer' };
+    case 'TermsAgreed':
+      return { ...empty, summary: `Terms agreed by the ${event.data.side}`, actor_side: event.data.side };
+    case 'TermsDeclined':
+      return {
+        ...empty,
+        summary: `Terms declined by the ${event.data.side}`,
+        actor_side: event.data.side,
+        reason: event.data.reason,
+      };
+    case 'ShipmentRecorded': {
+      const { method, carrier, tracking } = event.data;
+      const how = method === 'shipping' ? `Shipped with ${carrier}${tracking ? ` (tracking ${tracking})` : ''}` : null;
+      const what = how ?? (method === 'digital' ? 'Delivered digitally' : 'Service delivered');
+      return { ...empty, summary: `${what}, says the seller`, actor_side: 'seller' };
+    }
+    case 'GoodsReceived':
+      return {
+        ...empty,
+        summary: `Marked received by the buyer; the inspection period ends ${event.data.inspection_ends_at}`,
+        actor_side: 'buyer',
+      };
     case 'PayoutAddressSet': {
       const which = event.data.side === 'seller' ? 'Payout address' : 'Refund address';
       const verb = event.data.replaces ? `replaced (was ${event.data.replaces})` : 'set';

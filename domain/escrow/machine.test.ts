@@ -36,6 +36,8 @@ const table: [keyof typeof histories, EscrowStatus, EscrowEvent['type'][]][] = [
     'funded',
     'funded',
     [
+      // The sample escrow predates agreement: its seller counts as agreed, so a shipment may be recorded.
+      'ShipmentRecorded',
       'ReceiptConfirmed',
       'PayoutAddressSet',
       'EscrowReleased',

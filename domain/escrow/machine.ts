@@ -2,7 +2,7 @@ import { assign, setup } from 'xstate';
 import type { EscrowEvent } from './events.ts';
 
 /** Bumped whenever a rule changes; recorded in each event's metadata so old streams replay against their rules. */
-export const ESCROW_MACHINE_VERSION = 1;
+export const ESCROW_MACHINE_VERSION = 2;
 
 /** Machine events are the stored events, plus the time they happened. */
 export type EscrowMachineEvent = Exclude<EscrowEvent, { type: 'PartyBound' }> & { at: string };
@@ -26,6 +26,17 @@ export interface EscrowContext {
   refund_address_held_until: string | null;
   dispute_id: string | null;
   status_before_dispute: 'pending_payment' | 'funded' | null;
+  /**
+   * Days of inspection after receipt. Null: the escrow was created before agreement, shipment and inspection
+   * existed; it keeps the rules it was made under (no agreement asked, dispute any time while funded).
+   */
+  inspection_days: number | null;
+  /** When the counterparty agreed to the terms (the creator agreed by creating), or declined them. */
+  agreed_at: string | null;
+  declined_at: string | null;
+  shipped_at: string | null;
+  received_at: string | null;
+  inspection_ends_at: string | null;
 }
 
 const initialContext: EscrowContext = {
@@ -46,6 +57,12 @@ const initialContext: EscrowContext = {
   refund_address_held_until: null,
   dispute_id: null,
   status_before_dispute: null,
+  inspection_days: null,
+  agreed_at: null,
+  declined_at: null,
+  shipped_at: null,
+  received_at: null,
+  inspection_ends_at: null,
 };
 
 type Of<T extends EscrowMachineEvent['type']> = Extract<EscrowMachineEvent, { type: T }>;
@@ -73,6 +90,18 @@ export const escrowRules = {
     c.payment_due_at !== null && (!at || Date.parse(at) > Date.parse(c.payment_due_at)),
   /** Money can only move on a dispute opened after the payment was verified. */
   disputedWhileFunded: (c: EscrowContext) => c.status_before_dispute === 'funded',
+  /** Created under the rules before agreement and inspection (see `inspection_days`). */
+  legacy: (c: EscrowContext) => c.inspection_days === null,
+  /** The counterparty has neither agreed nor declined yet. */
+  awaitingAgreement: (c: EscrowContext) => c.inspection_days !== null && c.agreed_at === null && c.declined_at === null,
+  buyerAgreed: (c: EscrowContext) => c.creator_side === 'buyer' || c.agreed_at !== null || c.inspection_days === null,
+  sellerAgreed: (c: EscrowContext) => c.creator_side === 'seller' || c.agreed_at !== null || c.inspection_days === null,
+  notDeclined: (c: EscrowContext) => c.declined_at === null,
+  isShipped: (c: EscrowContext) => c.shipped_at !== null,
+  notShipped: (c: EscrowContext) => c.shipped_at === null,
+  notReceived: (c: EscrowContext) => c.received_at === null,
+  inspectionOver: (c: EscrowContext, at: string) =>
+    c.inspection_ends_at !== null && (!at || Date.parse(at) >= Date.parse(c.inspection_ends_at)),
 } as const;
 
 const r = escrowRules;
@@ -89,12 +118,25 @@ const resolutionIs =
 export const escrowMachine = setup({
   types: { context: {} as EscrowContext, events: {} as EscrowMachineEvent },
   guards: {
-    hasNoAddress: ({ context }) => r.hasNoAddress(context),
-    canMark: ({ context }) => r.hasAddress(context) && r.isUnmarked(context),
+    canTakeAddress: ({ context }) => r.hasNoAddress(context) && r.buyerAgreed(context) && r.notDeclined(context),
+    canMark: ({ context }) =>
+      r.hasAddress(context) && r.isUnmarked(context) && r.buyerAgreed(context) && r.notDeclined(context),
+    awaitingAgreement: ({ context }) => r.awaitingAgreement(context),
+    declineCancels: ({ context }) => r.awaitingAgreement(context) && r.isUnmarked(context),
+    canShip: ({ context }) =>
+      r.sellerAgreed(context) && r.notDeclined(context) && r.notShipped(context) && r.notConfirmed(context),
+    canReceive: ({ context }) => r.isShipped(context) && r.notReceived(context) && r.notConfirmed(context),
+    canConfirm: ({ context, event }) =>
+      r.notConfirmed(context) &&
+      r.notDeclined(context) &&
+      ((event as Of<'ReceiptConfirmed'>).data.automatic !== true || r.inspectionOver(context, event.at)),
+    /** A dispute is for a deal not yet accepted: once receipt is confirmed, the money is the seller's. */
+    canDisputeFunded: ({ context }) => r.notConfirmed(context) || r.legacy(context),
     isMarked: ({ context }) => r.isMarked(context),
     isUnmarked: ({ context }) => r.isUnmarked(context),
     notConfirmed: ({ context }) => r.notConfirmed(context),
-    canRelease: ({ context, event }) => r.hasPayoutAddress(context) && r.payoutFree(context, event.at),
+    canRelease: ({ context, event }) =>
+      r.notDeclined(context) && r.hasPayoutAddress(context) && r.payoutFree(context, event.at),
     canRefund: ({ context, event }) => r.hasRefundAddress(context) && r.refundFree(context, event.at),
     canExpire: ({ context, event }) => r.isUnmarked(context) && r.pastDeadline(context, event.at),
     backToPending: resolutionIs(null, 'pending_payment'),
@@ -127,6 +169,8 @@ export const escrowMachine = setup({
      * neither a target nor an action.
      */
     noteMessage: () => undefined,
+    agree: assign(({ event }) => ({ agreed_at: event.at })),
+    decline: assign(({ event }) => ({ declined_at: event.at })),
   },
 }).createMachine({
   id: 'escrow',
@@ -147,6 +191,7 @@ export const escrowMachine = setup({
               fee_cents: d.fee_cents,
               total_cents: d.total_cents,
               payment_due_at: d.payment_due_at,
+              inspection_days: d.inspection_days ?? null,
             };
           }),
         },
@@ -160,8 +205,13 @@ export const escrowMachine = setup({
         history: { type: 'history', history: 'shallow' },
         pending_payment: {
           on: {
+            TermsAgreed: { guard: 'awaitingAgreement', actions: 'agree' },
+            TermsDeclined: [
+              { guard: 'declineCancels', target: '#escrow.cancelled', actions: 'decline' },
+              { guard: 'awaitingAgreement', actions: 'decline' },
+            ],
             PaymentAddressAssigned: {
-              guard: 'hasNoAddress',
+              guard: 'canTakeAddress',
               actions: assign(({ event }) => ({
                 address_id: event.data.address_id,
                 address: event.data.address,
@@ -187,14 +237,25 @@ export const escrowMachine = setup({
         },
         funded: {
           on: {
+            TermsAgreed: { guard: 'awaitingAgreement', actions: 'agree' },
+            TermsDeclined: { guard: 'awaitingAgreement', actions: 'decline' },
+            ShipmentRecorded: { guard: 'canShip', actions: assign(({ event }) => ({ shipped_at: event.at })) },
+            GoodsReceived: {
+              guard: 'canReceive',
+              actions: assign(({ event }) => ({
+                received_at: event.at,
+                inspection_ends_at: event.data.inspection_ends_at,
+              })),
+            },
             ReceiptConfirmed: {
-              guard: 'notConfirmed',
+              guard: 'canConfirm',
               actions: assign(({ event }) => ({ buyer_confirmed_at: event.at })),
             },
             PayoutAddressSet: { actions: 'setPayoutAddress' },
             EscrowReleased: { guard: 'canRelease', target: '#escrow.released' },
             EscrowRefunded: { guard: 'canRefund', target: '#escrow.refunded' },
             DisputeOpened: {
+              guard: 'canDisputeFunded',
               target: 'disputed',
               actions: assign(({ event }) => ({
                 dispute_id: event.data.dispute_id,

@@ -40,6 +40,13 @@ export const sample = {
   PaymentRejected: { type: 'PaymentRejected', data: { notes: 'not found on chain' } },
   PaymentVerified: { type: 'PaymentVerified', data: { notes: 'seen', txid: TXID } },
   ReceiptConfirmed: { type: 'ReceiptConfirmed', data: {} },
+  TermsAgreed: { type: 'TermsAgreed', data: { side: 'seller' } },
+  TermsDeclined: { type: 'TermsDeclined', data: { side: 'seller', reason: 'price changed' } },
+  ShipmentRecorded: {
+    type: 'ShipmentRecorded',
+    data: { method: 'shipping', carrier: 'DHL', tracking: 'JD0123', note: null },
+  },
+  GoodsReceived: { type: 'GoodsReceived', data: { inspection_ends_at: '2026-01-05T00:00:00.000Z' } },
   PayoutAddressSet: { type: 'PayoutAddressSet', data: { side: 'seller', address: 'bc1qpayout' } },
   EscrowReleased: {
     type: 'EscrowReleased',

@@ -20,7 +20,15 @@ export function summarise(event: DomainEvent, objectId: string): string {
     case 'PaymentVerified':
       return `verified the payment of ${escrow}${event.data.txid ? ` (tx ${short(event.data.txid)})` : ''}`;
     case 'ReceiptConfirmed':
-      return `confirmed receipt on ${escrow}`;
+      return event.data.automatic ? `accepted ${escrow} at the end of its inspection period` : `confirmed receipt on ${escrow}`;
+    case 'TermsAgreed':
+      return `agreed to the terms of ${escrow} as the ${event.data.side}`;
+    case 'TermsDeclined':
+      return `declined the terms of ${escrow} as the ${event.data.side}`;
+    case 'ShipmentRecorded':
+      return `recorded a shipment (${event.data.method}${event.data.carrier ? `, ${event.data.carrier}` : ''}) on ${escrow}`;
+    case 'GoodsReceived':
+      return `marked ${escrow} received (inspection until ${event.data.inspection_ends_at})`;
     case 'PayoutAddressSet':
       return `${event.data.replaces ? 'replaced' : 'set'} the ${event.data.side === 'seller' ? 'payout' : 'refund'} address of ${escrow}${event.data.held_until ? ` (held until ${event.data.held_until})` : ''}`;
     case 'EscrowReleased':

@@ -43,6 +43,23 @@ function changesFor(event: ProjectedEvent, row: RowOf<typeof TABLE>): EscrowChan
       };
     case 'ReceiptConfirmed':
       return { buyer_confirmed_at: at };
+    case 'TermsAgreed':
+      return { agreed_at: at };
+    case 'TermsDeclined':
+      // Unpaid, a decline cancels the escrow (the machine says so: the payment is not marked).
+      return row.status === 'pending_payment' && row.payment_marked_at === null
+        ? { declined_at: at, decline_reason: event.data.reason, status: 'cancelled', closed_at: at }
+        : { declined_at: at, decline_reason: event.data.reason };
+    case 'ShipmentRecorded':
+      return {
+        shipped_at: at,
+        shipment_method: event.data.method,
+        shipment_carrier: event.data.carrier,
+        shipment_tracking: event.data.tracking,
+        shipment_note: event.data.note,
+      };
+    case 'GoodsReceived':
+      return { received_at: at, inspection_ends_at: event.data.inspection_ends_at };
     case 'PayoutAddressSet':
       return event.data.side === 'seller'
         ? { payout_address: event.data.address, payout_address_held_until: event.data.held_until ?? null, payout_address_proven: event.data.signature !== undefined }
@@ -110,6 +127,10 @@ export const escrowsProjection = defineProjection({
     'PaymentRejected',
     'PaymentVerified',
     'ReceiptConfirmed',
+    'TermsAgreed',
+    'TermsDeclined',
+    'ShipmentRecorded',
+    'GoodsReceived',
     'PayoutAddressSet',
     'EscrowReleased',
     'EscrowRefunded',
@@ -155,6 +176,17 @@ export const escrowsProjection = defineProjection({
         payout_address_held_until: null,
         refund_address_held_until: null,
         open_dispute_id: null,
+        inspection_days: d.inspection_days ?? null,
+        agreed_at: null,
+        declined_at: null,
+        decline_reason: null,
+        shipped_at: null,
+        shipment_method: null,
+        shipment_carrier: null,
+        shipment_tracking: null,
+        shipment_note: null,
+        received_at: null,
+        inspection_ends_at: null,
         payment_txid: null,
         payment_block_hash: null,
         payout_address_proven: false,

@@ -1,4 +1,5 @@
 import type { ColumnType } from 'kysely';
+import type { Shipment } from '../../domain/escrow/events.ts';
 
 type Time = ColumnType<Date, string, string>;
 type OptionalTime = ColumnType<Date | null, string | null, string | null>;
@@ -37,6 +38,19 @@ export interface EscrowRow {
   payout_address_held_until: OptionalTime;
   refund_address_held_until: OptionalTime;
   open_dispute_id: string | null;
+  /** Null: created before inspection periods (see the machine's context). */
+  inspection_days: number | null;
+  agreed_at: OptionalTime;
+  declined_at: OptionalTime;
+  decline_reason: string | null;
+  shipped_at: OptionalTime;
+  /** The shipment as the seller recorded it (method null: none yet). */
+  shipment_method: Shipment['method'] | null;
+  shipment_carrier: string | null;
+  shipment_tracking: string | null;
+  shipment_note: string | null;
+  received_at: OptionalTime;
+  inspection_ends_at: OptionalTime;
   payment_txid: string | null;
   /** What the payment proof showed (null when an admin checked the payment by hand). */
   payment_block_hash: string | null;

@@ -5,11 +5,15 @@ import { createRoot } from 'react-dom/client';
 import { adoptCspNonce } from './app/csp-nonce.ts';
 import { AppRouter } from './app/router.tsx';
 import { AuthProvider } from './auth/auth-context.tsx';
+import { retryDelay, retryTransient } from './lib/query-retry.ts';
 import './styles.css';
 
 adoptCspNonce();
 
-const queryClient = new QueryClient({ defaultOptions: { queries: { staleTime: 15_000, refetchOnWindowFocus: false } } });
+// A failing page says so within about a second: only an outage is asked again (lib/query-retry.ts).
+const queryClient = new QueryClient({
+  defaultOptions: { queries: { staleTime: 15_000, refetchOnWindowFocus: false, retry: retryTransient, retryDelay } },
+});
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -2,6 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
 import { ApiError, api, onSessionProblem, sessionToken } from '../api/client.ts';
 import type { User as CurrentUser } from '../../../contract/users.ts';
+import { retryDelay, retryTransient } from '../lib/query-retry.ts';
 
 /** Why the user is not (fully) signed in any more, when the server said so; null when nothing went wrong. */
 export type SessionNotice = 'expired' | 'password_change_required' | null;
@@ -62,8 +63,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     queryKey: [...meQueryKey, token],
     enabled: Boolean(token),
     // Only an unanswered or failing service is worth asking again; a refusal is an answer.
-    retry: (count, error) => isOutage(error) && count < 2,
-    retryDelay: (attempt) => 500 * 2 ** attempt,
+    retry: retryTransient,
+    retryDelay,
     queryFn: async ({ signal }) => {
       try {
         return await api<CurrentUser>('/auth/me', { signal });

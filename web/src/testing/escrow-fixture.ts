@@ -1,4 +1,7 @@
-import type { Escrow } from '../../../contract/escrows.ts';
+import type { Escrow as EscrowAnswer } from '../../../contract/escrows.ts';
+import type { DealAnswerFields } from '../lib/deal-answer.ts';
+
+type Escrow = EscrowAnswer & DealAnswerFields;
 
 /** An escrow as the API answers it, for the tests of every feature that shows one: a buyer-created $1,000.00 deal at $50,000 per BTC, waiting for payment. */
 export function escrowFixture(overrides: Partial<Escrow> = {}): Escrow {
@@ -42,6 +45,16 @@ export function escrowFixture(overrides: Partial<Escrow> = {}): Escrow {
     fee_sats: null,
     funded_at: null,
     dispute: null,
+    inspection_days: 3,
+    agreed_at: null,
+    declined_at: null,
+    decline_reason: null,
+    shipped_at: null,
+    shipment: null,
+    received_at: null,
+    inspection_ends_at: null,
+    ready_to_release: false,
+    refund_due: false,
     created_at: '2026-11-24T12:00:00.000Z',
     updated_at: '2026-11-24T12:00:00.000Z',
     ...overrides,

@@ -7,15 +7,17 @@ import {
   createEscrowSchema,
   escrowIdParam as idParam,
   markPaidSchema,
+  declineSchema,
   openDisputeSchema,
   payoutAddressSchema,
+  shipSchema,
 } from '../../../../contract/escrow-requests.ts';
 import { forbidden, invalidInput } from '../../../../domain/shared/errors.ts';
 import type { AppDeps } from '../../../app-deps.ts';
 import { EscrowListAnswers } from '../../../caching/escrow-lists.ts';
 import { createEscrow } from '../../../escrows/create.ts';
 import { evidenceByEscrow, withEvidence } from '../../../escrows/evidence-list.ts';
-import { endUnpaid, markPaid, setPayoutAddress } from '../../../escrows/commands.ts';
+import { declineTerms, endUnpaid, markPaid, setPayoutAddress } from '../../../escrows/commands.ts';
 import { addressMessageFor } from '../../../escrows/address-proof.ts';
 import { listVisibleEscrows } from '../../../escrows/parties.ts';
 import { escrowHistoryForParties } from '../../../escrows/queries.ts';
@@ -98,6 +100,47 @@ export function escrowRoutes(deps: AppDeps) {
     await endUnpaid(deps.store, { escrowId: id, how: 'cancel', by: side }, meta(c));
     return jsonText(c, await answer(id, user), 200);
   });
+
+  app.openapi(
+    route('post', '/{id}/agree', 'The counterparty agrees to the terms (the creator agreed by creating)', {
+      ...party,
+      request: { params: idParam },
+    }, { 200: afterAction }),
+    async (c) => jsonText(c, await act(c, c.req.valid('param').id, (by) => ({ type: 'agree', by })), 200),
+  );
+
+  app.openapi(
+    route('post', '/{id}/decline', 'The counterparty declines the terms: unpaid, the escrow is cancelled; paid, refunded', {
+      ...party,
+      request: { params: idParam, body: jsonBody(declineSchema) },
+    }, { 200: afterAction }),
+    async (c) => {
+      const user = currentUser(c);
+      const { id } = c.req.valid('param');
+      const { side } = await visible(id, user);
+      await declineTerms(deps.store, { escrowId: id, by: side, reason: c.req.valid('json').reason }, meta(c));
+      return jsonText(c, await answer(id, user), 200);
+    },
+  );
+
+  app.openapi(
+    route('post', '/{id}/ship', 'The seller records the shipment: method, carrier (for shipping), tracking, note', {
+      ...party,
+      request: { params: idParam, body: jsonBody(shipSchema) },
+    }, { 200: afterAction }),
+    async (c) => {
+      const body = c.req.valid('json');
+      return jsonText(c, await act(c, c.req.valid('param').id, (by) => ({ type: 'ship', by, ...body })), 200);
+    },
+  );
+
+  app.openapi(
+    route('post', '/{id}/receive', 'The buyer marks the goods received, starting the inspection period', {
+      ...party,
+      request: { params: idParam },
+    }, { 200: afterAction }),
+    async (c) => jsonText(c, await act(c, c.req.valid('param').id, (by) => ({ type: 'receive', by })), 200),
+  );
 
   app.openapi(route('post', '/{id}/confirm-receipt', 'The buyer confirms delivery', { ...party, request: { params: idParam } }, { 200: afterAction }), async (c) =>
     jsonText(c, await act(c, c.req.valid('param').id, (by) => ({ type: 'confirmReceipt', by })), 200),

@@ -8,6 +8,8 @@ interface QueryStateProps<T> {
   query: Pick<UseQueryResult<T>, 'data' | 'error' | 'isPending' | 'isError' | 'refetch' | 'isRefetching'>;
   /** What to say while loading (default the spec's 'Loading...'). */
   loadingLabel?: string;
+  /** Shown instead of the spinner while loading: the outline of what is coming (it says loadingLabel itself). */
+  loading?: ReactNode;
   /** Shown on failure above the Retry button when the server gives no detail. */
   errorFallback?: string;
   isEmpty?: (data: T) => boolean;
@@ -17,7 +19,8 @@ interface QueryStateProps<T> {
 }
 
 /** The three states every fetched view has besides its content: loading, failed (with a way to retry) and empty. */
-export function QueryState<T>({ query, loadingLabel, errorFallback = 'Could not load this. Check your connection and try again.', isEmpty, empty, children }: QueryStateProps<T>) {
+export function QueryState<T>({ query, loadingLabel, loading, errorFallback = 'Could not load this. Check your connection and try again.', isEmpty, empty, children }: QueryStateProps<T>) {
+  if (query.isPending && loading) return <>{loading}</>;
   if (query.isPending) return <Loading {...(loadingLabel ? { label: loadingLabel } : {})} />;
   if (query.isError) {
     const detail = query.error instanceof ApiError ? query.error.message : errorFallback;

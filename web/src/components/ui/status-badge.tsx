@@ -9,6 +9,6 @@ const labels: Record<string, string> = {
 };
 
 /** Contract colours: yellow, green, blue, red, purple, grey; refunded teal. */
-export function StatusBadge({ status }: { status: string }) {
-  return <span className={`badge badge-${status}`}>{labels[status] ?? status}</span>;
+export function StatusBadge({ status, label }: { status: string; label?: string }) {
+  return <span className={`badge badge-${status}`}>{label ?? labels[status] ?? status}</span>;
 }

@@ -16,12 +16,13 @@ export function EscrowsPanel() {
   const selected = params.get('escrow');
   const status = (params.get('status') ?? '') as EscrowStatus | '';
   const search = params.get('q') ?? '';
+  const ready = params.get('ready') === 'true';
   const page = Math.max(0, Number(params.get('page') ?? 0) || 0);
-  const escrows = useEscrows({ status, search, page });
+  const escrows = useEscrows({ status, search, ready, page });
   const { notice, success } = useNotice();
   const update = (next: Record<string, string>) => {
     const merged = new URLSearchParams({ tab: 'escrows' });
-    for (const [key, value] of Object.entries({ status, q: search, ...next })) if (value && value !== '0') merged.set(key, value);
+    for (const [key, value] of Object.entries({ status, q: search, ready: ready ? 'true' : '', ...next })) if (value && value !== '0') merged.set(key, value);
     setParams(merged);
   };
   return (
@@ -32,8 +33,13 @@ export function EscrowsPanel() {
         <EscrowDetail escrowId={selected} onDone={success} />
       ) : (
         <>
-          <EscrowFilters status={status} search={search} onChange={(next) => update({ status: next.status, q: next.search, page: '0' })} />
-          <QueryState query={escrows} errorFallback="Failed to load escrows" isEmpty={(p) => p.escrows.length === 0} empty={status || search ? 'No escrow matches these filters.' : 'No escrows yet.'}>
+          <EscrowFilters
+            status={status}
+            search={search}
+            ready={ready}
+            onChange={(next) => update({ status: next.status, q: next.search, ready: next.ready ? 'true' : '', page: '0' })}
+          />
+          <QueryState query={escrows} errorFallback="Failed to load escrows" isEmpty={(p) => p.escrows.length === 0} empty={ready && !status && !search ? 'No escrow is ready to release.' : status || search || ready ? 'No escrow matches these filters.' : 'No escrows yet.'}>
             {(p) => (
               <>
                 <p className="small muted" aria-live="polite">

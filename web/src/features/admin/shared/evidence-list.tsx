@@ -4,7 +4,8 @@ import { messageOf } from '../../../api/client.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { Loading } from '../../../components/ui/loading.tsx';
 import { Message } from '../../../components/ui/message.tsx';
-import { getFile, useFile } from './api/get-file.ts';
+import { getFile } from '../../../lib/get-file.ts';
+import { useFile } from './api/get-file.ts';
 import { saveBlob } from '../../../lib/save-blob.ts';
 
 /** One evidence file as the API lists it (pending verifications) or the log records it (PaymentMarked). */

@@ -4,7 +4,8 @@ import type { createEscrowSchema } from '../../../../../contract/escrow-requests
 import { api } from '../../../api/client.ts';
 import type { Escrow } from './types.ts';
 
-export type CreateEscrowInput = z.input<typeof createEscrowSchema>;
+/** The create form's fields; `inspection_days` (contract 7.3) is read by servers that record the inspection period. */
+export type CreateEscrowInput = z.input<typeof createEscrowSchema> & { inspection_days?: number };
 
 export const createEscrow = (input: CreateEscrowInput) => api<Escrow>('/escrows', { json: input, fallback: 'Failed to create escrow' });
 
@@ -14,7 +15,7 @@ export function useCreateEscrow() {
   return useMutation({
     mutationFn: createEscrow,
     onSuccess: async (escrow) => {
-      queryClient.setQueryData(['escrows', escrow.id], escrow);
+      queryClient.setQueryData(['escrows', escrow.id], { ...escrow, evidence: [] });
       await queryClient.invalidateQueries({ queryKey: ['escrows'], exact: true });
     },
   });

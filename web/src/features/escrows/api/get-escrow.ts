@@ -1,12 +1,12 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../api/client.ts';
 import { isFinal } from '../model/escrow-progress.ts';
-import type { Escrow } from './types.ts';
+import type { EscrowDetail } from './types.ts';
 
 /** How often an open escrow's page asks again, so a change made by the other party or an admin shows by itself. */
 export const FOLLOW_INTERVAL_MS = 4000;
 
-export const getEscrow = (id: string, signal?: AbortSignal) => api<Escrow>(`/escrows/${encodeURIComponent(id)}`, { ...(signal ? { signal } : {}) });
+export const getEscrow = (id: string, signal?: AbortSignal) => api<EscrowDetail>(`/escrows/${encodeURIComponent(id)}`, { ...(signal ? { signal } : {}) });
 
 export const escrowQueryOptions = (id: string) =>
   queryOptions({
@@ -14,7 +14,6 @@ export const escrowQueryOptions = (id: string) =>
     queryFn: ({ signal }) => getEscrow(id, signal),
     // Followed while someone else may move it; a closed escrow no longer changes.
     refetchInterval: (query) => (query.state.data && isFinal(query.state.data.status) ? false : FOLLOW_INTERVAL_MS),
-    retry: (count, error) => (error as { status?: number }).status !== 404 && count < 2,
   });
 
 export const useEscrow = (id: string) => useQuery(escrowQueryOptions(id));

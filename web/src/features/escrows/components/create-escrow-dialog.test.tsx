@@ -93,6 +93,34 @@ describe('Create escrow: the amounts, live', () => {
     expect(app.calls('POST')).toHaveLength(0);
   });
 
+  it('takes each error away as soon as its field is filled in, without another submit', async () => {
+    signedIn('/dashboard', server());
+    const dialog = await openForm();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Create Escrow' }));
+    expect(within(dialog).getByText('Product or service is required')).toBeTruthy();
+    await userEvent.type(within(dialog).getByLabelText(/Product or service/), 'Pen');
+    expect(within(dialog).queryByText('Product or service is required')).toBeNull();
+    await userEvent.type(within(dialog).getByLabelText(/Seller's e-mail/), 'sam@');
+    expect(within(dialog).getByText('Enter an e-mail address like name@example.com')).toBeTruthy();
+    await userEvent.type(within(dialog).getByLabelText(/Seller's e-mail/), 'example.com');
+    expect(within(dialog).queryByText('Enter an e-mail address like name@example.com')).toBeNull();
+    expect(within(dialog).getByText('Amount in USD is required')).toBeTruthy();
+    expect(within(dialog).getByText('Description and terms are required')).toBeTruthy();
+  });
+
+  it('tells a user whose e-mail is not confirmed before the form, and offers the link again', async () => {
+    const app = signedIn('/dashboard', (request) => {
+      if (request.path === '/api/auth/resend-verification') return { status: 200, body: { detail: 'Sent' } };
+      return server({ me: { ...buyer, email_verified: false } })(request);
+    });
+    const dialog = await openForm();
+    expect(within(dialog).getByRole('alert').textContent).toMatch(/Confirm your e-mail address ann@example.com first/);
+    expect(within(dialog).queryByLabelText(/Product or service/)).toBeNull();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Resend the link' }));
+    expect(await within(dialog).findByText('A new link is on its way; check your inbox.')).toBeTruthy();
+    expect(app.calls('POST', '/api/escrows')).toHaveLength(0);
+  });
+
   it('sends the seller\'s e-mail and the code, then opens the payment dialog of a buyer\'s new escrow at once', async () => {
     const created = escrowFixture({ assigned_address: 'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4' });
     const app = signedIn(
@@ -119,6 +147,7 @@ describe('Create escrow: the amounts, live', () => {
       description: 'Body and two batteries',
       amount_usd: '1000',
       deadline_days: 7,
+      inspection_days: 3,
       seller_email: 'sam@example.com',
       totp_code: '123456',
     });

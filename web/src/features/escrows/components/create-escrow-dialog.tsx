@@ -6,6 +6,7 @@ import { Modal } from '../../../components/ui/modal.tsx';
 import { QueryState } from '../../../components/ui/query-state.tsx';
 import type { Escrow } from '../api/types.ts';
 import { CreateEscrowForm } from './create-escrow-form.tsx';
+import { UnverifiedNotice } from './unverified-notice.tsx';
 
 interface CreateEscrowDialogProps {
   user: CurrentUser;
@@ -14,13 +15,18 @@ interface CreateEscrowDialogProps {
   onCreated: (escrow: Escrow) => void;
 }
 
-/** Opens an escrow; without a BTC rate set by an admin there is nothing to price it with, so no form is offered. */
+/**
+ * Opens an escrow. No form is offered when it would be refused anyway: to a user whose e-mail is not confirmed yet
+ * (the server answers 403), or without a BTC rate set by an admin (nothing to price it with).
+ */
 export function CreateEscrowDialog({ user, open, onOpenChange, onCreated }: CreateEscrowDialogProps) {
   const pricing = usePricing();
   const noRate = pricing.error instanceof ApiError && pricing.error.code === 'not_ready' ? pricing.error : null;
   return (
     <Modal open={open} onOpenChange={onOpenChange} title="Create Escrow" description="The buyer pays the total in Bitcoin; the money is held until the deal is done.">
-      {noRate ? (
+      {!user.email_verified ? (
+        <UnverifiedNotice email={user.email} onClose={() => onOpenChange(false)} />
+      ) : noRate ? (
         <div className="query-error" role="alert">
           <p>{noRate.message}</p>
           <p className="small">Escrows cannot be opened until an admin sets the BTC/USD rate. Try again later.</p>

@@ -1,37 +1,48 @@
 import { useState } from 'react';
 import { messageOf } from '../../../api/client.ts';
 import { Button } from '../../../components/ui/button.tsx';
-import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
-import { Message } from '../../../components/ui/message.tsx';
-import { formatBtc } from '../../../lib/format.ts';
-import { useCancelEscrow } from '../api/cancel-escrow.ts';
-import { useConfirmReceipt } from '../api/confirm-receipt.ts';
+import { useAgree } from '../api/agree.ts';
 import { useRequestPayment } from '../api/request-payment.ts';
 import type { Escrow } from '../api/types.ts';
-import type { EscrowAction } from '../model/escrow-actions.ts';
-import { AddressDialog } from './address-dialog.tsx';
-import { DisputeDialog } from './dispute-dialog.tsx';
-import { MarkPaidDialog } from './mark-paid-dialog.tsx';
-import { PaymentDialog } from './payment-dialog.tsx';
+import { Message } from '../../../components/ui/message.tsx';
+import { nextAction, type PageAction, pageActions } from '../model/party-actions.ts';
+import { type PartyDialog, PartyDialogs } from './party-dialogs.tsx';
 
-type Dialog = 'payment' | 'mark_paid' | 'address' | 'dispute' | 'confirm_receipt' | 'cancel' | null;
-
-const LABELS: Record<EscrowAction, string> = {
-  make_payment: 'Make Payment',
+const LABELS: Partial<Record<PageAction, string>> = {
+  agree: 'Agree to the terms',
+  agree_and_pay: 'Agree and pay',
+  decline: 'Decline',
+  request_payment: 'Make Payment',
   mark_paid: 'Mark as Paid',
-  confirm_receipt: 'Confirm Receipt',
   show_payment: 'Payment information',
+  ship: 'Record shipment',
+  receive: 'Mark as received',
+  confirm_receipt: 'Confirm Receipt',
   set_payout_address: 'Set payout address',
   set_refund_address: 'Set refund address',
   open_dispute: 'Open Dispute',
   cancel: 'Cancel escrow',
+  propose: 'Propose a settlement',
 };
+
+/** The dialog each button opens; the ones missing act at once. */
+const DIALOG_OF: Partial<Record<PageAction, PartyDialog>> = {
+  decline: 'decline',
+  mark_paid: 'mark_paid',
+  show_payment: 'payment',
+  ship: 'ship',
+  receive: 'receive',
+  confirm_receipt: 'confirm_receipt',
+  set_payout_address: 'address',
+  set_refund_address: 'address',
+  open_dispute: 'dispute',
+  cancel: 'cancel',
+  propose: 'propose',
+};
+const QUIET: ReadonlySet<PageAction> = new Set(['decline', 'open_dispute', 'cancel']);
 
 interface PanelProps {
   escrow: Escrow;
-  actions: EscrowAction[];
-  /** Whether the first action is this user's next step (styled as the primary button), or only something they may do. */
-  waitsOnMe: boolean;
   totpEnabled: boolean;
   /** Open the payment dialog at once (a buyer's new escrow with an address). */
   startWithPayment: boolean;
@@ -39,140 +50,54 @@ interface PanelProps {
   onNotice: (text: string) => void;
 }
 
-/** The buttons for exactly the actions offered, the next step first, and the dialog each one opens. */
-export function EscrowActionsPanel({ escrow, actions, waitsOnMe, totpEnabled, startWithPayment, onPaymentShown, onNotice }: PanelProps) {
-  const [dialog, setDialog] = useState<Dialog>(startWithPayment && escrow.assigned_address ? 'payment' : null);
+/** The buttons for exactly the actions the server allows this user now, the next step first, and their dialogs. */
+export function EscrowActionsPanel({ escrow, totpEnabled, startWithPayment, onPaymentShown, onNotice }: PanelProps) {
+  const [dialog, setDialog] = useState<PartyDialog | null>(startWithPayment && escrow.assigned_address ? 'payment' : null);
   const requestPayment = useRequestPayment(escrow.id);
-  const confirmReceipt = useConfirmReceipt(escrow.id);
-  const cancel = useCancelEscrow(escrow.id);
+  const agree = useAgree(escrow.id);
+  const actions = pageActions(escrow);
+  const next = nextAction(escrow);
   const close = () => {
     if (dialog === 'payment') onPaymentShown();
     setDialog(null);
   };
-  const label = (action: EscrowAction) => (action === 'set_payout_address' && escrow.payout_address ? 'Change payout address' : action === 'set_refund_address' && escrow.refund_address ? 'Change refund address' : LABELS[action]);
+  const label = (action: PageAction) =>
+    action === 'set_payout_address' && escrow.payout_address
+      ? 'Change payout address'
+      : action === 'set_refund_address' && escrow.refund_address
+        ? 'Change refund address'
+        : (LABELS[action] ?? action);
 
-  const run = (action: EscrowAction) => {
-    switch (action) {
-      case 'make_payment':
-        return requestPayment.mutate(undefined, { onSuccess: () => setDialog('payment') });
-      case 'mark_paid':
-        return setDialog('mark_paid');
-      case 'confirm_receipt':
-        return setDialog('confirm_receipt');
-      case 'show_payment':
-        return setDialog('payment');
-      case 'set_payout_address':
-      case 'set_refund_address':
-        return setDialog('address');
-      case 'open_dispute':
-        return setDialog('dispute');
-      case 'cancel':
-        return setDialog('cancel');
-      default: {
-        const unknown: never = action;
-        return unknown;
-      }
+  const run = (action: PageAction) => {
+    const opens = DIALOG_OF[action];
+    if (opens) return setDialog(opens);
+    if (action === 'request_payment') return requestPayment.mutate(undefined, { onSuccess: () => setDialog('payment') });
+    if (action === 'agree') return agree.mutate(undefined, { onSuccess: () => onNotice('You agreed to the terms.') });
+    if (action === 'agree_and_pay') {
+      return agree.mutate(undefined, { onSuccess: () => requestPayment.mutate(undefined, { onSuccess: () => setDialog('payment') }) });
     }
+    return undefined;
   };
 
   if (actions.length === 0) return null;
+  const failure = agree.error ?? (requestPayment.isError && !escrow.assigned_address ? requestPayment.error : null);
   return (
     <div className="escrow-actions">
-      {requestPayment.isError && <Message tone="error">{messageOf(requestPayment.error, 'Failed to request payment address')}</Message>}
+      {/* "No payment address is free" holds only until an address is given (by an admin, or on asking again). */}
+      {failure && <Message tone="error">{messageOf(failure, agree.error ? 'Failed to agree to the terms' : 'Failed to request payment address')}</Message>}
       <div className="actions">
-        {actions.map((action, index) => (
+        {actions.map((action) => (
           <Button
             key={action}
-            variant={action === 'open_dispute' || action === 'cancel' ? 'ghost' : index === 0 && waitsOnMe ? 'primary' : 'secondary'}
-            busy={action === 'make_payment' && requestPayment.isPending}
+            variant={QUIET.has(action) ? 'ghost' : action === next ? 'primary' : 'secondary'}
+            busy={(action === 'request_payment' && requestPayment.isPending) || ((action === 'agree' || action === 'agree_and_pay') && (agree.isPending || requestPayment.isPending))}
             onClick={() => run(action)}
           >
             {label(action)}
           </Button>
         ))}
       </div>
-      {dialog === 'payment' && (
-        <PaymentDialog
-          escrow={escrow}
-          open
-          onOpenChange={(open) => !open && close()}
-          onMarkPaid={actions.includes('mark_paid') ? () => setDialog('mark_paid') : undefined}
-        />
-      )}
-      {dialog === 'mark_paid' && (
-        <MarkPaidDialog
-          escrow={escrow}
-          open
-          onOpenChange={(open) => !open && close()}
-          onDone={() => {
-            close();
-            onNotice('Payment marked! Awaiting admin verification.');
-          }}
-        />
-      )}
-      {dialog === 'address' && (
-        <AddressDialog
-          escrow={escrow}
-          totpEnabled={totpEnabled}
-          open
-          onOpenChange={(open) => !open && close()}
-          onDone={() => {
-            close();
-            onNotice(escrow.side === 'seller' ? 'Payout address saved.' : 'Refund address saved.');
-          }}
-        />
-      )}
-      {dialog === 'dispute' && (
-        <DisputeDialog
-          escrowId={escrow.id}
-          open
-          onOpenChange={(open) => !open && close()}
-          onDone={() => {
-            close();
-            onNotice('Dispute opened. An admin will review it.');
-          }}
-        />
-      )}
-      <ConfirmDialog
-        open={dialog === 'confirm_receipt'}
-        onOpenChange={(open) => !open && close()}
-        title="Confirm Receipt"
-        description="Confirm only once you have what you paid for: an admin then releases the money to the seller."
-        confirmLabel="Confirm Receipt"
-        busy={confirmReceipt.isPending}
-        error={confirmReceipt.isError ? messageOf(confirmReceipt.error, 'Failed to confirm receipt') : null}
-        onConfirm={() =>
-          confirmReceipt.mutate(undefined, {
-            onSuccess: () => {
-              close();
-              onNotice('Receipt confirmed. An admin will release the money to the seller.');
-            },
-          })
-        }
-      >
-        <p>
-          {formatBtc(escrow.amount_sats)} for "{escrow.product_service}".
-        </p>
-      </ConfirmDialog>
-      <ConfirmDialog
-        open={dialog === 'cancel'}
-        onOpenChange={(open) => !open && close()}
-        title="Cancel this escrow?"
-        description="The escrow is closed for both parties and cannot be reopened. Nobody should send money to its address after this."
-        confirmLabel="Cancel escrow"
-        cancelLabel="Keep it"
-        tone="danger"
-        busy={cancel.isPending}
-        error={cancel.isError ? messageOf(cancel.error, 'Failed to cancel escrow') : null}
-        onConfirm={() =>
-          cancel.mutate(undefined, {
-            onSuccess: () => {
-              close();
-              onNotice('The escrow is cancelled.');
-            },
-          })
-        }
-      />
+      <PartyDialogs escrow={escrow} dialog={dialog} totpEnabled={totpEnabled} canMarkPaid={actions.includes('mark_paid')} onOpen={setDialog} onClose={close} onNotice={onNotice} />
     </div>
   );
 }

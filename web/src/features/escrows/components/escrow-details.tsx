@@ -1,7 +1,7 @@
 import { formatBtc, formatDateTime, formatUsd } from '../../../lib/format.ts';
 import { paymentCheckText } from '../../../lib/payment-check.ts';
 import type { Escrow } from '../api/types.ts';
-import { splitOf } from '../model/escrow-progress.ts';
+import { splitOf } from '../../../lib/escrow-split.ts';
 
 const you = (escrow: Escrow, side: 'buyer' | 'seller') => (escrow.side === side ? ' (you)' : '');
 const none = <span className="muted">Not set</span>;

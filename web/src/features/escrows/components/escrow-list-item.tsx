@@ -1,6 +1,6 @@
 import { AlertTriangle } from 'lucide-react';
 import { Link } from 'react-router-dom';
-import { StatusBadge } from '../../../components/ui/status-badge.tsx';
+import { EscrowStatusBadge } from '../../../components/ui/escrow-status-badge.tsx';
 import { formatBtc, formatDateTime, formatUsd } from '../../../lib/format.ts';
 import type { Escrow } from '../api/types.ts';
 import { statusNote } from '../model/escrow-progress.ts';
@@ -18,7 +18,7 @@ function counterparty(escrow: Escrow): string {
 export function EscrowListItem({ escrow, userId }: { escrow: Escrow; userId: string }) {
   const note = statusNote(escrow);
   const unpaid = escrow.status === 'pending_payment';
-  const paymentNeeded = escrow.side === 'buyer' && unpaid && !escrow.assigned_address;
+  const paymentNeeded = escrow.allowed_actions.includes('request_payment');
   return (
     <li>
       <Link to={`/escrow/${escrow.id}`} className="card escrow-row">
@@ -37,7 +37,7 @@ export function EscrowListItem({ escrow, userId }: { escrow: Escrow; userId: str
           )}
         </div>
         <div className="escrow-side">
-          <StatusBadge status={escrow.status} />
+          <EscrowStatusBadge escrow={escrow} />
           {note && <p className="small status-note">{note}</p>}
           <p className="escrow-amount">{formatUsd(escrow.total_usd)}</p>
           <p className="small muted mono">{formatBtc(escrow.amount_sats)}</p>

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 
 /** Dark modules as one SVG path, one unit per module. */
 function pathOf(size: number, data: ArrayLike<number>): string {
@@ -14,6 +14,7 @@ function pathOf(size: number, data: ArrayLike<number>): string {
 export function QrCode({ text, label }: { text: string; label: string }) {
   const [matrix, setMatrix] = useState<{ size: number; path: string } | null>(null);
   const [failed, setFailed] = useState(false);
+  const titleId = useId();
   useEffect(() => {
     let live = true;
     import('qrcode')
@@ -29,10 +30,12 @@ export function QrCode({ text, label }: { text: string; label: string }) {
     };
   }, [text]);
   if (failed) return <p className="small muted">The QR code cannot be drawn here; copy the address and amount instead.</p>;
-  if (!matrix) return <div className="qr-placeholder" aria-hidden="true" />;
+  // Named while it is drawn too, so the dialog reads the same before and after the code appears.
+  if (!matrix) return <div className="qr-placeholder" role="img" aria-label={label} />;
   const box = matrix.size + 8;
   return (
-    <svg className="qr-code" role="img" aria-label={label} viewBox={`-4 -4 ${box} ${box}`} shapeRendering="crispEdges">
+    <svg className="qr-code" role="img" aria-labelledby={titleId} viewBox={`-4 -4 ${box} ${box}`} shapeRendering="crispEdges">
+      <title id={titleId}>{label}</title>
       <rect x={-4} y={-4} width={box} height={box} fill="#fff" />
       <path d={matrix.path} fill="#000" />
     </svg>

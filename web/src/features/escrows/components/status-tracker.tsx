@@ -1,7 +1,7 @@
 import { Check } from 'lucide-react';
-import type { TrackerStep } from '../model/escrow-progress.ts';
+import type { TrackerStep } from '../model/tracker-steps.ts';
 
-const SAY: Record<TrackerStep['state'], string> = { done: 'done', current: 'next', upcoming: 'to come', skipped: 'skipped' };
+const SAY: Record<TrackerStep['state'], string> = { done: 'done', current: 'next', upcoming: 'to come', skipped: 'skipped', halted: 'waiting for an admin' };
 
 /** Where the deal stands: each step done, next, to come or skipped. */
 export function StatusTracker({ steps }: { steps: TrackerStep[] }) {
@@ -10,7 +10,7 @@ export function StatusTracker({ steps }: { steps: TrackerStep[] }) {
       {steps.map((step, index) => (
         <li key={step.label} className={`tracker-step tracker-${step.state}`} aria-current={step.state === 'current' ? 'step' : undefined}>
           <span className="tracker-dot" aria-hidden="true">
-            {step.state === 'done' ? <Check size={14} /> : index + 1}
+            {step.state === 'done' ? <Check size={14} /> : step.state === 'halted' ? '!' : index + 1}
           </span>
           <span className="tracker-label">
             {step.label}

@@ -1,16 +1,14 @@
 import type { Escrow, EscrowStatus } from '../api/types.ts';
-import { needsMyAction } from './escrow-actions.ts';
+import { splitOf } from '../../../lib/escrow-split.ts';
+import { needsMyAction } from './party-actions.ts';
 
-type Facts = Pick<Escrow, 'status' | 'side' | 'payment_marked_at' | 'payment_rejected_at' | 'buyer_confirmed_at' | 'funded_at' | 'dispute'>;
+type Facts = Pick<
+  Escrow,
+  'status' | 'side' | 'agreed_at' | 'payment_marked_at' | 'payment_rejected_at' | 'shipped_at' | 'inspection_ends_at' | 'buyer_confirmed_at' | 'funded_at' | 'dispute' | 'proposals'
+>;
 
 const FINAL: ReadonlySet<EscrowStatus> = new Set(['released', 'refunded', 'cancelled']);
 export const isFinal = (status: EscrowStatus) => FINAL.has(status);
-
-/** How a released escrow's money was divided, when a dispute split it. */
-export const splitOf = (escrow: Pick<Escrow, 'status' | 'dispute'>) =>
-  escrow.status === 'released' && escrow.dispute?.resolution === 'split' && escrow.dispute.seller_percent !== null
-    ? { seller: escrow.dispute.seller_percent, buyer: 100 - escrow.dispute.seller_percent }
-    : null;
 
 /** The second line under a status badge: what the status alone hides (contract section 6), or null. */
 export function statusNote(escrow: Facts): string | null {
@@ -18,51 +16,21 @@ export function statusNote(escrow: Facts): string | null {
     case 'pending_payment':
       if (escrow.payment_marked_at) return 'Payment marked, being checked by an admin';
       if (escrow.payment_rejected_at) return escrow.side === 'buyer' ? 'Payment not confirmed: mark it as paid again' : 'Payment not confirmed; waiting for the buyer to mark it again';
-      return null;
+      return escrow.agreed_at === null ? 'Waiting for agreement to the terms' : null;
     case 'funded':
-      return escrow.buyer_confirmed_at ? 'Receipt confirmed by the buyer' : null;
+      if (escrow.buyer_confirmed_at) return 'Receipt confirmed';
+      if (escrow.inspection_ends_at) return 'Received; being inspected';
+      if (escrow.shipped_at) return 'Shipped';
+      return escrow.agreed_at === null ? 'Waiting for agreement to the terms' : null;
     case 'disputed':
       return escrow.dispute ? `Dispute opened by the ${escrow.dispute.opened_by_side}` : null;
     case 'released': {
       const split = splitOf(escrow);
-      return split ? `Split after a dispute: ${split.seller}% to the seller, ${split.buyer}% to the buyer` : null;
+      return split ? `Split: ${split.seller}% to the seller, ${split.buyer}% to the buyer` : null;
     }
     default:
       return null;
   }
-}
-
-export type StepState = 'done' | 'current' | 'upcoming' | 'skipped';
-export interface TrackerStep {
-  label: string;
-  state: StepState;
-}
-
-/** Where the deal stands: opened, paid, verified, receipt confirmed, then how it ended. */
-export function trackerSteps(escrow: Facts): TrackerStep[] {
-  const verified = escrow.funded_at !== null;
-  const paid = verified || escrow.payment_marked_at !== null;
-  const confirmed = escrow.buyer_confirmed_at !== null;
-  const split = splitOf(escrow as Pick<Escrow, 'status' | 'dispute'>);
-  const endLabel = { released: split ? 'Split' : 'Released', refunded: 'Refunded', cancelled: 'Cancelled' }[escrow.status as 'released'] ?? 'Released';
-  const ended = isFinal(escrow.status);
-  const flags: Array<[string, boolean]> = [
-    ['Opened', true],
-    ['Paid', paid],
-    ['Verified', verified],
-    ['Receipt confirmed', confirmed],
-    [endLabel, ended],
-  ];
-  let currentTaken = ended;
-  return flags.map(([label, done]) => {
-    if (done) return { label, state: 'done' };
-    if (ended) return { label, state: 'skipped' };
-    if (!currentTaken) {
-      currentTaken = true;
-      return { label, state: 'current' };
-    }
-    return { label, state: 'upcoming' };
-  });
 }
 
 export const DASHBOARD_FILTERS = ['needs_action', 'active', 'closed', 'all'] as const;
@@ -70,10 +38,10 @@ export type DashboardFilter = (typeof DASHBOARD_FILTERS)[number];
 export const FILTER_LABELS: Record<DashboardFilter, string> = { needs_action: 'Needs my action', active: 'Active', closed: 'Closed', all: 'All' };
 
 /** The dashboard's filters: what waits on me, what is still open, what has ended, everything. */
-export function matchesFilter(escrow: Parameters<typeof needsMyAction>[0] & Facts, user: { id: string }, filter: DashboardFilter): boolean {
+export function matchesFilter(escrow: Parameters<typeof needsMyAction>[0] & Facts, filter: DashboardFilter): boolean {
   switch (filter) {
     case 'needs_action':
-      return needsMyAction(escrow, user);
+      return needsMyAction(escrow);
     case 'active':
       return !isFinal(escrow.status);
     case 'closed':
@@ -82,46 +50,6 @@ export function matchesFilter(escrow: Parameters<typeof needsMyAction>[0] & Fact
       return true;
     default: {
       const unknown: never = filter;
-      return unknown;
-    }
-  }
-}
-
-type StepFacts = Facts & Pick<Escrow, 'assigned_address' | 'payout_address' | 'refund_address'>;
-
-/** The one next step for this user, in words: what they do now, or whom the escrow waits for. */
-export function nextStepFor(escrow: StepFacts): string {
-  const { side, status } = escrow;
-  if (side === 'admin') return 'You are viewing this escrow as an admin; act on it from the admin console.';
-  const buyer = side === 'buyer';
-  switch (status) {
-    case 'pending_payment':
-      if (!escrow.assigned_address) return buyer ? 'Click Make Payment to get the address to pay to.' : 'Waiting for the buyer to request a payment address and pay.';
-      if (escrow.payment_marked_at) return buyer ? 'An admin is checking your payment on the chain; nothing to do until then.' : 'The buyer marked the payment as sent; an admin is checking it on the chain.';
-      if (escrow.payment_rejected_at) {
-        return buyer
-          ? 'Your payment was not found on the chain. Check that the exact amount went to the payment address, then click Mark as Paid again.'
-          : 'The payment the buyer marked was not found on the chain; waiting for the buyer to mark it again.';
-      }
-      return buyer ? 'Send the exact amount to the payment address, then click Mark as Paid.' : 'Waiting for the buyer to pay.';
-    case 'funded':
-      if (buyer) return escrow.buyer_confirmed_at ? 'You confirmed receipt; an admin will release the money to the seller.' : 'The money is held. Click Confirm Receipt once you have what you paid for.';
-      if (!escrow.payout_address) return 'The money is held. Set your payout address, then deliver.';
-      return escrow.buyer_confirmed_at ? 'The buyer confirmed receipt; an admin will release the money to your payout address.' : 'The money is held. Deliver; once the buyer confirms receipt, an admin releases it to you.';
-    case 'disputed':
-      if (buyer && !escrow.refund_address) return 'An admin is reviewing the dispute. Set a refund address in case money comes back to you.';
-      if (!buyer && !escrow.payout_address) return 'An admin is reviewing the dispute. Set your payout address in case money is released to you.';
-      return 'An admin is reviewing the dispute and will tell both of you the outcome.';
-    case 'frozen':
-      return 'An admin has frozen this escrow; nothing can change until it is unfrozen.';
-    case 'released':
-      return splitOf(escrow) ? 'The dispute ended in a split; each share went to its address.' : 'The deal is complete: the money went to the seller.';
-    case 'refunded':
-      return 'The money went back to the buyer; the escrow is closed.';
-    case 'cancelled':
-      return 'This escrow was cancelled; do not send money to its address.';
-    default: {
-      const unknown: never = status;
       return unknown;
     }
   }

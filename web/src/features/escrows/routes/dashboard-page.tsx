@@ -7,6 +7,7 @@ import { QueryState } from '../../../components/ui/query-state.tsx';
 import { useEscrows } from '../api/get-escrows.ts';
 import type { Escrow } from '../api/types.ts';
 import { CreateEscrowDialog } from '../components/create-escrow-dialog.tsx';
+import { EscrowListSkeleton } from '../components/escrow-skeletons.tsx';
 import { EscrowListItem } from '../components/escrow-list-item.tsx';
 import { VerifyEmailBanner } from '../components/verify-email-banner.tsx';
 import { DASHBOARD_FILTERS, type DashboardFilter, FILTER_LABELS, matchesFilter } from '../model/escrow-progress.ts';
@@ -65,6 +66,7 @@ export function DashboardPage() {
       </nav>
       <QueryState
         query={escrows}
+        loading={<EscrowListSkeleton />}
         errorFallback="Your escrows cannot be loaded right now."
         isEmpty={(list) => list.length === 0}
         empty={
@@ -82,7 +84,7 @@ export function DashboardPage() {
         }
       >
         {(list) => {
-          const shown = list.filter((escrow) => matchesFilter(escrow, user, filter));
+          const shown = list.filter((escrow) => matchesFilter(escrow, filter));
           return shown.length === 0 ? (
             <p className="empty">{EMPTY_FILTER[filter]}</p>
           ) : (

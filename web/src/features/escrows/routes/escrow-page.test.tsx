@@ -14,17 +14,23 @@ const ADDRESS = 'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4';
 const ann = { id: 'user-ann', username: 'ann', email: 'ann@example.com', full_name: 'Ann', role: 'buyer', email_verified: true, totp_enabled: false, country: null, phone: null };
 const sam = { ...ann, id: 'user-sam', username: 'sam', email: 'sam@example.com', role: 'seller' };
 
+/** The escrow's page for `me`; an escrow a POST answers is the one the page reads from then on, as on the server. */
 function open(escrow: Escrow, me: object, post: (request: SentRequest) => Answer | undefined = () => undefined, history: object[] = []) {
   localStorage.setItem('escrow.session', 'token');
+  let current = escrow;
   return renderApp(`/escrow/${escrow.id}`, (request) => {
     if (request.path === '/api/auth/me') return { status: 200, body: me };
+    if (request.method === 'POST') {
+      const answer = post(request);
+      if (answer?.status === 200 && (answer.body as Escrow | null)?.id === escrow.id) current = answer.body as Escrow;
+      return answer;
+    }
     if (request.path === '/api/site') return { status: 200, body: { support_email: 's@example.com', support_hours: 'always', pgp_key_configured: false, bitcoin_network: 'mainnet' } };
-    if (request.path === `/api/escrows/${escrow.id}` && request.method === 'GET') return { status: 200, body: escrow };
+    if (request.path === `/api/escrows/${escrow.id}` && request.method === 'GET') return { status: 200, body: current };
     if (request.path === `/api/escrows/${escrow.id}/history`) return { status: 200, body: history };
     if (request.path === `/api/escrows/${escrow.id}/messages`) return { status: 200, body: [] };
     if (request.path.startsWith(`/api/escrows/${escrow.id}/address-message`)) return { status: 200, body: { message: `escrow ${escrow.id}: I control ${ADDRESS}`, side: 'seller', address: ADDRESS } };
-    if (request.method === 'POST') return post(request);
-    if (request.path === '/api/escrows') return { status: 200, body: [escrow] };
+    if (request.path === '/api/escrows') return { status: 200, body: [current] };
     return undefined;
   });
 }
@@ -40,28 +46,33 @@ describe('the escrow page', () => {
   it('says how a funded escrow\'s payment was checked: proven on the chain, or by an admin', async () => {
     const proof = { block_hash: '00000000000000000001' + 'a'.repeat(44), confirmations: 6, received_sats: 2_030_000, proof_sha256: 'f'.repeat(64), work_judged: true };
     open(escrowFixture({ status: 'funded', assigned_address: ADDRESS, funded_at: '2026-11-25T10:00:00.000Z', payment_proof: proof }), ann);
-    expect(await screen.findByText(`Proven on the chain: 6 confirmations, block ${proof.block_hash}`)).toBeTruthy();
+    // The first test also loads the page's lazy chunk, slow on a loaded machine.
+    expect(await screen.findByText(`Proven on the chain: 6 confirmations, block ${proof.block_hash}`, {}, { timeout: 15_000 })).toBeTruthy();
     resetApp();
     open(escrowFixture({ status: 'funded', assigned_address: ADDRESS, funded_at: '2026-11-25T10:00:00.000Z' }), ann);
     expect(await screen.findByText('Checked by an admin')).toBeTruthy();
   });
 
   it.each([
-    ['buyer, no address', ann, {}, ['Make Payment', 'Set refund address', 'Open Dispute', 'Cancel escrow']],
-    ['buyer, address given', ann, { assigned_address: ADDRESS }, ['Mark as Paid', 'Payment information', 'Set refund address', 'Open Dispute', 'Cancel escrow']],
-    ['buyer, funded', ann, { status: 'funded', assigned_address: ADDRESS, funded_at: '2026-11-25T10:00:00.000Z' }, ['Confirm Receipt', 'Set refund address', 'Open Dispute']],
-    ['seller, funded, payout set', sam, { side: 'seller', status: 'funded', payout_address: ADDRESS }, ['Change payout address', 'Open Dispute']],
-    ['seller, released', sam, { side: 'seller', status: 'released' }, []],
-    ['buyer, frozen', ann, { status: 'frozen' }, []],
-  ] as const)('offers exactly the actions for the %s', async (_what, me, state, buttons) => {
-    open(escrowFixture(state as Partial<Escrow>), me);
+    ['buyer, no address', ann, { allowed_actions: ['request_payment', 'set_refund_address', 'open_dispute', 'cancel', 'post_message'] }, ['Make Payment', 'Set refund address', 'Open Dispute', 'Cancel escrow']],
+    ['buyer, address given', ann, { assigned_address: ADDRESS, allowed_actions: ['mark_paid', 'set_refund_address', 'open_dispute', 'cancel'] }, ['Mark as Paid', 'Payment information', 'Set refund address', 'Open Dispute', 'Cancel escrow']],
+    ['buyer asked to agree', ann, { creator_side: 'seller', allowed_actions: ['agree', 'decline'] }, ['Agree and pay', 'Decline']],
+    ['seller asked to agree', sam, { side: 'seller', allowed_actions: ['agree', 'decline', 'set_payout_address'] }, ['Agree to the terms', 'Set payout address', 'Decline']],
+    ['seller, funded and agreed', sam, { side: 'seller', status: 'funded', payout_address: ADDRESS, allowed_actions: ['ship', 'set_payout_address', 'propose', 'open_dispute'] }, ['Record shipment', 'Change payout address', 'Propose a settlement', 'Open Dispute']],
+    ['buyer, shipped', ann, { status: 'funded', shipped_at: '2026-11-25T10:00:00.000Z', allowed_actions: ['receive', 'set_refund_address', 'propose', 'open_dispute'] }, ['Mark as received', 'Set refund address', 'Propose a settlement', 'Open Dispute']],
+    ['buyer, inspecting', ann, { status: 'funded', allowed_actions: ['confirm_receipt', 'set_refund_address', 'propose', 'open_dispute'] }, ['Confirm Receipt', 'Set refund address', 'Propose a settlement', 'Open Dispute']],
+    ['buyer, receipt confirmed', ann, { status: 'funded', buyer_confirmed_at: '2026-11-25T10:00:00.000Z', allowed_actions: ['set_refund_address', 'post_message'] }, ['Set refund address']],
+    ['seller, released', sam, { side: 'seller', status: 'released', allowed_actions: ['post_message'] }, []],
+    ['buyer, frozen', ann, { status: 'frozen', allowed_actions: [] }, []],
+  ] as const)('offers exactly the allowed actions for the %s', async (_what, me, state, buttons) => {
+    open(escrowFixture(state as unknown as Partial<Escrow>), me);
     expect(await offered()).toEqual(buttons);
     expect(screen.getByRole('heading', { level: 1, name: 'Mirrorless camera' })).toBeTruthy();
   });
 
   it("shows the server's detail when an action is refused", async () => {
     const answer: Answer = { status: 409, body: { detail: 'Cannot confirm receipt of an escrow that is frozen', code: 'transition_not_allowed' } };
-    open(escrowFixture({ status: 'funded', assigned_address: ADDRESS }), ann, () => answer);
+    open(escrowFixture({ status: 'funded', assigned_address: ADDRESS, allowed_actions: ['confirm_receipt'] }), ann, () => answer);
     await userEvent.click(await screen.findByRole('button', { name: 'Confirm Receipt' }));
     const dialog = await screen.findByRole('dialog', { name: 'Confirm Receipt' });
     await userEvent.click(within(dialog).getByRole('button', { name: 'Confirm Receipt' }));
@@ -76,7 +87,7 @@ describe('the escrow page', () => {
   });
 
   it('checks the evidence file before uploading it, then marks the payment with it', async () => {
-    const escrow = escrowFixture({ assigned_address: ADDRESS });
+    const escrow = escrowFixture({ assigned_address: ADDRESS, allowed_actions: ['mark_paid'] });
     const app = open(escrow, ann, (request) => (request.path.endsWith('/mark-paid') ? { status: 200, body: { ...escrow, payment_marked_at: '2026-11-25T10:00:00.000Z' } } : undefined));
     await userEvent.click(await screen.findByRole('button', { name: 'Mark as Paid' }));
     const dialog = await screen.findByRole('dialog', { name: 'Mark as Paid' });
@@ -102,7 +113,7 @@ describe('the escrow page', () => {
   });
 
   it("checks a payout address for the server's network in the browser before sending it", async () => {
-    const escrow = escrowFixture({ side: 'seller', status: 'funded' });
+    const escrow = escrowFixture({ side: 'seller', status: 'funded', allowed_actions: ['set_payout_address'] });
     const app = open(escrow, sam, () => ({ status: 200, body: { ...escrow, payout_address: ADDRESS } }));
     await userEvent.click(await screen.findByRole('button', { name: 'Set payout address' }));
     const dialog = await screen.findByRole('dialog', { name: 'Payout address' });
@@ -120,7 +131,7 @@ describe('the escrow page', () => {
   });
 
   it('asks a party with 2FA for the code to replace an address before funding too', async () => {
-    const escrow = escrowFixture({ side: 'seller', status: 'pending_payment', payout_address: ADDRESS });
+    const escrow = escrowFixture({ side: 'seller', status: 'pending_payment', payout_address: ADDRESS, allowed_actions: ['set_payout_address'] });
     const other = '1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa';
     const app = open(escrow, { ...sam, totp_enabled: true }, () => ({ status: 200, body: { ...escrow, payout_address: other } }));
     await userEvent.click(await screen.findByRole('button', { name: 'Change payout address' }));
@@ -139,7 +150,7 @@ describe('the escrow page', () => {
   });
 
   it('shows the message to sign for the address, sends the signature with it, and marks a proven address', async () => {
-    const escrow = escrowFixture({ side: 'seller', status: 'funded' });
+    const escrow = escrowFixture({ side: 'seller', status: 'funded', allowed_actions: ['set_payout_address'] });
     const app = open(escrow, sam, () => ({ status: 200, body: { ...escrow, payout_address: ADDRESS, payout_address_proven: true } }));
     await userEvent.click(await screen.findByRole('button', { name: 'Set payout address' }));
     const dialog = await screen.findByRole('dialog', { name: 'Payout address' });
@@ -157,7 +168,7 @@ describe('the escrow page', () => {
   });
 
   it('asks for a reason before opening a dispute', async () => {
-    const escrow = escrowFixture({ status: 'funded' });
+    const escrow = escrowFixture({ status: 'funded', allowed_actions: ['open_dispute'] });
     const app = open(escrow, ann, () => ({ status: 200, body: { ...escrow, status: 'disputed' } }));
     await userEvent.click(await screen.findByRole('button', { name: 'Open Dispute' }));
     const dialog = await screen.findByRole('dialog', { name: 'Open Dispute' });
@@ -170,7 +181,7 @@ describe('the escrow page', () => {
   });
 
   it('no longer shows the payment address of a cancelled escrow as one to pay to', async () => {
-    open(escrowFixture({ status: 'cancelled', assigned_address: ADDRESS }), ann);
+    open(escrowFixture({ status: 'cancelled', assigned_address: ADDRESS, allowed_actions: [] }), ann);
     expect(await screen.findByText('Given back to the pool when the escrow was cancelled: do not pay to it.')).toBeTruthy();
     expect(screen.queryByText(ADDRESS)).toBeNull();
     expect(screen.getByText('This escrow was cancelled; do not send money to its address.')).toBeTruthy();
@@ -208,6 +219,140 @@ describe('the escrow page', () => {
     expect(within(items[0]!).getByText('Reason: Not paid in full')).toBeTruthy();
     expect(within(items[0]!).getByText('23 Nov 2026, 10:00 UTC')).toBeTruthy();
     expect(within(items[1]!).getByText(`Transaction ${'ab'.repeat(32)}`)).toBeTruthy();
+  });
+
+  it('shows the buyer the notes and file they sent with their payment, and downloads the file', async () => {
+    const file = {
+      id: 'ev-1', evidence_id: 'ev-1', notes: 'Sent from my hardware wallet', file_path: '/api/evidence/ev-1', url: '/api/evidence/ev-1',
+      marked_at: '2026-11-25T10:00:00.000Z', mark_status: 'pending', filename: 'receipt.png', content_type: 'image/png', size_bytes: 2048,
+      sha256: 'a'.repeat(64),
+    };
+    const app = open({ ...escrowFixture({ assigned_address: ADDRESS, payment_marked_at: file.marked_at }), evidence: [file] } as Escrow, ann);
+    const marks = await screen.findByRole('region', { name: 'What you sent with your payment' });
+    expect(within(marks).getByText('Sent from my hardware wallet')).toBeTruthy();
+    expect(within(marks).getByText('Marked 25 Nov 2026, 10:00 UTC: being checked by an admin')).toBeTruthy();
+    URL.createObjectURL = () => 'blob:receipt';
+    URL.revokeObjectURL = () => undefined;
+    await userEvent.click(within(marks).getByRole('button', { name: 'Download receipt.png' }));
+    await waitFor(() => expect(app.calls('GET', '/api/evidence/ev-1')).toHaveLength(1));
+  });
+
+  it('drops "No payment address is free" once an admin has given the buyer an address', async () => {
+    const refused: Answer = { status: 409, body: { detail: 'No payment address is free right now; the admins have been told', code: 'conflict' } };
+    let current = escrowFixture();
+    localStorage.setItem('escrow.session', 'token');
+    renderApp(`/escrow/${current.id}`, (request) => {
+      if (request.path === '/api/auth/me') return { status: 200, body: ann };
+      if (request.path === `/api/escrows/${current.id}` && request.method === 'GET') return { status: 200, body: current };
+      if (request.path === `/api/escrows/${current.id}/history`) return { status: 200, body: [] };
+      return request.method === 'POST' ? refused : undefined;
+    });
+    const next = await screen.findByRole('region', { name: 'Next step' });
+    await userEvent.click(within(next).getByRole('button', { name: 'Make Payment' }));
+    expect((await within(next).findByRole('alert')).textContent).toBe('No payment address is free right now; the admins have been told');
+    current = escrowFixture({ assigned_address: ADDRESS, allowed_actions: ['mark_paid', 'cancel'] });
+    // The page follows the escrow by itself (every 4 s): the admin's assignment arrives without a reload.
+    await within(next).findByRole('button', { name: 'Mark as Paid' }, { timeout: 15_000 });
+    expect(within(next).queryByRole('alert')).toBeNull();
+  });
+
+  it('shows a dispute as where the deal halts, not its next step as next, and a split as Split', async () => {
+    open(escrowFixture({ status: 'disputed', funded_at: '2026-11-25T10:00:00.000Z' }), ann);
+    const tracker = await screen.findByRole('list', { name: 'Progress' });
+    expect(within(tracker).getByText('Disputed').closest('li')!.getAttribute('class')).toContain('tracker-halted');
+    expect(within(tracker).queryByText('(next)')).toBeNull();
+    resetApp();
+    const dispute = { id: 'd1', reason: 'Broken', opened_by_side: 'buyer', opened_at: '2026-11-25T10:00:00.000Z', status: 'resolved', outcome: 'Half each',
+      resolution: 'split', seller_percent: 50, resolved_at: '2026-11-25T11:00:00.000Z' } as const;
+    open(escrowFixture({ status: 'released', dispute }), ann);
+    expect((await screen.findAllByText('Split')).some((el) => el.classList.contains('badge'))).toBe(true);
+  });
+
+  it('invites the parties of a completed deal to review it, with the escrow named', async () => {
+    const app = open(escrowFixture({ status: 'released', funded_at: '2026-11-25T10:00:00.000Z' }), ann);
+    await userEvent.click(await screen.findByRole('link', { name: 'Write a review' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Write a Review' });
+    expect((within(dialog).getByLabelText(/Escrow ID/) as HTMLInputElement).value).toBe('0b8a3c1e-5f7d-4c2a-9e61-2d4f8a7b9c10');
+    expect(app.router.state.location.pathname).toBe('/reviews');
+  });
+
+  it('agrees and asks for the payment address in one click, then shows where to pay', async () => {
+    const escrow = escrowFixture({ creator_side: 'seller', created_by: 'user-sam', allowed_actions: ['agree', 'decline'] });
+    const agreed = { ...escrow, agreed_at: '2026-11-25T10:00:00.000Z', allowed_actions: ['request_payment', 'decline'] };
+    const app = open(escrow, ann, (request) =>
+      request.path.endsWith('/agree') ? { status: 200, body: agreed } : { status: 200, body: { ...agreed, assigned_address: ADDRESS, allowed_actions: ['mark_paid'] } },
+    );
+    expect(screen.queryByText(/Agree to them/)).toBeNull();
+    expect(await screen.findByText(/Click Agree and pay to accept them/)).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: 'Agree and pay' }));
+    const payment = await screen.findByRole('dialog', { name: 'Payment information' });
+    expect(within(payment).getByText(ADDRESS)).toBeTruthy();
+    expect(app.calls('POST').map((c) => c.path)).toEqual([`/api/escrows/${escrow.id}/agree`, `/api/escrows/${escrow.id}/request-payment`]);
+  });
+
+  it('declines only with a reason, and says a paid escrow then goes back to the buyer', async () => {
+    const escrow = escrowFixture({ side: 'seller', status: 'funded', funded_at: '2026-11-25T10:00:00.000Z', allowed_actions: ['agree', 'decline'] });
+    const app = open(escrow, sam, () => ({ status: 200, body: { ...escrow, allowed_actions: [] } }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Decline' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Decline the terms' });
+    expect(within(dialog).getByText(/declining asks the admins to refund the money to the buyer/)).toBeTruthy();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Decline' }));
+    expect(within(dialog).getByText('Please give the reason for declining')).toBeTruthy();
+    await userEvent.type(within(dialog).getByLabelText(/Reason/), 'Out of stock');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Decline' }));
+    await waitFor(() => expect(app.calls('POST')).toEqual([{ method: 'POST', path: `/api/escrows/${escrow.id}/decline`, body: { reason: 'Out of stock' } }]));
+  });
+
+  it('records a shipment: a carrier is required for a parcel, not for a digital delivery', async () => {
+    const escrow = escrowFixture({ side: 'seller', status: 'funded', allowed_actions: ['ship', 'open_dispute'] });
+    const app = open(escrow, sam, () => ({ status: 200, body: { ...escrow, shipped_at: '2026-11-25T10:00:00.000Z', allowed_actions: ['open_dispute'] } }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Record shipment' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Record the shipment' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Record shipment' }));
+    expect(within(dialog).getByText('The carrier is required for a shipment')).toBeTruthy();
+    await userEvent.type(within(dialog).getByLabelText(/Carrier/), 'DHL');
+    expect(within(dialog).queryByText('The carrier is required for a shipment')).toBeNull();
+    await userEvent.type(within(dialog).getByLabelText(/Tracking number/), 'JD0146000033');
+    await userEvent.type(within(dialog).getByLabelText(/Note for the buyer/), 'Insured, two days');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Record shipment' }));
+    expect(await screen.findByText('Shipment recorded. The buyer has been told.')).toBeTruthy();
+    expect(app.calls('POST')[0]!.body).toEqual({ method: 'shipping', carrier: 'DHL', tracking: 'JD0146000033', note: 'Insured, two days' });
+  });
+
+  it('says how long the inspection will be before the buyer marks the goods received', async () => {
+    const escrow = escrowFixture({ status: 'funded', inspection_days: 5, shipped_at: '2026-11-25T10:00:00.000Z', allowed_actions: ['receive'] });
+    const app = open(escrow, ann, () => ({ status: 200, body: { ...escrow, inspection_ends_at: '2026-11-30T10:00:00.000Z', allowed_actions: ['confirm_receipt'] } }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Mark as received' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Mark as received' });
+    expect(within(dialog).getByText(/You then have 5 days to inspect it/)).toBeTruthy();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Mark as received' }));
+    expect(await screen.findByText(/Confirm Receipt, or open a dispute, by 30 Nov 2026, 10:00 UTC/)).toBeTruthy();
+    expect(app.calls('POST').map((c) => c.path)).toEqual([`/api/escrows/${escrow.id}/receive`]);
+  });
+
+  it('proposes a split showing both shares in BTC and USD, and answers a proposal with one click', async () => {
+    const escrow = escrowFixture({ status: 'funded', allowed_actions: ['propose', 'open_dispute'] });
+    const app = open(escrow, ann, () => ({ status: 200, body: escrow }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Propose a settlement' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Propose a settlement' });
+    await userEvent.clear(within(dialog).getByLabelText(/Seller's share/));
+    await userEvent.type(within(dialog).getByLabelText(/Seller's share/), '60');
+    // $1,015 at $50,000/BTC is 2,030,000 sats; the fee's 30,000 are kept and 2,000,000 divided.
+    expect(within(dialog).getByText(/The seller gets/).textContent).toBe(
+      'The seller gets 0.01200000 BTC ($600.00), the buyer gets back 0.00800000 BTC ($400.00). The escrow fee is kept.',
+    );
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Send proposal' }));
+    await waitFor(() => expect(app.calls('POST')[0]?.body).toEqual({ kind: 'split', seller_percent: 60 }));
+    resetApp();
+    const proposal = { id: 'p1', kind: 'split', status: 'open', proposed_by: 'seller', seller_percent: 60, days: null, note: 'Scratched', seller_sats: 1_200_000, buyer_sats: 800_000, created_at: '2026-11-25T10:00:00.000Z' } as const;
+    const asked = escrowFixture({ status: 'funded', proposals: [proposal], allowed_actions: ['accept_proposal', 'decline_proposal', 'open_dispute'] });
+    const answered = open(asked, ann, () => ({ status: 200, body: { ...asked, proposals: [{ ...proposal, status: 'accepted' }], allowed_actions: [] } }));
+    expect(await screen.findByText('The other party proposes a settlement: accept or decline it under Proposals.')).toBeTruthy();
+    const proposals = screen.getByRole('region', { name: 'Proposals' });
+    expect(within(proposals).getByText('60% to the seller: 0.01200000 BTC ($600.00); 40% back to the buyer: 0.00800000 BTC ($400.00)')).toBeTruthy();
+    await userEvent.click(within(proposals).getByRole('button', { name: 'Accept' }));
+    expect(await screen.findByText('Proposal accepted.')).toBeTruthy();
+    expect(answered.calls('POST').map((c) => c.path)).toEqual([`/api/escrows/${asked.id}/proposals/p1/accept`]);
   });
 
   it('answers a stranger as if the escrow did not exist', async () => {

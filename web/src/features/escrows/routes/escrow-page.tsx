@@ -6,14 +6,20 @@ import { ConversationPanel } from '../../../components/conversation/conversation
 import { usePageMeta } from '../../../components/page-meta.ts';
 import { Message } from '../../../components/ui/message.tsx';
 import { QueryState } from '../../../components/ui/query-state.tsx';
-import { StatusBadge } from '../../../components/ui/status-badge.tsx';
+import { EscrowStatusBadge } from '../../../components/ui/escrow-status-badge.tsx';
 import { useEscrow } from '../api/get-escrow.ts';
 import { EscrowActionsPanel } from '../components/escrow-actions-panel.tsx';
+import { DealFacts } from '../components/deal-facts.tsx';
 import { EscrowDetails } from '../components/escrow-details.tsx';
+import { EscrowPageSkeleton } from '../components/escrow-skeletons.tsx';
+import { ProposalsPanel } from '../components/proposals-panel.tsx';
+import { ReviewInvite } from '../components/review-invite.tsx';
+import { PaymentMarks } from '../components/payment-marks.tsx';
 import { EscrowTimeline } from '../components/escrow-timeline.tsx';
 import { StatusTracker } from '../components/status-tracker.tsx';
-import { escrowActions, needsMyAction } from '../model/escrow-actions.ts';
-import { nextStepFor, statusNote, trackerSteps } from '../model/escrow-progress.ts';
+import { statusNote } from '../model/escrow-progress.ts';
+import { nextStepFor } from '../model/next-step.ts';
+import { trackerSteps } from '../model/tracker-steps.ts';
 import '../escrows.css';
 
 const NOTICE_MS = 3000;
@@ -55,10 +61,9 @@ export function EscrowPage({ proofCard: ProofCard }: { proofCard?: EscrowProofSl
       <p className="small">
         <Link to="/dashboard">← My Escrows</Link>
       </p>
-      <QueryState query={escrow} errorFallback="This escrow cannot be loaded right now.">
+      <QueryState query={escrow} loading={<EscrowPageSkeleton />} errorFallback="This escrow cannot be loaded right now.">
         {(data) => {
           const note = statusNote(data);
-          const actions = escrowActions(data, user);
           return (
             <>
               <div className="page-head escrow-head">
@@ -67,7 +72,7 @@ export function EscrowPage({ proofCard: ProofCard }: { proofCard?: EscrowProofSl
                   <h1>{data.product_service}</h1>
                 </div>
                 <div className="escrow-status">
-                  <StatusBadge status={data.status} />
+                  <EscrowStatusBadge escrow={data} />
                   {note && <p className="small status-note">{note}</p>}
                 </div>
               </div>
@@ -83,15 +88,17 @@ export function EscrowPage({ proofCard: ProofCard }: { proofCard?: EscrowProofSl
                 )}
                 <EscrowActionsPanel
                   escrow={data}
-                  actions={actions}
-                  waitsOnMe={needsMyAction(data, user)}
                   totpEnabled={user.totp_enabled}
                   startWithPayment={params.get('pay') === '1'}
                   onPaymentShown={() => params.has('pay') && setParams({}, { replace: true })}
                   onNotice={setNotice}
                 />
               </section>
+              {data.side !== 'admin' && data.status === 'released' && <ReviewInvite escrowId={data.id} />}
+              <ProposalsPanel escrow={data} proposals={data.proposals ?? []} allowed={data.allowed_actions} onNotice={setNotice} />
+              <DealFacts escrow={data} />
               <EscrowDetails escrow={data} />
+              <PaymentMarks evidence={data.evidence ?? []} side={data.side} />
               <ConversationPanel escrowId={data.id} viewerSide={data.side} canPost={data.allowed_actions.includes('post_message')} />
               <section className="card" aria-labelledby="history-heading">
                 <h2 id="history-heading">History</h2>

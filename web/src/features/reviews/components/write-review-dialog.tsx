@@ -14,11 +14,11 @@ type ReviewInput = z.input<typeof reviewSubmissionSchema>;
 const blank: ReviewInput = { name: '', email: '', country: '', rating: '5', text: '', escrow_id: '', terms_accepted: false as unknown as true };
 
 /** 'Write a Review': the spec's rules, the server's schema; closes 2 s after it was received. */
-export function WriteReviewDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
+export function WriteReviewDialog({ open, onOpenChange, escrowId = '' }: { open: boolean; onOpenChange: (open: boolean) => void; escrowId?: string }) {
   const queryClient = useQueryClient();
   const [done, setDone] = useState<string | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
-  const { register, handleSubmit, formState, control } = useForm<ReviewInput>({ resolver: zodResolver(reviewSubmissionSchema), defaultValues: blank });
+  const { register, handleSubmit, formState, control } = useForm<ReviewInput>({ resolver: zodResolver(reviewSubmissionSchema), defaultValues: { ...blank, escrow_id: escrowId } });
   const { errors, isSubmitting } = formState;
   const length = (useWatch({ control, name: 'text' }) ?? '').length;
 

@@ -44,7 +44,10 @@ function useFilters(): [ReviewFilters, (next: Partial<ReviewFilters>) => void] {
 export function ReviewsPage() {
   usePageMeta('Customer reviews', 'What buyers and sellers say about their Bitcoin escrow deals with us.', 'bitcoin escrow reviews, escrow ratings');
   const [filters, setFilters] = useFilters();
-  const [writing, setWriting] = useState(false);
+  // `?review=ESCROW_ID` (the link a finished escrow's page and mail give) opens the form about that deal.
+  const [params] = useSearchParams();
+  const [aboutEscrow] = useState(() => params.get('review') ?? '');
+  const [writing, setWriting] = useState(aboutEscrow !== '');
   const reviews = useReviews(filters);
   const countries = useReviewCountries();
   const page = reviews.data ?? [];
@@ -119,7 +122,7 @@ export function ReviewsPage() {
       </nav>
       {writing && (
         <Suspense fallback={null}>
-          <WriteReviewDialog open onOpenChange={setWriting} />
+          <WriteReviewDialog open onOpenChange={setWriting} escrowId={aboutEscrow} />
         </Suspense>
       )}
     </article>

@@ -5,18 +5,28 @@ import { ConversationPanel } from '../../../../components/conversation/conversat
 import { Button } from '../../../../components/ui/button.tsx';
 import { CopyButton } from '../../../../components/ui/copy-button.tsx';
 import { QueryState } from '../../../../components/ui/query-state.tsx';
-import { StatusBadge } from '../../../../components/ui/status-badge.tsx';
+import { EscrowStatusBadge } from '../../../../components/ui/escrow-status-badge.tsx';
 import { formatBtc, formatDateTime, formatUsd } from '../../../../lib/format.ts';
 import { paymentCheckText } from '../../../../lib/payment-check.ts';
 import { type AdminEscrow, useEscrow } from '../api/get-escrow.ts';
-import { type EscrowPower, escrowPowers } from '../escrow-powers.ts';
 import { AssignAddressDialog } from './assign-address-dialog.tsx';
 import { CancelDialog } from './cancel-dialog.tsx';
 import { EscrowHistory } from './escrow-history.tsx';
 import { FreezeDialog } from './freeze-dialog.tsx';
 import { MoneyDialog } from './money-dialog.tsx';
 
-const LABELS: Record<EscrowPower, string> = { assign: 'Assign address', release: 'Release', refund: 'Refund', freeze: 'Freeze', unfreeze: 'Unfreeze', cancel: 'Cancel escrow' };
+/** The console's powers on one escrow, offered exactly when the escrow's answer allows them (contract 7.7). */
+const POWERS = ['assign_address', 'release', 'refund', 'cancel', 'freeze', 'unfreeze'] as const;
+type EscrowPower = (typeof POWERS)[number];
+const LABELS: Record<EscrowPower, string> = {
+  assign_address: 'Assign address',
+  release: 'Release',
+  refund: 'Refund',
+  cancel: 'Cancel escrow',
+  freeze: 'Freeze',
+  unfreeze: 'Unfreeze',
+};
+const PRIMARY: ReadonlySet<EscrowPower> = new Set(['release', 'assign_address', 'unfreeze']);
 
 function Address({ label, value, proven = false }: { label: string; value: string | null; proven?: boolean }) {
   return (
@@ -115,40 +125,34 @@ export function EscrowDetail({ escrowId, onDone }: { escrowId: string; onDone: (
           <>
             <div className="verification-head">
               <h3>{e.product_service}</h3>
-              <StatusBadge status={e.status} />
+              <EscrowStatusBadge escrow={e} />
             </div>
             <p className="small muted mono break">Escrow {e.id}</p>
             <p>{e.description}</p>
             <Facts escrow={e} />
-            {e.status === 'pending_payment' && e.payment_marked_at && (
+            {e.allowed_actions.includes('verify_payment') && (
               <p className="small">
                 The buyer marked the payment: <Link to="/admin?tab=verifications">verify it on the Verifications tab</Link>.
               </p>
             )}
-            {e.status === 'disputed' && (
+            {e.allowed_actions.includes('resolve') && (
               <p className="small">
                 In dispute: <Link to="/admin?tab=disputes">resolve it on the Disputes tab</Link>.
               </p>
             )}
             <div className="row-actions">
-              {escrowPowers(e).map((state) =>
-                state.allowed ? (
-                  <Button key={state.power} variant={state.power === 'release' || state.power === 'assign' || state.power === 'unfreeze' ? 'primary' : 'secondary'} onClick={() => setOpen(state.power)}>
-                    {LABELS[state.power]}
-                  </Button>
-                ) : (
-                  <span key={state.power} className="small muted">
-                    {LABELS[state.power]}: {state.why}
-                  </span>
-                ),
-              )}
+              {POWERS.filter((power) => e.allowed_actions.includes(power)).map((power) => (
+                <Button key={power} variant={PRIMARY.has(power) ? 'primary' : 'secondary'} onClick={() => setOpen(power)}>
+                  {LABELS[power]}
+                </Button>
+              ))}
             </div>
             <ConversationPanel escrowId={e.id} viewerSide="admin" canPost={e.allowed_actions.includes('post_message')} headingLevel={3} embedded />
             <EscrowHistory escrowId={e.id} />
           </>
         )}
       </QueryState>
-      <AssignAddressDialog escrow={target('assign')} onClose={close} onDone={onDone} />
+      <AssignAddressDialog escrow={target('assign_address')} onClose={close} onDone={onDone} />
       <MoneyDialog escrow={target('release')} kind="release" onClose={close} onDone={onDone} />
       <MoneyDialog escrow={target('refund')} kind="refund" onClose={close} onDone={onDone} />
       <CancelDialog escrow={target('cancel')} onClose={close} onDone={onDone} />

@@ -1,13 +1,15 @@
-import { StatusBadge } from '../../../../components/ui/status-badge.tsx';
+import { EscrowStatusBadge } from '../../../../components/ui/escrow-status-badge.tsx';
 import { formatBtc, formatDate, formatUsd } from '../../../../lib/format.ts';
 import { EscrowLink } from '../../shared/escrow-link.tsx';
 import type { AdminEscrow } from '../api/get-escrow.ts';
 
-/** What the status alone does not say, for the admin's next step. */
+/** The admin's next step on the escrow, from what the answer allows an admin now (contract 7.4, 7.7). */
 function note(e: AdminEscrow): string | null {
-  if (e.status === 'pending_payment' && !e.assigned_address) return 'Needs an address';
-  if (e.status === 'pending_payment' && e.payment_marked_at) return 'Payment marked: verify';
-  if (e.status === 'funded' && e.buyer_confirmed_at) return 'Receipt confirmed: release';
+  if (e.refund_due) return 'Declined after payment: refund';
+  if (e.ready_to_release) return 'Ready to release';
+  if (e.allowed_actions.includes('assign_address')) return 'Needs an address';
+  if (e.allowed_actions.includes('verify_payment')) return 'Payment marked: verify';
+  if (e.allowed_actions.includes('resolve')) return 'In dispute: resolve';
   return null;
 }
 
@@ -32,7 +34,7 @@ export function EscrowTable({ escrows }: { escrows: AdminEscrow[] }) {
               <div className="small muted mono">{e.id.slice(0, 8)}</div>
             </td>
             <td data-label="Status">
-              <StatusBadge status={e.status} />
+              <EscrowStatusBadge escrow={e} />
               {note(e) && <div className="small">{note(e)}</div>}
             </td>
             <td data-label="Amount">

@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import { getFile } from '../../shared/api/get-file.ts';
+import { getFile } from '../../../../lib/get-file.ts';
 import { saveBlob } from '../../../../lib/save-blob.ts';
 import { type ReportRange, rangeQuery } from './get-overview.ts';
 

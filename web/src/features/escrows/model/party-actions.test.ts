@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { escrowFixture } from '../../../testing/escrow-fixture.ts';
+import type { Escrow } from '../api/types.ts';
+import { needsMyAction, nextAction, pageActions } from './party-actions.ts';
+
+const at = '2026-11-25T10:00:00.000Z';
+const with_ = (allowed: Escrow['allowed_actions'], over: Partial<Escrow> = {}) => escrowFixture({ allowed_actions: allowed, ...over });
+
+describe('the buttons of the next-step box', () => {
+  it.each<[string, Partial<Escrow>, Escrow['allowed_actions'], string[]]>([
+    ['a seller asked to agree', { side: 'seller' }, ['agree', 'decline', 'set_payout_address', 'post_message'], ['agree', 'set_payout_address', 'decline']],
+    ['a buyer asked to agree: agree and pay in one click', {}, ['agree', 'decline', 'cancel', 'post_message'], ['agree_and_pay', 'decline', 'cancel']],
+    ['a buyer who may mark the payment: where to pay beside it', {}, ['mark_paid', 'set_refund_address', 'open_dispute'], ['mark_paid', 'show_payment', 'set_refund_address', 'open_dispute']],
+    ['a seller to ship', { side: 'seller' }, ['ship', 'set_payout_address', 'propose', 'open_dispute', 'post_message'], ['ship', 'set_payout_address', 'propose', 'open_dispute']],
+    ['proposal answers go on the proposal, not here', {}, ['accept_proposal', 'decline_proposal', 'post_message'], []],
+    ['an admin acts from the console', { side: 'admin' }, ['release', 'refund', 'freeze', 'cancel', 'post_message'], []],
+    ['nothing allowed, nothing offered', {}, [], []],
+  ])('%s', (_what, over, allowed, buttons) => {
+    expect(pageActions(with_(allowed, over))).toEqual(buttons);
+  });
+});
+
+describe('the next step and "Needs my action"', () => {
+  it('is the first allowed action that moves the deal on', () => {
+    expect(nextAction(with_(['set_refund_address', 'receive', 'open_dispute']))).toBe('receive');
+    expect(nextAction(with_(['agree', 'decline'], { side: 'seller' }))).toBe('agree');
+    expect(nextAction(with_(['set_refund_address', 'open_dispute', 'propose']))).toBeNull();
+  });
+
+  it('waits on this user for a step, an answer to a proposal, or a payout address once the money is held', () => {
+    expect(needsMyAction(with_(['confirm_receipt', 'open_dispute']))).toBe(true);
+    expect(needsMyAction(with_(['decline_proposal', 'accept_proposal']))).toBe(true);
+    expect(needsMyAction(with_(['set_payout_address', 'propose'], { side: 'seller', funded_at: at }))).toBe(true);
+    expect(needsMyAction(with_(['set_payout_address', 'propose'], { side: 'seller', funded_at: at, payout_address: 'bc1q' }))).toBe(false);
+    expect(needsMyAction(with_(['set_payout_address', 'cancel'], { side: 'seller' }))).toBe(false);
+    expect(needsMyAction(with_(['post_message']))).toBe(false);
+  });
+});

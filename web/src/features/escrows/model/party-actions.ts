@@ -1,0 +1,43 @@
+import type { Escrow, EscrowAction } from '../api/types.ts';
+
+/**
+ * What the next-step box offers: the allowed actions it has a button for, plus two that only present allowed ones
+ * ("Agree and pay" is `agree` then `request_payment` in one click for the buyer; "Payment information" shows where
+ * to pay while `mark_paid` is allowed). Proposal answers are offered on the proposal itself, messages in the
+ * conversation, admin powers in the console.
+ */
+export type PageAction = EscrowAction | 'agree_and_pay' | 'show_payment';
+
+/** The actions that move the deal on, in the order a deal takes them: the first one allowed is the next step. */
+const NEXT_STEPS: readonly EscrowAction[] = ['agree', 'request_payment', 'mark_paid', 'ship', 'receive', 'confirm_receipt'];
+/** The other buttons of the box, in the order offered after the next step. */
+const OTHERS: readonly EscrowAction[] = ['set_payout_address', 'set_refund_address', 'propose', 'decline', 'open_dispute', 'cancel'];
+
+type Facts = Pick<Escrow, 'side' | 'allowed_actions'>;
+
+const present = (action: EscrowAction, escrow: Facts): PageAction => (action === 'agree' && escrow.side === 'buyer' ? 'agree_and_pay' : action);
+
+/** This user's one next step on the escrow, or null when the escrow waits on someone else. */
+export function nextAction(escrow: Facts): PageAction | null {
+  if (escrow.side === 'admin') return null;
+  const next = NEXT_STEPS.find((action) => escrow.allowed_actions.includes(action));
+  return next ? present(next, escrow) : null;
+}
+
+/** The buttons of the next-step box, the next step first: exactly the allowed actions it offers. */
+export function pageActions(escrow: Facts): PageAction[] {
+  if (escrow.side === 'admin') return []; // an admin acts from the console
+  const allowed = new Set(escrow.allowed_actions);
+  const actions: PageAction[] = [...NEXT_STEPS, ...OTHERS].filter((action) => allowed.has(action)).map((action) => present(action, escrow));
+  if (allowed.has('mark_paid')) actions.splice(actions.indexOf('mark_paid') + 1, 0, 'show_payment');
+  return actions;
+}
+
+/**
+ * Whether the escrow waits on this user (the dashboard's "Needs my action"): a next step of theirs, an open
+ * proposal to answer, or, once the money is held, the address it would be paid out to.
+ */
+export function needsMyAction(escrow: Facts & Pick<Escrow, 'payout_address' | 'funded_at'>): boolean {
+  if (nextAction(escrow) !== null || escrow.allowed_actions.includes('accept_proposal')) return true;
+  return escrow.funded_at !== null && escrow.allowed_actions.includes('set_payout_address') && !escrow.payout_address;
+}
