@@ -1,5 +1,5 @@
 import type { SignedInUser } from '../app-deps.ts';
-import type { StepUpCheck } from './middleware/admin-step-up.ts';
+import type { Context } from 'hono';
 
 /** Hono's typed context variables. */
 export interface AppEnv {
@@ -17,6 +17,6 @@ export interface AppEnv {
     /** The position of the last escrow event, read with the session: where the escrow read model stood. */
     escrowsPosition?: number;
     /** The second-factor check an admin power's route runs (see middleware/admin-step-up.ts). */
-    stepUp?: StepUpCheck;
+    stepUp?: (c: Context<AppEnv>) => Promise<void>;
   };
 }

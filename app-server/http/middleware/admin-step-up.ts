@@ -20,7 +20,7 @@ export const ADMIN_POWER: SecondFactorNeed = { power: true };
 export const notAPower = (reason: string): SecondFactorNeed => ({ power: false, reason });
 
 /** What the app's step-up runs for a power; set on every request by `adminStepUp` below. */
-export type StepUpCheck = (c: Context<AppEnv>) => Promise<void>;
+export type StepUpCheck = NonNullable<AppEnv['Variables']['stepUp']>;
 
 /** The route's declaration as the first middleware after the role check: runs the step-up for a power. */
 export function secondFactorMiddleware(need: SecondFactorNeed): MiddlewareHandler<AppEnv> {

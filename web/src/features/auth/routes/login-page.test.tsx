@@ -42,7 +42,7 @@ describe('Sign in', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Sign in' }));
     await waitFor(() => expect(app.router.state.location.pathname).toBe('/dashboard'));
     expect(localStorage.getItem('escrow.session')).toBe('token-1');
-    expect(app.calls('POST', '/api/auth/login').map((r) => (r.body as { totp_code?: string }).totp_code)).toEqual([null, '999999', '123456']);
+    expect(app.calls('POST', '/api/auth/login').map((r) => (r.body as { totp_code?: string }).totp_code)).toEqual([undefined, '999999', '123456']);
   });
 
   it('shows the server’s reason for a refused sign-in', async () => {
