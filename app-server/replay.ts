@@ -24,6 +24,8 @@ export function replayProjections(
     onProgress?: (events: number) => void;
     /** Rows of the read models held in memory (tests make it small to exercise the scratch tables). */
     rowsInMemory?: number;
+    /** With swap (in steps): rows rewritten so far of every differing one. */
+    onSwapProgress?: (rewritten: number, total: number) => void;
   } = {},
 ): Promise<ReplayReport> {
   const { onProgress } = options;
@@ -34,6 +36,7 @@ export function replayProjections(
     {
       secondConnection: database.backend === 'postgres',
       ...(options.rowsInMemory ? { rowsInMemory: options.rowsInMemory } : {}),
+      ...(options.onSwapProgress ? { onSwapProgress: options.onSwapProgress } : {}),
       ...(options.swap
         ? {
             swap: {

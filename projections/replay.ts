@@ -62,6 +62,8 @@ export interface ReplayOptions {
   secondConnection?: boolean;
   /** Rows of the mutable read models kept in memory (default ROWS_IN_MEMORY); the rest wait in the scratch tables. */
   rowsInMemory?: number;
+  /** A stepwise swap's progress: rows rewritten so far of `total` (every differing key of every read model). */
+  onSwapProgress?: (rewritten: number, total: number) => void;
 }
 
 const SCRATCH = 'projection_replay';
@@ -147,7 +149,7 @@ export async function replayAndCompare(
   }
   if (stepwise && steps && swap) {
     try {
-      report = { ...report!, swapped: await swapInSteps(db, projections, specs, stepwise, swap.lock, steps.eventsAfter) };
+      report = { ...report!, swapped: await swapInSteps(db, projections, specs, stepwise, swap.lock, steps.eventsAfter, options.onSwapProgress) };
     } finally {
       await sql.raw(`DROP SCHEMA IF EXISTS ${SCRATCH} CASCADE`).execute(db);
     }
@@ -258,7 +260,10 @@ async function swapInSteps(
   state: { rebuild: ScratchRebuild; position: number; work: SwapWork[] },
   lock: (trx: DynamicTransaction) => Promise<void>,
   eventsAfter: (trx: DynamicTransaction, position: number) => Promise<readonly ProjectedEvent[]>,
+  onProgress?: (rewritten: number, total: number) => void,
 ): Promise<SwappedTable[]> {
+  const total = state.work.reduce((n, w) => n + w.count, 0);
+  let rewritten = 0;
   const counts = new Map(specs.map((s) => [s.name as string, { table: s.name as string, deleted: 0, inserted: 0 }]));
   const { rebuild } = state;
   rebuild.appendSink.discard = true; // append-only rows of later events are the live projection's to insert
@@ -287,6 +292,8 @@ async function swapInSteps(
           tally.deleted += Number(deleted.numAffectedRows ?? 0);
           tally.inserted += Number(inserted.numAffectedRows ?? 0);
         });
+      rewritten += Math.min(SWAP_BATCH, count - first + 1);
+      onProgress?.(rewritten, total);
     }
   }
   return [...counts.values()];

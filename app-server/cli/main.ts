@@ -127,8 +127,20 @@ tables (exit 1 on a mismatch). --swap then replaces the live tables' rows with t
       return withDatabase(async (database) => {
         const head = await readChainHead(database.db);
         const progress = startProgress('replay', { unit: 'events', total: head.position });
-        const report = await replayProjections(database, { swap: values.swap, onProgress: (n) => progress.update(n) });
+        let swapping: Progress | undefined;
+        const report = await replayProjections(database, {
+          swap: values.swap,
+          onProgress: (n) => progress.update(n),
+          onSwapProgress: (rows, total) => {
+            if (!swapping) {
+              progress.finish();
+              swapping = startProgress('replay --swap: rewrite', { unit: 'rows', total });
+            }
+            swapping.update(rows);
+          },
+        });
         progress.finish();
+        swapping?.finish();
         console.log(formatReplayReport(report));
         return report.match || report.swapped ? 0 : 1;
       });
