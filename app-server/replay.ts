@@ -22,6 +22,10 @@ export function replayProjections(
     /** With swap: the whole swap in the rebuild's transaction, under the lock (an import into a new store). */
     swapInOne?: boolean;
     onProgress?: (events: number) => void;
+    /** Rows of the read models held in memory (tests make it small to exercise the scratch tables). */
+    rowsInMemory?: number;
+    /** With swap (in steps): rows rewritten so far of every differing one. */
+    onSwapProgress?: (rewritten: number, total: number) => void;
   } = {},
 ): Promise<ReplayReport> {
   const { onProgress } = options;
@@ -31,6 +35,8 @@ export function replayProjections(
     (reader) => (onProgress ? counted(walkLogForProjections(reader as Kysely<Database>, 5_000), onProgress) : walkLogForProjections(reader as Kysely<Database>, 5_000)),
     {
       secondConnection: database.backend === 'postgres',
+      ...(options.rowsInMemory ? { rowsInMemory: options.rowsInMemory } : {}),
+      ...(options.onSwapProgress ? { onSwapProgress: options.onSwapProgress } : {}),
       ...(options.swap
         ? {
             swap: {

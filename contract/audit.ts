@@ -13,8 +13,9 @@ export const auditEntrySchema = z.strictObject({
   object_id: z.string(),
   actor: z.string().describe("A user id, 'system' or 'anonymous'"),
   actor_user_id: z.string().nullable(),
-  summary: z.string(),
+  summary: z.string().describe('The event in words, users named by their usernames'),
   actor_username: z.string().nullable(),
+  object_name: z.string().nullable().describe("The username of the user the entry is about (object_type 'user'), else null"),
 });
 export const auditEntriesSchema = z.array(auditEntrySchema);
 

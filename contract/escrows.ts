@@ -162,8 +162,10 @@ export const adminEscrowHistoryEntrySchema = z.strictObject({
   position: z.number().int(),
   version: z.number().int(),
   type: z.string(),
+  summary: z.string().describe('The event in words, users named by their usernames (as in the audit log)'),
   occurred_at: isoTime,
   actor: z.string(),
+  actor_username: z.string().nullable().describe("The acting user's username; null for system or a user no longer there"),
   data: z.record(z.string(), z.unknown()).describe("The event's data as recorded (see the event catalogue)"),
   status_after: escrowStatusSchema,
   after: z.strictObject({

@@ -10,7 +10,7 @@ const objectTypes = ['escrow', 'address', 'user', 'review', 'settings'] as const
 export const auditLogQuerySchema = z.object({
   ...page,
   before: wholeNumber('before').pipe(z.number().min(1, 'before must be at least 1')).optional(),
-  actor: z.string().max(100).optional(),
+  actor: z.string().max(100).optional().describe('A username, a user id, system or anonymous'),
   object_type: z.enum(objectTypes).optional(),
   object_id: z.string().max(100).optional(),
   action_type: z.string().max(60).optional(),

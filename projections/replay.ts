@@ -1,9 +1,9 @@
 import { sql } from 'kysely';
 import { applyEvents } from './apply.ts';
 import type { DynamicDb, DynamicTransaction } from './dynamic-db.ts';
-import { MemoryRowStore } from './memory-row-store.ts';
 import { normaliseRow } from './normalise-row.ts';
 import type { ProjectedEvent, Projection, Row, TableSpec } from './projection.ts';
+import { type SpillTarget, SpillingRowStore } from './spilling-row-store.ts';
 
 export interface TableComparison {
   table: string;
@@ -60,22 +60,30 @@ export interface ReplayOptions {
    * while the rebuilt rows go in. Without it (PGlite: one connection) everything runs on the transaction.
    */
   secondConnection?: boolean;
+  /** Rows of the mutable read models kept in memory (default ROWS_IN_MEMORY); the rest wait in the scratch tables. */
+  rowsInMemory?: number;
+  /** A stepwise swap's progress: rows rewritten so far of `total` (every differing key of every read model). */
+  onSwapProgress?: (rewritten: number, total: number) => void;
 }
 
 const SCRATCH = 'projection_replay';
 const INSERT_BATCH = 5_000;
+/** Rows of the mutable read models a replay keeps in memory; the rest wait in the scratch tables. */
+const ROWS_IN_MEMORY = 20_000;
 
 /**
  * Rebuilds every projection from the log into fresh tables and compares them row for row with the live read
- * models. Reducers run in memory; rows reach the database in multi-row batches, each sent while the next is built.
- * Everything happens in one repeatable-read transaction that is rolled back at the end (and, with
- * `secondConnection`, a read-only one that shares its snapshot), so the live tables are read at the same instant as
- * the log and nothing is left behind.
+ * models. Reducers run on a bounded cache of rows (SpillingRowStore): rows leave it for the scratch tables in
+ * multi-row batches, each sent while the next is built, and are read back by key when an event needs them again, so
+ * memory does not grow with the log. Everything happens in one repeatable-read transaction that is rolled back at
+ * the end (and, with `secondConnection`, a read-only one that shares its snapshot), so the live tables are read at
+ * the same instant as the log and nothing is left behind.
  *
  * With `swap`, the transaction is read-committed and first takes `swap.lock`; once it holds it no writer can
  * interleave, so every later statement sees the same log and read models. After the comparison each live table is
  * emptied (DELETE, so readers keep reading the old rows until commit) and refilled from the rebuild, the scratch
- * schema is dropped, and the transaction commits.
+ * schema is dropped, and the transaction commits. With `swap.steps` the rebuild is committed instead (the scratch
+ * schema, with a table of the differing keys per read model) and rewritten into the live tables in small steps.
  */
 export async function replayAndCompare(
   db: DynamicDb,
@@ -89,37 +97,27 @@ export async function replayAndCompare(
   const steps = swap?.steps;
   const inOne = swap && !steps; // the whole swap in the rebuild's transaction, under the lock
   let report: ReplayReport | undefined;
-  let stepwise: { memory: MemoryRowStore; position: number; work: SwapWork[] } | undefined;
-  const appendSink: { discard: boolean } = { discard: false };
+  let stepwise: { rebuild: ScratchRebuild; position: number; work: SwapWork[] } | undefined;
   try {
     await db
       .transaction()
       .setIsolationLevel(inOne ? 'read committed' : 'repeatable read')
       .execute(async (trx) => {
         if (inOne) await swap.lock(trx);
-        await sql.raw(`CREATE SCHEMA ${SCRATCH}`).execute(trx);
-        for (const spec of specs) {
-          await sql
-            .raw(`CREATE UNLOGGED TABLE ${SCRATCH}.${spec.name} (LIKE public.${spec.name} INCLUDING DEFAULTS)`)
-            .execute(trx);
-        }
+        await createScratch(trx, specs);
         const position = steps ? await steps.position(trx) : 0;
-        const { events, liveFigures, memory } = await onReader(db, trx, !inOne && options.secondConnection === true, async (reader) => {
-          const writes = new PipelinedWrites();
-          const insert = (table: string, rows: Row[]) => (appendSink.discard ? Promise.resolve() : writes.add(() => insertRows(trx, `${SCRATCH}.${table}`, rows)));
-          const memory = new MemoryRowStore(specs, insert);
+        const rebuild = new ScratchRebuild(specs, trx, options.rowsInMemory ?? ROWS_IN_MEMORY);
+        const { events, liveFigures } = await onReader(db, trx, !inOne && options.secondConnection === true, async (reader) => {
           let count = 0;
           for await (const page of readingAhead(readPages(reader))) {
-            await applyEvents(memory, projections, page);
+            await applyEvents(rebuild.store, projections, page);
             count += page.length;
           }
           // The log is read: the reader sums up the live tables while the rest of the rebuild goes in.
           const live = liveFiguresOf(reader, specs);
           live.catch(() => undefined); // awaited below unless the rebuild fails first
-          await memory.flush();
-          for (const [table, rows] of memory.tables) await insert(table, [...rows.values()]);
-          await writes.drain();
-          return { events: count, liveFigures: await live, memory };
+          await rebuild.flush();
+          return { events: count, liveFigures: await live };
         });
 
         const tables: TableComparison[] = [];
@@ -131,8 +129,8 @@ export async function replayAndCompare(
         }
         if (steps) {
           const work: SwapWork[] = [];
-          for (const [i, spec] of specs.entries()) if (!tables[i]!.match) work.push(await differingRows(trx, spec));
-          stepwise = { memory, position, work };
+          for (const [i, spec] of specs.entries()) if (!tables[i]!.match) work.push(await differingKeys(trx, spec));
+          stepwise = { rebuild, position, work };
         }
         const seconds = (performance.now() - started) / 1000;
         report = {
@@ -143,66 +141,142 @@ export async function replayAndCompare(
           tables,
           ...(inOne ? { swapped } : {}),
         };
-        if (!inOne) throw new RollbackScratch();
+        if (!inOne && !steps) throw new RollbackScratch();
+        // With steps the transaction commits: the scratch schema holds the rebuild the steps write from.
       });
   } catch (error) {
     if (!(error instanceof RollbackScratch)) throw error;
   }
   if (stepwise && steps && swap) {
-    appendSink.discard = true; // append-only rows of later events are the live projection's to insert
-    report = { ...report!, swapped: await swapInSteps(db, projections, specs, stepwise, swap.lock, steps.eventsAfter) };
+    try {
+      report = { ...report!, swapped: await swapInSteps(db, projections, specs, stepwise, swap.lock, steps.eventsAfter, options.onSwapProgress) };
+    } finally {
+      await sql.raw(`DROP SCHEMA IF EXISTS ${SCRATCH} CASCADE`).execute(db);
+    }
     report.seconds = (performance.now() - started) / 1000;
   }
   return report!;
 }
 
-/** A table's rows that differ between live and rebuilt: their keys, and (append-only tables) the rebuilt rows. */
+/**
+ * A fresh scratch schema with a table like each live one; mutable tables get a unique index on their key, which the
+ * rebuild reads and replaces rows by. A schema left by an interrupted stepwise swap (committed) is dropped first.
+ */
+async function createScratch(trx: DynamicTransaction, specs: readonly TableSpec[]): Promise<void> {
+  await sql.raw(`DROP SCHEMA IF EXISTS ${SCRATCH} CASCADE`).execute(trx);
+  await sql.raw(`CREATE SCHEMA ${SCRATCH}`).execute(trx);
+  for (const spec of specs) {
+    await sql.raw(`CREATE UNLOGGED TABLE ${SCRATCH}.${spec.name} (LIKE public.${spec.name} INCLUDING DEFAULTS)`).execute(trx);
+    if (!spec.appendOnly) await sql.raw(`CREATE UNIQUE INDEX ON ${SCRATCH}.${spec.name} (${keyColumns(spec)})`).execute(trx);
+  }
+}
+
+const keyColumns = (spec: TableSpec) => spec.key.map((c) => `"${c}"`).join(', ');
+
+/**
+ * The rebuild's rows: a bounded row store whose rows spill into the scratch tables through `executor` (the
+ * rebuild's transaction, then each swap step's). Every statement is queued on the connection in the order the
+ * store asks for it, so a row read back sees every write before it.
+ */
+class ScratchRebuild {
+  readonly appendSink = { discard: false };
+  readonly store: SpillingRowStore;
+  private writes = new PipelinedWrites();
+
+  constructor(
+    specs: readonly TableSpec[],
+    private executor: DynamicDb,
+    rowsInMemory: number,
+  ) {
+    const target: SpillTarget = {
+      insert: async (table, rows) => {
+        for (const statement of insertStatements(`${SCRATCH}.${table}`, rows)) await this.writes.add(() => statement.execute(this.executor).then(() => undefined));
+      },
+      remove: async (table, keys) => {
+        const statement = deleteByKeys(`${SCRATCH}.${table}`, specs.find((s) => s.name === table)!, keys);
+        await this.writes.add(() => statement.execute(this.executor).then(() => undefined));
+      },
+      read: async (spec, key) => {
+        let query = this.executor.withSchema(SCRATCH).selectFrom(spec.name).selectAll();
+        spec.key.forEach((column, i) => {
+          query = query.where(column, '=', key[i]);
+        });
+        const raw = await query.executeTakeFirst();
+        return raw ? normaliseRow(raw as Record<string, unknown>) : undefined;
+      },
+    };
+    this.store = new SpillingRowStore(specs, target, rowsInMemory, 2_000, this.appendSink);
+  }
+
+  /** Writes what the store holds changed and waits for every write. */
+  async flush(): Promise<void> {
+    await this.store.flush();
+    await this.writes.drain();
+  }
+
+  /** From now on the rows go through `executor` (a swap step's transaction). */
+  use(executor: DynamicDb): void {
+    this.executor = executor;
+    this.writes = new PipelinedWrites();
+  }
+}
+
+/** A read model whose live rows differ from the rebuild: a scratch table of their keys, numbered from 1. */
 interface SwapWork {
   spec: TableSpec;
-  keys: Row[];
-  /** Append-only tables only: the rebuilt rows of those keys (they are not kept in memory). */
-  rebuilt?: Map<string, Row>;
+  keysTable: string;
+  count: number;
 }
 
 const SWAP_BATCH = 250;
 
-const memoryKey = (spec: TableSpec, row: Row) =>
-  spec.key.length === 1 ? String(row[spec.key[0]!]) : JSON.stringify(spec.key.map((c) => row[c]));
-
-/** The keys of rows only in live or only in the rebuild (a changed row is in both). */
-async function differingRows(trx: DynamicTransaction, spec: TableSpec): Promise<SwapWork> {
+/**
+ * The keys of rows only in live or only in the rebuild (a changed row is in both), kept in a scratch table numbered
+ * for the steps to walk; an append-only scratch table gets the key index the steps join on.
+ */
+async function differingKeys(trx: DynamicTransaction, spec: TableSpec): Promise<SwapWork> {
   const live = `public.${spec.name}`;
   const rebuilt = `${SCRATCH}.${spec.name}`;
-  const keyColumns = spec.key.map((c) => `"${c}"`).join(', ');
-  const { rows: keys } = await sql.raw<Row>(
-    `SELECT DISTINCT ${keyColumns} FROM ((SELECT * FROM ${live} EXCEPT ALL SELECT * FROM ${rebuilt}) UNION ALL (SELECT * FROM ${rebuilt} EXCEPT ALL SELECT * FROM ${live})) AS d`,
+  const keysTable = `${SCRATCH}.keys_${spec.name}`;
+  const columns = keyColumns(spec);
+  await sql.raw(
+    `CREATE UNLOGGED TABLE ${keysTable} AS SELECT row_number() OVER () AS n, d.* FROM (SELECT DISTINCT ${columns} FROM ((SELECT * FROM ${live} EXCEPT ALL SELECT * FROM ${rebuilt}) UNION ALL (SELECT * FROM ${rebuilt} EXCEPT ALL SELECT * FROM ${live})) AS e) AS d`,
   ).execute(trx);
-  if (!spec.appendOnly) return { spec, keys };
-  // The rebuilt rows to write are those only in the rebuild: one pass (the scratch table has no index to look keys up).
-  const rebuiltRows = new Map<string, Row>();
-  const { rows } = await sql.raw<Row>(`SELECT * FROM ${rebuilt} EXCEPT ALL SELECT * FROM ${live}`).execute(trx);
-  for (const row of rows) rebuiltRows.set(memoryKey(spec, row), normaliseRow(row));
-  return { spec, keys, rebuilt: rebuiltRows };
+  await sql.raw(`CREATE INDEX ON ${keysTable} (n)`).execute(trx);
+  if (spec.appendOnly) await sql.raw(`CREATE INDEX ON ${rebuilt} (${columns})`).execute(trx);
+  // Fresh tables have no statistics: without them each step's join scanned the whole rebuilt table (10 s a step on a
+  // million audit rows, all of it under the lock).
+  await sql.raw(`ANALYZE ${rebuilt}, ${keysTable}`).execute(trx);
+  const { rows } = await sql.raw<{ count: number | string }>(`SELECT count(*) AS count FROM ${keysTable}`).execute(trx);
+  return { spec, keysTable, count: Number(rows[0]!.count) };
 }
 
 /**
  * Rewrites the differing rows, SWAP_BATCH keys per short transaction under `lock`. Each transaction first brings the
- * rebuild (in memory) up to the log's head by applying the events appended since the last step, so a batch writes
- * the rows as the log says they are now; rows that matched stay as they are (the same events changed both alike).
+ * rebuild up to the log's head by applying the events appended since the last step, so a batch writes the rows as
+ * the log says they are now; rows that matched stay as they are (the same events changed both alike).
  */
 async function swapInSteps(
   db: DynamicDb,
   projections: readonly Projection[],
   specs: readonly TableSpec[],
-  state: { memory: MemoryRowStore; position: number; work: SwapWork[] },
+  state: { rebuild: ScratchRebuild; position: number; work: SwapWork[] },
   lock: (trx: DynamicTransaction) => Promise<void>,
   eventsAfter: (trx: DynamicTransaction, position: number) => Promise<readonly ProjectedEvent[]>,
+  onProgress?: (rewritten: number, total: number) => void,
 ): Promise<SwappedTable[]> {
+  const total = state.work.reduce((n, w) => n + w.count, 0);
+  let rewritten = 0;
   const counts = new Map(specs.map((s) => [s.name as string, { table: s.name as string, deleted: 0, inserted: 0 }]));
+  const { rebuild } = state;
+  rebuild.appendSink.discard = true; // append-only rows of later events are the live projection's to insert
   let position = state.position;
-  for (const { spec, keys, rebuilt } of state.work) {
-    for (let i = 0; i < keys.length; i += SWAP_BATCH) {
-      const batch = keys.slice(i, i + SWAP_BATCH);
+  for (const { spec, keysTable, count } of state.work) {
+    const live = `public.${spec.name}`;
+    const rebuilt = `${SCRATCH}.${spec.name}`;
+    const on = (a: string, b: string) => spec.key.map((c) => `${a}."${c}" = ${b}."${c}"`).join(' AND ');
+    for (let first = 1; first <= count; first += SWAP_BATCH) {
+      const keys = `(SELECT * FROM ${keysTable} WHERE n >= ${first} AND n < ${first + SWAP_BATCH})`;
       await db
         .transaction()
         .setIsolationLevel('read committed')
@@ -210,22 +284,19 @@ async function swapInSteps(
           await lock(trx);
           const later = await eventsAfter(trx, position);
           if (later.length) {
-            await applyEvents(state.memory, projections, later);
+            rebuild.use(trx);
+            await applyEvents(rebuild.store, projections, later);
+            await rebuild.flush();
             position = Number(later.at(-1)!.position);
           }
-          const live = sql.table(`public.${spec.name}`);
-          const on = sql.join(spec.key.map((c) => sql`l.${sql.ref(c)} = k.${sql.ref(c)}`), sql` AND `);
-          const deleted = await sql`DELETE FROM ${live} AS l USING json_populate_recordset(NULL::${live}, ${JSON.stringify(batch)}::json) AS k WHERE ${on}`.execute(trx);
-          const rows: Row[] = [];
-          for (const key of batch) {
-            const row = rebuilt ? rebuilt.get(memoryKey(spec, key)) : state.memory.tables.get(spec.name)!.get(memoryKey(spec, key));
-            if (row) rows.push(row);
-          }
-          await insertRows(trx, `public.${spec.name}`, rows);
-          const count = counts.get(spec.name)!;
-          count.deleted += Number(deleted.numAffectedRows ?? 0);
-          count.inserted += rows.length;
+          const deleted = await sql.raw(`DELETE FROM ${live} AS l USING ${keys} AS k WHERE ${on('l', 'k')}`).execute(trx);
+          const inserted = await sql.raw(`INSERT INTO ${live} SELECT r.* FROM ${rebuilt} AS r JOIN ${keys} AS k ON ${on('r', 'k')}`).execute(trx);
+          const tally = counts.get(spec.name)!;
+          tally.deleted += Number(deleted.numAffectedRows ?? 0);
+          tally.inserted += Number(inserted.numAffectedRows ?? 0);
         });
+      rewritten += Math.min(SWAP_BATCH, count - first + 1);
+      onProgress?.(rewritten, total);
     }
   }
   return [...counts.values()];
@@ -304,7 +375,7 @@ async function* readingAhead<T>(source: AsyncIterable<T>): AsyncGenerator<T> {
  * grouped by their set of columns so a column a row leaves out gets its default. The scratch tables are UNLOGGED:
  * they are thrown away, so no write-ahead log is written for them.
  */
-async function insertRows(db: DynamicDb, table: string, rows: Row[]): Promise<void> {
+function insertStatements(table: string, rows: readonly Row[]) {
   const target = sql.table(table);
   const byColumns = new Map<string, Row[]>();
   for (const row of rows) {
@@ -313,13 +384,22 @@ async function insertRows(db: DynamicDb, table: string, rows: Row[]): Promise<vo
     if (group) group.push(row);
     else byColumns.set(columns, [row]);
   }
+  const statements = [];
   for (const [joined, group] of byColumns) {
     const columns = sql.join(joined.split(',').map((c) => sql.ref(c)));
     for (let i = 0; i < group.length; i += INSERT_BATCH) {
       const json = JSON.stringify(group.slice(i, i + INSERT_BATCH));
-      await sql`INSERT INTO ${target} (${columns}) SELECT ${columns} FROM json_populate_recordset(NULL::${target}, ${json}::json)`.execute(db);
+      statements.push(sql`INSERT INTO ${target} (${columns}) SELECT ${columns} FROM json_populate_recordset(NULL::${target}, ${json}::json)`);
     }
   }
+  return statements;
+}
+
+/** Removes the rows of `table` (schema-qualified) whose key is one of `keys` (rows of the key columns). */
+function deleteByKeys(table: string, spec: TableSpec, keys: readonly Row[]) {
+  const target = sql.table(table);
+  const on = sql.join(spec.key.map((c) => sql`t.${sql.ref(c)} = k.${sql.ref(c)}`), sql` AND `);
+  return sql`DELETE FROM ${target} AS t USING json_populate_recordset(NULL::${target}, ${JSON.stringify(keys)}::json) AS k WHERE ${on}`;
 }
 
 /** Empties the live table and fills it with the rebuilt rows (same columns in the same order: `LIKE`). */

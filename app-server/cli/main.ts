@@ -26,6 +26,7 @@ import { formatDemoReport } from './demo-report.ts';
 import { DEMO_CALLS, seedDemo, StoreNotEmpty } from '../demo/seed-demo.ts';
 import { backupStore } from './backup.ts';
 import { type Progress, startProgress } from './progress.ts';
+import { collectGarbageWhileRunning } from './heap.ts';
 import { importEventsCommand, resetPasswordCommand } from './restore.ts';
 
 /** One command: its line in the list, its own help, and what it does. */
@@ -126,8 +127,20 @@ tables (exit 1 on a mismatch). --swap then replaces the live tables' rows with t
       return withDatabase(async (database) => {
         const head = await readChainHead(database.db);
         const progress = startProgress('replay', { unit: 'events', total: head.position });
-        const report = await replayProjections(database, { swap: values.swap, onProgress: (n) => progress.update(n) });
+        let swapping: Progress | undefined;
+        const report = await replayProjections(database, {
+          swap: values.swap,
+          onProgress: (n) => progress.update(n),
+          onSwapProgress: (rows, total) => {
+            if (!swapping) {
+              progress.finish();
+              swapping = startProgress('replay --swap: rewrite', { unit: 'rows', total });
+            }
+            swapping.update(rows);
+          },
+        });
         progress.finish();
+        swapping?.finish();
         console.log(formatReplayReport(report));
         return report.match || report.swapped ? 0 : 1;
       });
@@ -463,6 +476,7 @@ const helpOf = (command: Command) => `Usage: npm run cli -- ${command.usage}\n\n
 const HELP = new Set(['--help', '-h', 'help']);
 
 async function main(): Promise<number> {
+  collectGarbageWhileRunning();
   const [name, ...rest] = process.argv.slice(2).filter((arg, i) => !(i === 0 && arg === '--'));
   if (name && HELP.has(name)) {
     const about = rest[0] ? commands[rest[0]] : undefined;

@@ -8,6 +8,9 @@ import type { StoredEvent } from '../../domain/stored-event.ts';
 import { escrowStatusOf, evolveEscrow, initialEscrowState } from '../../domain/escrow/state.ts';
 import type { Database } from '../db/schema.ts';
 import { readStream } from '../event-store/read.ts';
+import { summarise } from '../../projections/audit-log/summary.ts';
+import type { DomainEvent } from '../../domain/events.ts';
+import { usernamesIn, withUsernames } from '../audit/usernames.ts';
 import { evidenceByEscrow } from './evidence-list.ts';
 import { actingOnRow, ESCROW_STATE_COLUMNS } from './allowed-actions.ts';
 import { escrowViewJson, withSide } from './view.ts';
@@ -41,19 +44,26 @@ export async function pendingVerifications(db: Kysely<Database>) {
   }));
 }
 
-/** The escrow event by event, as admins read it, with its status and key facts after each; empty: no such escrow. */
+/**
+ * The escrow event by event, as admins read it: each in words (the audit log's sentence, users by username), who
+ * acted, and its status and key facts after it; empty: no such escrow.
+ */
 export async function escrowHistoryForAdmin(db: Kysely<Database>, escrowId: string) {
   const { events } = await readStream(db, `escrow:${escrowId}`);
+  const summaries = events.map((event) => summarise(event as unknown as DomainEvent, escrowId));
+  const names = await usernamesIn(db, [...summaries, ...events.map((e) => e.metadata.actor)]);
   let state = initialEscrowState();
-  return events.map((event) => {
+  return events.map((event, i) => {
     state = evolveEscrow(state, event as unknown as EscrowEvent & { occurred_at: string });
     const { context } = state;
     return {
       position: event.position,
       version: event.stream_version,
       type: event.type,
+      summary: withUsernames(summaries[i]!, names),
       occurred_at: event.occurred_at,
       actor: event.metadata.actor,
+      actor_username: names.get(event.metadata.actor.toLowerCase()) ?? null,
       data: event.data,
       status_after: escrowStatusOf(state.snapshot),
       after: {

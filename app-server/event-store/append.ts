@@ -12,7 +12,7 @@ import type { Projection, Row, TableSpec } from '../../projections/projection.ts
 import { RowCache } from '../caching/row-cache.ts';
 import { StreamCache } from '../caching/stream-cache.ts';
 import type { Database } from '../db/schema.ts';
-import { writeAppend } from './append-statement.ts';
+import { type PlainInsert, writeAppend } from './append-statement.ts';
 import { type AppendScope, appendScope } from './append-scope.ts';
 import { type ChainHead, lockChainHead, readChainHead } from './chain-head.ts';
 import { GroupCommit, type Queued } from './group-commit.ts';

@@ -14,7 +14,18 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-type Entry = { id: number; action_type: string; actor: string; actor_user_id: string | null; actor_username: string | null; summary: string; object_id: string };
+type Entry = {
+  id: number;
+  action_type: string;
+  actor: string;
+  actor_user_id: string | null;
+  actor_username: string | null;
+  summary: string;
+  object_type: string;
+  object_id: string;
+  object_name: string | null;
+};
+const USER_ID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
 const get = async <T>(path: string) => {
   const res = await t.app.request(path, bearer(admin.token));
   expect(res.status, path).toBe(200);
@@ -33,6 +44,18 @@ describe('audit log', () => {
     expect(released.summary).toMatch(/^released escrow 00000000 \(0\.\d{8} BTC to the seller at bc1qseller\)$/);
   });
 
+  it('names users by username in its sentences and as the object, never by id', async () => {
+    const entries = await get<Entry[]>('/api/admin/audit-logs?limit=500');
+    expect(entries.filter((e) => USER_ID.test(e.summary))).toEqual([]);
+    const bound = entries.find((e) => e.action_type === 'PartyBound')!;
+    // The fixture binds an id no user has: it is named by its first eight characters.
+    expect(bound.summary).toMatch(/^made user [0-9a-f]{8} the (buyer|seller) of escrow [0-9a-f]{8}$/);
+    const ofAuditor = entries.filter((e) => e.object_type === 'user' && e.object_id === admin.id);
+    expect(ofAuditor.length).toBeGreaterThan(0);
+    expect(ofAuditor.every((e) => e.object_name === 'auditor')).toBe(true);
+    expect(ofAuditor.filter((e) => e.action_type !== 'UserRegistered').map((e) => e.summary)).toContainEqual(expect.stringMatching(/auditor/));
+  });
+
   it('filters by action, object and actor, and pages with before', async () => {
     const refunds = await get<Entry[]>('/api/admin/audit-logs?action_type=EscrowRefunded');
     expect(refunds).toHaveLength(1);
@@ -41,6 +64,12 @@ describe('audit log', () => {
     const bySystem = await get<Entry[]>('/api/admin/audit-logs?actor=system');
     expect(bySystem.length).toBeGreaterThan(0);
     expect(bySystem.every((e) => e.actor === 'system')).toBe(true);
+    // The actor filter takes a username as well as an id.
+    const byName = await get<Entry[]>('/api/admin/audit-logs?actor=admin&limit=500');
+    expect(byName.length).toBeGreaterThan(0);
+    expect(byName.every((e) => e.actor === FIXTURE_ADMIN)).toBe(true);
+    expect(byName).toEqual(await get<Entry[]>(`/api/admin/audit-logs?actor=${FIXTURE_ADMIN}&limit=500`));
+    expect(await get<Entry[]>('/api/admin/audit-logs?actor=nobody-by-this-name')).toEqual([]);
     const first = await get<Entry[]>('/api/admin/audit-logs?limit=5');
     const next = await get<Entry[]>(`/api/admin/audit-logs?limit=5&before=${first.at(-1)!.id}`);
     expect(next[0]!.id).toBe(first.at(-1)!.id - 1);
@@ -60,6 +89,11 @@ describe('event log, history, replay, chain, export', () => {
     expect(history.map((h) => h.status_after)).toEqual([
       'pending_payment', 'pending_payment', 'pending_payment', 'pending_payment', 'pending_payment', 'funded', 'funded', 'funded', 'funded', 'frozen', 'funded', 'released', 'released',
     ]);
+    // Each event in words, the acting admin by username.
+    const told = await get<{ type: string; summary: string; actor: string; actor_username: string | null }[]>(`/api/admin/escrows/${fixtureId(101)}/history`);
+    expect(told.every((h) => h.summary.length > 0 && !USER_ID.test(h.summary))).toBe(true);
+    expect(told.find((h) => h.type === 'EscrowReleased')).toMatchObject({ actor: FIXTURE_ADMIN, actor_username: 'admin' });
+    expect(told.find((h) => h.type === 'EscrowReleased')!.summary).toMatch(/^released escrow [0-9a-f]{8} \(/);
     expect((await t.app.request(`/api/admin/escrows/${fixtureId(999)}/history`, bearer(admin.token))).status).toBe(404);
   });
 

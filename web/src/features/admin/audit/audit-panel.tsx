@@ -7,6 +7,7 @@ import { EscrowLink } from '../shared/escrow-link.tsx';
 import { PanelHead } from '../shared/panel-head.tsx';
 import { AUDIT_PAGE_SIZE, type AuditFilters as Filters, useAuditLogs } from './api/get-audit-logs.ts';
 import { AuditFilters } from './components/audit-filters.tsx';
+import { actorName, sentence } from '../shared/event-words.ts';
 
 const KEYS = ['action_type', 'object_type', 'object_id', 'actor', 'from', 'to'] as const;
 
@@ -44,16 +45,22 @@ export function AuditPanel() {
                 {list.map((e) => (
                   <tr key={e.id}>
                     <td data-label="Time">{formatDateTime(e.timestamp)}</td>
-                    <td data-label="Action">
-                      <strong>{e.action_type}</strong>
-                      <div className="small muted">{e.summary}</div>
+                    <td data-label="Action" className="break">
+                      <strong>{sentence(e.summary)}</strong>
+                      <div className="small muted mono">{e.action_type}</div>
                     </td>
                     <td data-label="Object" className="small">
                       {e.object_type}{' '}
-                      {e.object_type === 'escrow' ? <EscrowLink id={e.object_id} /> : <span className="mono">{e.object_id.slice(0, 8)}</span>}
+                      {e.object_type === 'escrow' ? (
+                        <EscrowLink id={e.object_id} />
+                      ) : e.object_name ? (
+                        e.object_name
+                      ) : (
+                        <span className="mono">{e.object_id.slice(0, 8)}</span>
+                      )}
                     </td>
                     <td data-label="Actor" className="small">
-                      {e.actor_username ?? e.actor}
+                      {actorName(e)}
                     </td>
                   </tr>
                 ))}

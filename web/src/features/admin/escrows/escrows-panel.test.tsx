@@ -42,7 +42,11 @@ const escrow = escrowFixture({
   created_at: '2026-01-02T09:00:00Z',
   updated_at: '2026-01-02T10:00:00Z',
 });
-const history: HistoryEntry[] = [{ position: 7, version: 1, type: 'EscrowCreated', occurred_at: '2026-01-02T09:00:00Z', actor: 'u1', data: { product_service: 'Camera' }, status_after: 'pending_payment', after: { address: null, payment_marked_at: null, buyer_confirmed_at: null, payout_address: null, refund_address: null, dispute_id: null } }];
+const noFacts = { address: null, payment_marked_at: null, buyer_confirmed_at: null, payout_address: null, refund_address: null, dispute_id: null };
+const history: HistoryEntry[] = [
+  { position: 7, version: 1, type: 'EscrowCreated', summary: 'created escrow 0b1c2d3e for 1,015.00 USD (0.02030000 BTC)', occurred_at: '2026-01-02T09:00:00Z', actor: 'u1', actor_username: 'ann', data: { product_service: 'Camera' }, status_after: 'pending_payment', after: noFacts },
+  { position: 9, version: 2, type: 'PartyBound', summary: 'made sam the seller of escrow 0b1c2d3e', occurred_at: '2026-01-02T09:05:00Z', actor: 'system', actor_username: null, data: { side: 'seller', user_id: 'u2' }, status_after: 'pending_payment', after: noFacts },
+];
 const detail = (act: Server): Server => (request) => {
   if (request.path === `/api/escrows/${ID}`) return { status: 200, body: escrow };
   if (request.path === `/api/admin/escrows/${ID}/history`) return { status: 200, body: history };
@@ -68,7 +72,7 @@ describe('Escrows', () => {
 
   it('release shows the satoshis and the payout address, and sends that address and the 2FA code', async () => {
     const app = renderConsole('/admin?tab=escrows&escrow=' + ID, detail(() => ({ status: 200, body: { ...escrow, status: 'released' } })), { totp: true });
-    expect(await screen.findByText('EscrowCreated')).toBeTruthy();
+    expect(await screen.findByText('Created escrow 0b1c2d3e for 1,015.00 USD (0.02030000 BTC)')).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Refund' })).toBeNull();
     await userEvent.click(screen.getByRole('button', { name: 'Release' }));
     const dialog = screen.getByRole('dialog', { name: 'Release the funds to the seller?' });
@@ -109,6 +113,19 @@ describe('Escrows', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: 'Freeze' }));
     expect((await within(dialog).findByRole('alert')).textContent).toBe('Failed to freeze escrow');
     expect(app.calls('POST')[0]!.body).toEqual({ reason: 'Check' });
+  });
+});
+
+describe('Escrow history', () => {
+  it('tells each event in a sentence with users by username, the event type only as a detail', async () => {
+    renderConsole('/admin?tab=escrows&escrow=' + ID, detail(() => undefined));
+    const bound = (await screen.findByText('Made sam the seller of escrow 0b1c2d3e')).closest('li')!;
+    expect(bound.textContent).toContain('by system');
+    // The user id is only in the record, folded away.
+    expect(within(bound).getByText('What was recorded (2 fields)').closest('details')!.open).toBe(false);
+    const created = screen.getByText(/^Created escrow/).closest('li')!;
+    expect(created.textContent).toContain('by ann');
+    expect(within(created).getByText('EscrowCreated').className).toContain('mono');
   });
 });
 

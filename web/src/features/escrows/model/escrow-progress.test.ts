@@ -60,12 +60,6 @@ describe('the step tracker', () => {
     expect(states({ ...funded, status: 'released', dispute: dispute() }).at(-1)).toBe('Split:done');
   });
 
-  it('shows the steps an answer records: without agreement and shipment, paid, verified, receipt confirmed', () => {
-    const { agreed_at: _agreed, shipped_at: _shipped, ...before } = escrowFixture({ status: 'funded', funded_at: at });
-    const plain = trackerSteps(before, now).map((s) => `${s.label}:${s.state}`);
-    expect(plain).toEqual(['Opened:done', 'Paid:done', 'Verified:done', 'Receipt confirmed:current', 'Released:upcoming']);
-  });
-
   it('halts before the next step while disputed or frozen, instead of calling that step next', () => {
     expect(states({ ...funded, status: 'disputed' }).slice(3, 6)).toEqual(['Verified:done', 'Disputed:halted', 'Shipped:upcoming']);
     expect(states({ status: 'frozen', agreed_at: at, payment_marked_at: at }).slice(2, 5)).toEqual(['Paid:done', 'Frozen:halted', 'Verified:upcoming']);

@@ -40,8 +40,8 @@ export function AuditFilters({ filters, onApply }: { filters: Filters; onApply: 
       <Field label="Object id">
         <input value={draft.object_id} onChange={set('object_id')} className="mono" />
       </Field>
-      <Field label="Actor" hint="A user id, or system">
-        <input value={draft.actor} onChange={set('actor')} className="mono" />
+      <Field label="Actor" hint="A username, or system">
+        <input value={draft.actor} onChange={set('actor')} autoComplete="off" spellCheck={false} />
       </Field>
       <Field label="From (UTC)">
         <input type="datetime-local" value={toLocal(draft.from)} onChange={(e) => setDraft({ ...draft, from: toIso(e.target.value) })} />

@@ -3,6 +3,7 @@ import { QueryState } from '../../../../components/ui/query-state.tsx';
 import { formatDateTime } from '../../../../lib/format.ts';
 import { type Evidence, EvidenceList } from '../../shared/evidence-list.tsx';
 import { type HistoryEntry, useEscrowHistory } from '../api/get-escrow-history.ts';
+import { actorName, sentence } from '../../shared/event-words.ts';
 
 /** The event's own fields, as recorded (the evidence list is shown as files). */
 function EventData({ data }: { data: Record<string, unknown> }) {
@@ -18,14 +19,12 @@ function EventData({ data }: { data: Record<string, unknown> }) {
       ))}
     </dl>
   );
-  // A long record (the opening's every term) folds away so the history reads as a timeline.
-  return entries.length > 4 ? (
+  // The record folds away so the history reads as a timeline of sentences.
+  return (
     <details className="small">
-      <summary>What was recorded ({entries.length} fields)</summary>
+      <summary>What was recorded ({entries.length === 1 ? '1 field' : `${entries.length} fields`})</summary>
       {list}
     </details>
-  ) : (
-    list
   );
 }
 
@@ -54,11 +53,11 @@ export function EscrowHistory({ escrowId }: { escrowId: string }) {
             {list.map((entry) => (
               <li key={entry.position} className="history-entry">
                 <div className="history-head">
-                  <strong>{entry.type}</strong>
+                  <strong className="break">{sentence(entry.summary)}</strong>
                   <StatusBadge status={entry.status_after} />
                 </div>
-                <p className="small muted">
-                  #{entry.position} · {formatDateTime(entry.occurred_at)} · by {entry.actor}
+                <p className="small muted break">
+                  {formatDateTime(entry.occurred_at)} · by {actorName(entry)} · <span className="mono">{entry.type}</span> #{entry.position}
                 </p>
                 <EventData data={entry.data} />
                 {Array.isArray(entry.data.evidence) && entry.data.evidence.length > 0 && <EvidenceList evidence={entry.data.evidence as Evidence[]} />}
