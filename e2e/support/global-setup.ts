@@ -9,6 +9,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { clockFileIn, serverClockEnv } from './server-clock.ts';
 import type { E2eServer } from './server-info.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -74,6 +75,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       // Payment proofs in the journeys come from a chain mined in the test at regtest's difficulty.
       MIN_WORK_BITS: '0x207fffff',
       MIN_CONFIRMATIONS: '1',
+      // The journeys move the server's clock (an inspection period ending) through this file: server-clock.ts.
+      ...serverClockEnv(clockFileIn(dataDir)),
     },
   });
   child.stdout.on('data', (chunk: Buffer) => (log += chunk.toString()));
