@@ -38,7 +38,7 @@ async function receivedDeal() {
   expect((await t.app.request(`/api/escrows/${escrow.id}/mark-paid`, form({ notes: 'sent' }, buyer.token))).status).toBe(200);
   expect((await t.app.request(`/api/admin/escrows/${escrow.id}/verify-payment`, form({ verified: 'true', notes: '' }, admin.token))).status).toBe(200);
   const badShip = await post('ship', seller.token, { method: 'shipping' });
-  expect([badShip.status, await detail(badShip)]).toEqual([400, expect.stringContaining('carrier')]);
+  expect([badShip.status, await detail(badShip)]).toEqual([422, expect.stringContaining('carrier')]);
   const shipped = (await (await post('ship', seller.token, { method: 'shipping', carrier: 'DHL', tracking: 'JD1' })).json()) as Escrow;
   expect(shipped.shipment).toEqual({ method: 'shipping', carrier: 'DHL', tracking: 'JD1', note: null });
   expect((await lastMailTo(t, 'ann@example.com')).subject).toMatch(/^Shipped/);
@@ -87,7 +87,7 @@ describe('the declined deal', () => {
     const escrow = (await (await t.app.request('/api/escrows', json({ product_service: 'Lamp', description: 'Desk lamp', amount_usd: 50, seller_email: 'sam@example.com' }, buyer.token))).json()) as Escrow;
     expect(escrow.assigned_address).not.toBeNull();
     const empty = await t.app.request(`/api/escrows/${escrow.id}/decline`, json({ reason: ' ' }, seller.token));
-    expect([empty.status, await detail(empty)]).toEqual([400, expect.stringContaining('reason')]);
+    expect([empty.status, await detail(empty)]).toEqual([422, 'reason is required']);
     const declined = (await (await t.app.request(`/api/escrows/${escrow.id}/decline`, json({ reason: 'Sold' }, seller.token))).json()) as Escrow;
     expect([declined.status, declined.decline_reason, declined.allowed_actions]).toEqual(['cancelled', 'Sold', ['post_message']]);
     const address = await t.database.db.selectFrom('addresses').select('status').executeTakeFirstOrThrow();
