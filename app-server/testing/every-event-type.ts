@@ -64,6 +64,9 @@ export async function writeEveryEventType(deps: { db: Kysely<Database>; store: E
   };
 
   await funded(id(101), id(201));
+  await escrow(id(101), { type: 'agree', by: 'seller' });
+  await escrow(id(101), { type: 'ship', by: 'seller', method: 'shipping', carrier: 'DHL', tracking: 'JD014600006', note: 'Boxed' });
+  await escrow(id(101), { type: 'receive', by: 'buyer' });
   await escrow(id(101), { type: 'confirmReceipt', by: 'buyer' });
   await escrow(id(101), { type: 'freeze', by: 'admin', reason: 'Check' });
   await escrow(id(101), { type: 'unfreeze', by: 'admin', reason: 'Fine' });
@@ -85,6 +88,15 @@ export async function writeEveryEventType(deps: { db: Kysely<Database>; store: E
   await escrow(id(105), create(id(105)));
   minute += 3 * 24 * 60;
   await escrow(id(105), { type: 'expire', by: 'system' }, 'system');
+  // Declined unpaid (cancelled), and accepted by the system at the end of its inspection period.
+  await escrow(id(106), create(id(106)));
+  await escrow(id(106), { type: 'decline', by: 'seller', reason: 'Sold elsewhere' });
+  await funded(id(107), id(207));
+  await escrow(id(107), { type: 'agree', by: 'seller' });
+  await escrow(id(107), { type: 'ship', by: 'seller', method: 'digital' });
+  await escrow(id(107), { type: 'receive', by: 'buyer' });
+  minute += 4 * 24 * 60;
+  await escrow(id(107), { type: 'acceptAfterInspection', by: 'system' }, 'system');
 
   await address(id(204), { type: 'add', address_id: id(204), address: 'bc1qspare', network: 'mainnet' });
   await address(id(204), { type: 'change', address: 'bc1qspare2' });

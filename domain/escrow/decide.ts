@@ -144,6 +144,8 @@ function allowed<E extends EscrowEvent>(
 
 type Side = 'buyer' | 'seller';
 
+const notAgreed = () => transitionNotAllowed('The buyer must agree to the terms before paying');
+
 const trimmed = (value: string, field: string, max = 5000) => {
   const text = value.trim();
   if (!text) throw invalidInput(`${field} is required`);
@@ -408,6 +410,8 @@ export function decideEscrow(command: EscrowCommand, state: EscrowState, ctx: De
             pending && !rules.hasNoAddress(context),
             new DomainError('conflict', 'This escrow already has a payment address'),
           ],
+          [pending && !rules.buyerAgreed(context), notAgreed()],
+          [!rules.notDeclined(context), transitionNotAllowed('The terms of this escrow were declined')],
         ],
       );
     case 'markPaid':
@@ -426,6 +430,7 @@ export function decideEscrow(command: EscrowCommand, state: EscrowState, ctx: De
             pending && rules.isMarked(context),
             transitionNotAllowed('The payment is already marked as sent; an admin is checking it'),
           ],
+          [pending && !rules.buyerAgreed(context), notAgreed()],
         ],
       );
     case 'rejectPayment':

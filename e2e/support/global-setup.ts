@@ -9,6 +9,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { clockFileIn, serverClockEnv } from './server-clock.ts';
 import type { E2eServer } from './server-info.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -76,6 +77,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       MIN_CONFIRMATIONS: '1',
       // A deal's events are in a signed checkpoint within seconds, not the minute an operator's server waits.
       CHECKPOINT_INTERVAL_S: '2',
+      // The journeys move the server's clock (an inspection period ending) through this file: server-clock.ts.
+      ...serverClockEnv(clockFileIn(dataDir)),
     },
   });
   child.stdout.on('data', (chunk: Buffer) => (log += chunk.toString()));

@@ -223,11 +223,14 @@ describe('the escrow list answered from memory', () => {
 });
 
 describe('POST /api/escrows/{id}/request-payment', () => {
-  async function sellerCreated(count: number, seller: { token: string }) {
+  /** Escrows the seller opened for ann, each agreed to by her (Make Payment needs the buyer's agreement). */
+  async function sellerCreated(count: number, seller: { token: string }, buyer: { token: string }) {
     const ids: string[] = [];
     for (let i = 0; i < count; i++) {
       const res = await t.app.request('/api/escrows', json({ ...deal(), seller_email: undefined, buyer_email: 'ann@example.com', product_service: `Item ${i}` }, seller.token));
-      ids.push(((await res.json()) as Escrow).id);
+      const { id } = (await res.json()) as Escrow;
+      expect((await t.app.request(`/api/escrows/${id}/agree`, bearer(buyer.token, 'POST'))).status).toBe(200);
+      ids.push(id);
     }
     return ids;
   }
@@ -235,7 +238,7 @@ describe('POST /api/escrows/{id}/request-payment', () => {
   it('gives the buyer an address, refuses the seller and a second request, and says so when the pool is empty', async () => {
     const { buyer, seller } = await market({ addresses: ADDRESSES.slice(0, 1) });
     await verifyEmail('sam');
-    const [first, second] = await sellerCreated(2, seller);
+    const [first, second] = await sellerCreated(2, seller, buyer);
     const bySeller = await t.app.request(`/api/escrows/${first}/request-payment`, bearer(seller.token, 'POST'));
     expect(bySeller.status).toBe(403);
     const ok = await t.app.request(`/api/escrows/${first}/request-payment`, bearer(buyer.token, 'POST'));
@@ -261,7 +264,7 @@ describe('POST /api/escrows/{id}/request-payment', () => {
     const buyer = await signedInUser(t, 'ann', 'buyer');
     const seller = await verifiedUser(t, 'sam', 'seller');
     await verifyEmail('ann');
-    const ids = await sellerCreated(40, seller);
+    const ids = await sellerCreated(40, seller, buyer);
     const results = await Promise.all(ids.map((id) => t.app.request(`/api/escrows/${id}/request-payment`, bearer(buyer.token, 'POST'))));
     const statuses = results.map((r) => r.status);
     expect(statuses.filter((s) => s === 200)).toHaveLength(10);
