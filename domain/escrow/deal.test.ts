@@ -40,12 +40,13 @@ describe('agreement', () => {
       .thenRefused('transition_not_allowed', 'You already agreed');
   });
 
-  it('asks for the buyer agreement before Make Payment on a seller-created escrow', () => {
+  it('records the buyer agreement first when Make Payment on a seller-created escrow comes before it', () => {
     const take = { type: 'requestPayment', by: 'buyer', address_id: sample.PaymentAddressAssigned.data.address_id, address: 'bc1qx' } as const;
-    escrow([created('seller')]).when(take).thenRefused('transition_not_allowed');
-    escrow([created('seller'), agreedBy('buyer')]).when(take).then([
-      { type: 'PaymentAddressAssigned', data: { address_id: take.address_id, address: 'bc1qx', assigned_via: 'buyer' } },
-    ]);
+    const assigned = { type: 'PaymentAddressAssigned', data: { address_id: take.address_id, address: 'bc1qx', assigned_via: 'buyer' } } as const;
+    escrow([created('seller')]).when(take).then([agreedBy('buyer'), assigned]);
+    escrow([created('seller'), agreedBy('buyer')]).when(take).then([assigned]);
+    const declined = { type: 'TermsDeclined', data: { side: 'buyer', reason: 'no' } } as const;
+    escrow([created('seller'), declined]).when(take).thenRefused('transition_not_allowed');
   });
 
   it('cancels an unpaid escrow on decline, and makes a paid one a refund the admins owe', () => {

@@ -157,6 +157,17 @@ const trimmed = (value: string, field: string, max = 5000) => {
 export const INSPECTION_DAYS_DEFAULT = 3;
 const DAY_MS = 86_400_000;
 
+/** A seller's escrow whose buyer pays (asks for the address or marks it paid) before agreeing: paying agrees. */
+const buyerAgreesFirst = (state: EscrowState) =>
+  state.status === 'pending_payment' && rules.awaitingAgreement(state.context) && state.context.creator_side === 'seller';
+
+/** The buyer's agreement recorded first, then the command decided on the state it leaves: "Agree and pay". */
+function agreeingFirst(command: EscrowCommand, state: EscrowState, ctx: DecideContext): EscrowEvent[] {
+  const agreed = { type: 'TermsAgreed', data: { side: 'buyer' } } as const;
+  allowed(state, { type: 'agree', by: 'buyer' } as EscrowCommand, agreed, ctx);
+  return [agreed, ...decideEscrow(command, evolveEscrow(state, { ...agreed, occurred_at: ctx.now }), ctx)];
+}
+
 /** Several events, each allowed by the machine in the state the ones before it leave. */
 function allowedInTurn(state: EscrowState, command: EscrowCommand, events: EscrowEvent[], ctx: DecideContext) {
   let now = state;
@@ -393,6 +404,9 @@ export function decideEscrow(command: EscrowCommand, state: EscrowState, ctx: De
     case 'requestPayment':
     case 'assignAddress':
       only(command, state);
+      // A buyer who asks for the address of a seller's escrow agrees to its terms by asking: one click, "Agree and
+      // pay", and both are recorded, the agreement first.
+      if (command.type === 'requestPayment' && buyerAgreesFirst(state)) return agreeingFirst(command, state, ctx);
       return allowed(
         state,
         command,
@@ -416,6 +430,7 @@ export function decideEscrow(command: EscrowCommand, state: EscrowState, ctx: De
       );
     case 'markPaid':
       only(command, state);
+      if (buyerAgreesFirst(state)) return agreeingFirst(command, state, ctx);
       return allowed(
         state,
         command,

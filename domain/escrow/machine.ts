@@ -118,7 +118,11 @@ const resolutionIs =
 export const escrowMachine = setup({
   types: { context: {} as EscrowContext, events: {} as EscrowMachineEvent },
   guards: {
-    canTakeAddress: ({ context }) => r.hasNoAddress(context) && r.buyerAgreed(context) && r.notDeclined(context),
+    // An admin may assign an address the buyer asked for while none was free; the buyer agrees by paying.
+    canTakeAddress: ({ context, event }) =>
+      r.hasNoAddress(context) &&
+      r.notDeclined(context) &&
+      (r.buyerAgreed(context) || (event as Of<'PaymentAddressAssigned'>).data.assigned_via === 'admin'),
     canMark: ({ context }) =>
       r.hasAddress(context) && r.isUnmarked(context) && r.buyerAgreed(context) && r.notDeclined(context),
     awaitingAgreement: ({ context }) => r.awaitingAgreement(context),
