@@ -1,7 +1,8 @@
 import { type EscrowActor, type EscrowCommandType, mayGive } from './actors.ts';
 import type { EscrowEvent } from './events.ts';
 import type { EscrowMachineEvent } from './machine.ts';
-import type { EscrowState } from './state.ts';
+import { buyerAgreesFirst } from './decide.ts';
+import { type EscrowState, evolveEscrow } from './state.ts';
 
 /** The actions of contract section 7.7, in the order a page would offer them. */
 export const ESCROW_ACTIONS = [
@@ -151,6 +152,9 @@ export function allowedActions(state: EscrowState, actor: EscrowActor, now: stri
     if (only !== undefined && only !== actor) return false;
     const { command, event } = probe(actor);
     if (!mayGive(command, actor, state.context.creator_side)) return false;
-    return state.snapshot.can({ ...event, at: now } as EscrowMachineEvent);
+    // Paying a seller's escrow agrees to its terms first (decide.ts): ask the machine after that agreement.
+    const paying = (command === 'requestPayment' || command === 'markPaid') && buyerAgreesFirst(state);
+    const asked = paying ? evolveEscrow(state, { type: 'TermsAgreed', data: { side: 'buyer' }, occurred_at: now }) : state;
+    return asked.snapshot.can({ ...event, at: now } as EscrowMachineEvent);
   });
 }

@@ -158,7 +158,7 @@ export const INSPECTION_DAYS_DEFAULT = 3;
 const DAY_MS = 86_400_000;
 
 /** A seller's escrow whose buyer pays (asks for the address or marks it paid) before agreeing: paying agrees. */
-const buyerAgreesFirst = (state: EscrowState) =>
+export const buyerAgreesFirst = (state: EscrowState) =>
   state.status === 'pending_payment' && rules.awaitingAgreement(state.context) && state.context.creator_side === 'seller';
 
 /** The buyer's agreement recorded first, then the command decided on the state it leaves: "Agree and pay". */

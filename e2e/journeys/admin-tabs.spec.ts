@@ -7,7 +7,7 @@ import { checkPage, expect, test } from '../support/fixtures.ts';
 const TABS = ['overview', 'verifications', 'escrows', 'disputes', 'addresses', 'users', 'reviews', 'audit', 'settings', 'ledger', 'webhooks'];
 
 test('every tab at 1366, 820, 390 and 360 px', async ({ server, person }) => {
-  test.setTimeout(360_000); // eleven tabs at four widths
+  test.setTimeout(600_000); // eleven tabs at four widths, each checked by axe
   await preparePricingAndPool(server, { addresses: 2 });
   // Notes and a reason with a txid in them: one 64-character word, which must wrap at 360 px.
   const txid = 'f4184fc596403b9d638783cf57adfe4c75c605f6356fbc91338530e9831e9e16';
@@ -39,7 +39,7 @@ test('every tab at 1366, 820, 390 and 360 px', async ({ server, person }) => {
 });
 
 test('every dialog of the console at 1366, 820 and 390 px: axe clean, Escape closes it', async ({ server, person }) => {
-  test.setTimeout(300_000);
+  test.setTimeout(480_000);
   // Three deals take three addresses; two stay free for the edit and delete dialogs.
   await preparePricingAndPool(server, { addresses: 5 });
   const stamp = Date.now();
