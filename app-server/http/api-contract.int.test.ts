@@ -220,8 +220,18 @@ describe('every route on a seeded store', () => {
       return escrow;
     };
     const a = await funded('alice', 'dmitri');
+    // The deal's steps (contract 7): the seller agrees and ships, the buyer receives; another deal is declined.
+    expectStatus(await call('POST', '/api/escrows/{id}/agree', { as: 'dmitri', params: { id: a.id } }), 200);
+    expectStatus(await call('POST', '/api/escrows/{id}/ship', { as: 'dmitri', params: { id: a.id }, body: { json: { method: 'digital' } } }), 200);
+    expectStatus(await call('POST', '/api/escrows/{id}/receive', { as: 'alice', params: { id: a.id } }), 200);
+    const refused = await open('alice', 'dmitri');
+    expectStatus(await call('POST', '/api/escrows/{id}/decline', { as: 'dmitri', params: { id: refused.id }, body: { json: { reason: 'Sold out' } } }), 200);
     // A payment proof (SPV) checked without recording anything: what it proves, then a refusal.
     const unpaid = await open('alice', 'dmitri');
+    // A proof is checked against a payment the buyer says was sent.
+    const marked = new FormData();
+    marked.set('notes', 'sent');
+    expectStatus(await call('POST', '/api/escrows/{id}/mark-paid', { as: 'alice', params: { id: unpaid.id }, body: { multipart: marked } }), 200);
     const proof = regtestProof(makeTransaction([{ address: unpaid.assigned_address!, sats: unpaid.amount_sats }], 'mainnet'), { following: 0 });
     const proofFields = { tx_hex: proof.tx_hex, txout_proof: proof.txout_proof };
     expectStatus(await call('POST', '/api/admin/escrows/{id}/payment-proof', { as: 'admin', params: { id: unpaid.id }, body: { form: proofFields } }), 200);

@@ -165,6 +165,11 @@ const ROUTES: Record<string, Entry> = {
   'GET /api/escrows/{id}/history': { access: 'party', ...escrowId },
   'GET /api/escrows/{id}/proof': { access: 'party', ...escrowId },
   'POST /api/escrows/{id}/request-payment': { access: 'party', deny: ['seller', 'admin'], ...escrowId },
+  // ann (the buyer) created the escrow: sam, the counterparty, agrees or declines; the seller ships, the buyer receives.
+  'POST /api/escrows/{id}/agree': { access: 'party', deny: ['buyer', 'admin'], ...escrowId },
+  'POST /api/escrows/{id}/decline': { access: 'party', deny: ['buyer', 'admin'], ...escrowId, body: () => ({ json: { reason: 'Not now' } }) },
+  'POST /api/escrows/{id}/ship': { access: 'party', deny: ['buyer', 'admin'], ...escrowId, body: () => ({ json: { method: 'digital' } }) },
+  'POST /api/escrows/{id}/receive': { access: 'party', deny: ['seller', 'admin'], ...escrowId },
   'POST /api/escrows/{id}/cancel': {
     access: 'party',
     deny: ['seller', 'admin'], // ann, the creator, only

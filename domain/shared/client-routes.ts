@@ -7,6 +7,7 @@
 export const CLIENT_ROUTES = [
   '/',
   '/about',
+  '/transparency',
   '/how-it-works',
   '/faq',
   '/reviews',
