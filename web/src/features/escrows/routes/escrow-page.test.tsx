@@ -83,7 +83,9 @@ describe('the escrow page', () => {
   it("uses the spec's fallback when the server gives no detail (Make Payment)", async () => {
     open(escrowFixture(), ann, () => ({ status: 502, body: {} }));
     await userEvent.click(await screen.findByRole('button', { name: 'Make Payment' }));
-    expect((await screen.findByRole('alert')).textContent).toBe('Failed to request payment address');
+    // In the next-step box: the page's other cards (the log proof, loaded later) have alerts of their own.
+    const next = screen.getByRole('region', { name: 'Next step' });
+    expect((await within(next).findByRole('alert')).textContent).toBe('Failed to request payment address');
   });
 
   it('checks the evidence file before uploading it, then marks the payment with it', async () => {
