@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatAge, formatBtc, formatBtcAmount, formatDateTime, formatUsd } from './format.ts';
+import { formatAge, formatBtc, formatBtcAmount, formatDateTime, formatUsd, formatBytes } from './format.ts';
 
 describe('format', () => {
   it.each([
@@ -17,6 +17,10 @@ describe('format', () => {
 
   it('times read in UTC', () => {
     expect(formatDateTime('2026-11-24T15:49:03.120Z')).toBe('24 Nov 2026, 15:49 UTC');
+  });
+
+  it('file sizes in B, KB and MB', () => {
+    expect([formatBytes(512), formatBytes(2048), formatBytes(1536 * 1024)]).toEqual(['512 B', '2.0 KB', '1.5 MB']);
   });
 
   it('ages in words', () => {

@@ -31,3 +31,7 @@ export function formatAge(iso: string, now: Date = new Date()): string {
   if (seconds < 86_400) return unit(Math.floor(seconds / 3600), 'hour');
   return unit(Math.floor(seconds / 86_400), 'day');
 }
+
+/** A file's size as its page shows it: "512 B", "2.0 KB", "1.5 MB". */
+export const formatBytes = (bytes: number) =>
+  bytes < 1024 ? `${bytes} B` : bytes < 1024 ** 2 ? `${(bytes / 1024).toFixed(1)} KB` : `${(bytes / 1024 ** 2).toFixed(1)} MB`;

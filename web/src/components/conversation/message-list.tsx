@@ -1,36 +1,16 @@
-import { Download } from 'lucide-react';
-import { useState } from 'react';
-import { messageOf } from '../../api/client.ts';
-import { formatDateTime } from '../../lib/format.ts';
-import { saveBlob } from '../../lib/save-blob.ts';
-import { Button } from '../ui/button.tsx';
-import { Message as Notice } from '../ui/message.tsx';
-import { getMessageFile, type Message } from './messages-api.ts';
+import { formatBytes, formatDateTime } from '../../lib/format.ts';
+import { DownloadButton } from '../ui/download-button.tsx';
+import type { Message } from './messages-api.ts';
 
 export type Side = Message['side'];
 const SIDE_WORDS: Record<Side, string> = { buyer: 'Buyer', seller: 'Seller', admin: 'Admin' };
-const size = (bytes: number) => (bytes < 1024 ? `${bytes} B` : bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`);
 
 function FileButton({ file }: { file: NonNullable<Message['file']> }) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const download = async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      saveBlob(await getMessageFile(file.url), file.filename);
-    } catch (failure) {
-      setError(messageOf(failure, 'Failed to download the file'));
-    } finally {
-      setBusy(false);
-    }
-  };
   return (
     <div className="message-file">
-      <Button variant="secondary" busy={busy} onClick={() => void download()}>
-        <Download size={16} aria-hidden="true" /> {file.filename} <span className="muted">({size(file.size_bytes)})</span>
-      </Button>
-      {error && <Notice tone="error">{error}</Notice>}
+      <DownloadButton file={{ path: file.url, filename: file.filename }}>
+        {file.filename} <span className="muted">({formatBytes(file.size_bytes)})</span>
+      </DownloadButton>
     </div>
   );
 }

@@ -1,6 +1,6 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Message } from '../../../../contract/messages.ts';
-import { api, ApiError, sessionToken } from '../../api/client.ts';
+import { api } from '../../api/client.ts';
 
 export type { Message };
 
@@ -45,23 +45,4 @@ export function usePostMessage(escrowId: string) {
       ]);
     },
   });
-}
-
-/**
- * A message's attachment: the API serves it only with the session, so it is fetched with the bearer token and handed
- * to the browser as a Blob (a plain link cannot send the token).
- */
-export async function getMessageFile(url: string): Promise<Blob> {
-  const token = sessionToken.get();
-  let res: Response;
-  try {
-    res = await fetch(url, { headers: token ? { authorization: `Bearer ${token}` } : {} });
-  } catch {
-    throw new ApiError(0, 'Failed to download the file');
-  }
-  if (!res.ok) {
-    const body = (await res.json().catch(() => null)) as { detail?: unknown } | null;
-    throw new ApiError(res.status, typeof body?.detail === 'string' ? body.detail : 'Failed to download the file');
-  }
-  return res.blob();
 }

@@ -1,9 +1,6 @@
-import { Download, FileText } from 'lucide-react';
-import { messageOf } from '../../../api/client.ts';
-import { Button } from '../../../components/ui/button.tsx';
-import { Message } from '../../../components/ui/message.tsx';
-import { formatDateTime } from '../../../lib/format.ts';
-import { useDownloadEvidence } from '../api/download-evidence.ts';
+import { FileText } from 'lucide-react';
+import { DownloadButton } from '../../../components/ui/download-button.tsx';
+import { formatBytes, formatDateTime } from '../../../lib/format.ts';
 import type { EscrowSide, EvidenceFile } from '../api/types.ts';
 
 const MARK_STATUS: Record<EvidenceFile['mark_status'], string> = {
@@ -11,9 +8,6 @@ const MARK_STATUS: Record<EvidenceFile['mark_status'], string> = {
   rejected: 'not found on the chain',
   verified: 'verified',
 };
-
-const sizeOf = (bytes: number) =>
-  bytes < 1024 ? `${bytes} B` : bytes < 1024 ** 2 ? `${(bytes / 1024).toFixed(1)} KB` : `${(bytes / 1024 ** 2).toFixed(1)} MB`;
 
 /** The files of one payment mark, by the time it was made. */
 function byMark(files: readonly EvidenceFile[]): EvidenceFile[][] {
@@ -24,12 +18,10 @@ function byMark(files: readonly EvidenceFile[]): EvidenceFile[][] {
 
 /** What the buyer sent with each payment mark: the notes and the files, each downloadable by either party. */
 export function PaymentMarks({ evidence, side }: { evidence: readonly EvidenceFile[]; side: EscrowSide }) {
-  const download = useDownloadEvidence();
   if (evidence.length === 0) return null;
   return (
     <section className="card" aria-labelledby="marks-heading">
       <h2 id="marks-heading">{side === 'buyer' ? 'What you sent with your payment' : "The buyer's proof of payment"}</h2>
-      {download.isError && <Message tone="error">{messageOf(download.error, 'Failed to download the file')}</Message>}
       <ol className="payment-marks">
         {byMark(evidence).map((files) => {
           const mark = files[0]!;
@@ -43,15 +35,10 @@ export function PaymentMarks({ evidence, side }: { evidence: readonly EvidenceFi
                 {files.map((file) => (
                   <li key={file.id}>
                     <FileText size={14} aria-hidden="true" /> {file.filename}{' '}
-                    <span className="small muted">({sizeOf(file.size_bytes)})</span>{' '}
-                    <Button
-                      variant="ghost"
-                      busy={download.isPending && download.variables?.file_path === file.file_path}
-                      onClick={() => download.mutate(file)}
-                    >
-                      <Download size={16} aria-hidden="true" /> Download
-                      <span className="visually-hidden"> {file.filename}</span>
-                    </Button>
+                    <span className="small muted">({formatBytes(file.size_bytes)})</span>{' '}
+                    <DownloadButton variant="ghost" file={{ path: file.file_path, filename: file.filename }}>
+                      Download<span className="visually-hidden"> {file.filename}</span>
+                    </DownloadButton>
                   </li>
                 ))}
               </ul>
