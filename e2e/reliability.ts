@@ -18,6 +18,7 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server, type Socket, connect } from 'node:net';
+import { freePort } from './support/free-port.ts';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -91,15 +92,6 @@ async function startServer(store: Store, dataDir: string, env: Record<string, st
     await sleep(250);
   }
   throw new Error('the server did not become ready in 60 s');
-}
-
-/** A port nothing listens on now: the machine runs other services, so a random pick can collide. */
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
 }
 
 // Both processes of one store must open each other's sealed secrets.

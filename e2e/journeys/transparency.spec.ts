@@ -6,7 +6,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { freePort } from '../support/free-port.ts';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -59,17 +59,8 @@ test('the transparency page passes axe on a desktop and on a phone', async ({ pe
   }
 });
 
-async function freePort(): Promise<number> {
-  if (process.env.E2E_PORT) return Number(process.env.E2E_PORT) + 1;
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
+/** The port E2E_PORT gives this test's second server, else any free one. */
+const secondPort = async () => (process.env.E2E_PORT ? Number(process.env.E2E_PORT) + 1 : freePort());
 
 /** A server of this journey's own on `dataDir`, signing a checkpoint every second; resolves once one is signed. */
 async function startOwnServer(dataDir: string, baseURL: string): Promise<ChildProcess> {
@@ -94,7 +85,7 @@ async function stop(child: ChildProcess): Promise<void> {
 test('a log rewritten between two visits is caught by the browser’s consistency warning', async ({ browser }) => {
   test.setTimeout(300_000);
   const dataDir = mkdtempSync(join(tmpdir(), 'escrow-e2e-tlog-'));
-  const baseURL = `http://127.0.0.1:${await freePort()}`;
+  const baseURL = `http://127.0.0.1:${await secondPort()}`;
   let server = await startOwnServer(dataDir, baseURL);
   const context = await browser.newContext({ baseURL });
   try {

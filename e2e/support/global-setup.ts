@@ -5,7 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { freePort } from './free-port.ts';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,16 +14,6 @@ import type { E2eServer } from './server-info.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 async function waitUntilReady(baseURL: string, exited: () => string | null): Promise<void> {
   const deadline = Date.now() + 180_000; // a first start builds the web app and the server bundle
