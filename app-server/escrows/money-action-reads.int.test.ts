@@ -1,10 +1,11 @@
 import type { KyselyPlugin, RootOperationNode } from 'kysely';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { escrowAggregate } from '../../domain/aggregates.ts';
 import { openAppStore } from '../app-store.ts';
 import { createApp } from '../http/app.ts';
-import { form } from '../testing/accounts.ts';
-import { openFundedDeal } from '../testing/market.ts';
+import { form, json } from '../testing/accounts.ts';
+import { freshAddress } from '../testing/bitcoin.ts';
+import { openFundedDeal, openMarket } from '../testing/market.ts';
 import { openTestApp, type TestApp } from '../testing/test-app.ts';
 
 /**
@@ -16,6 +17,7 @@ let t: TestApp;
 beforeAll(async () => {
   t = await openTestApp();
 });
+beforeEach(async () => t.database.reset());
 afterEach(() => vi.restoreAllMocks());
 afterAll(async () => t.close());
 
@@ -43,7 +45,7 @@ function countedApp(plugin: KyselyPlugin) {
   return createApp({ ...t.deps, database, store: openAppStore(db, t.deps.config) });
 }
 
-describe('a release reads its escrow once', () => {
+describe('a money action reads its escrow once', () => {
   it('makes one read of the stream and one fold of it, and answers the released escrow', async () => {
     const deal = await openFundedDeal(t, { payout: '1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa' });
     const { seen, plugin } = streamReads(deal.id);
@@ -56,6 +58,23 @@ describe('a release reads its escrow once', () => {
     const body = (await res.json()) as { status: string; payout_txid: string; allowed_actions: string[]; side: string };
     expect(body).toMatchObject({ status: 'released', payout_txid: 'b'.repeat(64), side: 'admin' });
     expect(body.allowed_actions).not.toContain('release');
+    expect(seen.count).toBe(1);
+    expect(folds).toHaveBeenCalledTimes(1);
+  });
+
+  it('a payment verification, which also marks its address used, makes one read and one fold of the escrow', async () => {
+    const { admin, buyer } = await openMarket(t, [freshAddress()]);
+    const created = await t.app.request('/api/escrows', json({ product_service: 'Lens', description: 'A lens', amount_usd: '500.00', seller_email: 'sam@example.com' }, buyer.token));
+    const { id } = (await created.json()) as { id: string };
+    expect((await t.app.request(`/api/escrows/${id}/mark-paid`, form({ notes: 'sent' }, buyer.token))).status).toBe(200);
+    const { seen, plugin } = streamReads(id);
+    const app = countedApp(plugin);
+    const folds = vi.spyOn(escrowAggregate, 'initial');
+
+    const res = await app.request(`/api/admin/escrows/${id}/verify-payment`, form({ verified: 'true', notes: 'seen' }, admin.token));
+
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { status: string }).status).toBe('funded');
     expect(seen.count).toBe(1);
     expect(folds).toHaveBeenCalledTimes(1);
   });
