@@ -6,7 +6,7 @@ import { requiredTotpCodeField } from './input-fields.ts';
  * user-requests.ts, which the sign-in and registration pages import as values, so those pages carry none of these.
  */
 
-/** POST /api/auth/verify-2fa and /api/auth/disable-2fa. */
+/** POST /api/auth/verify-2fa, /api/auth/disable-2fa and /api/auth/recovery-codes. */
 export const totpCodeSchema = z.object({ totp_code: requiredTotpCodeField });
 
 /** POST /api/auth/verify-email: the token of the mailed link. */

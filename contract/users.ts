@@ -20,6 +20,12 @@ export const userSchema = z.strictObject({
 });
 export type User = z.infer<typeof userSchema>;
 
+/** The signed-in user as GET /api/auth/me shows them: the account, and what only its owner sees. */
+export const meSchema = userSchema.extend({
+  recovery_codes_left: z.number().int().min(0).nullable().describe('Unused recovery codes; null while 2FA is off'),
+});
+export type Me = z.infer<typeof meSchema>;
+
 /** A new session: the bearer token to send as `Authorization: Bearer …`, and who it belongs to. */
 export const sessionSchema = z.strictObject({ access_token: z.string(), token_type: z.literal('bearer'), user: userSchema });
 
@@ -32,5 +38,8 @@ export const twoFactorSecretSchema = z.strictObject({
 });
 
 export const twoFactorEnabledSchema = z.strictObject({ detail: z.string(), recovery_codes: z.array(z.string()).describe('Single-use codes, shown once') });
+
+/** POST /api/auth/recovery-codes: the new codes, which replace every old one. */
+export const recoveryCodesSchema = z.strictObject({ detail: z.string(), recovery_codes: z.array(z.string()).describe('Single-use codes, shown once; the old ones no longer work') });
 
 export const usersSchema = z.array(userSchema);

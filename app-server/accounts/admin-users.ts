@@ -9,8 +9,7 @@ import { type CommandMeta, handle } from '../commands/handle.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { bindEscrowsOf } from '../party-binding/commands.ts';
 import { findUserByEmail, findUserById } from './user-view.ts';
-
-const FINAL_STATUSES = ['released', 'refunded', 'cancelled'];
+import { FINAL_ESCROW_STATUSES } from '../../domain/escrow/final-statuses.ts';
 
 async function target(deps: AppDeps, id: string) {
   const user = await findUserById(deps.database.db, id);
@@ -59,7 +58,7 @@ export async function deleteUser(deps: AppDeps, id: string, meta: CommandMeta) {
   const active = await db
     .selectFrom('escrows')
     .select('id')
-    .where('status', 'not in', FINAL_STATUSES)
+    .where('status', 'not in', FINAL_ESCROW_STATUSES)
     .where((eb) =>
       eb.or([eb('created_by', '=', id), eb(sql`lower(buyer_email)`, '=', user.email.toLowerCase()), eb(sql`lower(seller_email)`, '=', user.email.toLowerCase())]),
     )

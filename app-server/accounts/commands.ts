@@ -22,7 +22,7 @@ export { queueVerificationMail, verifyEmailToken } from './email-verification.ts
 export { createFirstAdmin } from './first-admin-setup.ts';
 export { login } from './login.ts';
 export { register } from './register.ts';
-export { disableTwoFactor, enableTwoFactor, setupTwoFactor } from './two-factor.ts';
+export { disableTwoFactor, enableTwoFactor, recoveryCodesLeft, regenerateRecoveryCodes, setupTwoFactor } from './two-factor.ts';
 
 /**
  * Changes the signed-in user's password after checking the current one (wrong ones count like failed sign-ins, per

@@ -24,6 +24,16 @@ export interface Part<State, Command> {
    * there, the append at version 0 would be refused as a conflict.
    */
   newStream?: boolean;
+  /**
+   * Looks at the stream before the command is decided, on its events as the database holds them (a part with a
+   * check is never decided on memory): a throw refuses the command before anything is written (the money guard).
+   */
+  check?: (loaded: LoadedAggregate<State>) => Promise<void>;
+  /**
+   * The stream as the caller just read it from the database (`fresh`), decided on at the first try instead of being
+   * read again; a later try reads it afresh.
+   */
+  loaded?: LoadedAggregate<State>;
 }
 
 export interface HandleOptions extends Pick<AppendOptions, 'alsoWrite' | 'alsoInsert'> {
@@ -57,10 +67,10 @@ export async function handle<State, Command>(
   id: string,
   command: Command,
   meta: CommandMeta,
-  options: HandleOptions & { newStream?: boolean } = {},
+  options: HandleOptions & Pick<Part<State, Command>, 'newStream' | 'check'> = {},
 ): Promise<CommandResult<State>> {
-  const { newStream, ...rest } = options;
-  const { events, loaded } = await handleParts(store, [{ aggregate, id, command, newStream } as Part<unknown, unknown>], meta, rest);
+  const { newStream, check, ...rest } = options;
+  const { events, loaded } = await handleParts(store, [part({ aggregate, id, command, newStream, check })], meta, rest);
   const { state: before, version } = loaded[0] as LoadedAggregate<State>;
   let after: { state: State } | undefined;
   return {
@@ -88,7 +98,7 @@ async function handleParts(store: EventStore, parts: Part<unknown, unknown>[], m
   const { attempts = 1, ...append } = options;
   for (let attempt = 1; ; attempt++) {
     try {
-      return await decideAndAppend(store, parts, meta, append, false);
+      return await decideAndAppend(store, attempt === 1 ? parts : parts.map(({ loaded: _read, ...p }) => p), meta, append, false);
     } catch (error) {
       if (attempt >= attempts || !(error instanceof DomainError) || error.code !== 'conflict') throw error;
     }
@@ -102,10 +112,9 @@ async function handleParts(store: EventStore, parts: Part<unknown, unknown>[], m
  * Nothing was written by the failed run (an append is all or nothing).
  */
 async function decideAndAppend(store: EventStore, parts: Part<unknown, unknown>[], meta: CommandMeta, options: Pick<AppendOptions, 'alsoWrite' | 'alsoInsert'>, fresh: boolean): Promise<{ events: StoredEvent[]; loaded: LoadedAggregate<unknown>[] }> {
-  const loaded = await Promise.all(
-    parts.map((p) => (p.newStream ? { state: p.aggregate.initial(), version: 0, fromMemory: false } : store.aggregate(p.aggregate, p.id, { fresh }))),
-  );
+  const loaded = await Promise.all(parts.map((p) => load(store, p, fresh)));
   try {
+    for (const [i, p] of parts.entries()) await p.check?.(loaded[i]!);
     const ctx = decideContext(meta);
     const appends = parts.map((p, i) => ({
       streamId: streamId(p.aggregate.streamType, p.id),
@@ -124,4 +133,11 @@ async function decideAndAppend(store: EventStore, parts: Part<unknown, unknown>[
     if (fresh || !loaded.some((l) => l.fromMemory)) throw error;
     return decideAndAppend(store, parts, meta, options, true);
   }
+}
+
+/** A part's stream as it is decided on: new (nothing to read), given by the caller, or read (fresh for a check). */
+function load(store: EventStore, p: Part<unknown, unknown>, fresh: boolean): LoadedAggregate<unknown> | Promise<LoadedAggregate<unknown>> {
+  if (p.newStream) return { state: p.aggregate.initial(), version: 0, fromMemory: false, events: [] };
+  if (p.loaded && !fresh) return p.loaded;
+  return store.aggregate(p.aggregate, p.id, { fresh: fresh || p.check !== undefined });
 }

@@ -3,9 +3,10 @@ import { addressAggregate, escrowAggregate } from '../../domain/aggregates.ts';
 import type { EscrowActor, EscrowCommand } from '../../domain/escrow/decide.ts';
 import { DomainError, notFound } from '../../domain/shared/errors.ts';
 import { passSecondFactor } from '../accounts/second-factor.ts';
-import { type CommandMeta, decideContext, handle, handleAll, type HandleOptions, part } from '../commands/handle.ts';
+import { type CommandMeta, decideContext, handle, handleAll, type HandleOptions, part, type Part } from '../commands/handle.ts';
 import { decideEscrow } from '../../domain/escrow/decide.ts';
-import { evolveEscrow } from '../../domain/escrow/state.ts';
+import { type EscrowState, evolveEscrow } from '../../domain/escrow/state.ts';
+import { streamId } from '../../domain/events.ts';
 import type { Database } from '../db/schema.ts';
 import type { EventStore } from '../event-store/event-store.ts';
 import type { AppDeps, SignedInUser } from '../app-deps.ts';
@@ -23,8 +24,17 @@ import type { ProvenPayment } from '../../domain/bitcoin/spv.ts';
  * money moves, the escrow a dispute id names.
  */
 
+/** How a command on the escrow runs: what goes with its append, and a look at the stream before it is decided. */
+type EscrowOptions = HandleOptions & Pick<Part<EscrowState, EscrowCommand>, 'check'>;
+
+/** The escrow after a command: its state (the one read, with the new events folded on) and its view (view.ts). */
+export interface EscrowAfter {
+  state: EscrowState;
+  view: string;
+}
+
 /** A command on the escrow stream alone. */
-export const onEscrow = (store: EventStore, escrowId: string, command: EscrowCommand, meta: CommandMeta, options: HandleOptions & { newStream?: boolean } = {}) =>
+export const onEscrow = (store: EventStore, escrowId: string, command: EscrowCommand, meta: CommandMeta, options: EscrowOptions & { newStream?: boolean } = {}) =>
   handle(store, escrowAggregate, escrowId, command, meta, options);
 
 /**
@@ -73,19 +83,30 @@ async function refuseOverCap(trx: Transaction<Database>, cap: { buyerId: string;
  * A command on the escrow that also settles its address: verifying marks it used (money went through it, so it is
  * never handed out again); cancelling or expiring an unpaid escrow frees it for the next buyer.
  */
-async function withAddress(store: EventStore, escrowId: string, command: EscrowCommand, addressCommand: 'markUsed' | 'free', meta: CommandMeta, options: HandleOptions = {}) {
-  // Which address: read first; the expected versions refuse the append if the escrow changed meanwhile.
-  const { state } = await store.aggregate(escrowAggregate, escrowId, { fresh: true });
-  const addressId = state.context.address_id;
-  return handleAll(
+async function withAddress(
+  store: EventStore,
+  escrowId: string,
+  command: EscrowCommand,
+  addressCommand: 'markUsed' | 'free',
+  meta: CommandMeta,
+  options: Omit<EscrowOptions, 'attempts'> = {},
+) {
+  // Which address: read first, and the command is decided on that read (one try: a conflict is reported); the
+  // expected versions refuse the append if the escrow changed meanwhile.
+  const read = await store.aggregate(escrowAggregate, escrowId, { fresh: true });
+  const addressId = read.state.context.address_id;
+  const { check, ...append } = options;
+  const events = await handleAll(
     store,
     [
-      part({ aggregate: escrowAggregate, id: escrowId, command }),
+      part({ aggregate: escrowAggregate, id: escrowId, command, loaded: read, ...(check ? { check } : {}) }),
       ...(addressId ? [part({ aggregate: addressAggregate, id: addressId, command: { type: addressCommand, escrow_id: escrowId } })] : []),
     ],
     meta,
-    options,
+    append,
   );
+  const stream = streamId(escrowAggregate.streamType, escrowId);
+  return { events, state: events.filter((e) => e.stream_id === stream).reduce(escrowAggregate.evolve, read.state) };
 }
 
 /**
@@ -96,7 +117,7 @@ export function verifyPayment(
   store: EventStore,
   input: { escrowId: string; notes: string; txid: string | null; proof?: { proven: ProvenPayment; request: ProofRequest } | undefined },
   meta: CommandMeta,
-  options: HandleOptions = {},
+  options: Omit<EscrowOptions, 'attempts'> = {},
 ) {
   const { proof } = input;
   const command: EscrowCommand = {
@@ -140,16 +161,25 @@ export function cancelUnpaidByAdmin(store: EventStore, input: { escrowId: string
 
 type Txid = string | null;
 
+/** A money action's result as the escrow after it: the state the command left and the view its append wrote. */
+const asEscrowAfter = ({ result, view }: { result: { state: EscrowState }; view: string }): EscrowAfter => ({ state: result.state, view });
+
 /**
  * The admin's verdict on a marked payment: seen on the chain (funded, the address used) or not (the buyer may mark
  * again). Like every money action, only while the log and the read model agree (see money-guard).
  */
-export async function reviewPayment(deps: AppDeps, escrowId: string, input: { verified: boolean; notes: string; txid: Txid; proof?: ProofRequest }, meta: CommandMeta) {
-  return guardMoneyAction(deps, escrowId, async (alsoWrite) => {
-    if (!input.verified) return onEscrow(deps.store, escrowId, { type: 'rejectPayment', by: 'admin', notes: input.notes }, meta, { alsoWrite });
+export async function reviewPayment(
+  deps: AppDeps,
+  escrowId: string,
+  input: { verified: boolean; notes: string; txid: Txid; proof?: ProofRequest },
+  meta: CommandMeta,
+): Promise<EscrowAfter> {
+  const guarded = await guardMoneyAction(deps, escrowId, async (guard) => {
+    if (!input.verified) return onEscrow(deps.store, escrowId, { type: 'rejectPayment', by: 'admin', notes: input.notes }, meta, guard);
     const proof = input.proof ? { proven: await checkEscrowPaymentProof(deps, escrowId, input.proof), request: input.proof } : undefined;
-    return verifyPayment(deps.store, { escrowId, notes: input.notes, txid: input.txid, proof }, meta, { alsoWrite });
+    return verifyPayment(deps.store, { escrowId, notes: input.notes, txid: input.txid, proof }, meta, guard);
   });
+  return asEscrowAfter(guarded);
 }
 
 /** The money held goes to the seller (release) or back to the buyer (refund), at the address the admin was shown. */
@@ -158,25 +188,26 @@ export async function payOut(
   escrowId: string,
   input: { to: 'release' | 'refund'; notes: string; txid: Txid; expected_address: string | undefined },
   meta: CommandMeta,
-) {
-  return guardMoneyAction(deps, escrowId, (alsoWrite) =>
-    onEscrow(deps.store, escrowId, { type: input.to, by: 'admin', notes: input.notes, txid: input.txid, expected_address: input.expected_address }, meta, { alsoWrite }),
+): Promise<EscrowAfter> {
+  const guarded = await guardMoneyAction(deps, escrowId, (guard) =>
+    onEscrow(deps.store, escrowId, { type: input.to, by: 'admin', notes: input.notes, txid: input.txid, expected_address: input.expected_address }, meta, guard),
   );
+  return asEscrowAfter(guarded);
 }
 
-/** Resolves one dispute by its id, on the escrow it belongs to; answers that escrow's id. */
+/** Resolves one dispute by its id, on the escrow it belongs to; answers that escrow after it. */
 export async function resolveDispute(
   deps: AppDeps,
   disputeId: string,
   input: Omit<Extract<EscrowCommand, { type: 'resolveDispute' }>, 'type' | 'by' | 'dispute_id'>,
   meta: CommandMeta,
-): Promise<string> {
+): Promise<EscrowAfter> {
   const dispute = await disputeById(deps.database.db, disputeId);
   if (!dispute) throw notFound('Dispute not found');
-  await guardMoneyAction(deps, dispute.escrow_id, (alsoWrite) =>
-    onEscrow(deps.store, dispute.escrow_id, { type: 'resolveDispute', by: 'admin', dispute_id: disputeId, ...input }, meta, { alsoWrite }),
+  const guarded = await guardMoneyAction(deps, dispute.escrow_id, (guard) =>
+    onEscrow(deps.store, dispute.escrow_id, { type: 'resolveDispute', by: 'admin', dispute_id: disputeId, ...input }, meta, guard),
   );
-  return dispute.escrow_id;
+  return asEscrowAfter(guarded);
 }
 
 /**

@@ -1,6 +1,8 @@
-import { type RawBuilder, sql } from 'kysely';
+import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { EscrowActor } from '../../domain/escrow/decide.ts';
+import { notFound } from '../../domain/shared/errors.ts';
 import { decimalSql, isoSql, jsonObjectSql } from '../db/json-view.ts';
+import type { Database } from '../db/schema.ts';
 
 /** The escrow's latest dispute as its parties see it (no account ids), or null. */
 const LATEST_DISPUTE = `(SELECT row_to_json(d) FROM (SELECT d.id, d.reason, d.opened_by_side, ${isoSql('d.opened_at')} AS opened_at, d.status, d.outcome,
@@ -74,6 +76,13 @@ const VIEW = jsonObjectSql(FIELDS);
 
 /** The view as a column of a Kysely query whose escrows table is aliased `e`. */
 export const escrowViewJson = (): RawBuilder<string> => sql<string>`${sql.raw(VIEW)}`;
+
+/** One escrow's view (JSON text) as its read-model row is now; 404 when there is none. */
+export async function escrowView(db: Kysely<Database>, id: string): Promise<string> {
+  const row = await db.selectFrom('escrows as e').select(escrowViewJson().as('view')).where('e.id', '=', id).executeTakeFirst();
+  if (!row) throw notFound('Escrow not found');
+  return row.view;
+}
 
 /** What the answer adds to the view for the caller: what they may do now and where the escrow stands in the queues. */
 export interface Acting {

@@ -302,7 +302,7 @@ export function createEventStore(db: Kysely<Database>, projections: readonly Pro
       const known = streams.events(stream);
       const events = known ?? (await readStreamFromDb(db, stream)).events;
       if (!known && events.length) streams.remember(stream, events);
-      return { state: streams.fold(aggregate, stream, events), version: events.at(-1)?.stream_version ?? 0, fromMemory: known !== undefined };
+      return { state: streams.fold(aggregate, stream, events), version: events.at(-1)?.stream_version ?? 0, fromMemory: known !== undefined, events };
     },
   };
 }

@@ -31,6 +31,8 @@ export interface LoadedAggregate<State> {
   version: number;
   /** The events came from this process's memory: another process may have appended since (see `aggregate`). */
   fromMemory: boolean;
+  /** The stream's events the state was folded from, version 1 first (read only: the store keeps them). */
+  events: readonly StoredEvent[];
 }
 
 /**

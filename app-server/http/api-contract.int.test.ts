@@ -157,7 +157,9 @@ describe('every route on a seeded store', () => {
     expectStatus(secret, 200);
     expect((await call('POST', '/api/auth/verify-2fa', { as: 'zoe', body: { form: { totp_code: 'wrong' } } })).status).toBeGreaterThanOrEqual(400);
     expectStatus(await call('POST', '/api/auth/verify-2fa', { as: 'zoe', body: { form: { totp_code: await codeFor(secret.body.secret) } } }), 200);
-    expectStatus(await call('POST', '/api/auth/disable-2fa', { as: 'zoe', body: { form: { totp_code: await codeFor(secret.body.secret, new Date(Date.now() + 30_000)) } } }), 200);
+    const recovery = await call<{ recovery_codes: string[] }>('POST', '/api/auth/recovery-codes', { as: 'zoe', body: { form: { totp_code: await codeFor(secret.body.secret, new Date(Date.now() + 30_000)) } } });
+    expectStatus(recovery, 200);
+    expectStatus(await call('POST', '/api/auth/disable-2fa', { as: 'zoe', body: { form: { totp_code: recovery.body.recovery_codes[0]! } } }), 200);
     const newPassword = `${password}-changed`;
     expectStatus(await call('POST', '/api/auth/change-password', { as: 'zoe', body: { json: { current_password: password, new_password: newPassword } } }), 200);
     expectStatus(await call('POST', '/api/profile/switch-role', { as: 'zoe', body: { form: { new_role: 'seller' } } }), 200);

@@ -109,6 +109,7 @@ const ROUTES: Record<string, Entry> = {
   'POST /api/auth/setup-2fa': { access: 'user' },
   'POST /api/auth/verify-2fa': { access: 'user', body: () => ({ form: { totp_code: '000000' } }) },
   'POST /api/auth/disable-2fa': { access: 'user', body: () => ({ form: { totp_code: '000000' } }) },
+  'POST /api/auth/recovery-codes': { access: 'user', body: () => ({ form: { totp_code: '000000' } }) },
   'POST /api/auth/resend-verification': { access: 'user' },
   // The current password again: a well-formed call that changes nothing (422), so no session is signed out.
   'POST /api/auth/change-password': { access: 'user', body: () => ({ json: { current_password: PASSWORD, new_password: PASSWORD } }) },

@@ -1,5 +1,7 @@
 import type { Selectable, Transaction } from 'kysely';
+import { adminsHearOfMessage } from '../../domain/escrow/message-audience.ts';
 import { MESSAGE_MAIL_WINDOW_MINUTES } from '../../domain/escrow/message-rules.ts';
+import type { EscrowStatus } from '../../domain/escrow/state.ts';
 import { displayUtc } from '../../domain/shared/display-time.ts';
 import type { StoredEvent } from '../../domain/stored-event.ts';
 import type { EscrowRow } from '../../projections/escrows/table.ts';
@@ -32,7 +34,7 @@ export function recipientsOf(side: RecipientSide, escrow: Pick<Escrow, 'buyer_em
     { email: escrow.buyer_email, side: 'buyer' },
     { email: escrow.seller_email, side: 'seller' },
   ];
-  const toAdmins = side !== 'admin' && escrow.status === 'disputed' ? admins.map((email) => ({ email, side: 'admin' as const })) : [];
+  const toAdmins = adminsHearOfMessage({ status: escrow.status as EscrowStatus }, side) ? admins.map((email) => ({ email, side: 'admin' as const })) : [];
   return [...parties.filter((p) => p.side !== side), ...toAdmins];
 }
 
@@ -83,7 +85,7 @@ export function mailOnMessages(baseUrl: string) {
       const escrowId = idOfStream(event.stream_id);
       const escrow = await trx.selectFrom('escrows').selectAll().where('id', '=', escrowId).executeTakeFirst();
       if (!escrow) continue;
-      const admins = event.data.side !== 'admin' && escrow.status === 'disputed' ? await adminEmails(trx) : [];
+      const admins = adminsHearOfMessage({ status: escrow.status as EscrowStatus }, event.data.side) ? await adminEmails(trx) : [];
       const at = new Date(event.occurred_at);
       for (const recipient of recipientsOf(event.data.side, escrow, admins)) {
         const key = { escrow_id: escrowId, recipient: recipient.email };

@@ -3,6 +3,8 @@ import type { z } from 'zod';
 import { reviewAggregate } from '../../domain/aggregates.ts';
 import type { reviewSubmissionSchema } from '../../contract/review-requests.ts';
 import type { ReviewCommand } from '../../domain/review/decide.ts';
+import { isVerifiedDeal } from '../../domain/review/verified-deal.ts';
+import type { EscrowStatus } from '../../domain/escrow/state.ts';
 import { consume } from '../auth/rate-limit.ts';
 import { type CommandMeta, handle } from '../commands/handle.ts';
 import { relationTo } from '../escrows/parties.ts';
@@ -10,17 +12,15 @@ import type { AppDeps, SignedInUser } from '../app-deps.ts';
 
 /** Every write on a review: its submission by anyone, its moderation by an admin. The rules are the review decider's. */
 
-/** A deal counts as verified when the reviewer is signed in as a party of that escrow and it was released. */
-async function isVerifiedDeal(deps: AppDeps, escrowId: string, user: SignedInUser | undefined): Promise<boolean> {
+/** Whether the signed-in reviewer's escrow earns the verified-deal mark (the rule is the domain's). */
+async function reviewsVerifiedDeal(deps: AppDeps, escrowId: string, user: SignedInUser | undefined): Promise<boolean> {
   if (!user) return false;
   const escrow = await deps.database.db
     .selectFrom('escrows')
     .select(['status', 'created_by', 'creator_side', 'buyer_email', 'seller_email', 'buyer_id', 'seller_id'])
     .where('id', '=', escrowId)
     .executeTakeFirst();
-  if (!escrow || escrow.status !== 'released') return false;
-  const side = relationTo(escrow, user);
-  return side === 'buyer' || side === 'seller';
+  return escrow !== undefined && isVerifiedDeal({ status: escrow.status as EscrowStatus }, relationTo(escrow, user));
 }
 
 /** Takes a public review into moderation, whatever escrow it names. Rate limited per client address. */
@@ -45,7 +45,7 @@ export async function submitReview(
       rating: input.rating,
       text: input.text,
       escrow_id: input.escrow_id,
-      verified_deal: input.escrow_id ? await isVerifiedDeal(deps, input.escrow_id, context.user) : false,
+      verified_deal: input.escrow_id ? await reviewsVerifiedDeal(deps, input.escrow_id, context.user) : false,
     },
     { ...context.meta, actor: context.user?.id ?? 'anonymous' },
   );

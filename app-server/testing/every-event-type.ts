@@ -34,6 +34,7 @@ export async function writeEveryEventType(deps: { db: Kysely<Database>; store: E
     { type: 'verifyEmail', email: 'buyer@example.com' },
     { type: 'switchRole', to: 'seller' },
     { type: 'enableTwoFactor' },
+    { type: 'regenerateRecoveryCodes', count: 10 },
     { type: 'disableTwoFactor' },
     { type: 'signIn' },
     { type: 'changePassword' },

@@ -47,4 +47,14 @@ describe('account', () => {
     user([registered()]).when({ type: 'disableTwoFactor' }).thenRefused('transition_not_allowed');
     user([registered(), { type: 'UserDeleted', data: {} }]).when({ type: 'signIn' }).thenRefused('not_found');
   });
+
+  it('makes new recovery codes only while 2FA is on, recording how many and never the codes', () => {
+    user([registered(), { type: 'TwoFactorEnabled', data: {} }])
+      .when({ type: 'regenerateRecoveryCodes', count: 10 })
+      .then([{ type: 'RecoveryCodesRegenerated', data: { count: 10 } }]);
+    user([registered()]).when({ type: 'regenerateRecoveryCodes', count: 10 }).thenRefused('transition_not_allowed');
+    user([registered(), { type: 'TwoFactorEnabled', data: {} }, { type: 'TwoFactorDisabled', data: {} }])
+      .when({ type: 'regenerateRecoveryCodes', count: 10 })
+      .thenRefused('transition_not_allowed');
+  });
 });

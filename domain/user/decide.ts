@@ -79,6 +79,7 @@ export type UserCommand =
   | { type: 'switchRole'; to: Role }
   | { type: 'enableTwoFactor' }
   | { type: 'disableTwoFactor' }
+  | { type: 'regenerateRecoveryCodes'; count: number }
   | { type: 'suspend'; reason: string }
   | { type: 'unsuspend' }
   | { type: 'update'; full_name?: string | undefined; email?: string | undefined; role?: Role | undefined }
@@ -134,6 +135,9 @@ export function decideUser(command: UserCommand, state: UserState, ctx: DecideCo
     case 'disableTwoFactor':
       if (!state.totp_enabled) throw transitionNotAllowed('2FA is not enabled');
       return [{ type: 'TwoFactorDisabled', data: {} }];
+    case 'regenerateRecoveryCodes':
+      if (!state.totp_enabled) throw transitionNotAllowed('2FA is not enabled: recovery codes come with it');
+      return [{ type: 'RecoveryCodesRegenerated', data: { count: command.count } }];
     case 'suspend': {
       notSelf(state, ctx, 'suspend');
       const reason = command.reason.trim();

@@ -19,6 +19,8 @@ export const userEventSchemas = {
   RoleSwitched: z.object({ from: role, to: role }),
   TwoFactorEnabled: z.object({}),
   TwoFactorDisabled: z.object({}),
+  /** The recovery codes were replaced by `count` new ones (the codes themselves are stored hashed, apart). */
+  RecoveryCodesRegenerated: z.object({ count: z.number().int().min(1) }),
   UserSuspended: z.object({ reason: z.string().min(1) }),
   UserUnsuspended: z.object({}),
   UserUpdated: z.object({ full_name: z.string().optional(), email: email.optional(), role: role.optional() }),

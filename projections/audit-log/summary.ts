@@ -56,6 +56,7 @@ export const eventSentences: { [T in EventType]: Sentence<T> } = {
   RoleSwitched: (d, id) => `switched the role of ${user(id)} from ${d.from} to ${d.to}`,
   TwoFactorEnabled: (_, id) => `enabled 2FA for ${user(id)}`,
   TwoFactorDisabled: (_, id) => `disabled 2FA for ${user(id)}`,
+  RecoveryCodesRegenerated: (d, id) => `made ${d.count} new recovery codes for ${user(id)} (the old ones no longer work)`,
   UserSuspended: (d, id) => `suspended ${user(id)}: ${d.reason}`,
   UserUnsuspended: (_, id) => `unsuspended ${user(id)}`,
   // Sorted: jsonb reorders keys.

@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
 import { ApiError, api, onSessionProblem, sessionToken } from '../api/client.ts';
-import type { User as CurrentUser } from '../../../contract/users.ts';
+import type { Me as CurrentUser } from '../../../contract/users.ts';
 import { retryDelay, retryTransient } from '../lib/query-retry.ts';
 
 /** Why the user is not (fully) signed in any more, when the server said so; null when nothing went wrong. */

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
-import type { twoFactorEnabledSchema, twoFactorSecretSchema } from '../../../contract/users.ts';
+import type { recoveryCodesSchema, twoFactorEnabledSchema, twoFactorSecretSchema } from '../../../contract/users.ts';
 import { api } from '../api/client.ts';
 import { meQueryKey } from './auth-context.tsx';
 
@@ -21,6 +21,13 @@ export const verifyTwoFactor = (code: string) =>
 export const disableTwoFactor = (code: string) =>
   api<{ detail: string }>('/auth/disable-2fa', { method: 'POST', form: { totp_code: code }, fallback: 'Failed to disable 2FA' });
 
+/** The answer of POST /api/auth/recovery-codes: new codes in place of all the old ones, shown this once. */
+export type NewRecoveryCodes = z.infer<typeof recoveryCodesSchema>;
+
+/** POST /api/auth/recovery-codes (form totp_code: a current code from the authenticator app). */
+export const regenerateRecoveryCodes = (code: string) =>
+  api<NewRecoveryCodes>('/auth/recovery-codes', { method: 'POST', form: { totp_code: code }, fallback: 'Failed to make new recovery codes' });
+
 /** Draws a new secret (replacing an unconfirmed one); 2FA is on only once a code from it is verified. */
 export const useSetupTwoFactor = () => useMutation({ mutationFn: setupTwoFactor });
 
@@ -34,4 +41,10 @@ export function useVerifyTwoFactor() {
 export function useDisableTwoFactor() {
   const queryClient = useQueryClient();
   return useMutation({ mutationFn: disableTwoFactor, onSuccess: () => queryClient.invalidateQueries({ queryKey: meQueryKey }) });
+}
+
+/** Replaces the recovery codes; the profile's count of codes left comes back to the full set. */
+export function useRegenerateRecoveryCodes() {
+  const queryClient = useQueryClient();
+  return useMutation({ mutationFn: regenerateRecoveryCodes, onSuccess: () => queryClient.invalidateQueries({ queryKey: meQueryKey }) });
 }

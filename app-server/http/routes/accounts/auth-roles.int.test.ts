@@ -18,6 +18,7 @@ const signedInRoutes: [string, (token?: string) => RequestInit][] = [
   ['/api/auth/setup-2fa', (token) => (token ? bearer(token, 'POST') : { method: 'POST' })],
   ['/api/auth/verify-2fa', (token) => form({ totp_code: '123456' }, token)],
   ['/api/auth/disable-2fa', (token) => form({ totp_code: '123456' }, token)],
+  ['/api/auth/recovery-codes', (token) => form({ totp_code: '123456' }, token)],
   ['/api/auth/resend-verification', (token) => (token ? bearer(token, 'POST') : { method: 'POST' })],
   ['/api/auth/change-password', (token) => json({ current_password: PASSWORD, new_password: 'another password' }, token)],
   ['/api/profile/switch-role', (token) => form({ new_role: 'seller' }, token)],

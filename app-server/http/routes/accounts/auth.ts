@@ -1,5 +1,5 @@
 import { OpenAPIHono, z } from '@hono/zod-openapi';
-import { registeredSchema, sessionSchema, twoFactorEnabledSchema, twoFactorSecretSchema, userSchema } from '../../../../contract/users.ts';
+import { meSchema, recoveryCodesSchema, registeredSchema, sessionSchema, twoFactorEnabledSchema, twoFactorSecretSchema } from '../../../../contract/users.ts';
 import { changePasswordSchema, loginSchema, registerSchema } from '../../../../contract/user-requests.ts';
 import { emailTokenSchema, totpCodeSchema } from '../../../../contract/account-requests.ts';
 import { DomainError } from '../../../../domain/shared/errors.ts';
@@ -9,6 +9,8 @@ import {
   enableTwoFactor,
   login,
   queueVerificationMail,
+  recoveryCodesLeft,
+  regenerateRecoveryCodes,
   register,
   setupTwoFactor,
   verifyEmailToken,
@@ -24,7 +26,6 @@ import type { AppEnv } from '../../env.ts';
 import { route } from '../../route.ts';
 import { currentUser, requireUser } from '../../middleware/authenticate.ts';
 
-const user = userSchema;
 const message = z.object({ detail: z.string() });
 
 /** /api/auth: registration, sign-in and sessions, the signed-in user (me), 2FA, e-mail confirmation and passwords. */
@@ -55,9 +56,10 @@ export function authRoutes(deps: AppDeps) {
     },
   );
 
-  app.openapi(route('get', '/me', 'The signed-in user', { middleware: [requireUser()] }, { 200: jsonAnswer('The user', user) }), (c) =>
-    c.json(userView(currentUser(c), c.get('mustChangePassword')), 200),
-  );
+  app.openapi(route('get', '/me', 'The signed-in user, with how many recovery codes they have left', { middleware: [requireUser()] }, { 200: jsonAnswer('The user', meSchema) }), async (c) => {
+    const me = currentUser(c);
+    return c.json({ ...userView(me, c.get('mustChangePassword')), recovery_codes_left: await recoveryCodesLeft(db, me) }, 200);
+  });
 
   app.openapi(
     route('post', '/logout', 'Revoke this token', { middleware: [requireUser()] }, { 200: jsonAnswer('Signed out', message) }),
@@ -83,6 +85,17 @@ export function authRoutes(deps: AppDeps) {
       const codes = await enableTwoFactor(deps, currentUser(c), totp_code, meta(c));
       await revokeUserSessions(db, currentUser(c).id, { except: c.get('token')! });
       return c.json({ detail: '2FA enabled. Keep these recovery codes somewhere safe; each works once.', recovery_codes: codes }, 200);
+    },
+  );
+
+  app.openapi(
+    route('post', '/recovery-codes', 'New recovery codes with a current 2FA code; every old one stops working; returns them once', {
+      middleware: [requireUser()],
+      request: { body: formBody(totpCodeSchema) },
+    }, { 200: jsonAnswer('The new codes', recoveryCodesSchema) }),
+    async (c) => {
+      const codes = await regenerateRecoveryCodes(deps, currentUser(c), c.req.valid('form').totp_code, meta(c));
+      return c.json({ detail: 'New recovery codes made; the old ones no longer work. Keep these somewhere safe; each works once.', recovery_codes: codes }, 200);
     },
   );
 

@@ -10,7 +10,7 @@ configure({ asyncUtilTimeout: 5000 });
 beforeEach(() => localStorage.setItem('escrow.session', 'good'));
 
 type Role = 'buyer' | 'seller' | 'admin';
-const user = (overrides: Partial<{ role: Role; totp_enabled: boolean; email_verified: boolean }> = {}) => ({
+const user = (overrides: Partial<{ role: Role; totp_enabled: boolean; email_verified: boolean; recovery_codes_left: number | null }> = {}) => ({
   id: 'u1',
   username: 'alice',
   email: 'alice@example.com',
@@ -21,9 +21,11 @@ const user = (overrides: Partial<{ role: Role; totp_enabled: boolean; email_veri
   country: 'Portugal',
   phone: null,
   created_at: '2026-11-01T10:00:00.000Z',
+  recovery_codes_left: null as number | null,
   ...overrides,
 });
 const codes = ['AAAA-BBBB-CCCC-DDDD', '1111-2222-3333-4444'];
+const newCodes = ['EEEE-FFFF-0000-1111', '2222-3333-4444-5555', '6666-7777-8888-9999'];
 const setupAnswer = { secret: 'JBSWY3DPEHPK3PXP', otpauth_url: 'otpauth://totp/Escrow:alice?secret=JBSWY3DPEHPK3PXP', qr_code_url: 'data:image/png;base64,iVBORw0KGgo=' };
 
 /** A server holding one account: 2FA and role change as the real one would change them. */
@@ -42,12 +44,16 @@ function accountServer(initial = user()) {
         return { status: 200, body: setupAnswer };
       case '/api/auth/verify-2fa':
         if (form.totp_code !== '123456') return { status: 422, body: { detail: 'Invalid 2FA code', code: 'totp_invalid' } };
-        me = { ...me, totp_enabled: true };
+        me = { ...me, totp_enabled: true, recovery_codes_left: codes.length };
         return { status: 200, body: { detail: '2FA enabled.', recovery_codes: codes } };
       case '/api/auth/disable-2fa':
         if (form.totp_code !== '654321') return { status: 422, body: { detail: 'Invalid 2FA code', code: 'totp_invalid' } };
-        me = { ...me, totp_enabled: false };
+        me = { ...me, totp_enabled: false, recovery_codes_left: null };
         return { status: 200, body: { detail: '2FA disabled' } };
+      case '/api/auth/recovery-codes':
+        if (form.totp_code !== '246810') return { status: 422, body: { detail: 'Invalid 2FA code', code: 'totp_invalid' } };
+        me = { ...me, recovery_codes_left: newCodes.length };
+        return { status: 200, body: { detail: 'New recovery codes made', recovery_codes: newCodes } };
       case '/api/auth/change-password':
         return { status: 200, body: { detail: 'Password changed; your other sessions were signed out' } };
       default:
@@ -160,6 +166,40 @@ describe('Profile, Security tab: 2FA', () => {
     refusal.detail = '2FA is already enabled; disable it first to set up a new device';
     await userEvent.click(screen.getByRole('button', { name: 'Set up 2FA' }));
     expect(await screen.findByText(refusal.detail)).toBeTruthy();
+  });
+
+  it('says how many recovery codes are left and makes new ones in a dialog that asks for a code, then gives focus back', async () => {
+    const app = renderApp('/profile?tab=security', accountServer(user({ totp_enabled: true, recovery_codes_left: 1 })));
+    expect(await screen.findByText(/1 recovery code left/)).toBeTruthy();
+    const opener = screen.getByRole('button', { name: 'New recovery codes' });
+    await userEvent.click(opener);
+    const dialog = await screen.findByRole('dialog', { name: 'New recovery codes' });
+    expect(dialog.textContent).toContain('Every recovery code you have now stops working');
+
+    await userEvent.click(screen.getByRole('button', { name: 'Make new codes' }));
+    expect(await screen.findByText('Enter the code from your authenticator app')).toBeTruthy();
+    expect(app.calls('POST', '/api/auth/recovery-codes')).toHaveLength(0);
+    const field = screen.getByLabelText(/Code from the app/);
+    await userEvent.type(field, '000000');
+    await userEvent.click(screen.getByRole('button', { name: 'Make new codes' }));
+    expect(await screen.findByText('Invalid 2FA code')).toBeTruthy();
+
+    await userEvent.clear(field);
+    await userEvent.type(field, '246810');
+    await userEvent.click(screen.getByRole('button', { name: 'Make new codes' }));
+    const list = await screen.findByRole('list', { name: 'Recovery codes' });
+    for (const code of newCodes) expect(list.textContent).toContain(code);
+    expect(app.calls('POST', '/api/auth/recovery-codes').at(-1)?.body).toEqual({ totp_code: '246810' });
+    expect(screen.getByText('New recovery codes made. The old ones no longer work.')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Copy codes' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: /Download \.txt/ })).toBeTruthy();
+    expect(document.activeElement).toBe(screen.getByRole('heading', { name: 'Your recovery codes' }));
+    await waitFor(() => expect(screen.getByText(/3 recovery codes left/)).toBeTruthy());
+
+    await userEvent.click(screen.getByRole('button', { name: 'I have saved my codes' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(screen.queryByRole('list', { name: 'Recovery codes' })).toBeNull();
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'New recovery codes' }));
   });
 
   it("says 'Failed to disable 2FA' when turning it off fails without a detail", async () => {

@@ -32,7 +32,7 @@ const escrowAnswer = jsonAnswer('The escrow after the action', escrowSchema);
 export function adminEscrowRoutes(deps: AppDeps) {
   const { db } = deps.database;
   const app = new OpenAPIHono<AppEnv>();
-  const { load, answer, meta, act } = escrowActing(deps);
+  const { load, answer, answerAfter, meta, act } = escrowActing(deps);
 
   app.openapi(
     adminRoute('get', '/', 'Every escrow, newest first: filter by status, search by id or e-mail, paged (total: how many match)', { request: { query: adminEscrowListQuerySchema } }, {
@@ -54,13 +54,13 @@ export function adminEscrowRoutes(deps: AppDeps) {
     const user = currentUser(c);
     const { id } = c.req.valid('param');
     const form = c.req.valid('form');
-    await load(id, user);
+    const { side } = await load(id, user);
     const proof =
       form.tx_hex !== undefined && form.txout_proof !== undefined
         ? { tx_hex: form.tx_hex, txout_proof: form.txout_proof, headers: form.headers ?? '', accept_partial: form.accept_partial === 'true' }
         : undefined;
-    await reviewPayment(deps, id, { verified: form.verified === 'true', notes: form.notes, txid: form.txid, ...(proof ? { proof } : {}) }, meta(c));
-    return jsonText(c, await answer(id, user), 200);
+    const after = await reviewPayment(deps, id, { verified: form.verified === 'true', notes: form.notes, txid: form.txid, ...(proof ? { proof } : {}) }, meta(c));
+    return jsonText(c, answerAfter(after, side), 200);
   });
   app.openapi(
     adminRoute('post', '/{id}/payment-proof', 'What a payment proof (SPV) proves for this escrow, recording nothing: the Verify dialog shows it before confirming', {
@@ -84,17 +84,17 @@ export function adminEscrowRoutes(deps: AppDeps) {
     const user = currentUser(c);
     const form = c.req.valid('form');
     const { id } = c.req.valid('param');
-    await load(id, user);
-    await payOut(deps, id, { to: 'release', notes: form.notes, txid: form.txid, expected_address: form.expected_address }, meta(c));
-    return jsonText(c, await answer(id, user), 200);
+    const { side } = await load(id, user);
+    const after = await payOut(deps, id, { to: 'release', notes: form.notes, txid: form.txid, expected_address: form.expected_address }, meta(c));
+    return jsonText(c, answerAfter(after, side), 200);
   });
   app.openapi(adminRoute('post', '/{id}/refund', 'Refund a funded escrow to the buyer', { request: { params: idParam, body: formBody(paymentNotesSchema) } }, { 200: escrowAnswer }, ADMIN_POWER), async (c) => {
     const user = currentUser(c);
     const form = c.req.valid('form');
     const { id } = c.req.valid('param');
-    await load(id, user);
-    await payOut(deps, id, { to: 'refund', notes: form.notes, txid: form.txid, expected_address: form.expected_address }, meta(c));
-    return jsonText(c, await answer(id, user), 200);
+    const { side } = await load(id, user);
+    const after = await payOut(deps, id, { to: 'refund', notes: form.notes, txid: form.txid, expected_address: form.expected_address }, meta(c));
+    return jsonText(c, answerAfter(after, side), 200);
   });
   app.openapi(adminRoute('post', '/{id}/freeze', 'Freeze an escrow that is not final', { request: { params: idParam, body: formBody(freezeReasonSchema) } }, { 200: escrowAnswer }, ADMIN_POWER), async (c) =>
     jsonText(c, await act(c, c.req.valid('param').id, () => ({ type: 'freeze', by: 'admin', reason: c.req.valid('form').reason })), 200),

@@ -1,4 +1,5 @@
 import { Download } from 'lucide-react';
+import type { ReactNode } from 'react';
 import { Button } from '../../../components/ui/button.tsx';
 import { CopyButton } from '../../../components/ui/copy-button.tsx';
 import { useFocusOnMount } from '../../../components/ui/focus-on-mount.ts';
@@ -26,16 +27,23 @@ function download(text: string, fileName: string) {
   setTimeout(() => URL.revokeObjectURL(url), 0);
 }
 
-/** Shown once, right after 2FA is turned on: the server keeps only hashes of these codes. */
-export function RecoveryCodes({ codes, username, onDone }: { codes: string[]; username: string; onDone: () => void }) {
+const TURNED_ON = (
+  <>
+    2FA is on. From your next sign-in you will be asked for the code your authenticator app shows after your password. A code works once: if you have
+    just used one, wait for the next (a new one every 30 seconds). Your other sessions were signed out.
+  </>
+);
+
+/**
+ * Shown once, right after 2FA is turned on or new codes are made (`notice` says which): the server keeps only hashes
+ * of these codes.
+ */
+export function RecoveryCodes({ codes, username, onDone, notice = TURNED_ON }: { codes: string[]; username: string; onDone: () => void; notice?: ReactNode }) {
   const text = recoveryCodesText(codes, username, new Date());
   const heading = useFocusOnMount<HTMLHeadingElement>();
   return (
     <div className="recovery-codes">
-      <Message tone="success">
-        2FA is on. From your next sign-in you will be asked for the code your authenticator app shows after your password. A code works once: if you
-        have just used one, wait for the next (a new one every 30 seconds). Your other sessions were signed out.
-      </Message>
+      <Message tone="success">{notice}</Message>
       <h3 ref={heading} tabIndex={-1}>
         Your recovery codes
       </h3>

@@ -1,4 +1,4 @@
-import type { User as CurrentUser } from '../../../../../contract/users.ts';
+import type { Me as CurrentUser } from '../../../../../contract/users.ts';
 import { ChangePasswordForm } from './change-password-form.tsx';
 import { TwoFactorSection } from './two-factor-section.tsx';
 

@@ -1,11 +1,12 @@
 import { ShieldCheck, ShieldOff } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
-import type { User as CurrentUser } from '../../../../../contract/users.ts';
+import type { Me as CurrentUser } from '../../../../../contract/users.ts';
 import { messageOf } from '../../../api/client.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { Message } from '../../../components/ui/message.tsx';
 import { type TwoFactorSetup as Setup, useSetupTwoFactor } from '../../../auth/two-factor-api.ts';
 import { DisableTwoFactorForm } from './disable-two-factor-form.tsx';
+import { codesLeftText, NewRecoveryCodesDialog } from './new-recovery-codes-dialog.tsx';
 import { RecoveryCodes } from './recovery-codes.tsx';
 import { TwoFactorSetup } from './two-factor-setup.tsx';
 
@@ -32,6 +33,12 @@ export function TwoFactorSection({ user }: { user: CurrentUser }) {
             Signing in, opening an escrow and other sensitive steps ask for the code your authenticator app shows. A code works once; if you have just used one,
             wait for the next.
           </p>
+          <h3>Recovery codes</h3>
+          <p>
+            {user.recovery_codes_left === null ? 'Recovery codes' : codesLeftText(user.recovery_codes_left)}. Each one works once in place of a code from the app;
+            make new ones when you run low or think someone has seen them.
+          </p>
+          <NewRecoveryCodesDialog username={user.username} />
           <DisableTwoFactorForm onDisabled={(detail) => setStage({ kind: 'idle', notice: `${detail}. Your other sessions were signed out.`, focusHeading: true })} />
         </>
       );
