@@ -365,6 +365,9 @@ function resolveDispute(
   }
   // An agreed settlement is the parties' own outcome: the admin need not write one, nor repeat its terms.
   const settled = context.settlement_kind !== null;
+  if (state.status === 'funded' && !settled) {
+    throw transitionNotAllowed('There is no open dispute or agreed settlement to resolve on an escrow that is funded');
+  }
   const resolution = command.resolution ?? (settled ? context.settlement_kind : null);
   const sellerPercent = command.seller_percent ?? (resolution === 'split' ? context.settlement_seller_percent : null);
   command = { ...command, seller_percent: sellerPercent };

@@ -135,7 +135,7 @@ describe('an agreed refund or split', () => {
       type: 'DisputeResolved',
       data: { dispute_id: null, outcome: SETTLED_OUTCOME, resolution: 'split', seller_percent: 70, seller_sats: 1_400_000, buyer_sats: 600_000, fee_sats: 30_000, proposal_id: PID },
     });
-    expect(stateOf([...agreedSplit, event!]).status).toBe('released');
+    expect(stateOf([...agreedSplit, event as EscrowEvent]).status).toBe('released');
     escrow(agreedSplit).when({ ...resolve, resolution: 'split', seller_percent: 60 }).thenRefused('transition_not_allowed', '70%');
     escrow(agreedSplit).when({ ...resolve, outcome: 'mine', resolution: 'release' }).thenRefused('transition_not_allowed', 'agreed to a split');
   });
