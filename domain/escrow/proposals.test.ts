@@ -4,6 +4,7 @@ import { given, NOW } from '../testing/given.ts';
 import { allowedActions, readyToRelease } from './allowed-actions.ts';
 import { SETTLED_OUTCOME } from './decide.ts';
 import type { EscrowEvent } from './events.ts';
+import { partyHistory } from './history.ts';
 import { foldEscrow } from './state.ts';
 import { buyerRefund, DISPUTE_ID, histories, sample, sellerPayout } from './test-fixtures.ts';
 
@@ -182,5 +183,25 @@ describe('allowed_actions for proposals', () => {
   it('offers nothing of it while frozen', () => {
     const frozen = stateOf([...funded, split70, sample.EscrowFrozen as EscrowEvent]);
     expect(allowedActions(frozen, 'seller', NOW)).toEqual(['post_message']);
+  });
+});
+
+describe('the timeline of proposals', () => {
+  it('says what was proposed and what each answer answered, in the parties\' words', () => {
+    const events = [...funded, split70, { type: 'ProposalDeclined', data: { proposal_id: PID, side: 'seller', reason: 'Too low' } }] as EscrowEvent[];
+    const entries = partyHistory(events.map((e, i) => ({ ...e, occurred_at: NOW, stream_version: i + 1 })));
+    expect(entries.slice(-2)).toEqual([
+      expect.objectContaining({
+        summary: 'The buyer proposed a split, 70% to the seller and 30% to the buyer',
+        actor_side: 'buyer',
+        seller_sats: 1_400_000,
+        buyer_sats: 600_000,
+      }),
+      expect.objectContaining({
+        summary: 'The seller declined a split, 70% to the seller and 30% to the buyer',
+        actor_side: 'seller',
+        reason: 'Too low',
+      }),
+    ]);
   });
 });
