@@ -27,11 +27,12 @@ beforeEach(async () => t.reset());
 afterAll(async () => t.dispose());
 
 const START = Date.parse('2026-03-01T00:00:00.000Z');
-const run = <S, C>(aggregate: Aggregate<S, C>, id: string, command: C, actor = 'system', minute = 0) =>
+const run = <S, C>(aggregate: Aggregate<S, C>, id: string, command: C, actor = 'system', minute = 0, newId?: string) =>
   handle(store, aggregate, id, command, {
     actor,
     requestId: 'test',
     now: new Date(START + minute * 60_000).toISOString(),
+    ...(newId ? { newId: () => newId } : {}),
   });
 
 const ESCROW = '0b1c2d3e-0000-4000-8000-000000000001';
@@ -224,7 +225,7 @@ describe('replay', () => {
         await t.reset();
         for (const c of [...setupCommands(), ...commands]) {
           try {
-            await run(c.aggregate, c.id, c.command, c.actor, c.minute);
+            await run(c.aggregate, c.id, c.command, c.actor, c.minute, c.newId);
             accepted++;
           } catch (error) {
             if (!(error instanceof DomainError)) throw error;

@@ -84,9 +84,13 @@ export const assignAddressSchema = z.object({ address_id: z.uuid('address_id mus
 /** The path of POST /api/admin/disputes/{id}/resolve. */
 export const disputeIdParam = z.object({ id: z.uuid('id must be a dispute id') });
 
-/** POST /api/admin/disputes/{id}/resolve: the outcome, and how the money moves if it does. */
+/**
+ * POST /api/admin/disputes/{id}/resolve and /api/admin/escrows/{id}/resolve: the outcome, and how the money moves if
+ * it does. The outcome may be left out only where the parties agreed to a refund or split (contract 7.5): the
+ * escrow's rules refuse a blank one otherwise, and default the resolution to the agreed one.
+ */
 export const resolveDisputeSchema = z.object({
-  outcome: z.string('outcome is required').trim().min(1, 'outcome is required').max(5000),
+  outcome: z.string('outcome must be text').trim().max(5000, 'outcome must be at most 5000 characters').default(''),
   resolution: z.enum(['release', 'refund', 'split'], 'resolution must be release, refund or split').optional(),
   // A form's empty field is no split percentage, not zero.
   seller_percent: z.preprocess((value) => (value === '' ? undefined : value), wholeNumber('seller_percent').optional()),

@@ -92,5 +92,24 @@ export const shipSchema = z
     path: ['carrier'],
   });
 
+const PROPOSAL_KINDS = ['cancel', 'refund', 'split', 'extend_deadline', 'extend_inspection'] as const;
+
+/**
+ * POST /api/escrows/{id}/proposals (contract 7.5): `seller_percent` (1-99) for a split, `days` (1-30) for an
+ * extension; which kinds fit the escrow now, and whether the numbers are given, is the escrow's rules to say.
+ */
+export const proposeSchema = z.object({
+  kind: z.enum(PROPOSAL_KINDS, `kind must be one of ${PROPOSAL_KINDS.join(', ')}`),
+  seller_percent: wholeNumber('seller_percent').nullish(),
+  days: wholeNumber('days').nullish(),
+  note: optionalText('note', 1000),
+});
+
+/** The path of an answer to one proposal: POST /api/escrows/{id}/proposals/{pid}/accept, /decline, /withdraw. */
+export const proposalIdParam = escrowIdParam.extend({ pid: z.uuid('pid must be a proposal id') });
+
+/** POST /api/escrows/{id}/proposals/{pid}/decline: the reason is optional. */
+export const declineProposalSchema = z.object({ reason: optionalText('reason', 1000) });
+
 /** GET /api/evidence/{id}. */
 export const evidenceIdParam = z.object({ id: z.uuid('id must be an evidence id') });

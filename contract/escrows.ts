@@ -22,6 +22,30 @@ export const escrowDisputeSchema = z.strictObject({
   resolved_at: optionalTime,
 });
 
+/** The seller's shipment as recorded (contract 7.2). */
+export const shipmentSchema = z.strictObject({
+  method: z.enum(['shipping', 'digital', 'service']),
+  carrier: z.string().nullable(),
+  tracking: z.string().nullable(),
+  note: z.string().nullable(),
+});
+export type Shipment = z.infer<typeof shipmentSchema>;
+
+/** A settlement proposal (contract 7.5): its kind, where it stands, who made it, and its amounts in satoshis. */
+export const proposalSchema = z.strictObject({
+  id: z.string(),
+  kind: z.enum(['cancel', 'refund', 'split', 'extend_deadline', 'extend_inspection']),
+  status: z.enum(['open', 'accepted', 'declined', 'withdrawn']),
+  proposed_by: z.enum(['buyer', 'seller']),
+  seller_percent: z.number().int().nullable().describe('The seller\'s percent of a split; null for other kinds'),
+  days: z.number().int().nullable().describe('Days an extension adds; null for other kinds'),
+  note: z.string().nullable(),
+  seller_sats: sats.nullable().describe('What the seller would receive (refund, split); null for other kinds'),
+  buyer_sats: sats.nullable().describe('What the buyer would receive (refund, split); null for other kinds'),
+  created_at: isoTime,
+});
+export type Proposal = z.infer<typeof proposalSchema>;
+
 /** An escrow as the API shows it to its parties and to admins. */
 export const escrowSchema = z.strictObject({
   side: z.enum(['buyer', 'seller', 'admin']).describe('Where the caller stands on this escrow'),
@@ -83,20 +107,16 @@ export const escrowSchema = z.strictObject({
   declined_at: optionalTime.describe('When the counterparty declined the terms'),
   decline_reason: z.string().nullable(),
   shipped_at: optionalTime,
-  shipment: z
-    .strictObject({
-      method: z.enum(['shipping', 'digital', 'service']),
-      carrier: z.string().nullable(),
-      tracking: z.string().nullable(),
-      note: z.string().nullable(),
-    })
-    .nullable(),
+  shipment: shipmentSchema.nullable(),
   received_at: optionalTime.describe('When the buyer marked the goods received, starting the inspection period'),
   inspection_ends_at: optionalTime.describe('When the system accepts the goods unless the buyer accepts or disputes first'),
   ready_to_release: z
     .boolean()
-    .describe('Receipt confirmed and the payout address set and not held: an admin may release now'),
+    .describe(
+      'An admin may pay out now: receipt confirmed and the payout address set and not held, or a refund or split both parties agreed to',
+    ),
   refund_due: z.boolean().describe('The counterparty declined after the payment was marked or verified: admins refund'),
+  proposals: z.array(proposalSchema).describe('Settlement proposals, oldest first (contract 7.5)'),
   created_at: isoTime,
   updated_at: isoTime,
 });

@@ -13,6 +13,7 @@ import * as moneyProofs from './0012_money_proofs.ts';
 import * as integrations from './0013_integrations.ts';
 import * as deal from './0014_deal.ts';
 import * as messages from './0015_messages.ts';
+import * as proposals from './0016_proposals.ts';
 
 /** Every migration in order. Names never change once released. */
 export const migrations: Record<string, Migration> = {
@@ -30,4 +31,5 @@ export const migrations: Record<string, Migration> = {
   '0013_integrations': integrations,
   '0014_deal': deal,
   '0015_messages': messages,
+  '0016_proposals': proposals,
 };

@@ -3,6 +3,7 @@ import { auditLogProjection } from './audit-log/projection.ts';
 import { disputesProjection } from './disputes/projection.ts';
 import { escrowsProjection } from './escrows/projection.ts';
 import { messagesProjection } from './messages/projection.ts';
+import { proposalsProjection } from './proposals/projection.ts';
 import type { Projection } from './projection.ts';
 import { reviewStatsProjection } from './review-stats/projection.ts';
 import { reviewsProjection } from './reviews/projection.ts';
@@ -18,6 +19,7 @@ export const projections: readonly Projection[] = [
   disputesProjection,
   verificationsProjection,
   messagesProjection,
+  proposalsProjection,
   reviewsProjection,
   reviewStatsProjection,
   settingsProjection,

@@ -4,6 +4,7 @@ import type { AuditLogTables } from './audit-log/table.ts';
 import type { DisputesTables } from './disputes/table.ts';
 import type { EscrowsTables } from './escrows/table.ts';
 import type { MessagesTables } from './messages/table.ts';
+import type { ProposalsTables } from './proposals/table.ts';
 import type { ReviewStatsTables } from './review-stats/table.ts';
 import type { ReviewsTables } from './reviews/table.ts';
 import type { SettingsTables } from './settings/table.ts';
@@ -21,7 +22,8 @@ export interface ReadModelTables
     ReviewStatsTables,
     SettingsTables,
     AuditLogTables,
-    MessagesTables {}
+    MessagesTables,
+    ProposalsTables {}
 
 /**
  * Each read-model table's row as reducers read and write it: the value a column takes on insert, so times are ISO

@@ -23,7 +23,7 @@ const literal = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 type Queue = 'ready_to_release' | 'refund_due';
 
 /**
- * The open escrows that may stand in a queue (receipt confirmed, or terms declined), judged one by one by the
+ * The open escrows that may stand in a queue (receipt confirmed, terms declined, or a refund or split agreed), judged one by one by the
  * escrow's rules: whether one is ready to release depends on its machine and on the time (a held payout address).
  */
 async function queueRows(db: Kysely<Database>) {
@@ -32,7 +32,13 @@ async function queueRows(db: Kysely<Database>) {
     .selectFrom('escrows as e')
     .select([...ESCROW_STATE_COLUMNS, 'e.buyer_email', 'e.seller_email', 'e.created_at'])
     .where('e.closed_at', 'is', null)
-    .where((eb) => eb.or([eb('e.buyer_confirmed_at', 'is not', null), eb('e.declined_at', 'is not', null)]))
+    .where((eb) =>
+      eb.or([
+        eb('e.buyer_confirmed_at', 'is not', null),
+        eb('e.declined_at', 'is not', null),
+        eb('e.settlement_proposal_id', 'is not', null),
+      ]),
+    )
     .execute();
   return rows.map((row) => ({ id: row.id, acting: actingOnRow(row, 'admin', now) }));
 }

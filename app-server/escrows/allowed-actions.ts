@@ -33,6 +33,14 @@ export const ESCROW_STATE_COLUMNS = [
   'e.shipped_at',
   'e.received_at',
   'e.inspection_ends_at',
+  'e.open_proposal_id',
+  'e.open_proposal_kind',
+  'e.open_proposal_side',
+  'e.open_proposal_seller_percent',
+  'e.open_proposal_days',
+  'e.settlement_proposal_id',
+  'e.settlement_kind',
+  'e.settlement_seller_percent',
 ] as const;
 
 type StateColumn = (typeof ESCROW_STATE_COLUMNS)[number] extends `e.${infer C}` ? C : never;
@@ -70,6 +78,14 @@ export function escrowStateOfRow(row: EscrowStateRow): EscrowState {
     shipped_at: iso(row.shipped_at),
     received_at: iso(row.received_at),
     inspection_ends_at: iso(row.inspection_ends_at),
+    open_proposal_id: row.open_proposal_id,
+    open_proposal_kind: row.open_proposal_kind,
+    open_proposal_side: row.open_proposal_side,
+    open_proposal_seller_percent: row.open_proposal_seller_percent,
+    open_proposal_days: row.open_proposal_days,
+    settlement_proposal_id: row.settlement_proposal_id,
+    settlement_kind: row.settlement_kind,
+    settlement_seller_percent: row.settlement_seller_percent,
   };
   const value = ACTIVE.has(row.status) ? { active: row.status } : row.status;
   const snapshot = escrowMachine.resolveState({ value, context });

@@ -146,12 +146,19 @@ export function endUnpaid(store: EventStore, input: { escrowId: string; how: 'ca
  * The counterparty declines the terms. When the machine ends the escrow by it (unpaid), its address goes back to the
  * pool in the same append; after a payment mark it stays with the escrow, which the admins refund.
  */
-export async function declineTerms(store: EventStore, input: { escrowId: string; by: EscrowActor; reason: string }, meta: CommandMeta) {
-  const command: EscrowCommand = { type: 'decline', by: input.by, reason: input.reason };
-  const { state } = await store.aggregate(escrowAggregate, input.escrowId, { fresh: true });
+export function declineTerms(store: EventStore, input: { escrowId: string; by: EscrowActor; reason: string }, meta: CommandMeta) {
+  return freeingAddressIfEnded(store, input.escrowId, { type: 'decline', by: input.by, reason: input.reason }, meta);
+}
+
+/**
+ * A command that may end an unpaid escrow (a decline of its terms, an accepted cancel proposal): when the machine ends
+ * it by the command, its address goes back to the pool in the same append.
+ */
+export async function freeingAddressIfEnded(store: EventStore, escrowId: string, command: EscrowCommand, meta: CommandMeta) {
+  const { state } = await store.aggregate(escrowAggregate, escrowId, { fresh: true });
   const after = decideEscrow(command, state, decideContext(meta)).reduce(evolveEscrow, state);
-  if (after.snapshot.status === 'done') return withAddress(store, input.escrowId, command, 'free', meta);
-  return onEscrow(store, input.escrowId, command, meta);
+  if (after.snapshot.status === 'done') return withAddress(store, escrowId, command, 'free', meta);
+  return onEscrow(store, escrowId, command, meta);
 }
 
 /** An admin cancels an unpaid escrow with a reason (mailed to both parties), freeing its address for the next buyer. */
@@ -208,6 +215,21 @@ export async function resolveDispute(
     onEscrow(deps.store, dispute.escrow_id, { type: 'resolveDispute', by: 'admin', dispute_id: disputeId, ...input }, meta, guard),
   );
   return asEscrowAfter(guarded);
+}
+
+/**
+ * Executes the refund or split both parties of an escrow agreed to (contract 7.5), or resolves its open dispute: the
+ * escrow's rules say which, and refuse it when neither is there.
+ */
+export async function resolveEscrow(
+  deps: AppDeps,
+  escrowId: string,
+  input: Omit<Extract<EscrowCommand, { type: 'resolveDispute' }>, 'type' | 'by' | 'dispute_id'>,
+  meta: CommandMeta,
+) {
+  await guardMoneyAction(deps, escrowId, (alsoWrite) =>
+    onEscrow(deps.store, escrowId, { type: 'resolveDispute', by: 'admin', ...input }, meta, { alsoWrite }),
+  );
 }
 
 /**

@@ -11,10 +11,11 @@ import { currentCheckpointLine } from '../mail/checkpoint-line.ts';
 import { enqueueMail, type OutgoingMail } from '../mail/outbox.ts';
 import { escrowRef, userWords } from '../mail/user-words.ts';
 import { actingOnRow } from './allowed-actions.ts';
+import { proposalLetters, type ProposalRow } from './proposal-letters.ts';
 
 type Escrow = Selectable<EscrowRow>;
 type Side = 'buyer' | 'seller';
-interface Letter {
+export interface Letter {
   to: 'parties' | 'buyer' | 'seller' | 'admins' | 'everyone';
   subject: string;
   /** What happened and what the reader does next; per side when they differ. */
@@ -27,9 +28,9 @@ const btc = (sats: number | null) => displayBtc(sats ?? 0);
 const otherSide = (side: Side): Side => (side === 'buyer' ? 'seller' : 'buyer');
 
 /** Every letter an escrow event calls for (none when nobody needs to hear of it). Pure. */
-export function lettersFor(event: StoredEvent, escrow: Escrow): Letter[] {
+export function lettersFor(event: StoredEvent, escrow: Escrow, proposal?: ProposalRow): Letter[] {
   const letter = letterFor(event, escrow);
-  const letters = letter ? [letter] : [];
+  const letters = [...(letter ? [letter] : []), ...proposalLetters(event, escrow, proposal)];
   if (event.type === 'DisputeOpened') letters.push(disputeNoticeToOtherParty(event.data.opened_by_side, escrow));
   return letters;
 }
@@ -69,6 +70,10 @@ export const MAILED_ESCROW_EVENTS = [
   'ShipmentRecorded',
   'GoodsReceived',
   'ReceiptConfirmed',
+  'ProposalMade',
+  'ProposalAccepted',
+  'ProposalDeclined',
+  'ProposalWithdrawn',
 ] as const satisfies readonly EscrowEvent['type'][];
 
 /** The main letter an escrow event calls for, or null when nobody needs to hear of it. Pure. */
@@ -202,7 +207,9 @@ export function letterFor(event: StoredEvent, escrow: Escrow): Letter | null {
         to: 'parties',
         subject: `Escrow cancelled: ${ref}`,
         lines:
-          event.data.by === 'admin'
+          event.data.proposal_id
+            ? [`Escrow ${what} was cancelled before any payment, as both parties agreed.`, 'Do not send money to its payment address; nothing more is needed from you.']
+            : event.data.by === 'admin'
             ? [
                 `An admin cancelled escrow ${what} before any payment.`,
                 ...userWords("The admin's reason", event.data.reason),
@@ -221,6 +228,9 @@ export function letterFor(event: StoredEvent, escrow: Escrow): Letter | null {
         event.data.resolution === null
           ? 'No money was moved.'
           : `Seller receives ${btc(event.data.seller_sats)}, buyer receives ${btc(event.data.buyer_sats)}.`;
+      if (event.data.dispute_id === null) {
+        return { to: 'parties', subject: `Settlement paid out: ${ref}`, lines: [`The settlement both parties agreed to on escrow ${what} was paid out.`, money, txLine(event.data.txid)] };
+      }
       return {
         to: 'parties',
         subject: `Dispute resolved: ${ref}`,
@@ -308,7 +318,11 @@ export function notifyOnEscrowEvents(baseUrl: string) {
       if (event.stream_type !== 'escrow') continue;
       const escrow = await trx.selectFrom('escrows').selectAll().where('id', '=', idOfStream(event.stream_id)).executeTakeFirst();
       if (!escrow) continue;
-      for (const letter of lettersFor(event, escrow)) {
+      const proposalId = PROPOSAL_EVENTS.has(event.type) ? (event.data as { proposal_id: string }).proposal_id : null;
+      const proposal = proposalId
+        ? await trx.selectFrom('escrow_proposals').selectAll().where('id', '=', proposalId).executeTakeFirst()
+        : undefined;
+      for (const letter of lettersFor(event, escrow, proposal)) {
         const admins = letter.to === 'admins' || letter.to === 'everyone' ? await adminEmails(trx) : [];
         checkpoint ??= currentCheckpointLine(trx);
         await enqueueMail(trx, mailsFor(letter, escrow, admins, baseUrl, await checkpoint));
@@ -318,12 +332,16 @@ export function notifyOnEscrowEvents(baseUrl: string) {
   };
 }
 
+/** The events of a settlement proposal: their letters name the proposal's terms. */
+const PROPOSAL_EVENTS = new Set<string>(['ProposalMade', 'ProposalAccepted', 'ProposalDeclined', 'ProposalWithdrawn']);
+
 /** The events after which an escrow may have become ready to release. */
 const READY_AFTER = new Set<string>(['ReceiptConfirmed', 'PayoutAddressSet']);
 
 /** One mail to the admins when the escrow becomes ready to release (contract 7.4), never a second for it. */
 async function mailWhenReady(trx: Transaction<Database>, escrow: Escrow, baseUrl: string) {
-  if (!actingOnRow(escrow, 'admin').ready_to_release) return;
+  // An agreed refund or split was mailed to the admins when it was accepted (proposal-letters.ts).
+  if (escrow.settlement_proposal_id !== null || !actingOnRow(escrow, 'admin').ready_to_release) return;
   const notice = `ready_to_release:${escrow.id}`;
   const first = await trx.insertInto('notices').values({ name: notice }).onConflict((oc) => oc.doNothing()).returning('name').executeTakeFirst();
   if (!first) return;

@@ -8,6 +8,11 @@ import type { Database } from '../db/schema.ts';
 const LATEST_DISPUTE = `(SELECT row_to_json(d) FROM (SELECT d.id, d.reason, d.opened_by_side, ${isoSql('d.opened_at')} AS opened_at, d.status, d.outcome,
   d.resolution, d.seller_percent, ${isoSql('d.resolved_at')} AS resolved_at FROM disputes d WHERE d.escrow_id = e.id ORDER BY d.opened_at DESC LIMIT 1) d)`;
 
+/** The escrow's settlement proposals (contract 7.5), oldest first; an empty list when it has none. */
+const PROPOSALS = `COALESCE((SELECT json_agg(json_build_object('id', p.id, 'kind', p.kind, 'status', p.status,
+  'proposed_by', p.proposed_by, 'seller_percent', p.seller_percent, 'days', p.days, 'note', p.note, 'seller_sats', p.seller_sats,
+  'buyer_sats', p.buyer_sats, 'created_at', ${isoSql('p.created_at')}) ORDER BY p.position) FROM escrow_proposals p WHERE p.escrow_id = e.id), '[]'::json)`;
+
 /** The answer's fields, in order, as SQL over the escrows row `e`: money as 2- and 8-decimal numbers next to satoshis. */
 const FIELDS: Array<[name: string, expression: string]> = [
   ['id', 'e.id'],
@@ -63,6 +68,7 @@ const FIELDS: Array<[name: string, expression: string]> = [
   ],
   ['received_at', isoSql('e.received_at')],
   ['inspection_ends_at', isoSql('e.inspection_ends_at')],
+  ['proposals', PROPOSALS],
   ['created_at', isoSql('e.created_at')],
   ['updated_at', isoSql('e.updated_at')],
 ];

@@ -226,6 +226,23 @@ describe('every route on a seeded store', () => {
     expectStatus(await call('POST', '/api/escrows/{id}/agree', { as: 'dmitri', params: { id: a.id } }), 200);
     expectStatus(await call('POST', '/api/escrows/{id}/ship', { as: 'dmitri', params: { id: a.id }, body: { json: { method: 'digital' } } }), 200);
     expectStatus(await call('POST', '/api/escrows/{id}/receive', { as: 'alice', params: { id: a.id } }), 200);
+    // Settlement by agreement (contract 7.5): declined, withdrawn, then a split accepted and executed by an admin.
+    const settled = await funded('alice', 'dmitri');
+    const proposals = '/api/escrows/{id}/proposals';
+    const propose = async (as: string, json: Record<string, unknown>) => {
+      const made = await call<EscrowBody & { proposals: { id: string }[] }>('POST', proposals, { as, params: { id: settled.id }, body: { json } });
+      expectStatus(made, 200);
+      return made.body.proposals.at(-1)!.id;
+    };
+    const first = await propose('alice', { kind: 'refund', note: 'Never arrived' });
+    expectStatus(await call('POST', `${proposals}/{pid}/decline`, { as: 'dmitri', params: { id: settled.id, pid: first }, body: { json: { reason: 'Tracked' } } }), 200);
+    const second = await propose('dmitri', { kind: 'split', seller_percent: 90 });
+    expectStatus(await call('POST', `${proposals}/{pid}/withdraw`, { as: 'dmitri', params: { id: settled.id, pid: second } }), 200);
+    expectStatus(await call('POST', proposals, { as: 'alice', params: { id: settled.id }, body: { json: { kind: 'split' } } }), 422);
+    const third = await propose('alice', { kind: 'split', seller_percent: 70 });
+    expectStatus(await call('POST', `${proposals}/{pid}/accept`, { as: 'dmitri', params: { id: settled.id, pid: third } }), 200);
+    // No payout or refund address yet: the admin's resolve is refused until both are set.
+    expectStatus(await call('POST', '/api/admin/escrows/{id}/resolve', { as: 'admin', params: { id: settled.id }, body: { form: {} } }), 409);
     const refused = await open('alice', 'dmitri');
     expectStatus(await call('POST', '/api/escrows/{id}/decline', { as: 'dmitri', params: { id: refused.id }, body: { json: { reason: 'Sold out' } } }), 200);
     // A payment proof (SPV) checked without recording anything: what it proves, then a refusal.

@@ -40,6 +40,8 @@ interface Fixtures {
   evidence: string;
   /** A dispute sam opened on a third escrow of ann and sam. */
   dispute: string;
+  /** A proposal sam made on `escrow` and withdrew: any party's answer to it is refused (409), never hidden. */
+  proposal: string;
   review: string;
   /** A pool address for PUT/DELETE /admin/addresses/{id}. */
   address: { id: string; address_string: string };
@@ -62,6 +64,8 @@ interface Entry {
   deny?: SignedIn[];
   /** What {id} names, per caller. */
   id?: (f: Fixtures, who: Caller) => string;
+  /** What {pid} names. */
+  pid?: (f: Fixtures) => string;
   body?: (f: Fixtures, who: Caller) => Body;
   /** Calls with the caller's second session (signing out must not end the one the rest of the matrix uses). */
   spareToken?: true;
@@ -171,6 +175,11 @@ const ROUTES: Record<string, Entry> = {
   'POST /api/escrows/{id}/decline': { access: 'party', deny: ['buyer', 'admin'], ...escrowId, body: () => ({ json: { reason: 'Not now' } }) },
   'POST /api/escrows/{id}/ship': { access: 'party', deny: ['buyer', 'admin'], ...escrowId, body: () => ({ json: { method: 'digital' } }) },
   'POST /api/escrows/{id}/receive': { access: 'party', deny: ['seller', 'admin'], ...escrowId },
+  // Settlement proposals are the two parties' own: an admin is refused by the escrow's rules.
+  'POST /api/escrows/{id}/proposals': { access: 'party', deny: ['admin'], ...escrowId, body: () => ({ json: { kind: 'extend_deadline', days: 1 } }) },
+  'POST /api/escrows/{id}/proposals/{pid}/accept': { access: 'party', deny: ['admin'], ...escrowId, pid: (f) => f.proposal },
+  'POST /api/escrows/{id}/proposals/{pid}/decline': { access: 'party', deny: ['admin'], ...escrowId, pid: (f) => f.proposal, body: () => ({ json: {} }) },
+  'POST /api/escrows/{id}/proposals/{pid}/withdraw': { access: 'party', deny: ['admin'], ...escrowId, pid: (f) => f.proposal },
   'POST /api/escrows/{id}/cancel': {
     access: 'party',
     deny: ['seller', 'admin'], // ann, the creator, only
@@ -192,6 +201,7 @@ const ROUTES: Record<string, Entry> = {
   'POST /api/admin/escrows/{id}/freeze': { access: 'admin', ...escrowId, body: () => ({ form: { reason: 'Matrix check' } }) },
   'POST /api/admin/escrows/{id}/unfreeze': { access: 'admin', ...escrowId, body: () => ({ form: { reason: 'Matrix check' } }) },
   'POST /api/admin/escrows/{id}/assign-address': { access: 'admin', ...escrowId, body: (f) => ({ form: { address_id: f.freeAddress } }) },
+  'POST /api/admin/escrows/{id}/resolve': { access: 'admin', ...escrowId, body: () => ({ form: {} }) },
   'POST /api/admin/escrows/{id}/cancel': { access: 'admin', ...escrowId, body: () => ({ form: { reason: ' ' } }) },
   'POST /api/admin/disputes/{id}/resolve': { access: 'admin', id: (f) => f.dispute, body: () => ({ form: { outcome: 'Matrix check' } }) },
   'GET /api/admin/disputes': { access: 'admin' },
@@ -264,6 +274,7 @@ let f: Fixtures;
 function requestFor(route: string, entry: Entry, who: Caller, id?: string): [string, RequestInit] {
   const [method, template] = route.split(' ') as [string, string];
   const path = template.replace(/\{(\w+)\}/g, (_, name: string) => {
+    if (name === 'pid' && entry.pid) return entry.pid(f);
     if (name !== 'id' || !entry.id) throw new Error(`${route}: no fixture for {${name}}; give its entry an id`);
     return id ?? entry.id(f, who);
   });
@@ -332,6 +343,9 @@ beforeAll(async () => {
   const doomed = await signedInUser(t, 'dee', 'buyer');
 
   const escrow = await ok(t.app.request('/api/escrows', deal('sam@example.com')), 201);
+  const proposed = await ok(t.app.request(`/api/escrows/${escrow.id}/proposals`, json({ kind: 'extend_deadline', days: 2 }, seller.token)));
+  const proposal = (proposed.proposals as { id: string }[])[0]!.id;
+  await ok(t.app.request(`/api/escrows/${escrow.id}/proposals/${proposal}/withdraw`, bearer(seller.token, 'POST')));
   const unverifiedEscrow = await ok(t.app.request('/api/escrows', deal('uma@example.com')), 201);
   const cancellable = await ok(t.app.request('/api/escrows', deal('sam@example.com')), 201);
   const withEvidence = await ok(t.app.request('/api/escrows', deal('sam@example.com')), 201);
@@ -359,6 +373,7 @@ beforeAll(async () => {
     cancellable: cancellable.id,
     evidence: evidence.evidence_id,
     dispute: dispute.id,
+    proposal,
     review: review.id,
     address: { id: address.id, address_string: address.address_string as string },
     freeAddress: freeAddress.id,

@@ -68,6 +68,22 @@ describe('the inspection clock', () => {
     expect(await runInspectionClock(t.deps, new Date(ends + 2_000))).toBe(0);
   });
 
+  it('reminds again before the end of a period both parties extended, and accepts only then', async () => {
+    const { buyer, seller, escrow } = await receivedDeal();
+    const ends = Date.parse(escrow.inspection_ends_at!);
+    await runInspectionClock(t.deps, new Date(ends - DAY + 60_000));
+    const reminders = async () => (await t.database.db.selectFrom('mail_outbox').select('subject').where('to_address', '=', 'ann@example.com').execute()).filter((m) => m.subject.startsWith('Inspection ends soon')).length;
+    expect(await reminders()).toBe(1);
+    const proposed = (await (await t.app.request(`/api/escrows/${escrow.id}/proposals`, json({ kind: 'extend_inspection', days: 3 }, buyer.token))).json()) as Escrow;
+    const accepted = (await (await t.app.request(`/api/escrows/${escrow.id}/proposals/${proposed.proposals[0]!.id}/accept`, bearer(seller.token, 'POST'))).json()) as Escrow;
+    expect(Date.parse(accepted.inspection_ends_at!)).toBe(ends + 3 * DAY);
+    expect(await runInspectionClock(t.deps, new Date(ends + 1_000))).toBe(0);
+    expect(await reminders()).toBe(1);
+    await runInspectionClock(t.deps, new Date(ends + 2 * DAY + 60_000));
+    expect(await reminders()).toBe(2);
+    expect(await runInspectionClock(t.deps, new Date(ends + 3 * DAY + 1_000))).toBe(1);
+  });
+
   it('leaves a disputed period alone', async () => {
     const { buyer, escrow } = await receivedDeal();
     expect((await t.app.request(`/api/escrows/${escrow.id}/open-dispute`, json({ reason: 'Broken' }, buyer.token))).status).toBe(200);

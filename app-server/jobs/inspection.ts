@@ -63,11 +63,20 @@ export function reminderAt(receivedAt: Date, endsAt: Date): Date {
   return new Date(endsAt.getTime() - lead);
 }
 
+/**
+ * The once-only notice of a reminder: one per period, so a period both parties extended (contract 7.5) is reminded of
+ * again before its new end. The period as created keeps the notice's first name.
+ */
+function reminderNotice(escrowId: string, receivedAt: Date, endsAt: Date, days: number | null) {
+  const extended = days !== null && endsAt.getTime() - receivedAt.getTime() !== days * DAY_MS;
+  return extended ? `inspection_reminder:${escrowId}:${endsAt.toISOString()}` : `inspection_reminder:${escrowId}`;
+}
+
 async function remindBuyers(deps: Deps, now: Date): Promise<void> {
   const { db } = deps.database;
   const running = await db
     .selectFrom('escrows')
-    .select(['id', 'buyer_email', 'received_at', 'inspection_ends_at'])
+    .select(['id', 'buyer_email', 'received_at', 'inspection_ends_at', 'inspection_days'])
     .where('buyer_confirmed_at', 'is', null)
     .where('closed_at', 'is', null)
     .where('inspection_ends_at', '>', now)
@@ -78,7 +87,7 @@ async function remindBuyers(deps: Deps, now: Date): Promise<void> {
     await db.transaction().execute(async (trx) => {
       const first = await trx
         .insertInto('notices')
-        .values({ name: `inspection_reminder:${escrow.id}` })
+        .values({ name: reminderNotice(escrow.id, escrow.received_at!, escrow.inspection_ends_at!, escrow.inspection_days) })
         .onConflict((oc) => oc.doNothing())
         .returning('name')
         .executeTakeFirst();

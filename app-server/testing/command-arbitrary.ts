@@ -16,6 +16,8 @@ export const USERS = ids('a', 3);
 export const ESCROWS = ids('b', 3);
 export const ADDRESSES = ids('c', 3);
 export const REVIEWS = ids('d', 3);
+/** The ids proposals are given (the decider draws them; the run hands out these), so answers can name them. */
+export const PROPOSALS = ids('e', 2);
 const TXID = 'f'.repeat(64);
 
 export interface RandomCommand {
@@ -25,6 +27,8 @@ export interface RandomCommand {
   actor: string;
   /** Minutes after the start of the run at which the command is given. */
   minute: number;
+  /** The id the decider hands out for this command, when it must be known in advance (a proposal's). */
+  newId?: string | undefined;
 }
 
 const as = <S, C>(aggregate: Aggregate<S, C>) => aggregate as unknown as Aggregate<unknown, unknown>;
@@ -73,6 +77,16 @@ const escrowCommand = fc.oneof(
   fc.record({ type: fc.constant('freeze'), reason: fc.constant('Looking into it') }),
   fc.record({ type: fc.constant('unfreeze'), reason: fc.constant('Cleared') }),
   fc.record({ type: fc.constant('postMessage'), text }),
+  fc.record({
+    type: fc.constant('propose'),
+    kind: fc.constantFrom('cancel', 'refund', 'split', 'extend_deadline', 'extend_inspection'),
+    seller_percent: fc.constantFrom(30, 100, null),
+    days: fc.constantFrom(2, null),
+    note: fc.constantFrom('Fair?', null),
+    proposal_id: fc.constantFrom(...PROPOSALS),
+  }),
+  fc.record({ type: fc.constantFrom('acceptProposal', 'withdrawProposal'), proposal_id: fc.constantFrom(...PROPOSALS) }),
+  fc.record({ type: fc.constant('declineProposal'), proposal_id: fc.constantFrom(...PROPOSALS), reason: fc.constantFrom('No', null) }),
 );
 
 const userCommand = fc.oneof(
@@ -259,6 +273,8 @@ export const randomCommands = (maxLength: number) =>
           command: fc.constant(bind(command as Record<string, unknown>, id)),
           actor: fc.constantFrom(...USERS, 'system'),
           minute: fc.integer({ min: 0, max: 60 * 24 * 5 }),
+          // A proposal is given the id its command names, so later answers can name it.
+          newId: fc.constant((command as { type: string; proposal_id?: string }).type === 'propose' ? (command as { proposal_id: string }).proposal_id : undefined),
         }),
       ),
     { minLength: 1, maxLength },

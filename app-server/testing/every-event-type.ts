@@ -98,6 +98,16 @@ export async function writeEveryEventType(deps: { db: Kysely<Database>; store: E
   await escrow(id(107), { type: 'receive', by: 'buyer' });
   minute += 4 * 24 * 60;
   await escrow(id(107), { type: 'acceptAfterInspection', by: 'system' }, 'system');
+  // Settlement by agreement: a refund declined, a split withdrawn, then a split accepted and paid out with no dispute.
+  const proposal = (command: EscrowCommand, proposalId: string) => handle(deps.store, escrowAggregate, id(108), command, { ...meta(BUYER), newId: () => proposalId });
+  await funded(id(108), id(208));
+  await proposal({ type: 'propose', by: 'buyer', kind: 'refund', note: 'It never came' }, id(601));
+  await escrow(id(108), { type: 'declineProposal', by: 'seller', proposal_id: id(601), reason: 'Tracking says delivered' });
+  await proposal({ type: 'propose', by: 'seller', kind: 'split', seller_percent: 90 }, id(602));
+  await escrow(id(108), { type: 'withdrawProposal', by: 'seller', proposal_id: id(602) });
+  await proposal({ type: 'propose', by: 'buyer', kind: 'split', seller_percent: 70 }, id(603));
+  await escrow(id(108), { type: 'acceptProposal', by: 'seller', proposal_id: id(603) });
+  await escrow(id(108), { type: 'resolveDispute', by: 'admin', outcome: '', resolution: null, seller_percent: null, txid: null });
 
   await address(id(204), { type: 'add', address_id: id(204), address: 'bc1qspare', network: 'mainnet' });
   await address(id(204), { type: 'change', address: 'bc1qspare2' });

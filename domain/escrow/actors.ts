@@ -35,6 +35,11 @@ export const escrowCommandActors = {
   freeze: ['admin'],
   unfreeze: ['admin'],
   postMessage: ['buyer', 'seller', 'admin'],
+  /** Settlement by agreement (contract 7.5): the two parties only; which of them may answer is the machine's. */
+  propose: ['buyer', 'seller'],
+  acceptProposal: ['buyer', 'seller'],
+  declineProposal: ['buyer', 'seller'],
+  withdrawProposal: ['buyer', 'seller'],
 } as const satisfies Record<string, readonly EscrowRole[]>;
 
 export type EscrowCommandType = keyof typeof escrowCommandActors;

@@ -16,32 +16,32 @@ const table: [keyof typeof histories, Record<'buyer' | 'seller' | 'admin', strin
   [
     'pendingFresh',
     {
-      buyer: ['request_payment', 'set_refund_address', 'open_dispute', 'cancel', 'post_message'],
-      seller: ['set_payout_address', 'open_dispute', 'post_message'],
+      buyer: ['request_payment', 'set_refund_address', 'open_dispute', 'cancel', 'propose', 'post_message'],
+      seller: ['set_payout_address', 'open_dispute', 'propose', 'post_message'],
       admin: ['post_message', 'assign_address', 'freeze'],
     },
   ],
   [
     'pendingMarked',
     {
-      buyer: ['set_refund_address', 'open_dispute', 'post_message'],
-      seller: ['set_payout_address', 'open_dispute', 'post_message'],
+      buyer: ['set_refund_address', 'open_dispute', 'propose', 'post_message'],
+      seller: ['set_payout_address', 'open_dispute', 'propose', 'post_message'],
       admin: ['post_message', 'verify_payment', 'freeze'],
     },
   ],
   [
     'funded',
     {
-      buyer: ['confirm_receipt', 'set_refund_address', 'open_dispute', 'post_message'],
-      seller: ['ship', 'set_payout_address', 'open_dispute', 'post_message'],
+      buyer: ['confirm_receipt', 'set_refund_address', 'open_dispute', 'propose', 'post_message'],
+      seller: ['ship', 'set_payout_address', 'open_dispute', 'propose', 'post_message'],
       admin: ['post_message', 'release', 'refund', 'freeze'],
     },
   ],
   [
     'disputedFromFunded',
     {
-      buyer: ['set_refund_address', 'post_message'],
-      seller: ['set_payout_address', 'post_message'],
+      buyer: ['set_refund_address', 'propose', 'post_message'],
+      seller: ['set_payout_address', 'propose', 'post_message'],
       admin: ['post_message', 'resolve', 'freeze'],
     },
   ],

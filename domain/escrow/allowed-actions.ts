@@ -1,5 +1,5 @@
 import { type EscrowActor, type EscrowCommandType, mayGive } from './actors.ts';
-import type { EscrowEvent } from './events.ts';
+import { type EscrowEvent, PROPOSAL_KINDS } from './events.ts';
 import type { EscrowMachineEvent } from './machine.ts';
 import { buyerAgreesFirst } from './decide.ts';
 import { type EscrowState, evolveEscrow } from './state.ts';
@@ -41,7 +41,9 @@ const SOME_ID = '00000000-0000-4000-8000-000000000000';
  * Each action as the command that takes it and the event the machine would be asked to allow. An action missing
  * here is not offered (its command does not exist yet on this escrow's rules).
  */
-type Probe = (actor: EscrowActor) => { command: EscrowCommandType; event: EscrowEvent };
+type Asked = { command: EscrowCommandType; event: EscrowEvent };
+/** Most actions are one event; `propose` is offered when any kind of proposal would be allowed. */
+type Probe = (actor: EscrowActor, state: EscrowState) => Asked | Asked[];
 const probes: Partial<Record<EscrowAction, Probe>> = {
   agree: (actor) => ({ command: 'agree', event: { type: 'TermsAgreed', data: { side: sideOf(actor) } } }),
   decline: (actor) => ({
@@ -94,21 +96,42 @@ const probes: Partial<Record<EscrowAction, Probe>> = {
     command: 'refund',
     event: { type: 'EscrowRefunded', data: { notes: '', txid: null, buyer_sats: 0, fee_sats: 0 } },
   }),
-  resolve: () => ({
+  // A dispute may be resolved without moving money; an agreed settlement is executed as agreed, dispute or not.
+  resolve: (_, { context }) => ({
     command: 'resolveDispute',
     event: {
       type: 'DisputeResolved',
       data: {
-        dispute_id: SOME_ID,
+        dispute_id: context.dispute_id ?? (context.settlement_kind ? null : SOME_ID),
         outcome: '-',
-        resolution: null,
-        seller_percent: null,
+        resolution: context.settlement_kind,
+        seller_percent: context.settlement_seller_percent,
         seller_sats: 0,
         buyer_sats: 0,
         fee_sats: 0,
         txid: null,
       },
     },
+  }),
+  propose: (actor) =>
+    PROPOSAL_KINDS.map((kind) => ({
+      command: 'propose' as const,
+      event: {
+        type: 'ProposalMade' as const,
+        data: { proposal_id: SOME_ID, kind, side: sideOf(actor), seller_percent: null, days: null, note: null, seller_sats: null, buyer_sats: null },
+      },
+    })),
+  accept_proposal: (actor, { context }) => ({
+    command: 'acceptProposal',
+    event: { type: 'ProposalAccepted', data: { proposal_id: context.open_proposal_id ?? SOME_ID, side: sideOf(actor) } },
+  }),
+  decline_proposal: (actor, { context }) => ({
+    command: 'declineProposal',
+    event: { type: 'ProposalDeclined', data: { proposal_id: context.open_proposal_id ?? SOME_ID, side: sideOf(actor), reason: null } },
+  }),
+  withdraw_proposal: (actor, { context }) => ({
+    command: 'withdrawProposal',
+    event: { type: 'ProposalWithdrawn', data: { proposal_id: context.open_proposal_id ?? SOME_ID, side: sideOf(actor) } },
   }),
   post_message: (actor) => ({
     command: 'postMessage',
@@ -129,9 +152,21 @@ const onlyFor: Partial<Record<EscrowAction, EscrowActor>> = {
  * release now (the seller's payout address set and not held, the terms not declined).
  */
 export function readyToRelease(state: EscrowState, now: string): boolean {
+  const can = (asked: Asked | Asked[]) => state.snapshot.can({ ...(asked as Asked).event, at: now } as EscrowMachineEvent);
+  if (state.context.settlement_kind !== null) return settlementReady(state, now);
   if (state.context.buyer_confirmed_at === null) return false;
-  const { event } = probes.release!('admin');
-  return state.snapshot.can({ ...event, at: now } as EscrowMachineEvent);
+  return can(probes.release!('admin', state));
+}
+
+/**
+ * A refund or split both parties agreed to (contract 7.5) that an admin may execute now: its money in escrow
+ * (verified), the addresses it goes to set and not held. It stands in the same queue as an escrow ready to release.
+ */
+export function settlementReady(state: EscrowState, now: string): boolean {
+  const { settlement_kind: kind } = state.context;
+  if (kind === null) return false;
+  const asks = [probes.resolve!('admin', state), ...(kind === 'refund' ? [probes.refund!('admin', state)] : [])];
+  return asks.some((asked) => state.snapshot.can({ ...(asked as Asked).event, at: now } as EscrowMachineEvent));
 }
 
 /** Declined after the payment was marked or verified, and not ended yet: the admins owe the buyer a refund. */
@@ -150,11 +185,13 @@ export function allowedActions(state: EscrowState, actor: EscrowActor, now: stri
     if (!probe) return false;
     const only = onlyFor[action];
     if (only !== undefined && only !== actor) return false;
-    const { command, event } = probe(actor);
-    if (!mayGive(command, actor, state.context.creator_side)) return false;
-    // Paying a seller's escrow agrees to its terms first (decide.ts): ask the machine after that agreement.
-    const paying = (command === 'requestPayment' || command === 'markPaid') && buyerAgreesFirst(state);
-    const asked = paying ? evolveEscrow(state, { type: 'TermsAgreed', data: { side: 'buyer' }, occurred_at: now }) : state;
-    return asked.snapshot.can({ ...event, at: now } as EscrowMachineEvent);
+    const asks = [probe(actor, state)].flat();
+    return asks.some(({ command, event }) => {
+      if (!mayGive(command, actor, state.context.creator_side)) return false;
+      // Paying a seller's escrow agrees to its terms first (decide.ts): ask the machine after that agreement.
+      const paying = (command === 'requestPayment' || command === 'markPaid') && buyerAgreesFirst(state);
+      const asked = paying ? evolveEscrow(state, { type: 'TermsAgreed', data: { side: 'buyer' }, occurred_at: now }) : state;
+      return asked.snapshot.can({ ...event, at: now } as EscrowMachineEvent);
+    });
   });
 }

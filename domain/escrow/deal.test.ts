@@ -118,8 +118,8 @@ describe('inspection', () => {
 describe('allowedActions on the deal', () => {
   it('offers agree and decline to the counterparty only, and payment (which agrees) to the buyer', () => {
     const state = stateOf([created('seller')]);
-    expect(allowedActions(state, 'buyer', NOW)).toEqual(['agree', 'decline', 'request_payment', 'set_refund_address', 'open_dispute', 'post_message']);
-    expect(allowedActions(state, 'seller', NOW)).toEqual(['set_payout_address', 'open_dispute', 'cancel', 'post_message']);
+    expect(allowedActions(state, 'buyer', NOW)).toEqual(['agree', 'decline', 'request_payment', 'set_refund_address', 'open_dispute', 'propose', 'post_message']);
+    expect(allowedActions(state, 'seller', NOW)).toEqual(['set_payout_address', 'open_dispute', 'cancel', 'propose', 'post_message']);
     expect(allowedActions(stateOf([created('seller'), agreedBy('buyer')]), 'buyer', NOW)).toContain('request_payment');
   });
 

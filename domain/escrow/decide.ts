@@ -1,7 +1,7 @@
 import { DUST_LIMIT_SATS, formatCents, payout, quote } from '../money.ts';
 import type { DecideContext } from '../shared/context.ts';
 import { DomainError, forbidden, invalidInput, transitionNotAllowed } from '../shared/errors.ts';
-import type { Destination, EscrowEvent, EvidenceRef, PaymentProof, Shipment } from './events.ts';
+import { type Destination, type EscrowEvent, type EvidenceRef, type PaymentProof, PROPOSAL_KINDS, type Shipment } from './events.ts';
 import { type EscrowActor, mayGive } from './actors.ts';
 import { type EscrowMachineEvent, escrowRules as rules } from './machine.ts';
 import { MAX_MESSAGE_CHARS } from './message-rules.ts';
@@ -78,6 +78,17 @@ export type EscrowCommand = { by: EscrowActor } & (
   | { type: 'unfreeze'; reason: string }
   /** A message in the escrow's conversation, with the attachment the application checked and will store. */
   | { type: 'postMessage'; text: string; file?: EvidenceRef | undefined }
+  /** Settlement by agreement (contract 7.5): `seller_percent` for a split, `days` for an extension. */
+  | {
+      type: 'propose';
+      kind: string;
+      seller_percent?: number | null | undefined;
+      days?: number | null | undefined;
+      note?: string | null | undefined;
+    }
+  | { type: 'acceptProposal'; proposal_id: string }
+  | { type: 'withdrawProposal'; proposal_id: string }
+  | { type: 'declineProposal'; proposal_id: string; reason?: string | null | undefined }
 );
 
 const verbs: Record<EscrowCommand['type'], string> = {
@@ -105,6 +116,10 @@ const verbs: Record<EscrowCommand['type'], string> = {
   unfreeze: 'unfreeze',
   bindParty: 'bind a party to',
   postMessage: 'post a message on',
+  propose: 'propose a settlement on',
+  acceptProposal: 'accept a proposal on',
+  declineProposal: 'decline a proposal on',
+  withdrawProposal: 'withdraw a proposal on',
 };
 
 function only(command: EscrowCommand, state: EscrowState) {
@@ -348,7 +363,14 @@ function resolveDispute(
   if (command.dispute_id !== undefined && command.dispute_id !== context.dispute_id) {
     throw new DomainError('conflict', "This dispute is already resolved; only the escrow's open dispute can be resolved");
   }
-  const { resolution } = command;
+  // An agreed settlement is the parties' own outcome: the admin need not write one, nor repeat its terms.
+  const settled = context.settlement_kind !== null;
+  if (state.status === 'funded' && !settled) {
+    throw transitionNotAllowed('There is no open dispute or agreed settlement to resolve on an escrow that is funded');
+  }
+  const resolution = command.resolution ?? (settled ? context.settlement_kind : null);
+  const sellerPercent = command.seller_percent ?? (resolution === 'split' ? context.settlement_seller_percent : null);
+  command = { ...command, seller_percent: sellerPercent };
   if (
     resolution === 'split' &&
     (command.seller_percent === null || command.seller_percent < 1 || command.seller_percent > 99)
@@ -366,23 +388,37 @@ function resolveDispute(
     ? payout(resolution, context, resolution === 'split' ? (command.seller_percent ?? 0) : 100)
     : { seller_sats: 0, buyer_sats: 0, fee_sats: 0 };
   const disputed = state.status === 'disputed';
+  const asAgreed = settled && resolution === context.settlement_kind;
   return allowed(
     state,
     command,
     {
       type: 'DisputeResolved',
       data: {
-        dispute_id: context.dispute_id ?? '',
-        outcome: trimmed(command.outcome, 'outcome'),
+        dispute_id: context.dispute_id,
+        outcome: asAgreed && !command.outcome.trim() ? SETTLED_OUTCOME : trimmed(command.outcome, 'outcome'),
         resolution,
         seller_percent: resolution === 'split' ? command.seller_percent : null,
         ...money,
         txid: resolution ? command.txid : null,
         ...(resolution ? { destinations: destinationsOf(money, context) } : {}),
+        ...(asAgreed && resolution ? { proposal_id: context.settlement_proposal_id! } : {}),
       },
     } as const,
     ctx,
     [
+      [
+        settled && resolution !== context.settlement_kind,
+        transitionNotAllowed(`The parties agreed to a ${context.settlement_kind}; resolve it as they agreed`),
+      ],
+      [
+        resolution === 'split' && settled && command.seller_percent !== context.settlement_seller_percent,
+        transitionNotAllowed(`The parties agreed to a split of ${context.settlement_seller_percent}% to the seller`),
+      ],
+      [
+        !disputed && !settled,
+        transitionNotAllowed(`There is no open dispute or agreed settlement to resolve on an escrow that is ${state.status}`),
+      ],
       [
         disputed && resolution !== null && !rules.disputedWhileFunded(context),
         transitionNotAllowed('No payment was verified before this dispute, so no money can be released or refunded'),
@@ -391,6 +427,101 @@ function resolveDispute(
       ...(disputed && toBuyer ? refundRefusals(state, ctx) : []),
     ],
   );
+}
+
+/** The outcome recorded when an admin executes a settlement both parties agreed to and writes none. */
+export const SETTLED_OUTCOME = 'Settled as both parties agreed';
+
+const settledOtherwise = (context: EscrowState['context']) =>
+  transitionNotAllowed(`The parties agreed to a ${context.settlement_kind}; execute it as they agreed`);
+
+/** The proposal's terms, checked as contract 7.5 says; the fields another kind does not use are dropped. */
+function proposalOf(command: Extract<EscrowCommand, { type: 'propose' }>, state: EscrowState, ctx: DecideContext) {
+  const kind = PROPOSAL_KINDS.find((k) => k === command.kind);
+  if (!kind) throw invalidInput(`kind must be one of ${PROPOSAL_KINDS.join(', ')}`);
+  const whole = (value: number | null | undefined, field: string, min: number, max: number) => {
+    if (value === null || value === undefined) throw invalidInput(`${field} is required for ${kind}`);
+    if (!Number.isInteger(value) || value < min || value > max) {
+      throw invalidInput(`${field} must be a whole number from ${min} to ${max}`);
+    }
+    return value;
+  };
+  const sellerPercent = kind === 'split' ? whole(command.seller_percent, 'seller_percent', 1, 99) : null;
+  const days = kind === 'extend_deadline' || kind === 'extend_inspection' ? whole(command.days, 'days', 1, 30) : null;
+  const money =
+    kind === 'refund' || kind === 'split' ? payout(kind, state.context, sellerPercent ?? 100) : null;
+  return {
+    type: 'ProposalMade',
+    data: {
+      proposal_id: ctx.newId(),
+      kind,
+      side: command.by as Side,
+      seller_percent: sellerPercent,
+      days,
+      note: optionalText(command.note, 'note', 1000),
+      seller_sats: money?.seller_sats ?? null,
+      buyer_sats: money?.buyer_sats ?? null,
+    },
+  } as const;
+}
+
+/** Why the machine refused a proposal of this kind now, in the words a party understands. */
+function proposalRefusals(kind: string, state: EscrowState): Refusal[] {
+  const { context } = state;
+  const open = state.status === 'pending_payment' || state.status === 'funded' || state.status === 'disputed';
+  const fits = (k: (typeof PROPOSAL_KINDS)[number]) => open && rules.proposalFits(k, state.status as 'funded', context);
+  return [
+    [open && !rules.noOpenProposal(context), transitionNotAllowed('A proposal is already open on this escrow; it must be answered or withdrawn first')],
+    [open && !rules.notSettled(context), transitionNotAllowed('The parties already agreed to a settlement; the admins execute it')],
+    [open && !rules.notDeclined(context), transitionNotAllowed('The terms of this escrow were declined')],
+    [kind === 'cancel' && open && !fits('cancel'), transitionNotAllowed('A cancel can only be proposed before the payment is marked')],
+    [
+      (kind === 'refund' || kind === 'split') && open && !fits('refund'),
+      transitionNotAllowed(`A ${kind} needs money in escrow: the payment must be marked or verified first`),
+    ],
+    [
+      kind === 'extend_deadline' && open && !fits('extend_deadline'),
+      transitionNotAllowed('The payment deadline can only be extended while the escrow waits for payment'),
+    ],
+    [
+      kind === 'extend_inspection' && open && !fits('extend_inspection'),
+      transitionNotAllowed('The inspection period can only be extended while it runs'),
+    ],
+  ];
+}
+
+/** The open proposal a command answers; an earlier one is no longer open (409). */
+function openProposal(command: { proposal_id: string }, state: EscrowState) {
+  if (state.context.open_proposal_id !== command.proposal_id) {
+    throw transitionNotAllowed('This proposal is no longer open');
+  }
+}
+
+function acceptProposal(command: Extract<EscrowCommand, { type: 'acceptProposal' }>, state: EscrowState, ctx: DecideContext) {
+  only(command, state);
+  const { context } = state;
+  openProposal(command, state);
+  if (context.open_proposal_side === command.by) throw forbidden('Only the other side can accept this proposal; you may withdraw it');
+  const kind = context.open_proposal_kind;
+  const days = (base: string | null) =>
+    new Date(Date.parse(base ?? ctx.now) + (context.open_proposal_days ?? 0) * DAY_MS).toISOString();
+  const accepted = {
+    type: 'ProposalAccepted',
+    data: {
+      proposal_id: command.proposal_id,
+      side: command.by as Side,
+      ...(kind === 'extend_deadline' ? { payment_due_at: days(context.payment_due_at) } : {}),
+      ...(kind === 'extend_inspection' ? { inspection_ends_at: days(context.inspection_ends_at) } : {}),
+    },
+  } as const;
+  const refusal = proposalRefusals(kind ?? '', state).slice(3);
+  if (kind !== 'cancel') return allowed(state, command, accepted, ctx, refusal);
+  const cancelled = {
+    type: 'EscrowCancelled',
+    data: { reason: 'Cancelled as both parties agreed', proposal_id: command.proposal_id },
+  } as const;
+  allowed(state, command, accepted, ctx, refusal);
+  return allowedInTurn(state, command, [accepted, cancelled], ctx);
 }
 
 /** Turns a command into the escrow's new events, or refuses it with a DomainError. Pure. */
@@ -495,7 +626,7 @@ export function decideEscrow(command: EscrowCommand, state: EscrowState, ctx: De
           },
         } as const,
         ctx,
-        funded ? payoutRefusals(state, ctx) : [],
+        funded ? [[!rules.notSettled(context), settledOtherwise(context)], ...payoutRefusals(state, ctx)] : [],
       );
     }
     case 'refund': {
@@ -512,10 +643,13 @@ export function decideEscrow(command: EscrowCommand, state: EscrowState, ctx: De
             txid: command.txid,
             ...pick(money, 'buyer_sats', 'fee_sats'),
             destinations: funded ? destinationsOf(money, context) : [],
+            ...(context.settlement_kind === 'refund' ? { proposal_id: context.settlement_proposal_id! } : {}),
           },
         } as const,
         ctx,
-        funded ? refundRefusals(state, ctx) : [],
+        funded
+          ? [[context.settlement_kind === 'split', settledOtherwise(context)], ...refundRefusals(state, ctx)]
+          : [],
       );
     }
     case 'bindParty': {
@@ -655,6 +789,34 @@ export function decideEscrow(command: EscrowCommand, state: EscrowState, ctx: De
             ...(command.file ? { file: command.file } : {}),
           },
         } as const,
+        ctx,
+      );
+    case 'propose':
+      only(command, state);
+      return allowed(state, command, proposalOf(command, state, ctx), ctx, proposalRefusals(command.kind, state));
+    case 'acceptProposal':
+      return acceptProposal(command, state, ctx);
+    case 'declineProposal':
+      only(command, state);
+      openProposal(command, state);
+      if (context.open_proposal_side === command.by) throw forbidden('Only the other side can decline this proposal; you may withdraw it');
+      return allowed(
+        state,
+        command,
+        {
+          type: 'ProposalDeclined',
+          data: { proposal_id: command.proposal_id, side: command.by as Side, reason: optionalText(command.reason, 'reason', 1000) },
+        } as const,
+        ctx,
+      );
+    case 'withdrawProposal':
+      only(command, state);
+      openProposal(command, state);
+      if (context.open_proposal_side !== command.by) throw forbidden('Only the side that made this proposal can withdraw it');
+      return allowed(
+        state,
+        command,
+        { type: 'ProposalWithdrawn', data: { proposal_id: command.proposal_id, side: command.by as Side } } as const,
         ctx,
       );
     default: {

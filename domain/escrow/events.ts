@@ -101,12 +101,15 @@ export const destination = z.object({ to: side, address: z.string(), sats: money
 export type Destination = z.infer<typeof destination>;
 const destinations = z.array(destination).max(2).optional();
 /** Payout figures make satoshi conservation checkable from the log: seller + buyer + fee = amount_sats. */
+/** `proposal_id`: the money moved as both parties agreed in that proposal (contract 7.5), not by an admin's judgement. */
+const settledBy = uuid.optional();
 export const escrowReleased = z.object({
   notes: z.string().max(5000),
   txid: txid.nullable(),
   seller_sats: money,
   fee_sats: money,
   destinations,
+  proposal_id: settledBy,
 });
 export const escrowRefunded = z.object({
   notes: z.string().max(5000),
@@ -114,14 +117,19 @@ export const escrowRefunded = z.object({
   buyer_sats: money,
   fee_sats: money,
   destinations,
+  proposal_id: settledBy,
 });
 export const disputeOpened = z.object({
   dispute_id: uuid,
   reason: z.string().min(1).max(5000),
   opened_by_side: side,
 });
+/**
+ * An admin's resolution of the escrow's open dispute, or (`dispute_id` null, `proposal_id` set) the execution of a
+ * refund or split both parties agreed to without a dispute.
+ */
 export const disputeResolved = z.object({
-  dispute_id: uuid,
+  dispute_id: uuid.nullable(),
   outcome: z.string().min(1).max(5000),
   resolution: z.enum(['release', 'refund', 'split']).nullable(),
   seller_percent: z.number().int().min(1).max(99).nullable(),
@@ -130,9 +138,15 @@ export const disputeResolved = z.object({
   fee_sats: money,
   txid: txid.nullable(),
   destinations,
+  proposal_id: settledBy,
 });
 /** `by: 'admin'`: an admin cancelled it (abuse, a suspended account), with the reason given; absent: its creator. */
-export const escrowCancelled = z.object({ reason: z.string().max(1000), by: z.literal('admin').optional() });
+export const escrowCancelled = z.object({
+  reason: z.string().max(1000),
+  by: z.literal('admin').optional(),
+  /** Cancelled because the parties agreed to it in this proposal. */
+  proposal_id: settledBy,
+});
 export const escrowExpired = z.object({});
 export const escrowFrozen = z.object({ reason: z.string().min(1).max(1000) });
 export const escrowUnfrozen = z.object({ reason: z.string().max(1000) });
@@ -151,6 +165,34 @@ export const messagePosted = z.object({
   text: z.string().min(1).max(MAX_MESSAGE_CHARS),
   file: evidenceRef.optional(),
 });
+
+/** Settlement by agreement (contract 7.5): what a party may propose to the other. */
+export const PROPOSAL_KINDS = ['cancel', 'refund', 'split', 'extend_deadline', 'extend_inspection'] as const;
+export const proposalKind = z.enum(PROPOSAL_KINDS);
+export type ProposalKind = z.infer<typeof proposalKind>;
+/**
+ * A party proposes a settlement to the other. `seller_percent` is set for a split, `days` for an extension; the
+ * satoshis each side would receive are fixed here for a refund or a split (null for the other kinds).
+ */
+export const proposalMade = z.object({
+  proposal_id: uuid,
+  kind: proposalKind,
+  side,
+  seller_percent: z.number().int().min(1).max(99).nullable(),
+  days: z.number().int().min(1).max(30).nullable(),
+  note: z.string().max(1000).nullable(),
+  seller_sats: money.nullable(),
+  buyer_sats: money.nullable(),
+});
+/** The other side accepts: an extension records the time it moves to; a cancel is followed by `EscrowCancelled`. */
+export const proposalAccepted = z.object({
+  proposal_id: uuid,
+  side,
+  payment_due_at: isoTime.optional(),
+  inspection_ends_at: isoTime.optional(),
+});
+export const proposalDeclined = z.object({ proposal_id: uuid, side, reason: z.string().max(1000).nullable() });
+export const proposalWithdrawn = z.object({ proposal_id: uuid, side });
 
 export const escrowEventSchemas = {
   EscrowCreated: escrowCreated,
@@ -174,6 +216,10 @@ export const escrowEventSchemas = {
   EscrowUnfrozen: escrowUnfrozen,
   PartyBound: partyBound,
   MessagePosted: messagePosted,
+  ProposalMade: proposalMade,
+  ProposalAccepted: proposalAccepted,
+  ProposalDeclined: proposalDeclined,
+  ProposalWithdrawn: proposalWithdrawn,
 } as const;
 
 type Schemas = typeof escrowEventSchemas;

@@ -1,4 +1,5 @@
 import type { EscrowEvent } from './events.ts';
+import { proposalTerms } from './proposal-words.ts';
 
 /** One entry of the parties' timeline (the API answers it as contract/escrows.ts's escrowHistoryEntrySchema). */
 export interface EscrowHistoryEntry {
@@ -19,6 +20,13 @@ export interface EscrowHistoryEntry {
 
 type Side = EscrowHistoryEntry['actor_side'];
 type Dated = EscrowEvent & { occurred_at: string; stream_version: number };
+type Made = Extract<EscrowEvent, { type: 'ProposalMade' }>['data'];
+/** The proposals made so far, by id: an answer to one names what it answered. */
+type Proposals = ReadonlyMap<string, Made>;
+const termsOf = (proposals: Proposals, id: string) => {
+  const made = proposals.get(id);
+  return made ? proposalTerms(made) : 'the proposal';
+};
 
 const resolutionWords = { release: 'released to the seller', refund: 'refunded to the buyer', split: 'split between the parties' } as const;
 
@@ -29,7 +37,7 @@ const empty = { reason: null, outcome: null, address: null, txid: null, seller_p
  * both parties are entitled to see. Admin notes, freeze reasons, the buyer's private payment notes and account ids
  * never appear. The actor's side is read from the event itself, not from who the acting account is today.
  */
-function entryFor(event: Dated, creatorSide: 'buyer' | 'seller'): Omit<EscrowHistoryEntry, 'version' | 'occurred_at' | 'type'> | null {
+function entryFor(event: Dated, creatorSide: 'buyer' | 'seller', proposals: Proposals): Omit<EscrowHistoryEntry, 'version' | 'occurred_at' | 'type'> | null {
   switch (event.type) {
     case 'EscrowCreated':
       return { ...empty, summary: `Escrow opened by the ${event.data.creator_side}`, actor_side: event.data.creator_side };
@@ -88,14 +96,15 @@ function entryFor(event: Dated, creatorSide: 'buyer' | 'seller'): Omit<EscrowHis
     case 'EscrowReleased':
       return { ...empty, summary: 'Released to the seller', actor_side: 'admin', txid: event.data.txid, seller_sats: event.data.seller_sats };
     case 'EscrowRefunded':
-      return { ...empty, summary: 'Refunded to the buyer', actor_side: 'admin', txid: event.data.txid, buyer_sats: event.data.buyer_sats };
+      return { ...empty, summary: event.data.proposal_id ? 'Refunded to the buyer, as both parties agreed' : 'Refunded to the buyer', actor_side: 'admin', txid: event.data.txid, buyer_sats: event.data.buyer_sats };
     case 'DisputeOpened':
       return { ...empty, summary: `Dispute opened by the ${event.data.opened_by_side}`, actor_side: event.data.opened_by_side, reason: event.data.reason };
     case 'DisputeResolved': {
       const { resolution } = event.data;
+      const what = event.data.dispute_id === null ? 'Settled as both parties agreed' : 'Dispute resolved';
       return {
         ...empty,
-        summary: resolution ? `Dispute resolved: ${resolutionWords[resolution]}` : 'Dispute resolved without moving money',
+        summary: resolution ? `${what}: ${resolutionWords[resolution]}` : `${what} without moving money`,
         actor_side: 'admin',
         outcome: event.data.outcome,
         txid: event.data.txid,
@@ -104,7 +113,39 @@ function entryFor(event: Dated, creatorSide: 'buyer' | 'seller'): Omit<EscrowHis
         buyer_sats: resolution ? event.data.buyer_sats : null,
       };
     }
+    case 'ProposalMade':
+      return {
+        ...empty,
+        summary: `The ${event.data.side} proposed ${proposalTerms(event.data)}`,
+        actor_side: event.data.side,
+        reason: event.data.note,
+        seller_percent: event.data.seller_percent,
+        seller_sats: event.data.seller_sats,
+        buyer_sats: event.data.buyer_sats,
+      };
+    case 'ProposalAccepted': {
+      const moved = event.data.payment_due_at ?? event.data.inspection_ends_at;
+      return {
+        ...empty,
+        summary: `The ${event.data.side} accepted ${termsOf(proposals, event.data.proposal_id)}${moved ? `; it now ends ${moved}` : ''}`,
+        actor_side: event.data.side,
+      };
+    }
+    case 'ProposalDeclined':
+      return {
+        ...empty,
+        summary: `The ${event.data.side} declined ${termsOf(proposals, event.data.proposal_id)}`,
+        actor_side: event.data.side,
+        reason: event.data.reason,
+      };
+    case 'ProposalWithdrawn':
+      return {
+        ...empty,
+        summary: `The ${event.data.side} withdrew ${termsOf(proposals, event.data.proposal_id)}`,
+        actor_side: event.data.side,
+      };
     case 'EscrowCancelled':
+      if (event.data.proposal_id) return { ...empty, summary: 'Cancelled as both parties agreed', actor_side: 'system' };
       return event.data.by === 'admin'
         ? { ...empty, summary: 'Cancelled by an admin before any payment', actor_side: 'admin', reason: event.data.reason }
         : { ...empty, summary: `Cancelled by the ${creatorSide}`, actor_side: creatorSide };
@@ -133,8 +174,10 @@ function entryFor(event: Dated, creatorSide: 'buyer' | 'seller'): Omit<EscrowHis
 export function partyHistory(events: readonly Dated[]): EscrowHistoryEntry[] {
   const created = events.find((e) => e.type === 'EscrowCreated');
   const creatorSide: Side & ('buyer' | 'seller') = created?.type === 'EscrowCreated' ? created.data.creator_side : 'buyer';
+  const proposals = new Map<string, Made>();
   return events.flatMap((event) => {
-    const entry = entryFor(event, creatorSide);
+    if (event.type === 'ProposalMade') proposals.set(event.data.proposal_id, event.data);
+    const entry = entryFor(event, creatorSide, proposals);
     return entry ? [{ version: event.stream_version, occurred_at: event.occurred_at, type: event.type, ...entry }] : [];
   });
 }

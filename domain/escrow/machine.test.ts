@@ -30,7 +30,8 @@ const table: [keyof typeof histories, EscrowStatus, EscrowEvent['type'][]][] = [
   [
     'pendingMarked',
     'pending_payment',
-    ['PaymentRejected', 'PaymentVerified', 'PayoutAddressSet', 'DisputeOpened', 'EscrowFrozen', 'MessagePosted'],
+    // The sample proposal is a split: money must be in escrow, marked at least.
+    ['PaymentRejected', 'PaymentVerified', 'PayoutAddressSet', 'DisputeOpened', 'EscrowFrozen', 'MessagePosted', 'ProposalMade'],
   ],
   [
     'funded',
@@ -45,9 +46,10 @@ const table: [keyof typeof histories, EscrowStatus, EscrowEvent['type'][]][] = [
       'DisputeOpened',
       'EscrowFrozen',
       'MessagePosted',
+      'ProposalMade',
     ],
   ],
-  ['disputedFromFunded', 'disputed', ['PayoutAddressSet', 'DisputeResolved', 'EscrowFrozen', 'MessagePosted']],
+  ['disputedFromFunded', 'disputed', ['PayoutAddressSet', 'DisputeResolved', 'EscrowFrozen', 'MessagePosted', 'ProposalMade']],
   ['disputedFromPending', 'disputed', ['PayoutAddressSet', 'DisputeResolved', 'EscrowFrozen', 'MessagePosted']],
   ['frozen', 'frozen', ['EscrowUnfrozen', 'MessagePosted']],
   ['released', 'released', []],

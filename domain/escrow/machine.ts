@@ -1,8 +1,8 @@
 import { assign, setup } from 'xstate';
-import type { EscrowEvent } from './events.ts';
+import type { EscrowEvent, ProposalKind } from './events.ts';
 
 /** Bumped whenever a rule changes; recorded in each event's metadata so old streams replay against their rules. */
-export const ESCROW_MACHINE_VERSION = 2;
+export const ESCROW_MACHINE_VERSION = 3;
 
 /** Machine events are the stored events, plus the time they happened. */
 export type EscrowMachineEvent = Exclude<EscrowEvent, { type: 'PartyBound' }> & { at: string };
@@ -37,6 +37,16 @@ export interface EscrowContext {
   shipped_at: string | null;
   received_at: string | null;
   inspection_ends_at: string | null;
+  /** The one open settlement proposal (contract 7.5): its id, kind, maker and, for a split, the seller's percent. */
+  open_proposal_id: string | null;
+  open_proposal_kind: ProposalKind | null;
+  open_proposal_side: 'buyer' | 'seller' | null;
+  open_proposal_seller_percent: number | null;
+  open_proposal_days: number | null;
+  /** A refund or split both parties agreed to: the admins execute it, no dispute needed. */
+  settlement_proposal_id: string | null;
+  settlement_kind: 'refund' | 'split' | null;
+  settlement_seller_percent: number | null;
 }
 
 const initialContext: EscrowContext = {
@@ -63,6 +73,14 @@ const initialContext: EscrowContext = {
   shipped_at: null,
   received_at: null,
   inspection_ends_at: null,
+  open_proposal_id: null,
+  open_proposal_kind: null,
+  open_proposal_side: null,
+  open_proposal_seller_percent: null,
+  open_proposal_days: null,
+  settlement_proposal_id: null,
+  settlement_kind: null,
+  settlement_seller_percent: null,
 };
 
 type Of<T extends EscrowMachineEvent['type']> = Extract<EscrowMachineEvent, { type: T }>;
@@ -102,14 +120,83 @@ export const escrowRules = {
   notReceived: (c: EscrowContext) => c.received_at === null,
   inspectionOver: (c: EscrowContext, at: string) =>
     c.inspection_ends_at !== null && (!at || Date.parse(at) >= Date.parse(c.inspection_ends_at)),
+  noOpenProposal: (c: EscrowContext) => c.open_proposal_id === null,
+  notSettled: (c: EscrowContext) => c.settlement_proposal_id === null,
+  /** The inspection period started and the goods are not accepted yet. */
+  inInspection: (c: EscrowContext) => c.received_at !== null && c.buyer_confirmed_at === null,
+  /**
+   * Whether a proposal of `kind` fits the escrow while `status` (contract 7.5): a cancel only unpaid; a refund or a
+   * split only with money in escrow (marked or verified; in a dispute only one opened after verification); a
+   * deadline extension only while payment is awaited; an inspection extension only while the period runs.
+   */
+  proposalFits: (kind: ProposalKind, status: 'pending_payment' | 'funded' | 'disputed', c: EscrowContext) => {
+    switch (kind) {
+      case 'cancel':
+        return status === 'pending_payment' && c.payment_marked_at === null;
+      case 'refund':
+      case 'split':
+        return status === 'funded' || (status === 'pending_payment' ? c.payment_marked_at !== null : c.status_before_dispute === 'funded');
+      case 'extend_deadline':
+        return status === 'pending_payment';
+      case 'extend_inspection':
+        return status === 'funded' && c.received_at !== null && c.buyer_confirmed_at === null;
+    }
+  },
 } as const;
 
 const r = escrowRules;
+type GuardArgs = { context: EscrowContext; event: EscrowMachineEvent };
+/** A resolution that moves money follows the settlement both parties agreed to, when there is one. */
+const followsSettlement = ({ context, event }: GuardArgs) => {
+  const { resolution, seller_percent } = (event as Of<'DisputeResolved'>).data;
+  if (context.settlement_kind === null) return true;
+  return (
+    resolution === context.settlement_kind &&
+    (resolution !== 'split' || seller_percent === context.settlement_seller_percent)
+  );
+};
 const resolutionIs =
   (resolution: 'release' | 'refund' | 'split' | null, before: 'pending_payment' | 'funded') =>
-  ({ context, event }: { context: EscrowContext; event: EscrowMachineEvent }) =>
+  ({ context, event }: GuardArgs) =>
     (event as Of<'DisputeResolved'>).data.resolution === resolution &&
-    context.status_before_dispute === before;
+    context.status_before_dispute === before &&
+    (resolution === null || followsSettlement({ context, event }));
+
+type OpenStatus = 'pending_payment' | 'funded' | 'disputed';
+/** A party may propose when no proposal is open, no settlement is agreed, the terms stand and the kind fits now. */
+const canPropose =
+  (status: OpenStatus) =>
+  ({ context, event }: GuardArgs) =>
+    r.noOpenProposal(context) &&
+    r.notSettled(context) &&
+    r.notDeclined(context) &&
+    r.proposalFits((event as Of<'ProposalMade'>).data.kind, status, context);
+/** The other side accepts the open proposal, if its kind still fits (a cancel no longer does once paid). */
+const canAccept =
+  (status: OpenStatus) =>
+  ({ context, event }: GuardArgs) => {
+    const { proposal_id, side } = (event as Of<'ProposalAccepted'>).data;
+    return (
+      context.open_proposal_id === proposal_id &&
+      context.open_proposal_side !== side &&
+      context.open_proposal_kind !== null &&
+      r.proposalFits(context.open_proposal_kind, status, context)
+    );
+  };
+/** A settled escrow's money goes only as agreed: a refund agreed, no release; a split agreed, neither. */
+const settlementExecuted = (kind: 'refund' | 'split') => ({ context, event }: GuardArgs) => {
+  const { data } = event as Of<'DisputeResolved'>;
+  if (data.dispute_id !== null || context.settlement_kind !== kind || !followsSettlement({ context, event })) return false;
+  const refundFree = r.hasRefundAddress(context) && r.refundFree(context, event.at);
+  return kind === 'refund' ? refundFree : refundFree && r.hasPayoutAddress(context) && r.payoutFree(context, event.at);
+};
+const noProposal = {
+  open_proposal_id: null,
+  open_proposal_kind: null,
+  open_proposal_side: null,
+  open_proposal_seller_percent: null,
+  open_proposal_days: null,
+} as const;
 
 /**
  * The escrow lifecycle (contract section 3). Used purely: state is rebuilt by folding stored events through
@@ -140,8 +227,24 @@ export const escrowMachine = setup({
     isUnmarked: ({ context }) => r.isUnmarked(context),
     notConfirmed: ({ context }) => r.notConfirmed(context),
     canRelease: ({ context, event }) =>
-      r.notDeclined(context) && r.hasPayoutAddress(context) && r.payoutFree(context, event.at),
-    canRefund: ({ context, event }) => r.hasRefundAddress(context) && r.refundFree(context, event.at),
+      r.notDeclined(context) && r.notSettled(context) && r.hasPayoutAddress(context) && r.payoutFree(context, event.at),
+    canRefund: ({ context, event }) =>
+      context.settlement_kind !== 'split' && r.hasRefundAddress(context) && r.refundFree(context, event.at),
+    canProposePending: canPropose('pending_payment'),
+    canProposeFunded: canPropose('funded'),
+    canProposeDisputed: canPropose('disputed'),
+    canAcceptPending: canAccept('pending_payment'),
+    canAcceptFunded: canAccept('funded'),
+    canAcceptDisputed: canAccept('disputed'),
+    /** The other side declines; only the maker withdraws. */
+    canDeclineProposal: ({ context, event }) =>
+      context.open_proposal_id === (event as Of<'ProposalDeclined'>).data.proposal_id &&
+      context.open_proposal_side !== (event as Of<'ProposalDeclined'>).data.side,
+    canWithdrawProposal: ({ context, event }) =>
+      context.open_proposal_id === (event as Of<'ProposalWithdrawn'>).data.proposal_id &&
+      context.open_proposal_side === (event as Of<'ProposalWithdrawn'>).data.side,
+    settledRefund: settlementExecuted('refund'),
+    settledSplit: settlementExecuted('split'),
     canExpire: ({ context, event }) => r.isUnmarked(context) && r.pastDeadline(context, event.at),
     backToPending: resolutionIs(null, 'pending_payment'),
     backToFunded: resolutionIs(null, 'funded'),
@@ -174,6 +277,35 @@ export const escrowMachine = setup({
      */
     noteMessage: () => undefined,
     agree: assign(({ event }) => ({ agreed_at: event.at })),
+    openProposal: assign(({ event }) => {
+      const { proposal_id, kind, side, seller_percent, days } = (event as Of<'ProposalMade'>).data;
+      return {
+        open_proposal_id: proposal_id,
+        open_proposal_kind: kind,
+        open_proposal_side: side,
+        open_proposal_seller_percent: seller_percent,
+        open_proposal_days: days,
+      };
+    }),
+    closeProposal: assign(noProposal),
+    /** An accepted extension moves its time at once; an accepted refund or split becomes the admins' instruction. */
+    acceptProposal: assign(({ context, event }) => {
+      const { data } = event as Of<'ProposalAccepted'>;
+      const kind = context.open_proposal_kind;
+      const settles = kind === 'refund' || kind === 'split';
+      return {
+        ...noProposal,
+        ...(data.payment_due_at ? { payment_due_at: data.payment_due_at } : {}),
+        ...(data.inspection_ends_at ? { inspection_ends_at: data.inspection_ends_at } : {}),
+        ...(settles
+          ? {
+              settlement_proposal_id: data.proposal_id,
+              settlement_kind: kind,
+              settlement_seller_percent: kind === 'split' ? context.open_proposal_seller_percent : null,
+            }
+          : {}),
+      };
+    }),
     decline: assign(({ event }) => ({ declined_at: event.at })),
   },
 }).createMachine({
@@ -204,7 +336,12 @@ export const escrowMachine = setup({
     active: {
       initial: 'pending_payment',
       // The parties and the admins may talk while the deal is open, whatever step it is at; not once it has ended.
-      on: { EscrowFrozen: 'frozen', MessagePosted: { actions: 'noteMessage' } },
+      on: {
+        EscrowFrozen: 'frozen',
+        MessagePosted: { actions: 'noteMessage' },
+        ProposalDeclined: { guard: 'canDeclineProposal', actions: 'closeProposal' },
+        ProposalWithdrawn: { guard: 'canWithdrawProposal', actions: 'closeProposal' },
+      },
       states: {
         history: { type: 'history', history: 'shallow' },
         pending_payment: {
@@ -236,6 +373,8 @@ export const escrowMachine = setup({
               })),
             },
             EscrowCancelled: { guard: 'isUnmarked', target: '#escrow.cancelled' },
+            ProposalMade: { guard: 'canProposePending', actions: 'openProposal' },
+            ProposalAccepted: { guard: 'canAcceptPending', actions: 'acceptProposal' },
             EscrowExpired: { guard: 'canExpire', target: '#escrow.cancelled' },
           },
         },
@@ -258,6 +397,12 @@ export const escrowMachine = setup({
             PayoutAddressSet: { actions: 'setPayoutAddress' },
             EscrowReleased: { guard: 'canRelease', target: '#escrow.released' },
             EscrowRefunded: { guard: 'canRefund', target: '#escrow.refunded' },
+            DisputeResolved: [
+              { guard: 'settledSplit', target: '#escrow.released' },
+              { guard: 'settledRefund', target: '#escrow.refunded' },
+            ],
+            ProposalMade: { guard: 'canProposeFunded', actions: 'openProposal' },
+            ProposalAccepted: { guard: 'canAcceptFunded', actions: 'acceptProposal' },
             DisputeOpened: {
               guard: 'canDisputeFunded',
               target: 'disputed',
@@ -271,6 +416,8 @@ export const escrowMachine = setup({
         disputed: {
           on: {
             PayoutAddressSet: { actions: 'setPayoutAddress' },
+            ProposalMade: { guard: 'canProposeDisputed', actions: 'openProposal' },
+            ProposalAccepted: { guard: 'canAcceptDisputed', actions: 'acceptProposal' },
             DisputeResolved: [
               { guard: 'backToPending', target: 'pending_payment', actions: 'clearDispute' },
               { guard: 'backToFunded', target: 'funded', actions: 'clearDispute' },

@@ -6,6 +6,7 @@ export const CREATOR_ID = '22222222-2222-4222-8222-222222222222';
 export const ADDRESS_ID = '33333333-3333-4333-8333-333333333333';
 export const DISPUTE_ID = '44444444-4444-4444-8444-444444444444';
 export const TXID = 'a'.repeat(64);
+export const PROPOSAL_ID = '66666666-6666-4666-8666-666666666666';
 
 export const sample = {
   EscrowCreated: {
@@ -82,6 +83,22 @@ export const sample = {
     type: 'MessagePosted',
     data: { message_id: '55555555-5555-4555-8555-555555555555', side: 'seller', text: 'Shipped today, tracking to follow' },
   },
+  ProposalMade: {
+    type: 'ProposalMade',
+    data: {
+      proposal_id: PROPOSAL_ID,
+      kind: 'split',
+      side: 'buyer',
+      seller_percent: 70,
+      days: null,
+      note: 'Half of it arrived scratched',
+      seller_sats: 1_400_000,
+      buyer_sats: 600_000,
+    },
+  },
+  ProposalAccepted: { type: 'ProposalAccepted', data: { proposal_id: PROPOSAL_ID, side: 'seller' } },
+  ProposalDeclined: { type: 'ProposalDeclined', data: { proposal_id: PROPOSAL_ID, side: 'seller', reason: 'No' } },
+  ProposalWithdrawn: { type: 'ProposalWithdrawn', data: { proposal_id: PROPOSAL_ID, side: 'buyer' } },
 } satisfies { [K in EscrowEvent['type']]: Extract<EscrowEvent, { type: K }> };
 
 export const sellerPayout: EscrowEvent = sample.PayoutAddressSet as EscrowEvent;

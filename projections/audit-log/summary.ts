@@ -1,5 +1,6 @@
 import type { DomainEvent } from '../../domain/events.ts';
 import { formatCents, formatSats } from '../../domain/money.ts';
+import { proposalTerms } from '../../domain/escrow/proposal-words.ts';
 
 const short = (id: string) => id.slice(0, 8);
 const escrow = (id: string) => `escrow ${short(id)}`;
@@ -38,9 +39,17 @@ export const eventSentences: { [T in EventType]: Sentence<T> } = {
   EscrowRefunded: (d, id) => `refunded ${escrow(id)} (${formatSats(d.buyer_sats)} BTC to the buyer${toAddresses(d.destinations)})`,
   DisputeOpened: (d, id) => `opened a dispute on ${escrow(id)} as the ${d.opened_by_side}`,
   DisputeResolved: (d, id) =>
-    `resolved the dispute on ${escrow(id)}` +
+    (d.dispute_id === null ? `executed the settlement of ${escrow(id)} both parties agreed to` : `resolved the dispute on ${escrow(id)}`) +
     (d.resolution ? ` (${d.resolution}${d.seller_percent ? ` ${d.seller_percent}% to the seller` : ''})` : ' without moving money'),
-  EscrowCancelled: (d, id) => (d.by === 'admin' ? `cancelled ${escrow(id)} as an admin` : `cancelled ${escrow(id)}`),
+  EscrowCancelled: (d, id) =>
+    d.by === 'admin'
+      ? `cancelled ${escrow(id)} as an admin`
+      : `cancelled ${escrow(id)}${d.proposal_id ? ` as both parties agreed (proposal ${short(d.proposal_id)})` : ''}`,
+  ProposalMade: (d, id) =>
+    `proposed ${proposalTerms(d)} on ${escrow(id)} as the ${d.side} (proposal ${short(d.proposal_id)})`,
+  ProposalAccepted: (d, id) => `accepted proposal ${short(d.proposal_id)} on ${escrow(id)} as the ${d.side}`,
+  ProposalDeclined: (d, id) => `declined proposal ${short(d.proposal_id)} on ${escrow(id)} as the ${d.side}`,
+  ProposalWithdrawn: (d, id) => `withdrew proposal ${short(d.proposal_id)} on ${escrow(id)} as the ${d.side}`,
   EscrowExpired: (_, id) => `expired ${escrow(id)} (payment deadline passed)`,
   EscrowFrozen: (d, id) => `froze ${escrow(id)}: ${d.reason}`,
   EscrowUnfrozen: (_, id) => `unfroze ${escrow(id)}`,

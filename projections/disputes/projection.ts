@@ -28,6 +28,8 @@ export const disputesProjection = defineProjection({
       });
     } else if (event.type === 'DisputeResolved') {
       const { dispute_id, outcome, resolution, seller_percent } = event.data;
+      // A settlement both parties agreed to is executed with no dispute to close.
+      if (dispute_id === null) return;
       await updateRow(
         store,
         TABLE,

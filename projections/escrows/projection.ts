@@ -11,6 +11,14 @@ const stamped = (changes: EscrowChanges, at: string): EscrowChanges => Object.as
 
 type EscrowChanges = Partial<RowOf<typeof TABLE>>;
 
+const NO_OPEN_PROPOSAL = {
+  open_proposal_id: null,
+  open_proposal_kind: null,
+  open_proposal_side: null,
+  open_proposal_seller_percent: null,
+  open_proposal_days: null,
+} as const;
+
 /**
  * The status an escrow goes back to (from before its freeze or dispute). The log sets it before any event that
  * returns to it; were it missing the row could not be written (status is never null), so say which event broke.
@@ -60,6 +68,34 @@ function changesFor(event: ProjectedEvent, row: RowOf<typeof TABLE>): EscrowChan
       };
     case 'GoodsReceived':
       return { received_at: at, inspection_ends_at: event.data.inspection_ends_at };
+    case 'ProposalMade':
+      return {
+        open_proposal_id: event.data.proposal_id,
+        open_proposal_kind: event.data.kind,
+        open_proposal_side: event.data.side,
+        open_proposal_seller_percent: event.data.seller_percent,
+        open_proposal_days: event.data.days,
+      };
+    case 'ProposalAccepted': {
+      // As the machine: an extension moves its time, a refund or a split becomes the admins' instruction.
+      const kind = row.open_proposal_kind;
+      const settles = kind === 'refund' || kind === 'split';
+      return {
+        ...NO_OPEN_PROPOSAL,
+        ...(event.data.payment_due_at ? { payment_due_at: event.data.payment_due_at } : {}),
+        ...(event.data.inspection_ends_at ? { inspection_ends_at: event.data.inspection_ends_at } : {}),
+        ...(settles
+          ? {
+              settlement_proposal_id: event.data.proposal_id,
+              settlement_kind: kind,
+              settlement_seller_percent: kind === 'split' ? row.open_proposal_seller_percent : null,
+            }
+          : {}),
+      };
+    }
+    case 'ProposalDeclined':
+    case 'ProposalWithdrawn':
+      return { ...NO_OPEN_PROPOSAL };
     case 'PayoutAddressSet':
       return event.data.side === 'seller'
         ? { payout_address: event.data.address, payout_address_held_until: event.data.held_until ?? null, payout_address_proven: event.data.signature !== undefined }
@@ -141,6 +177,10 @@ export const escrowsProjection = defineProjection({
     'EscrowFrozen',
     'EscrowUnfrozen',
     'PartyBound',
+    'ProposalMade',
+    'ProposalAccepted',
+    'ProposalDeclined',
+    'ProposalWithdrawn',
   ],
   async apply(store, event) {
     const id = idOfStream(event.stream_id);
@@ -187,6 +227,10 @@ export const escrowsProjection = defineProjection({
         shipment_note: null,
         received_at: null,
         inspection_ends_at: null,
+        ...NO_OPEN_PROPOSAL,
+        settlement_proposal_id: null,
+        settlement_kind: null,
+        settlement_seller_percent: null,
         payment_txid: null,
         payment_block_hash: null,
         payout_address_proven: false,

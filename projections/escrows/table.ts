@@ -1,5 +1,5 @@
 import type { ColumnType } from 'kysely';
-import type { Shipment } from '../../domain/escrow/events.ts';
+import type { ProposalKind, Shipment } from '../../domain/escrow/events.ts';
 
 type Time = ColumnType<Date, string, string>;
 type OptionalTime = ColumnType<Date | null, string | null, string | null>;
@@ -51,6 +51,16 @@ export interface EscrowRow {
   shipment_note: string | null;
   received_at: OptionalTime;
   inspection_ends_at: OptionalTime;
+  /** The open settlement proposal, as the machine's context holds it (id null: none open). */
+  open_proposal_id: string | null;
+  open_proposal_kind: ProposalKind | null;
+  open_proposal_side: 'buyer' | 'seller' | null;
+  open_proposal_seller_percent: number | null;
+  open_proposal_days: number | null;
+  /** A refund or split both parties agreed to, for the admins to execute (id null: none). */
+  settlement_proposal_id: string | null;
+  settlement_kind: 'refund' | 'split' | null;
+  settlement_seller_percent: number | null;
   payment_txid: string | null;
   /** What the payment proof showed (null when an admin checked the payment by hand). */
   payment_block_hash: string | null;

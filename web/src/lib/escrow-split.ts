@@ -1,7 +1,6 @@
 import type { Escrow } from '../../../contract/escrows.ts';
-import type { DealAnswerFields } from './deal-answer.ts';
 
-type Facts = Pick<Escrow, 'status' | 'dispute'> & Pick<DealAnswerFields, 'proposals'>;
+type Facts = Pick<Escrow, 'status' | 'dispute'> & Partial<Pick<Escrow, 'proposals'>>;
 
 /** The seller's percent of a split the escrow was paid out by: a dispute's resolution, or a proposal both accepted. */
 function splitPercent(escrow: Facts): number | null {

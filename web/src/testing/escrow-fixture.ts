@@ -1,7 +1,4 @@
-import type { Escrow as EscrowAnswer } from '../../../contract/escrows.ts';
-import type { DealAnswerFields } from '../lib/deal-answer.ts';
-
-type Escrow = EscrowAnswer & DealAnswerFields;
+import type { Escrow } from '../../../contract/escrows.ts';
 
 /** An escrow as the API answers it, for the tests of every feature that shows one: a buyer-created $1,000.00 deal at $50,000 per BTC, waiting for payment. */
 export function escrowFixture(overrides: Partial<Escrow> = {}): Escrow {
@@ -55,6 +52,7 @@ export function escrowFixture(overrides: Partial<Escrow> = {}): Escrow {
     inspection_ends_at: null,
     ready_to_release: false,
     refund_due: false,
+    proposals: [],
     created_at: '2026-11-24T12:00:00.000Z',
     updated_at: '2026-11-24T12:00:00.000Z',
     ...overrides,

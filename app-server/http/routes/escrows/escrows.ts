@@ -7,20 +7,25 @@ import {
   createEscrowSchema,
   escrowIdParam as idParam,
   markPaidSchema,
+  declineProposalSchema,
   declineSchema,
   openDisputeSchema,
+  proposalIdParam,
+  proposeSchema,
   payoutAddressSchema,
   shipSchema,
 } from '../../../../contract/escrow-requests.ts';
+import type { EscrowActor, EscrowCommand } from '../../../../domain/escrow/decide.ts';
 import { forbidden, invalidInput } from '../../../../domain/shared/errors.ts';
 import type { AppDeps } from '../../../app-deps.ts';
 import { EscrowListAnswers } from '../../../caching/escrow-lists.ts';
 import { createEscrow } from '../../../escrows/create.ts';
 import { evidenceByEscrow, withEvidence } from '../../../escrows/evidence-list.ts';
-import { declineTerms, endUnpaid, markPaid, setPayoutAddress } from '../../../escrows/commands.ts';
+import { declineTerms, endUnpaid, freeingAddressIfEnded, markPaid, setPayoutAddress } from '../../../escrows/commands.ts';
 import { addressMessageFor } from '../../../escrows/address-proof.ts';
 import { listVisibleEscrows } from '../../../escrows/parties.ts';
 import { escrowHistoryForParties } from '../../../escrows/queries.ts';
+import { requireProposal } from '../../../escrows/proposals.ts';
 import { requestPaymentAddress } from '../../../escrows/payment-address.ts';
 import { jsonAnswer, jsonBody, jsonText } from '../../bodies.ts';
 import type { AppEnv } from '../../env.ts';
@@ -205,6 +210,52 @@ export function escrowRoutes(deps: AppDeps) {
       return jsonText(c, await act(c, c.req.valid('param').id, (by) => ({ type: 'openDispute', by, reason })), 200);
     },
   );
+
+  app.openapi(
+    route('post', '/{id}/proposals', 'A party proposes a settlement: cancel, refund, split (seller_percent), or an extension (days)', {
+      ...party,
+      request: { params: idParam, body: jsonBody(proposeSchema) },
+    }, { 200: afterAction }),
+    async (c) => {
+      const body = c.req.valid('json');
+      return jsonText(c, await act(c, c.req.valid('param').id, (by) => ({ type: 'propose', by, ...body })), 200);
+    },
+  );
+
+  /** An answer to one proposal of the escrow, as the caller's side; 404 for a proposal the escrow does not have. */
+  const onProposal = async (c: Parameters<typeof act>[0], id: string, pid: string, command: (by: EscrowActor) => EscrowCommand) => {
+    await visible(id, currentUser(c));
+    await requireProposal(db, id, pid);
+    return act(c, id, command);
+  };
+  const answerRoute = (verb: 'accept' | 'withdraw', summary: string) =>
+    route('post', `/{id}/proposals/{pid}/${verb}`, summary, { ...party, request: { params: proposalIdParam } }, { 200: afterAction });
+
+  app.openapi(answerRoute('accept', 'The other side accepts the open proposal: an extension applies at once, a cancel cancels (the address goes back to the pool)'), async (c) => {
+    const { id, pid } = c.req.valid('param');
+    const user = currentUser(c);
+    const { side } = await visible(id, user);
+    await requireProposal(db, id, pid);
+    await freeingAddressIfEnded(deps.store, id, { type: 'acceptProposal', by: side, proposal_id: pid }, meta(c));
+    return jsonText(c, await answer(id, user), 200);
+  });
+
+  app.openapi(
+    route('post', '/{id}/proposals/{pid}/decline', 'The other side declines the open proposal, with an optional reason', {
+      ...party,
+      request: { params: proposalIdParam, body: jsonBody(declineProposalSchema) },
+    }, { 200: afterAction }),
+    async (c) => {
+      const { id, pid } = c.req.valid('param');
+      const { reason } = c.req.valid('json');
+      return jsonText(c, await onProposal(c, id, pid, (by) => ({ type: 'declineProposal', by, proposal_id: pid, reason })), 200);
+    },
+  );
+
+  app.openapi(answerRoute('withdraw', 'The side that made the open proposal withdraws it'), async (c) => {
+    const { id, pid } = c.req.valid('param');
+    return jsonText(c, await onProposal(c, id, pid, (by) => ({ type: 'withdrawProposal', by, proposal_id: pid })), 200);
+  });
 
   return app;
 }

@@ -7,6 +7,7 @@ import {
   paymentNotesSchema,
   paymentProofAnswerSchema,
   paymentProofCheckSchema,
+  resolveDisputeSchema,
   verifyPaymentSchema,
 } from '../../../../../contract/admin-escrow-requests.ts';
 import { escrowIdParam as idParam } from '../../../../../contract/escrow-requests.ts';
@@ -14,7 +15,7 @@ import { adminEscrowHistorySchema, adminEscrowPageSchema, escrowSchema } from '.
 import { DomainError, notFound } from '../../../../../domain/shared/errors.ts';
 import type { AppDeps } from '../../../../app-deps.ts';
 import { listEscrowsForAdmin } from '../../../../escrows/admin-list.ts';
-import { assignPaymentAddress, cancelUnpaidByAdmin, payOut, reviewPayment } from '../../../../escrows/commands.ts';
+import { assignPaymentAddress, cancelUnpaidByAdmin, payOut, resolveEscrow, reviewPayment } from '../../../../escrows/commands.ts';
 import { poolAddress } from '../../../../addresses/queries.ts';
 import { findVisibleEscrow } from '../../../../escrows/parties.ts';
 import { escrowHistoryForAdmin } from '../../../../escrows/queries.ts';
@@ -96,6 +97,31 @@ export function adminEscrowRoutes(deps: AppDeps) {
     const after = await payOut(deps, id, { to: 'refund', notes: form.notes, txid: form.txid, expected_address: form.expected_address }, meta(c));
     return jsonText(c, answerAfter(after, side), 200);
   });
+  app.openapi(
+    adminRoute('post', '/{id}/resolve', 'Execute the refund or split both parties agreed to (no outcome needed), or resolve the open dispute', {
+      request: { params: idParam, body: formBody(resolveDisputeSchema) },
+    }, { 200: escrowAnswer }, ADMIN_POWER),
+    async (c) => {
+      const user = currentUser(c);
+      const form = c.req.valid('form');
+      const { id } = c.req.valid('param');
+      await load(id, user);
+      await resolveEscrow(
+        deps,
+        id,
+        {
+          outcome: form.outcome,
+          resolution: form.resolution ?? null,
+          seller_percent: form.seller_percent ?? null,
+          txid: form.txid,
+          expected_address: form.expected_address,
+          expected_refund_address: form.expected_refund_address,
+        },
+        meta(c),
+      );
+      return jsonText(c, await answer(id, user), 200);
+    },
+  );
   app.openapi(adminRoute('post', '/{id}/freeze', 'Freeze an escrow that is not final', { request: { params: idParam, body: formBody(freezeReasonSchema) } }, { 200: escrowAnswer }, ADMIN_POWER), async (c) =>
     jsonText(c, await act(c, c.req.valid('param').id, () => ({ type: 'freeze', by: 'admin', reason: c.req.valid('form').reason })), 200),
   );

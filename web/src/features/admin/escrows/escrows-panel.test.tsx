@@ -86,6 +86,35 @@ describe('Escrows', () => {
     expect(app.calls('POST')).toEqual([{ method: 'POST', path: `/api/admin/escrows/${ID}/release`, body: { notes: '', expected_address: 'bc1qseller', totp_code: '654321' } }]);
   });
 
+  it('pays out a split both parties agreed to with no outcome, showing what each side gets and sending both addresses', async () => {
+    const agreed = {
+      ...escrow,
+      allowed_actions: ['resolve', 'freeze', 'post_message'] as const,
+      refund_address: 'bc1qbuyer',
+      ready_to_release: true,
+      proposals: [
+        { id: 'p1', kind: 'split' as const, status: 'accepted' as const, proposed_by: 'buyer' as const, seller_percent: 70, days: null, note: null, seller_sats: 1_400_000, buyer_sats: 600_000, created_at: '2026-01-03T10:00:00Z' },
+      ],
+    };
+    const app = renderConsole(
+      '/admin?tab=escrows&escrow=' + ID,
+      (request) => (request.path === `/api/escrows/${ID}` ? { status: 200, body: agreed } : detail(() => ({ status: 200, body: { ...agreed, status: 'released' } }))(request)),
+      { totp: true },
+    );
+    expect(await screen.findByText(/Both parties agreed to a split, 70% to the seller/)).toBeTruthy();
+    expect(screen.queryByText(/In dispute/)).toBeNull();
+    await userEvent.click(screen.getByRole('button', { name: 'Pay out as agreed' }));
+    const dialog = screen.getByRole('dialog', { name: 'Pay out the agreed split?' });
+    expect(within(dialog).getByText('0.01400000 BTC')).toBeTruthy();
+    expect(within(dialog).getByText('0.00600000 BTC')).toBeTruthy();
+    await userEvent.type(within(dialog).getByLabelText(/Your 2FA code/), '654321');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Pay out as agreed' }));
+    expect(await screen.findByText('Settlement paid out')).toBeTruthy();
+    expect(app.calls('POST')).toEqual([
+      { method: 'POST', path: `/api/admin/escrows/${ID}/resolve`, body: { expected_address: 'bc1qseller', expected_refund_address: 'bc1qbuyer', totp_code: '654321' } },
+    ]);
+  });
+
   it('release marks a payout address proven by its BIP-322 signature', async () => {
     const proven = { ...escrow, payout_address_proven: true };
     renderConsole('/admin?tab=escrows&escrow=' + ID, (request) => (request.path === `/api/escrows/${ID}` ? { status: 200, body: proven } : detail(() => undefined)(request)));

@@ -14,6 +14,7 @@ import { CancelDialog } from './cancel-dialog.tsx';
 import { EscrowHistory } from './escrow-history.tsx';
 import { FreezeDialog } from './freeze-dialog.tsx';
 import { MoneyDialog } from './money-dialog.tsx';
+import { agreedSettlement, SettleDialog } from './settle-dialog.tsx';
 
 /** The console's powers on one escrow, offered exactly when the escrow's answer allows them (contract 7.7). */
 const POWERS = ['assign_address', 'release', 'refund', 'cancel', 'freeze', 'unfreeze'] as const;
@@ -112,8 +113,8 @@ function Facts({ escrow }: { escrow: AdminEscrow }) {
 /** One escrow in the console: its facts, the admin's powers on it now, and its history. */
 export function EscrowDetail({ escrowId, onDone }: { escrowId: string; onDone: (message: string) => void }) {
   const escrow = useEscrow(escrowId);
-  const [open, setOpen] = useState<EscrowPower | null>(null);
-  const target = (power: EscrowPower) => (open === power ? (escrow.data ?? null) : null);
+  const [open, setOpen] = useState<EscrowPower | 'settle' | null>(null);
+  const target = (power: EscrowPower | 'settle') => (open === power ? (escrow.data ?? null) : null);
   const close = () => setOpen(null);
   return (
     <div className="card escrow-detail">
@@ -135,12 +136,23 @@ export function EscrowDetail({ escrowId, onDone }: { escrowId: string; onDone: (
                 The buyer marked the payment: <Link to="/admin?tab=verifications">verify it on the Verifications tab</Link>.
               </p>
             )}
-            {e.allowed_actions.includes('resolve') && (
+            {e.allowed_actions.includes('resolve') && e.status === 'disputed' && (
               <p className="small">
                 In dispute: <Link to="/admin?tab=disputes">resolve it on the Disputes tab</Link>.
               </p>
             )}
+            {e.status !== 'disputed' && agreedSettlement(e) && (
+              <p className="small">
+                Both parties agreed to {agreedSettlement(e)!.kind === 'split' ? `a split, ${agreedSettlement(e)!.seller_percent}% to the seller` : 'a full refund'}: pay it
+                out as agreed, no dispute needed.
+              </p>
+            )}
             <div className="row-actions">
+              {e.status !== 'disputed' && e.allowed_actions.includes('resolve') && (
+                <Button variant="primary" onClick={() => setOpen('settle')}>
+                  Pay out as agreed
+                </Button>
+              )}
               {POWERS.filter((power) => e.allowed_actions.includes(power)).map((power) => (
                 <Button key={power} variant={PRIMARY.has(power) ? 'primary' : 'secondary'} onClick={() => setOpen(power)}>
                   {LABELS[power]}
@@ -156,6 +168,7 @@ export function EscrowDetail({ escrowId, onDone }: { escrowId: string; onDone: (
       <MoneyDialog escrow={target('release')} kind="release" onClose={close} onDone={onDone} />
       <MoneyDialog escrow={target('refund')} kind="refund" onClose={close} onDone={onDone} />
       <CancelDialog escrow={target('cancel')} onClose={close} onDone={onDone} />
+      <SettleDialog escrow={target('settle')} onClose={close} onDone={onDone} />
       <FreezeDialog escrow={target('freeze') ?? target('unfreeze')} unfreeze={open === 'unfreeze'} onClose={close} onDone={onDone} />
     </div>
   );

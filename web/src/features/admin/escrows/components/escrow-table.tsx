@@ -6,6 +6,7 @@ import type { AdminEscrow } from '../api/get-escrow.ts';
 /** The admin's next step on the escrow, from what the answer allows an admin now (contract 7.4, 7.7). */
 function note(e: AdminEscrow): string | null {
   if (e.refund_due) return 'Declined after payment: refund';
+  if (e.status !== 'disputed' && e.allowed_actions.includes('resolve')) return 'Agreed by both: pay out';
   if (e.ready_to_release) return 'Ready to release';
   if (e.allowed_actions.includes('assign_address')) return 'Needs an address';
   if (e.allowed_actions.includes('verify_payment')) return 'Payment marked: verify';
