@@ -226,10 +226,11 @@ export async function resolveEscrow(
   escrowId: string,
   input: Omit<Extract<EscrowCommand, { type: 'resolveDispute' }>, 'type' | 'by' | 'dispute_id'>,
   meta: CommandMeta,
-) {
-  await guardMoneyAction(deps, escrowId, (alsoWrite) =>
-    onEscrow(deps.store, escrowId, { type: 'resolveDispute', by: 'admin', ...input }, meta, { alsoWrite }),
+): Promise<EscrowAfter> {
+  const guarded = await guardMoneyAction(deps, escrowId, (guard) =>
+    onEscrow(deps.store, escrowId, { type: 'resolveDispute', by: 'admin', ...input }, meta, guard),
   );
+  return asEscrowAfter(guarded);
 }
 
 /**

@@ -105,8 +105,8 @@ export function adminEscrowRoutes(deps: AppDeps) {
       const user = currentUser(c);
       const form = c.req.valid('form');
       const { id } = c.req.valid('param');
-      await load(id, user);
-      await resolveEscrow(
+      const { side } = await load(id, user);
+      const after = await resolveEscrow(
         deps,
         id,
         {
@@ -119,7 +119,7 @@ export function adminEscrowRoutes(deps: AppDeps) {
         },
         meta(c),
       );
-      return jsonText(c, await answer(id, user), 200);
+      return jsonText(c, answerAfter(after, side), 200);
     },
   );
   app.openapi(adminRoute('post', '/{id}/freeze', 'Freeze an escrow that is not final', { request: { params: idParam, body: formBody(freezeReasonSchema) } }, { 200: escrowAnswer }, ADMIN_POWER), async (c) =>
