@@ -303,6 +303,9 @@ describe('the escrow page', () => {
     await userEvent.type(within(dialog).getByLabelText(/Reason/), 'Out of stock');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Decline' }));
     await waitFor(() => expect(app.calls('POST')).toEqual([{ method: 'POST', path: `/api/escrows/${escrow.id}/decline`, body: { reason: 'Out of stock' } }]));
+    // The decline leaves the seller no action: the page still says it was done.
+    expect(await screen.findByText('You declined the terms.')).toBeTruthy();
+    expect(screen.queryByRole('dialog')).toBeNull();
   });
 
   it('records a shipment: a carrier is required for a parcel, not for a digital delivery', async () => {
