@@ -123,6 +123,7 @@ test('a shipped deal: agreed and paid, shipped, received, accepted by the system
     await expect(buyerPage.getByText('Marked as received. The inspection period has started.')).toBeVisible();
     await expect(buyerPage.locator('.escrow-status').getByText('Received; being inspected')).toBeVisible();
     await expect(tracker(buyerPage).locator('[aria-current="step"]')).toContainText('Inspection ends in 1 day');
+    await expect(history(buyerPage)).toContainText(/Marked received by the buyer; the inspection period ends \d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2} UTC/);
     await expect(nextStep(buyerPage)).toContainText('Confirm Receipt, or open a dispute, by');
     await expect(buyerPage.getByRole('button', { name: 'Confirm Receipt' })).toBeVisible();
     await checkAtBothSizes(buyerPage, 'inspection-running');
