@@ -54,8 +54,16 @@ export function PartyDialogs({ escrow, dialog, totpEnabled, canMarkPaid, onOpen,
     onNotice(notice);
   };
   const onOpenChange = (open: boolean) => !open && onClose();
-  /** A step confirmed in one click: busy while it runs, its failure in the dialog, what it says when done. */
+  /**
+   * A step confirmed in one click: busy while it runs, its failure in the dialog (forgotten when the dialog closes,
+   * not shown on its next opening), what it says when done.
+   */
   const confirmStep = (step: UseMutationResult<unknown, Error, void>, failure: string, notice: string) => ({
+    onOpenChange: (open: boolean) => {
+      if (open) return;
+      step.reset();
+      onClose();
+    },
     busy: step.isPending,
     error: step.isError ? messageOf(step.error, failure) : null,
     onConfirm: () => step.mutate(undefined, { onSuccess: closeWith(notice) }),
@@ -111,7 +119,6 @@ export function PartyDialogs({ escrow, dialog, totpEnabled, canMarkPaid, onOpen,
       {dialog === 'propose' && <ProposeDialog escrow={escrow} open onOpenChange={onOpenChange} onDone={closeWith('Proposal sent. The other party has been told.')} />}
       <ConfirmDialog
         open={dialog === 'receive'}
-        onOpenChange={onOpenChange}
         title="Mark as received"
         description={
           (escrow.inspection_days ?? 0) > 0
@@ -123,7 +130,6 @@ export function PartyDialogs({ escrow, dialog, totpEnabled, canMarkPaid, onOpen,
       />
       <ConfirmDialog
         open={dialog === 'confirm_receipt'}
-        onOpenChange={onOpenChange}
         title="Confirm Receipt"
         description="Confirm only once you have what you paid for: this accepts the goods, and an admin then releases the money to the seller."
         confirmLabel="Confirm Receipt"
@@ -135,7 +141,6 @@ export function PartyDialogs({ escrow, dialog, totpEnabled, canMarkPaid, onOpen,
       </ConfirmDialog>
       <ConfirmDialog
         open={dialog === 'cancel'}
-        onOpenChange={onOpenChange}
         title="Cancel this escrow?"
         description="The escrow is closed for both parties and cannot be reopened. Nobody should send money to its address after this."
         confirmLabel="Cancel escrow"

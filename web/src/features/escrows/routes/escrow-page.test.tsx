@@ -322,6 +322,19 @@ describe('the escrow page', () => {
     expect(within(dialog).queryByText('The escrow is frozen')).toBeNull();
   });
 
+  it("forgets a refused confirmation's error when its dialog is closed and opened again", async () => {
+    const escrow = escrowFixture({ status: 'funded', funded_at: '2026-11-25T10:00:00.000Z', allowed_actions: ['confirm_receipt'] });
+    open(escrow, ann, () => ({ status: 409, body: { detail: 'The escrow is frozen', code: 'conflict' } }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Confirm Receipt' }));
+    let dialog = await screen.findByRole('dialog', { name: 'Confirm Receipt' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Confirm Receipt' }));
+    expect(await within(dialog).findByText('The escrow is frozen')).toBeTruthy();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Confirm Receipt' }));
+    dialog = await screen.findByRole('dialog', { name: 'Confirm Receipt' });
+    expect(within(dialog).queryByText('The escrow is frozen')).toBeNull();
+  });
+
   it('records a shipment: a carrier is required for a parcel, not for a digital delivery', async () => {
     const escrow = escrowFixture({ side: 'seller', status: 'funded', allowed_actions: ['ship', 'open_dispute'] });
     const app = open(escrow, sam, () => ({ status: 200, body: { ...escrow, shipped_at: '2026-11-25T10:00:00.000Z', allowed_actions: ['open_dispute'] } }));
