@@ -73,6 +73,21 @@ const untoldMessages = (trx: Transaction<Database>, escrowId: string, side: Reci
     .orderBy('position')
     .execute();
 
+/** A recipient's throttle on one escrow: when they were last mailed, through which message, whether more wait. */
+interface DigestKey {
+  escrow_id: string;
+  recipient: string;
+}
+const lockedDigest = (trx: Transaction<Database>, key: DigestKey) =>
+  trx.selectFrom('message_mail_digests').selectAll().where((eb) => eb.and(key)).forUpdate().executeTakeFirst();
+
+/** Mails `recipient` one digest of the messages after `afterPosition` they did not write; answers the last position told. */
+async function tellUntold(trx: Transaction<Database>, escrow: Escrow, recipient: Recipient, afterPosition: number, baseUrl: string): Promise<number> {
+  const messages = await untoldMessages(trx, escrow.id, recipient.side, afterPosition);
+  if (messages.length) await enqueueMail(trx, digestMail(recipient, messages, escrow, baseUrl));
+  return messages.at(-1)?.position ?? afterPosition;
+}
+
 /**
  * Inside the transaction of a `MessagePosted` (its read model row is written there), per recipient: mail now when
  * no message mail went to them about this escrow in the last window, else note that messages wait; the job
@@ -89,22 +104,15 @@ export function mailOnMessages(baseUrl: string) {
       const at = new Date(event.occurred_at);
       for (const recipient of recipientsOf(event.data.side, escrow, admins)) {
         const key = { escrow_id: escrowId, recipient: recipient.email };
-        const throttle = await trx
-          .selectFrom('message_mail_digests')
-          .selectAll()
-          .where('escrow_id', '=', key.escrow_id)
-          .where('recipient', '=', key.recipient)
-          .forUpdate()
-          .executeTakeFirst();
+        const throttle = await lockedDigest(trx, key);
         if (throttle && at.getTime() - throttle.last_mailed_at.getTime() < WINDOW_MS) {
           if (!throttle.pending_since) {
-            await trx.updateTable('message_mail_digests').set({ pending_since: at }).where('escrow_id', '=', key.escrow_id).where('recipient', '=', key.recipient).execute();
+            await trx.updateTable('message_mail_digests').set({ pending_since: at }).where((eb) => eb.and(key)).execute();
           }
           continue;
         }
-        const messages = await untoldMessages(trx, escrowId, recipient.side, throttle ? throttle.mailed_through_position : event.position - 1);
-        await enqueueMail(trx, digestMail(recipient, messages, escrow, baseUrl));
-        const told = { last_mailed_at: at, mailed_through_position: event.position, pending_since: null, recipient_side: recipient.side };
+        const through = await tellUntold(trx, escrow, recipient, throttle ? throttle.mailed_through_position : event.position - 1, baseUrl);
+        const told = { last_mailed_at: at, mailed_through_position: through, pending_since: null, recipient_side: recipient.side };
         await trx
           .insertInto('message_mail_digests')
           .values({ ...key, ...told })
@@ -138,26 +146,18 @@ export async function sendDueMessageDigests(deps: { database: DatabaseHandle }, 
       .execute();
     for (const key of due) {
       sent += await db.transaction().execute(async (trx) => {
-        const row = await trx
-          .selectFrom('message_mail_digests')
-          .selectAll()
-          .where('escrow_id', '=', key.escrow_id)
-          .where('recipient', '=', key.recipient)
-          .forUpdate()
-          .executeTakeFirst();
+        const row = await lockedDigest(trx, key);
         // Told meanwhile (a message mailed at once after its window): nothing waits any more.
         if (!row?.pending_since || row.last_mailed_at > windowStart) return 0;
         const escrow = await trx.selectFrom('escrows').selectAll().where('id', '=', row.escrow_id).executeTakeFirst();
-        const messages = await untoldMessages(trx, row.escrow_id, row.recipient_side, row.mailed_through_position);
         const recipient = { email: row.recipient, side: row.recipient_side };
-        if (escrow && messages.length) await enqueueMail(trx, digestMail(recipient, messages, escrow, baseUrl));
+        const through = escrow ? await tellUntold(trx, escrow, recipient, row.mailed_through_position, baseUrl) : row.mailed_through_position;
         await trx
           .updateTable('message_mail_digests')
-          .set({ last_mailed_at: now, pending_since: null, mailed_through_position: messages.at(-1)?.position ?? row.mailed_through_position })
-          .where('escrow_id', '=', row.escrow_id)
-          .where('recipient', '=', row.recipient)
+          .set({ last_mailed_at: now, pending_since: null, mailed_through_position: through })
+          .where((eb) => eb.and(key))
           .execute();
-        return escrow && messages.length ? 1 : 0;
+        return through > row.mailed_through_position ? 1 : 0;
       });
     }
     return sent;

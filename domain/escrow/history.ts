@@ -1,3 +1,4 @@
+import { displayUtc } from '../shared/display-time.ts';
 import type { EscrowEvent } from './events.ts';
 import { proposalTerms } from './proposal-words.ts';
 
@@ -76,7 +77,7 @@ function entryFor(event: Dated, creatorSide: 'buyer' | 'seller', proposals: Prop
     case 'GoodsReceived':
       return {
         ...empty,
-        summary: `Marked received by the buyer; the inspection period ends ${event.data.inspection_ends_at}`,
+        summary: `Marked received by the buyer; the inspection period ends ${displayUtc(event.data.inspection_ends_at)}`,
         actor_side: 'buyer',
       };
     case 'PayoutAddressSet': {

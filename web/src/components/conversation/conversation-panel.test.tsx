@@ -27,7 +27,10 @@ function serve(conversation: Message[]) {
     'fetch',
     vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
       if (init.method === 'POST') {
-        const sent = JSON.parse(String(init.body)) as { text: string };
+        const sent =
+          init.body instanceof FormData
+            ? { text: String(init.body.get('text')), file: (init.body.get('file') as File).name }
+            : (JSON.parse(String(init.body)) as { text: string });
         posts.push(sent);
         const written = message(conversation.length + 1, 'buyer', sent.text);
         conversation.push(written);
@@ -73,6 +76,22 @@ describe('ConversationPanel', () => {
     await waitFor(() => expect((box as HTMLTextAreaElement).value).toBe(''));
     expect(await screen.findByText('Where is my parcel?')).toBeTruthy();
     expect(screen.getByRole('status', { name: '' }).textContent).toContain('Message sent');
+  });
+
+  it('checks an attached file when it is picked, and empties the picker once the message is sent', async () => {
+    const { client, posts } = serve([]);
+    renderPanel(client);
+    await userEvent.type(await screen.findByLabelText('Your message'), 'The receipt');
+    const picker = () => screen.getByLabelText('Attach a file (optional)') as HTMLInputElement;
+    await userEvent.upload(picker(), new File([''], 'empty.txt', { type: 'text/plain' }));
+    expect(screen.getByText('The file is empty')).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: 'Send message' }));
+    expect(posts).toEqual([]);
+    await userEvent.upload(picker(), new File(['paid 0.1 BTC'], 'receipt.txt', { type: 'text/plain' }));
+    expect(screen.queryByText('The file is empty')).toBeNull();
+    await userEvent.click(screen.getByRole('button', { name: 'Send message' }));
+    await waitFor(() => expect(posts).toEqual([{ text: 'The receipt', file: 'receipt.txt' }]));
+    await waitFor(() => expect(picker().files?.length ?? 0).toBe(0));
   });
 
   it('announces what the other side writes, and offers no form once the deal has ended', async () => {

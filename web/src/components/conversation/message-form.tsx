@@ -1,8 +1,9 @@
-import { type FormEvent, useRef, useState } from 'react';
+import { type FormEvent, useState } from 'react';
 import { MAX_MESSAGE_CHARS } from '../../../../contract/messages.ts';
 import { messageOf } from '../../api/client.ts';
-import { EVIDENCE_ACCEPT, evidenceFileProblem } from '../../lib/evidence-file.ts';
+import { useEvidenceFile } from '../../hooks/use-evidence-file.ts';
 import { Button } from '../ui/button.tsx';
+import { EvidenceFileField } from '../ui/evidence-file-field.tsx';
 import { Field } from '../ui/field.tsx';
 import { Message } from '../ui/message.tsx';
 import { usePostMessage } from './messages-api.ts';
@@ -10,27 +11,23 @@ import { usePostMessage } from './messages-api.ts';
 /** Writing a message: the words (1-4000 characters) and optionally one file under the evidence rules. */
 export function MessageForm({ escrowId, onSent }: { escrowId: string; onSent: () => void }) {
   const [text, setText] = useState('');
-  const [file, setFile] = useState<File | null>(null);
   const [textError, setTextError] = useState<string | null>(null);
-  const [fileError, setFileError] = useState<string | null>(null);
-  const fileInput = useRef<HTMLInputElement>(null);
+  const evidence = useEvidenceFile();
   const post = usePostMessage(escrowId);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const words = text.trim();
     const textProblem = words ? null : 'Write a message first';
-    const fileProblem = file ? evidenceFileProblem(file) : null;
     setTextError(textProblem);
-    setFileError(fileProblem);
-    if (textProblem || fileProblem) return;
+    const fileFits = evidence.validate();
+    if (textProblem || !fileFits) return;
     post.mutate(
-      { text: words, file },
+      { text: words, file: evidence.file },
       {
         onSuccess: () => {
           setText('');
-          setFile(null);
-          if (fileInput.current) fileInput.current.value = '';
+          evidence.clear();
           onSent();
         },
       },
@@ -51,19 +48,7 @@ export function MessageForm({ escrowId, onSent }: { escrowId: string; onSent: ()
           }}
         />
       </Field>
-      <Field label="Attach a file (optional)" error={fileError ?? undefined} hint="A photo, document or receipt: PNG, JPEG, WebP, GIF, PDF or text, at most 10 MB.">
-        <input
-          ref={fileInput}
-          type="file"
-          className="evidence-input"
-          accept={EVIDENCE_ACCEPT}
-          onChange={(event) => {
-            const chosen = event.target.files?.[0] ?? null;
-            setFile(chosen);
-            setFileError(chosen ? evidenceFileProblem(chosen) : null);
-          }}
-        />
-      </Field>
+      <EvidenceFileField label="Attach a file (optional)" what="A photo, document or receipt" evidence={evidence} />
       <div className="message-form-actions">
         <Button type="submit" busy={post.isPending}>
           Send message

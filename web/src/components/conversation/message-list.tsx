@@ -18,7 +18,7 @@ function FileButton({ file }: { file: NonNullable<Message['file']> }) {
 /** The conversation, oldest first; the viewer's own side's messages set apart as theirs. */
 export function MessageList({ messages, viewerSide }: { messages: readonly Message[]; viewerSide: Side }) {
   return (
-    <ol className="message-list">
+    <ol className="stacked-list message-list">
       {messages.map((m) => {
         const mine = m.side === viewerSide;
         return (

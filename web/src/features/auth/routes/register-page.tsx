@@ -1,11 +1,12 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { FormProvider, useForm } from 'react-hook-form';
 import { Link, Navigate, useNavigate } from 'react-router-dom';
 import type { z } from 'zod';
 import { registerSchema } from '../../../../../contract/user-requests.ts';
 import { api, messageOf } from '../../../api/client.ts';
 import { useAuth } from '../../../auth/auth-context.tsx';
+import { AccountFields } from '../../../components/account-fields.tsx';
 import { usePageMeta } from '../../../components/page-meta.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { Field } from '../../../components/ui/field.tsx';
@@ -19,10 +20,11 @@ export function RegisterPage() {
   const navigate = useNavigate();
   const [done, setDone] = useState<string | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
-  const { register, handleSubmit, formState } = useForm<RegisterInput>({
+  const form = useForm<RegisterInput>({
     resolver: zodResolver(registerSchema),
     defaultValues: { full_name: '', username: '', email: '', password: '', confirm_password: '', role: 'buyer', country: '', phone: '' },
   });
+  const { register, handleSubmit, formState } = form;
   const { errors, isSubmitting } = formState;
   useEffect(() => {
     if (!done) return;
@@ -50,23 +52,9 @@ export function RegisterPage() {
       ) : (
         <form className="form" onSubmit={submit} noValidate>
           {failure && <Message tone="error">{failure}</Message>}
-          <Field label="Full name" required error={errors.full_name?.message}>
-            <input type="text" autoComplete="name" {...register('full_name')} />
-          </Field>
-          <Field label="Username" required error={errors.username?.message} hint="3 to 32 letters, digits, dots, dashes or underscores.">
-            <input type="text" autoComplete="username" autoCapitalize="none" {...register('username')} />
-          </Field>
-          <Field label="Email" required error={errors.email?.message}>
-            <input type="email" autoComplete="email" {...register('email')} />
-          </Field>
-          <div className="form-row">
-            <Field label="Password" required error={errors.password?.message} hint="At least 8 characters.">
-              <input type="password" autoComplete="new-password" {...register('password')} />
-            </Field>
-            <Field label="Confirm password" required error={errors.confirm_password?.message}>
-              <input type="password" autoComplete="new-password" {...register('confirm_password')} />
-            </Field>
-          </div>
+          <FormProvider {...form}>
+            <AccountFields passwordHint="At least 8 characters." />
+          </FormProvider>
           <fieldset className="choice-group">
             <legend>I mainly want to</legend>
             <label className="choice">

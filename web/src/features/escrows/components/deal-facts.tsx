@@ -1,5 +1,6 @@
 import { formatDateTime } from '../../../lib/format.ts';
 import type { Escrow } from '../api/types.ts';
+import { Fact, FactsList } from './facts-list.tsx';
 
 const METHOD_WORDS: Record<NonNullable<Escrow['shipment']>['method'], string> = {
   shipping: 'Shipped by a carrier',
@@ -7,15 +8,6 @@ const METHOD_WORDS: Record<NonNullable<Escrow['shipment']>['method'], string> = 
   service: 'A service',
 };
 const days = (n: number) => `${n} ${n === 1 ? 'day' : 'days'}`;
-
-function Row({ label, children }: { label: string; children: React.ReactNode }) {
-  return (
-    <div>
-      <dt>{label}</dt>
-      <dd>{children}</dd>
-    </div>
-  );
-}
 
 /** The deal's agreement, shipment and inspection, as far as they have gone. */
 export function DealFacts({ escrow }: { escrow: Escrow }) {
@@ -27,37 +19,37 @@ export function DealFacts({ escrow }: { escrow: Escrow }) {
   return (
     <section className="card" aria-labelledby="delivery-heading">
       <h2 id="delivery-heading">Agreement and delivery</h2>
-      <dl className="facts-list">
+      <FactsList>
         {!escrow.declined_at && (
-          <Row label="Terms agreed">
+          <Fact label="Terms agreed">
             {escrow.agreed_at ? `by the ${counterparty}, ${formatDateTime(escrow.agreed_at)}` : <span className="muted">Not yet by the {counterparty}</span>}
-          </Row>
+          </Fact>
         )}
-        {inspectionDays !== null && <Row label="Inspection period">{inspectionDays === 0 ? 'None: accepted on receipt' : days(inspectionDays)}</Row>}
+        {inspectionDays !== null && <Fact label="Inspection period">{inspectionDays === 0 ? 'None: accepted on receipt' : days(inspectionDays)}</Fact>}
         {shipment && escrow.shipped_at && (
           <>
-            <Row label="Shipped">{`${METHOD_WORDS[shipment.method]}, ${formatDateTime(escrow.shipped_at)}`}</Row>
-            {shipment.carrier && <Row label="Carrier">{shipment.carrier}</Row>}
+            <Fact label="Shipped">{`${METHOD_WORDS[shipment.method]}, ${formatDateTime(escrow.shipped_at)}`}</Fact>
+            {shipment.carrier && <Fact label="Carrier">{shipment.carrier}</Fact>}
             {shipment.tracking && (
-              <Row label="Tracking number">
+              <Fact label="Tracking number">
                 <span className="mono break">{shipment.tracking}</span>
-              </Row>
+              </Fact>
             )}
             {shipment.note && (
-              <Row label="Seller's note">
+              <Fact label="Seller's note">
                 <span className="pre-wrap">{shipment.note}</span>
-              </Row>
+              </Fact>
             )}
           </>
         )}
         {escrow.declined_at && (
-          <Row label="Declined">
+          <Fact label="Declined">
             <span className="pre-wrap">{`by the ${counterparty}, ${formatDateTime(escrow.declined_at)}${escrow.decline_reason ? `: ${escrow.decline_reason}` : ''}`}</span>
-          </Row>
+          </Fact>
         )}
-        {escrow.received_at && <Row label="Received">{formatDateTime(escrow.received_at)}</Row>}
-        {escrow.inspection_ends_at && <Row label="Inspection ends">{formatDateTime(escrow.inspection_ends_at)}</Row>}
-      </dl>
+        {escrow.received_at && <Fact label="Received">{formatDateTime(escrow.received_at)}</Fact>}
+        {escrow.inspection_ends_at && <Fact label="Inspection ends">{formatDateTime(escrow.inspection_ends_at)}</Fact>}
+      </FactsList>
     </section>
   );
 }

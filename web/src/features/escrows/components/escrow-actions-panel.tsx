@@ -79,7 +79,9 @@ export function EscrowActionsPanel({ escrow, totpEnabled, startWithPayment, onPa
     return undefined;
   };
 
-  if (actions.length === 0) return null;
+  // A dialog whose step leaves no action (a decline, a cancel) stays mounted until it closes, so that what it says
+  // when done is still said.
+  if (actions.length === 0 && dialog === null) return null;
   const failure = agree.error ?? (requestPayment.isError && !escrow.assigned_address ? requestPayment.error : null);
   return (
     <div className="escrow-actions">

@@ -17,7 +17,7 @@ export function EscrowTimeline({ id, updatedAt, side }: { id: string; updatedAt:
   return (
     <QueryState query={history} errorFallback="The history cannot be loaded right now." isEmpty={(list) => list.length === 0} empty="Nothing has happened yet.">
       {(entries) => (
-        <ol className="history">
+        <ol className="stacked-list history">
           {[...entries].reverse().map((entry) => (
             <li key={entry.version} className="history-entry">
               <p className="history-what">

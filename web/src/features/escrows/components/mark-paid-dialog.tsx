@@ -1,13 +1,14 @@
 import { type FormEvent, useState } from 'react';
 import { messageOf } from '../../../api/client.ts';
 import { Button } from '../../../components/ui/button.tsx';
+import { EvidenceFileField } from '../../../components/ui/evidence-file-field.tsx';
 import { Field } from '../../../components/ui/field.tsx';
 import { Message } from '../../../components/ui/message.tsx';
 import { Modal } from '../../../components/ui/modal.tsx';
+import { useEvidenceFile } from '../../../hooks/use-evidence-file.ts';
 import { formatBtc } from '../../../lib/format.ts';
 import { useMarkPaid } from '../api/mark-paid.ts';
 import type { Escrow } from '../api/types.ts';
-import { EVIDENCE_ACCEPT, evidenceFileProblem } from '../../../lib/evidence-file.ts';
 
 interface MarkPaidDialogProps {
   escrow: Pick<Escrow, 'id' | 'amount_sats' | 'assigned_address'>;
@@ -19,16 +20,13 @@ interface MarkPaidDialogProps {
 /** The buyer says the payment is sent: notes, and optionally a screenshot or receipt the admin can check. */
 export function MarkPaidDialog({ escrow, open, onOpenChange, onDone }: MarkPaidDialogProps) {
   const [notes, setNotes] = useState('');
-  const [file, setFile] = useState<File | null>(null);
-  const [fileError, setFileError] = useState<string | null>(null);
+  const evidence = useEvidenceFile();
   const markPaid = useMarkPaid(escrow.id);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const problem = file ? evidenceFileProblem(file) : null;
-    setFileError(problem);
-    if (problem) return;
-    markPaid.mutate({ notes: notes.trim(), file }, { onSuccess: onDone });
+    if (!evidence.validate()) return;
+    markPaid.mutate({ notes: notes.trim(), file: evidence.file }, { onSuccess: onDone });
   };
 
   return (
@@ -38,18 +36,7 @@ export function MarkPaidDialog({ escrow, open, onOpenChange, onDone }: MarkPaidD
         <Field label="Notes" hint="For example the transaction id, the time you sent it, or the wallet you used.">
           <textarea rows={3} maxLength={5000} value={notes} onChange={(event) => setNotes(event.target.value)} />
         </Field>
-        <Field label="Proof of payment (optional)" error={fileError ?? undefined} hint="A screenshot or receipt: PNG, JPEG, WebP, GIF, PDF or text, at most 10 MB.">
-          <input
-            type="file"
-            className="evidence-input"
-            accept={EVIDENCE_ACCEPT}
-            onChange={(event) => {
-              const chosen = event.target.files?.[0] ?? null;
-              setFile(chosen);
-              setFileError(chosen ? evidenceFileProblem(chosen) : null);
-            }}
-          />
-        </Field>
+        <EvidenceFileField label="Proof of payment (optional)" what="A screenshot or receipt" evidence={evidence} />
         <div className="dialog-actions">
           <Button variant="secondary" onClick={() => onOpenChange(false)} disabled={markPaid.isPending}>
             Cancel

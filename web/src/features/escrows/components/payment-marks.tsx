@@ -22,7 +22,7 @@ export function PaymentMarks({ evidence, side }: { evidence: readonly EvidenceFi
   return (
     <section className="card" aria-labelledby="marks-heading">
       <h2 id="marks-heading">{side === 'buyer' ? 'What you sent with your payment' : "The buyer's proof of payment"}</h2>
-      <ol className="payment-marks">
+      <ol className="stacked-list">
         {byMark(evidence).map((files) => {
           const mark = files[0]!;
           return (
@@ -31,7 +31,7 @@ export function PaymentMarks({ evidence, side }: { evidence: readonly EvidenceFi
                 Marked {formatDateTime(mark.marked_at)}: {MARK_STATUS[mark.mark_status]}
               </p>
               {mark.notes ? <p className="pre-wrap">{mark.notes}</p> : <p className="small muted">No notes.</p>}
-              <ul className="payment-mark-files">
+              <ul className="stacked-list payment-mark-files">
                 {files.map((file) => (
                   <li key={file.id}>
                     <FileText size={14} aria-hidden="true" /> {file.filename}{' '}

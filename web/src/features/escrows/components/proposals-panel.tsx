@@ -61,7 +61,7 @@ export function ProposalsPanel({ escrow, proposals, allowed, onNotice }: Proposa
     <section className="card" aria-labelledby="proposals-heading">
       <h2 id="proposals-heading">Proposals</h2>
       {failure && <Message tone="error">{messageOf(failure, 'Failed to answer the proposal')}</Message>}
-      <ol className="proposals">
+      <ol className="stacked-list">
         {[...proposals].reverse().map((proposal) => {
           const open = proposal.status === 'open';
           return (

@@ -35,6 +35,8 @@ describe('the second line under the badge', () => {
     ['split', { status: 'released', dispute: dispute() }, 'Split: 60% to the seller, 40% to the buyer'],
     ['released after a dispute settled for the seller', { status: 'released', dispute: dispute({ resolution: 'release', seller_percent: null }) }, null],
     ['cancelled', { status: 'cancelled' }, null],
+    ['declined by the seller before any payment', { status: 'cancelled', creator_side: 'buyer', declined_at: at }, 'Declined by the seller'],
+    ['declined by the buyer after paying', { status: 'funded', creator_side: 'seller', funded_at: at, declined_at: at }, 'Declined by the buyer: the money goes back to the buyer'],
   ])('%s', (_what, state, note) => {
     expect(statusNote(escrowFixture(state))).toBe(note);
   });
@@ -58,6 +60,12 @@ describe('the step tracker', () => {
     expect(states({ status: 'cancelled' })).toEqual(['Opened:done', 'Agreed:skipped', 'Paid:skipped', 'Verified:skipped', 'Shipped:skipped', 'Received:skipped', 'Inspection (3 days):skipped', 'Accepted:skipped', 'Cancelled:done']);
     expect(states({ ...funded, status: 'refunded' }).at(-1)).toBe('Refunded:done');
     expect(states({ ...funded, status: 'released', dispute: dispute() }).at(-1)).toBe('Split:done');
+  });
+
+  it('shows declined terms as the end of the deal: cancelled before any payment, refunded after one', () => {
+    expect(states({ status: 'cancelled', declined_at: at })).toEqual(['Opened:done', 'Declined:done', 'Paid:skipped', 'Verified:skipped', 'Cancelled:done']);
+    expect(states({ ...funded, agreed_at: null, declined_at: at })).toEqual(['Opened:done', 'Declined:done', 'Paid:done', 'Verified:done', 'Refunded:current']);
+    expect(states({ ...funded, agreed_at: null, declined_at: at, status: 'refunded' }).at(-1)).toBe('Refunded:done');
   });
 
   it('halts before the next step while disputed or frozen, instead of calling that step next', () => {

@@ -4,20 +4,26 @@ import { needsMyAction } from './party-actions.ts';
 
 type Facts = Pick<
   Escrow,
-  'status' | 'side' | 'agreed_at' | 'payment_marked_at' | 'payment_rejected_at' | 'shipped_at' | 'inspection_ends_at' | 'buyer_confirmed_at' | 'funded_at' | 'dispute' | 'proposals'
+  'status' | 'side' | 'creator_side' | 'agreed_at' | 'declined_at' | 'payment_marked_at' | 'payment_rejected_at' | 'shipped_at' | 'inspection_ends_at' | 'buyer_confirmed_at' | 'funded_at' | 'dispute' | 'proposals'
 >;
 
 const FINAL: ReadonlySet<EscrowStatus> = new Set(['released', 'refunded', 'cancelled']);
 export const isFinal = (status: EscrowStatus) => FINAL.has(status);
 
+/** Who declined: only the party that did not open the escrow is asked to agree. */
+const declinedBy = (escrow: Facts) => `Declined by the ${escrow.creator_side === 'buyer' ? 'seller' : 'buyer'}`;
+
 /** The second line under a status badge: what the status alone hides (contract section 6), or null. */
 export function statusNote(escrow: Facts): string | null {
   switch (escrow.status) {
     case 'pending_payment':
+      // Declined while the escrow is open: the buyer had already paid (else it would be cancelled).
+      if (escrow.declined_at) return `${declinedBy(escrow)}: the money goes back to the buyer`;
       if (escrow.payment_marked_at) return 'Payment marked, being checked by an admin';
       if (escrow.payment_rejected_at) return escrow.side === 'buyer' ? 'Payment not confirmed: mark it as paid again' : 'Payment not confirmed; waiting for the buyer to mark it again';
       return escrow.agreed_at === null ? 'Waiting for agreement to the terms' : null;
     case 'funded':
+      if (escrow.declined_at) return `${declinedBy(escrow)}: the money goes back to the buyer`;
       if (escrow.buyer_confirmed_at) return 'Receipt confirmed';
       if (escrow.inspection_ends_at) return 'Received; being inspected';
       if (escrow.shipped_at) return 'Shipped';
@@ -28,6 +34,8 @@ export function statusNote(escrow: Facts): string | null {
       const split = splitOf(escrow);
       return split ? `Split: ${split.seller}% to the seller, ${split.buyer}% to the buyer` : null;
     }
+    case 'cancelled':
+      return escrow.declined_at ? declinedBy(escrow) : null;
     default:
       return null;
   }

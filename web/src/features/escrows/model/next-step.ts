@@ -10,6 +10,7 @@ type Facts = Pick<
   | 'allowed_actions'
   | 'creator_side'
   | 'agreed_at'
+  | 'declined_at'
   | 'payment_rejected_at'
   | 'payment_marked_at'
   | 'shipped_at'
@@ -52,10 +53,20 @@ function doNow(action: PageAction, escrow: Facts): string {
   }
 }
 
+/** A decline after the buyer paid: the admins send the money back. */
+function refundAfterDecline(escrow: Facts): string {
+  if (escrow.side === 'seller') return 'You declined the terms; an admin will refund the buyer.';
+  const who = escrow.side === escrow.creator_side ? 'The seller declined the terms' : 'You declined the terms';
+  return escrow.refund_address
+    ? `${who}; an admin will send your payment back to your refund address.`
+    : `${who}. Set a refund address so an admin can send your payment back.`;
+}
+
 /** Whom the escrow waits for, when it waits on someone else (for display: the server decides what anyone may do). */
 function waitingFor(escrow: Facts): string {
   const buyer = escrow.side === 'buyer';
   const other = buyer ? 'the seller' : 'the buyer';
+  if (escrow.declined_at && (escrow.status === 'pending_payment' || escrow.status === 'funded')) return refundAfterDecline(escrow);
   switch (escrow.status) {
     case 'pending_payment':
       if (escrow.agreed_at === null) return `Waiting for ${other} to agree to the terms.`;

@@ -6,6 +6,7 @@ type Facts = Pick<
   Escrow,
   | 'status'
   | 'agreed_at'
+  | 'declined_at'
   | 'payment_marked_at'
   | 'funded_at'
   | 'shipped_at'
@@ -44,25 +45,34 @@ export function trackerSteps(escrow: Facts, now: Date = new Date()): TrackerStep
   const accepted = escrow.buyer_confirmed_at !== null;
   const received = accepted || Boolean(escrow.received_at ?? escrow.inspection_ends_at);
   const ended = isFinal(escrow.status);
-  const endLabel = escrow.status === 'refunded' ? 'Refunded' : escrow.status === 'cancelled' ? 'Cancelled' : splitOf(escrow) ? 'Split' : 'Released';
+  const declined = Boolean(escrow.declined_at);
+  // A decline after payment ends in a refund; before it, in the escrow's cancellation.
+  const endLabel = escrow.status === 'refunded' || (declined && !ended) ? 'Refunded' : escrow.status === 'cancelled' ? 'Cancelled' : splitOf(escrow) ? 'Split' : 'Released';
   // An answer without the agreement or shipment fields comes from before those steps were recorded: not shown.
   const recordsAgreement = escrow.agreed_at !== undefined;
   const recordsShipment = escrow.shipped_at !== undefined;
-  const flags: Array<[string, boolean]> = [
-    ['Opened', true],
-    ...(recordsAgreement ? [['Agreed', escrow.agreed_at !== null] as [string, boolean]] : []),
+  const paymentFlags: Array<[string, boolean]> = [
     ['Paid', verified || escrow.payment_marked_at !== null],
     ['Verified', verified],
-    ...(recordsShipment
-      ? [
-          ['Shipped', Boolean(escrow.shipped_at) || received] as [string, boolean],
-          ['Received', received] as [string, boolean],
-          ...((escrow.inspection_days ?? 0) > 0 ? [[inspectionLabel(escrow, now), accepted] as [string, boolean]] : []),
-          ['Accepted', accepted] as [string, boolean],
-        ]
-      : [['Receipt confirmed', accepted] as [string, boolean]]),
-    [endLabel, ended],
   ];
+  const deliveryFlags: Array<[string, boolean]> = recordsShipment
+    ? [
+        ['Shipped', Boolean(escrow.shipped_at) || received],
+        ['Received', received],
+        ...((escrow.inspection_days ?? 0) > 0 ? [[inspectionLabel(escrow, now), accepted] as [string, boolean]] : []),
+        ['Accepted', accepted],
+      ]
+    : [['Receipt confirmed', accepted]];
+  // Declined terms: no delivery follows, only the money's way back (or nothing, if none was paid).
+  const flags: Array<[string, boolean]> = declined
+    ? [['Opened', true], ['Declined', true], ...paymentFlags, [endLabel, ended]]
+    : [
+        ['Opened', true],
+        ...(recordsAgreement ? [['Agreed', escrow.agreed_at !== null] as [string, boolean]] : []),
+        ...paymentFlags,
+        ...deliveryFlags,
+        [endLabel, ended],
+      ];
   const halted = HALTED[escrow.status];
   const steps: TrackerStep[] = [];
   let currentTaken = ended;

@@ -88,7 +88,7 @@ export function DashboardPage() {
           return shown.length === 0 ? (
             <p className="empty">{EMPTY_FILTER[filter]}</p>
           ) : (
-            <ul className="escrow-list">
+            <ul className="stacked-list">
               {shown.map((escrow) => (
                 <EscrowListItem key={escrow.id} escrow={escrow} userId={user.id} />
               ))}

@@ -303,6 +303,36 @@ describe('the escrow page', () => {
     await userEvent.type(within(dialog).getByLabelText(/Reason/), 'Out of stock');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Decline' }));
     await waitFor(() => expect(app.calls('POST')).toEqual([{ method: 'POST', path: `/api/escrows/${escrow.id}/decline`, body: { reason: 'Out of stock' } }]));
+    // The decline leaves the seller no action: the page still says it was done.
+    expect(await screen.findByText('You declined the terms.')).toBeTruthy();
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it("forgets a refused dispute's error when the dialog is closed and opened again", async () => {
+    const escrow = escrowFixture({ status: 'funded', funded_at: '2026-11-25T10:00:00.000Z', allowed_actions: ['open_dispute'] });
+    open(escrow, ann, () => ({ status: 409, body: { detail: 'The escrow is frozen', code: 'conflict' } }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Open Dispute' }));
+    let dialog = await screen.findByRole('dialog', { name: 'Open Dispute' });
+    await userEvent.type(within(dialog).getByLabelText(/Reason/), 'Never arrived');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Open Dispute' }));
+    expect(await within(dialog).findByText('The escrow is frozen')).toBeTruthy();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Open Dispute' }));
+    dialog = await screen.findByRole('dialog', { name: 'Open Dispute' });
+    expect(within(dialog).queryByText('The escrow is frozen')).toBeNull();
+  });
+
+  it("forgets a refused confirmation's error when its dialog is closed and opened again", async () => {
+    const escrow = escrowFixture({ status: 'funded', funded_at: '2026-11-25T10:00:00.000Z', allowed_actions: ['confirm_receipt'] });
+    open(escrow, ann, () => ({ status: 409, body: { detail: 'The escrow is frozen', code: 'conflict' } }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Confirm Receipt' }));
+    let dialog = await screen.findByRole('dialog', { name: 'Confirm Receipt' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Confirm Receipt' }));
+    expect(await within(dialog).findByText('The escrow is frozen')).toBeTruthy();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Confirm Receipt' }));
+    dialog = await screen.findByRole('dialog', { name: 'Confirm Receipt' });
+    expect(within(dialog).queryByText('The escrow is frozen')).toBeNull();
   });
 
   it('records a shipment: a carrier is required for a parcel, not for a digital delivery', async () => {
