@@ -1,11 +1,15 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { ApiError } from '../../../api/client.ts';
 
-/** The latest signed checkpoint, the note exactly as published (text/plain, so not through the JSON client). */
+/**
+ * The latest signed checkpoint, the note exactly as published (text/plain, so not through the JSON client). Asked of
+ * the server every time: it may be cached for witnesses and mirrors, but a browser checking the log must not be shown
+ * its own copy of a checkpoint the server no longer signs.
+ */
 export async function getLatestCheckpoint(signal?: AbortSignal): Promise<string> {
   let res: Response;
   try {
-    res = await fetch('/api/transparency/checkpoint', { ...(signal ? { signal } : {}) });
+    res = await fetch('/api/transparency/checkpoint', { cache: 'no-cache', ...(signal ? { signal } : {}) });
   } catch (error) {
     if ((error as Error).name === 'AbortError') throw error;
     throw new ApiError(0, 'Cannot reach the service. Check your connection and try again.');
