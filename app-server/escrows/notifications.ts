@@ -11,18 +11,11 @@ import { currentCheckpointLine } from '../mail/checkpoint-line.ts';
 import { enqueueMail, type OutgoingMail } from '../mail/outbox.ts';
 import { escrowRef, userWords } from '../mail/user-words.ts';
 import { actingOnRow } from './allowed-actions.ts';
+import type { Letter } from './letter.ts';
 import { proposalLetters, type ProposalRow } from './proposal-letters.ts';
 
 type Escrow = Selectable<EscrowRow>;
 type Side = 'buyer' | 'seller';
-export interface Letter {
-  to: 'parties' | 'buyer' | 'seller' | 'admins' | 'everyone';
-  subject: string;
-  /** What happened and what the reader does next; per side when they differ. */
-  lines: string[] | ((side: Side) => string[]);
-  /** Admin letters: where in the admin console to act (default: the escrow in the Escrows tab). */
-  adminPath?: string;
-}
 
 const btc = (sats: number | null) => displayBtc(sats ?? 0);
 const otherSide = (side: Side): Side => (side === 'buyer' ? 'seller' : 'buyer');

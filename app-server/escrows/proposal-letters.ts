@@ -7,7 +7,7 @@ import type { EscrowRow } from '../../projections/escrows/table.ts';
 import type { ProposalsTables } from '../../projections/proposals/table.ts';
 import { adminConsolePath } from '../mail/admins.ts';
 import { escrowRef, userWords } from '../mail/user-words.ts';
-import type { Letter } from './notifications.ts';
+import type { Letter } from './letter.ts';
 
 type Escrow = Selectable<EscrowRow>;
 export type ProposalRow = Selectable<ProposalsTables['escrow_proposals']>;
