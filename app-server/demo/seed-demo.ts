@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { bech32 } from '@scure/base';
-import { HRP_OF_NETWORK } from '../../domain/bitcoin-address.ts';
 import { ensureAdmin } from '../accounts/first-admin.ts';
 import { readChainHead } from '../event-store/chain-head.ts';
 import { createApp } from '../http/app.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { type DemoCall, demoClient } from './demo-client.ts';
+import { DemoDeals, demoAddress, emailOf, txid } from './demo-deals.ts';
+import { seedDealSteps } from './seed-deal-steps.ts';
 
 export class StoreNotEmpty extends Error {}
 
@@ -32,36 +32,17 @@ const PEOPLE: { username: string; full_name: string; role: 'buyer' | 'seller'; c
   { username: 'elena', full_name: 'Elena García', role: 'seller', country: 'Spain' },
   { username: 'farid', full_name: 'Farid Haddad', role: 'seller', country: 'Netherlands' },
 ];
-const emailOf = (username: string) => `${username}@example.com`;
-
-/** A valid address for the network that nobody holds a key for (a random witness program): demo only. */
-export const demoAddress = (network: AppDeps['config']['BITCOIN_NETWORK']) => bech32.encode(HRP_OF_NETWORK[network], [0, ...bech32.toWords(randomBytes(20))]);
-
-const txid = () => randomBytes(32).toString('hex');
-const receipt = (escrow: Escrow) =>
-  new File(
-    [`Wallet transaction receipt\nSent: ${escrow.amount_btc.toFixed(8)} BTC\nTo: ${escrow.assigned_address}\nTransaction: ${txid()}\nStatus: broadcast, waiting for confirmations\n`],
-    'wallet-receipt.txt',
-    { type: 'text/plain' },
-  );
-
-interface Escrow {
-  id: string;
-  status: string;
-  amount_btc: number;
-  assigned_address: string | null;
-}
+/** The API calls a demo seeding makes (its progress is counted in them). */
+export const DEMO_CALLS = 188;
 
 /**
  * Fills an EMPTY store with a believable market, every record made by the real API calls (in-process): an admin
- * (created like create-admin does), six people with confirmed e-mail addresses, a rate, 20 pool addresses for the
- * configured network, escrows in every status with evidence files, disputes open (with its conversation) and
- * resolved (one split), and reviews in every state. Refuses a store whose log is not empty. The mail it causes is
- * marked sent (nothing is delivered to the example.com addresses).
+ * (created like create-admin does), six people with confirmed e-mail addresses, a rate, 30 pool addresses for the
+ * configured network, escrows in every status with evidence files, each step of a deal (agreed and declined terms,
+ * shipment, inspection, ready to release, settlement proposals open, agreed and executed, a conversation), disputes
+ * open (with its conversation) and resolved (one split), and reviews in every state. Refuses a store whose log is
+ * not empty. The mail it causes is marked sent (nothing is delivered to the example.com addresses).
  */
-/** The API calls a demo seeding makes (its progress is counted in them). */
-export const DEMO_CALLS = 116;
-
 export async function seedDemo(deps: AppDeps, options: { password?: string; onCall?: (calls: number) => void } = {}): Promise<DemoReport> {
   const { db } = deps.database;
   const head = await readChainHead(db);
@@ -79,7 +60,7 @@ export async function seedDemo(deps: AppDeps, options: { password?: string; onCa
   const admin = (await call<{ access_token: string }>('POST', '/auth/login', { json: { username: 'admin', password } })).access_token;
 
   await call('PUT', '/admin/btc-rate', { form: { btc_usd_rate: '64250.00', fee_percentage: '1.5' } }, admin);
-  for (let i = 0; i < 20; i++) await call('POST', '/admin/addresses', { form: { address_string: demoAddress(network) } }, admin);
+  for (let i = 0; i < 30; i++) await call('POST', '/admin/addresses', { form: { address_string: demoAddress(network) } }, admin);
 
   const tokens: Record<string, string> = {};
   for (const person of PEOPLE) {
@@ -91,7 +72,7 @@ export async function seedDemo(deps: AppDeps, options: { password?: string; onCa
   const deals = new DemoDeals(call, admin, as, network);
 
   // Waiting for payment: seller-made (no address until the buyer asks), buyer-made (address given), marked, a mark rejected.
-  await deals.open('dmitri', 'alice', 'Vintage Leica M6 camera body', 1450_00, 'seller');
+  await deals.open('dmitri', 'alice', 'Vintage Leica M6 camera body', 1450_00, { by: 'seller' });
   await deals.open('alice', 'elena', 'Handmade oak dining table', 2100_00);
   const marked = await deals.open('bruno', 'farid', 'Domain name transfer: quietharbor.io', 3800_00);
   await deals.markPaid(marked, 'bruno', 'Sent from my hardware wallet, 2 confirmations so far');
@@ -102,12 +83,12 @@ export async function seedDemo(deps: AppDeps, options: { password?: string; onCa
   // Funded, one with receipt confirmed.
   const funded = await deals.funded('alice', 'farid', 'Logo and brand identity design', 850_00);
   await deals.funded('chiara', 'elena', 'Road bike, Shimano 105 groupset', 1180_00);
-  await call('POST', `/escrows/${funded.id}/confirm-receipt`, undefined, as('alice'));
+  await deals.confirmReceipt(funded, 'alice');
 
   // Released: the happy path, with the payout address set.
   const released = await deals.funded('bruno', 'dmitri', 'Used Fender Stratocaster', 920_00);
   await deals.payoutAddress(released, 'dmitri');
-  await call('POST', `/escrows/${released.id}/confirm-receipt`, undefined, as('bruno'));
+  await deals.confirmReceipt(released, 'bruno');
   await call('POST', `/admin/escrows/${released.id}/release`, { form: { notes: 'Buyer confirmed receipt', txid: txid() } }, admin);
   const releasedToo = await deals.funded('alice', 'dmitri', 'Translation of a 40-page contract', 480_00);
   await deals.payoutAddress(releasedToo, 'dmitri');
@@ -128,7 +109,7 @@ export async function seedDemo(deps: AppDeps, options: { password?: string; onCa
     ['admin', 'Thank you both. Bruno, please post the photos of the box and the leg here; Elena, the packing photos if you have them.'],
     ['bruno', 'The box had a dent on the same corner, right where the leg was.'],
   ] as const) {
-    await call('POST', `/escrows/${disputed.id}/messages`, { json: { text } }, who === 'admin' ? admin : as(who));
+    await deals.say(disputed, who, text);
   }
   const split = await deals.funded('alice', 'dmitri', 'Website development, phase 1', 3200_00);
   await deals.payoutAddress(split, 'dmitri');
@@ -146,8 +127,10 @@ export async function seedDemo(deps: AppDeps, options: { password?: string; onCa
   // Frozen by an admin, and cancelled by its creator.
   const frozen = await deals.funded('alice', 'elena', 'Watch: Seiko SPB143', 1100_00);
   await call('POST', `/admin/escrows/${frozen.id}/freeze`, { form: { reason: 'Checking the buyer’s payment source' } }, admin);
-  const cancelled = await deals.open('elena', 'chiara', 'Ceramic tableware set', 260_00, 'seller');
+  const cancelled = await deals.open('elena', 'chiara', 'Ceramic tableware set', 260_00, { by: 'seller' });
   await call('POST', `/escrows/${cancelled.id}/cancel`, undefined, as('elena'));
+
+  await seedDealSteps(deals);
 
   // Reviews: published (two with the verified-deal mark, one edited), waiting for moderation, rejected.
   const review = (token: string | undefined, body: Record<string, unknown>) => call<{ id: string }>('POST', '/reviews', { json: { ...body, terms_accepted: true } }, token);
@@ -183,52 +166,4 @@ async function verifyEmail(deps: AppDeps, call: DemoCall, email: string) {
   const token = /token=([A-Za-z0-9_-]+)/.exec(mail.body)?.[1];
   if (!token) throw new Error(`no verification link in the mail to ${email}`);
   await call('POST', '/auth/verify-email', { json: { token } });
-}
-
-/** The steps of a deal, each one API call by the party or the admin who would make it. */
-class DemoDeals {
-  constructor(
-    private readonly call: DemoCall,
-    private readonly admin: string,
-    private readonly as: (username: string) => string,
-    private readonly network: AppDeps['config']['BITCOIN_NETWORK'],
-  ) {}
-
-  private readonly buyers = new Map<string, string>();
-
-  /** Opened by `creator` (a buyer, unless `side` says seller) with the other party's e-mail. */
-  async open(creator: string, other: string, product: string, cents: number, side: 'buyer' | 'seller' = 'buyer'): Promise<Escrow> {
-    const counterparty = side === 'buyer' ? { seller_email: emailOf(other) } : { buyer_email: emailOf(other) };
-    const escrow = await this.call<Escrow>('POST', '/escrows', {
-      json: { product_service: product, description: `${product}. Details agreed by message; shipping or handover within a week.`, amount_usd: (cents / 100).toFixed(2), deadline_days: 7, ...counterparty },
-    }, this.as(creator));
-    this.buyers.set(escrow.id, side === 'buyer' ? creator : other);
-    return escrow;
-  }
-
-  async markPaid(escrow: Escrow, buyer: string, notes: string) {
-    const form = new FormData();
-    form.set('notes', notes);
-    form.set('file', receipt(escrow));
-    return this.call<Escrow>('POST', `/escrows/${escrow.id}/mark-paid`, { multipart: form }, this.as(buyer));
-  }
-
-  /** Opened, paid with a receipt, and verified by the admin. */
-  async funded(buyer: string, seller: string, product: string, cents: number): Promise<Escrow> {
-    const escrow = await this.open(buyer, seller, product, cents);
-    await this.markPaid(escrow, buyer, 'Sent, receipt attached');
-    return this.call<Escrow>('POST', `/admin/escrows/${escrow.id}/verify-payment`, { form: { verified: 'true', notes: 'Seen on chain with 3 confirmations', txid: txid() } }, this.admin);
-  }
-
-  /** The seller's payout address, or the buyer's refund address (whoever `username` is on this escrow). */
-  async payoutAddress(escrow: Escrow, username: string) {
-    await this.call('POST', `/escrows/${escrow.id}/payout-address`, { json: { address: demoAddress(this.network) } }, this.as(username));
-  }
-
-  async resolve(escrow: Escrow, form: Record<string, string>) {
-    const disputes = await this.call<{ id: string; escrow_id: string; status: string }[]>('GET', '/admin/disputes', undefined, this.admin);
-    const open = disputes.find((d) => d.escrow_id === escrow.id && d.status === 'open');
-    if (!open) throw new Error(`no open dispute on escrow ${escrow.id}`);
-    await this.call('POST', `/admin/disputes/${open.id}/resolve`, { form }, this.admin);
-  }
 }
