@@ -42,6 +42,7 @@ async function openProposeDialog(page: Page, kind: string) {
 test('a split both parties agree to, paid out by an admin as agreed', async ({ server, person }) => {
   test.setTimeout(240_000); // three people in three browser contexts
   const deal = await fundedDeal(server, `Split ${Date.now()}`);
+  await call(server, `/escrows/${deal.id}/agree`, { token: deal.seller.token, method: 'POST' });
   const sellerPage = await signedIn(person, deal.seller, deal.id);
 
   await test.step('the seller proposes 60 % to the seller, seeing both shares in BTC and USD before sending', async () => {
@@ -77,7 +78,12 @@ test('a split both parties agree to, paid out by an admin as agreed', async ({ s
     await expect(open).toContainText('Split the money, proposed by the seller: accepted');
     await expect(open.getByRole('button')).toHaveCount(0);
     await expect(buyerPage.getByRole('button', { name: 'Propose a settlement' })).toHaveCount(0);
+    await expect(nextStep(buyerPage)).toContainText('You both agreed to a split, 60% to the seller; an admin will send each share to its address.');
+    await expect(buyerPage.getByRole('button', { name: 'Confirm Receipt' })).toHaveCount(0);
     await shot(buyerPage, 'proposal-accepted');
+    await sellerPage.reload();
+    await expect(nextStep(sellerPage)).toContainText('You both agreed to a split, 60% to the seller');
+    await expect(sellerPage.getByRole('button', { name: 'Record shipment' })).toHaveCount(0);
   });
 
   await test.step('the console lists it as a payout to make; the admin pays it out as agreed', async () => {
