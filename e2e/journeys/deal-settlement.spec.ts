@@ -7,7 +7,7 @@
  */
 import type { Page } from '@playwright/test';
 import { call, preparePricingAndPool, signInInBrowser, type Person } from '../support/api.ts';
-import { fundedDeal } from '../support/admin-data.ts';
+import { fundedDeal, openDispute } from '../support/admin-data.ts';
 import { checkAtBothSizes, LAPTOP } from '../support/both-sizes.ts';
 import { expect, test } from '../support/fixtures.ts';
 
@@ -176,5 +176,41 @@ test('an inspection extension the seller declines, then one the buyer withdraws'
     await expect(items.nth(1)).toContainText('proposed by you: declined');
     await expect(proposals(buyerPage).getByRole('button')).toHaveCount(0);
     await expect(buyerPage.getByRole('button', { name: 'Propose a settlement' })).toBeVisible();
+  });
+});
+
+test('a split agreed during a dispute: the admin resolves it as agreed, with no outcome to write', async ({ server, person }) => {
+  test.setTimeout(180_000);
+  const deal = await fundedDeal(server, `Disputed split ${Date.now()}`);
+  await openDispute(server, deal, 'Two of the five lenses arrived scratched');
+  const { proposals: made } = await call<{ proposals: { id: string }[] }>(server, `/escrows/${deal.id}/proposals`, {
+    token: deal.seller.token,
+    json: { kind: 'split', seller_percent: 60 },
+  });
+  await call(server, `/escrows/${deal.id}/proposals/${made.at(-1)!.id}/accept`, { token: deal.buyer.token, method: 'POST' });
+
+  await test.step('the disputes tab says they agreed; the dialog asks for no outcome and offers no other resolution', async () => {
+    const admin = await person(LAPTOP);
+    await signInInBrowser(admin, server.admin);
+    await admin.goto('/admin?tab=disputes');
+    const card = admin.getByRole('listitem').filter({ hasText: 'Two of the five lenses arrived scratched' });
+    await expect(card).toContainText('A split, 60% to the seller: resolve to pay it out as agreed');
+    await card.getByRole('button', { name: 'Resolve' }).click();
+    const dialog = admin.getByRole('dialog', { name: 'Resolve this dispute' });
+    await expect(dialog).toContainText('Both parties agreed to a split, 60% to the seller.');
+    await expect(dialog.getByLabel('Resolution')).toHaveCount(0);
+    const fact = (term: string) => dialog.locator('dt', { hasText: term }).locator('xpath=following-sibling::dd[1]');
+    await expect(fact('Seller gets').locator('strong')).toHaveText(SPLIT.seller);
+    await expect(fact('Buyer gets').locator('strong')).toHaveText(SPLIT.buyer);
+    await shot(admin, 'resolve-agreed-dialog');
+    await dialog.getByRole('button', { name: 'Pay out as agreed' }).click();
+    await expect(admin.getByRole('status').filter({ hasText: 'Dispute resolved' })).toBeVisible();
+    await expect(card).toContainText('seller 60%');
+  });
+
+  await test.step('the buyer finds the escrow settled as the split they agreed', async () => {
+    const buyerPage = await signedIn(person, deal.buyer, deal.id);
+    await expect(status(buyerPage)).toHaveText('Split');
+    await expect(money(buyerPage).locator('dt', { hasText: 'Paid back to the buyer' }).locator('xpath=following-sibling::dd[1]')).toHaveText(SPLIT.buyer);
   });
 });
