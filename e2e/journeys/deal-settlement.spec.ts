@@ -90,9 +90,13 @@ test('a split both parties agree to, paid out by an admin as agreed', async ({ s
     const admin = await person(LAPTOP);
     await signInInBrowser(admin, server.admin);
     await admin.goto('/admin?tab=escrows');
+    const row = admin.getByRole('row').filter({ has: admin.locator(`a[href="/admin?tab=escrows&escrow=${deal.id}"]`) });
+    // The list is shown before the filter is used: a click while the console still loads could be lost.
+    await expect(row).toContainText('Agreed by both: pay out');
     await admin.getByLabel('Ready to release only').check();
     await expect(admin).toHaveURL(/ready=true/);
-    const row = admin.getByRole('row').filter({ has: admin.locator(`a[href="/admin?tab=escrows&escrow=${deal.id}"]`) });
+    await admin.reload(); // the filtered list itself, not the one shown before the filter
+    await expect(admin.getByLabel('Ready to release only')).toBeChecked();
     await expect(row).toContainText('Agreed by both: pay out');
     await row.getByRole('link').first().click();
     await expect(admin.getByText('Both parties agreed to a split, 60% to the seller: pay it out as agreed, no dispute needed.')).toBeVisible();
