@@ -6,8 +6,8 @@
  */
 import type { Page } from '@playwright/test';
 import { freshAddress } from '../../app-server/testing/bitcoin.ts';
-import { shoot } from '../support/admin-data.ts';
 import { adminToken, call, preparePricingAndPool, registerVerified, signInInBrowser, type Person } from '../support/api.ts';
+import { checkAtBothSizes as checkBoth, LAPTOP } from '../support/both-sizes.ts';
 import { adminConsole } from '../support/escrow-admin.ts';
 import { checkPage, expect, test } from '../support/fixtures.ts';
 import { moveServerClock, serverClockMovable } from '../support/server-clock.ts';
@@ -18,8 +18,6 @@ test.afterEach(() => {
   if (serverClockMovable()) moveServerClock(0);
 });
 
-const LAPTOP = { width: 1366, height: 768 };
-const PHONE = { width: 390, height: 844 };
 const status = (page: Page) => page.locator('.escrow-status .badge');
 const tracker = (page: Page) => page.getByRole('list', { name: 'Progress' });
 const nextStep = (page: Page) => page.getByRole('region', { name: 'Next step' });
@@ -32,24 +30,8 @@ async function signedIn(person: (viewport?: { width: number; height: number }) =
   return page;
 }
 
-/**
- * Holds the screen as it is now to the product's bar at both sizes, and keeps a picture of each: axe, nothing wider
- * than the phone's screen (the page, or an open dialog), then back to the laptop's size.
- */
-async function checkAtBothSizes(page: Page, name: string): Promise<void> {
-  for (const size of [LAPTOP, PHONE]) {
-    await page.setViewportSize(size);
-    await checkPage(page, `${name} at ${size.width}px`);
-    const overflowing = await page.evaluate(() => {
-      const wider = (el: Element) => el.scrollWidth > el.clientWidth + 1;
-      const dialog = document.querySelector('[role="dialog"]');
-      return wider(document.documentElement) || (dialog !== null && wider(dialog));
-    });
-    expect(overflowing, `${name} at ${size.width}px is wider than the screen`).toBe(false);
-    await shoot(page, `deal-steps-${name}`);
-  }
-  await page.setViewportSize(LAPTOP);
-}
+/** The screen checked and photographed at both sizes, its pictures named after this suite. */
+const checkAtBothSizes = (page: Page, name: string) => checkBoth(page, `deal-steps-${name}`);
 
 test('a shipped deal: agreed and paid, shipped, received, accepted by the system when the inspection ends, released', async ({ server, person }) => {
   test.skip(!serverClockMovable(), 'the server runs on a clock this suite cannot move (libfaketime is not installed)');

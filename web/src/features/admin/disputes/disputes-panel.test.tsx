@@ -14,10 +14,10 @@ const escrow = escrowFixture({ side: 'admin', id: 'e1', product_service: 'Camera
 const dispute: Dispute = { id: 'd1', escrow_id: 'e1', reason: 'Half arrived', opened_by_side: 'buyer', opened_by: 'u1', opened_at: '2026-01-02T10:00:00Z', status: 'open', outcome: null, resolution: null, seller_percent: null, resolved_by: null, resolved_at: null, evidence: [] };
 const marked: HistoryEntry = { position: 3, version: 3, type: 'PaymentMarked', summary: 'marked escrow e1 as paid (1 file(s))', occurred_at: '2026-01-02T09:00:00Z', actor: 'u1', actor_username: 'ann', data: { notes: 'Paid from my wallet', evidence: [{ evidence_id: 'f1', filename: 'receipt.pdf', content_type: 'application/pdf', size_bytes: 2048, sha256: 'a'.repeat(64) }] }, status_after: 'pending_payment', after: { address: null, payment_marked_at: '2026-01-02T09:00:00Z', buyer_confirmed_at: null, payout_address: null, refund_address: null, dispute_id: null } };
 
-function render(resolve = { status: 200, body: { ...escrow, status: 'released' } }) {
+function render(resolve = { status: 200, body: { ...escrow, status: 'released' } }, shown = escrow) {
   return renderConsole('/admin?tab=disputes', ({ method, path }) => {
     if (path === '/api/admin/disputes') return { status: 200, body: [dispute] };
-    if (path === '/api/escrows/e1') return { status: 200, body: escrow };
+    if (path === '/api/escrows/e1') return { status: 200, body: shown };
     if (path === '/api/admin/escrows/e1/history') return { status: 200, body: [marked] };
     if (path === '/api/escrows/e1/messages') return { status: 200, body: [] };
     if (method === 'POST') return resolve;
@@ -69,5 +69,27 @@ describe('Disputes', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: 'Resolve dispute' }));
     expect((await within(dialog).findByRole('alert')).textContent).toBe('Failed to resolve dispute');
     expect(app.calls('POST')[0]!.body).toEqual({ outcome: 'Talked it over' });
+  });
+
+  it('a split both parties agreed to is paid out as agreed: no outcome asked, no other resolution offered', async () => {
+    const proposal = { id: 'p1', kind: 'split' as const, status: 'accepted' as const, proposed_by: 'seller' as const, seller_percent: 60, days: null, note: null, seller_sats: 1_200_000, buyer_sats: 800_000, created_at: '2026-01-03T10:00:00Z' };
+    const app = render(undefined, { ...escrow, proposals: [proposal] });
+    expect(await screen.findByText('A split, 60% to the seller: resolve to pay it out as agreed')).toBeTruthy();
+    await userEvent.click(await screen.findByRole('button', { name: 'Resolve' }));
+    const dialog = screen.getByRole('dialog', { name: 'Resolve this dispute' });
+    expect(within(dialog).getByText(/Both parties agreed to a split, 60% to the seller/)).toBeTruthy();
+    expect(within(dialog).queryByLabelText('Resolution')).toBeNull();
+    expect(within(dialog).queryByLabelText(/Seller's share/)).toBeNull();
+    expect(within(dialog).getByLabelText(/Outcome/).getAttribute('aria-required')).toBeNull();
+    // The agreed shares: 60% of the 2,000,000 sats principal to the seller, the rest to the buyer, the fee kept.
+    expect(within(dialog).getByText('0.01200000 BTC')).toBeTruthy();
+    expect(within(dialog).getByText('0.00800000 BTC')).toBeTruthy();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Pay out as agreed' }));
+    expect(await screen.findByText('Dispute resolved')).toBeTruthy();
+    expect(app.calls('POST')[0]).toEqual({
+      method: 'POST',
+      path: '/api/admin/disputes/d1/resolve',
+      body: { outcome: '', resolution: 'split', expected_address: 'bc1qseller', seller_percent: '60', expected_refund_address: 'bc1qbuyer' },
+    });
   });
 });

@@ -107,6 +107,8 @@ describe('Escrows', () => {
     const dialog = screen.getByRole('dialog', { name: 'Pay out the agreed split?' });
     expect(within(dialog).getByText('0.01400000 BTC')).toBeTruthy();
     expect(within(dialog).getByText('0.00600000 BTC')).toBeTruthy();
+    // What is held and not paid to either side: the escrow fee.
+    expect(within(dialog).getByText('Fee kept').nextElementSibling?.textContent).toBe('0.00030000 BTC');
     await userEvent.type(within(dialog).getByLabelText(/Your 2FA code/), '654321');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Pay out as agreed' }));
     expect(await screen.findByText('Settlement paid out')).toBeTruthy();

@@ -1,6 +1,7 @@
 import { formatDateTime } from '../../../lib/format.ts';
-import { splitOf } from '../../../lib/escrow-split.ts';
+import { agreedSettlement, type AgreedSettlement, splitOf } from '../../../lib/escrow-split.ts';
 import type { Escrow } from '../api/types.ts';
+import { isFinal } from './escrow-progress.ts';
 import { nextAction, type PageAction } from './party-actions.ts';
 
 type Facts = Pick<
@@ -62,11 +63,22 @@ function refundAfterDecline(escrow: Facts): string {
     : `${who}. Set a refund address so an admin can send your payment back.`;
 }
 
+/** A refund or split both parties agreed to and an admin has not paid out yet: what it is, and what is missing. */
+function agreedPayout(escrow: Facts, agreed: AgreedSettlement): string {
+  const what = agreed.kind === 'split' ? `a split, ${agreed.seller_percent}% to the seller` : 'a full refund to the buyer';
+  const buyer = escrow.side === 'buyer';
+  if (buyer && !escrow.refund_address) return `You both agreed to ${what}. Set a refund address so an admin can send the money back to you.`;
+  if (!buyer && agreed.kind === 'split' && !escrow.payout_address) return `You both agreed to ${what}. Set your payout address so an admin can send your share.`;
+  return `You both agreed to ${what}; an admin will send ${agreed.kind === 'split' ? 'each share to its address' : 'it to the buyer\'s refund address'}.`;
+}
+
 /** Whom the escrow waits for, when it waits on someone else (for display: the server decides what anyone may do). */
 function waitingFor(escrow: Facts): string {
   const buyer = escrow.side === 'buyer';
   const other = buyer ? 'the seller' : 'the buyer';
   if (escrow.declined_at && (escrow.status === 'pending_payment' || escrow.status === 'funded')) return refundAfterDecline(escrow);
+  const agreed = agreedSettlement(escrow);
+  if (agreed && !isFinal(escrow.status)) return agreedPayout(escrow, agreed);
   switch (escrow.status) {
     case 'pending_payment':
       if (escrow.agreed_at === null) return `Waiting for ${other} to agree to the terms.`;

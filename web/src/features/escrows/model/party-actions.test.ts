@@ -15,6 +15,18 @@ describe('the buttons of the next-step box', () => {
     ['proposal answers go on the proposal, not here', {}, ['accept_proposal', 'decline_proposal', 'post_message'], []],
     ['an admin acts from the console', { side: 'admin' }, ['release', 'refund', 'freeze', 'cancel', 'post_message'], []],
     ['nothing allowed, nothing offered', {}, [], []],
+    [
+      'a split both agreed to: no deal steps, the payout is the admins\' to make',
+      { proposals: [{ id: 'p1', kind: 'split', status: 'accepted', proposed_by: 'seller', seller_percent: 60, days: null, note: null, seller_sats: 600_000, buyer_sats: 400_000, created_at: at }] },
+      ['confirm_receipt', 'set_refund_address', 'open_dispute'],
+      ['set_refund_address', 'open_dispute'],
+    ],
+    [
+      'an extension both agreed to changes nothing of the steps',
+      { proposals: [{ id: 'p1', kind: 'extend_inspection', status: 'accepted', proposed_by: 'buyer', seller_percent: null, days: 3, note: null, seller_sats: null, buyer_sats: null, created_at: at }] },
+      ['confirm_receipt', 'open_dispute'],
+      ['confirm_receipt', 'open_dispute'],
+    ],
   ])('%s', (_what, over, allowed, buttons) => {
     expect(pageActions(with_(allowed, over))).toEqual(buttons);
   });

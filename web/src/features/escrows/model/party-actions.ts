@@ -1,3 +1,4 @@
+import { agreedSettlement } from '../../../lib/escrow-split.ts';
 import type { Escrow, EscrowAction } from '../api/types.ts';
 
 /**
@@ -13,14 +14,20 @@ const NEXT_STEPS: readonly EscrowAction[] = ['agree', 'request_payment', 'mark_p
 /** The other buttons of the box, in the order offered after the next step. */
 const OTHERS: readonly EscrowAction[] = ['set_payout_address', 'set_refund_address', 'propose', 'decline', 'open_dispute', 'cancel'];
 
-type Facts = Pick<Escrow, 'side' | 'allowed_actions'>;
+type Facts = Pick<Escrow, 'side' | 'allowed_actions'> & Partial<Pick<Escrow, 'proposals'>>;
+
+/**
+ * The deal's own steps, unless both parties agreed to a refund or split: the deal then ends in the payout they
+ * agreed (an admin's to make), and shipping or confirming receipt would only mislead them.
+ */
+const dealSteps = (escrow: Facts): readonly EscrowAction[] => (agreedSettlement(escrow) ? [] : NEXT_STEPS);
 
 const present = (action: EscrowAction, escrow: Facts): PageAction => (action === 'agree' && escrow.side === 'buyer' ? 'agree_and_pay' : action);
 
 /** This user's one next step on the escrow, or null when the escrow waits on someone else. */
 export function nextAction(escrow: Facts): PageAction | null {
   if (escrow.side === 'admin') return null;
-  const next = NEXT_STEPS.find((action) => escrow.allowed_actions.includes(action));
+  const next = dealSteps(escrow).find((action) => escrow.allowed_actions.includes(action));
   return next ? present(next, escrow) : null;
 }
 
@@ -28,7 +35,7 @@ export function nextAction(escrow: Facts): PageAction | null {
 export function pageActions(escrow: Facts): PageAction[] {
   if (escrow.side === 'admin') return []; // an admin acts from the console
   const allowed = new Set(escrow.allowed_actions);
-  const actions: PageAction[] = [...NEXT_STEPS, ...OTHERS].filter((action) => allowed.has(action)).map((action) => present(action, escrow));
+  const actions: PageAction[] = [...dealSteps(escrow), ...OTHERS].filter((action) => allowed.has(action)).map((action) => present(action, escrow));
   if (allowed.has('mark_paid')) actions.splice(actions.indexOf('mark_paid') + 1, 0, 'show_payment');
   return actions;
 }

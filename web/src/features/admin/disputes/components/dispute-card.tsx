@@ -1,6 +1,7 @@
 import { ConversationPanel } from '../../../../components/conversation/conversation-panel.tsx';
 import { Button } from '../../../../components/ui/button.tsx';
 import { StatusBadge } from '../../../../components/ui/status-badge.tsx';
+import { agreedSettlement } from '../../../../lib/escrow-split.ts';
 import { formatBtc, formatDateTime, formatUsd } from '../../../../lib/format.ts';
 import { useEscrowHistory } from '../../escrows/api/get-escrow-history.ts';
 import { type AdminEscrow, useEscrow } from '../../escrows/api/get-escrow.ts';
@@ -34,6 +35,7 @@ const RESOLUTION: Record<string, string> = { release: 'released to the seller', 
 export function DisputeCard({ dispute, onResolve }: { dispute: Dispute; onResolve: (escrow: AdminEscrow) => void }) {
   const escrow = useEscrow(dispute.escrow_id);
   const e = escrow.data;
+  const agreed = e ? agreedSettlement(e) : null;
   return (
     <li className="card verification">
       <div className="verification-head">
@@ -63,6 +65,12 @@ export function DisputeCard({ dispute, onResolve }: { dispute: Dispute; onResolv
         </dd>
         <dt>Reason</dt>
         <dd>{dispute.reason}</dd>
+        {dispute.status === 'open' && agreed && (
+          <>
+            <dt>Agreed since</dt>
+            <dd>{agreed.kind === 'split' ? `A split, ${agreed.seller_percent}% to the seller` : 'A full refund'}: resolve to pay it out as agreed</dd>
+          </>
+        )}
         {dispute.status === 'resolved' && (
           <>
             <dt>Outcome</dt>

@@ -1,4 +1,6 @@
 import { Field } from '../../../../components/ui/field.tsx';
+import { Message } from '../../../../components/ui/message.tsx';
+import { type AgreedSettlement, agreedSettlement } from '../../../../lib/escrow-split.ts';
 import { formatBtc } from '../../../../lib/format.ts';
 import type { AdminEscrow } from '../../escrows/api/get-escrow.ts';
 import { moneyOf } from '../../escrows/components/money-dialog.tsx';
@@ -36,18 +38,27 @@ function Split({ escrow, resolution, percent }: { escrow: AdminEscrow; resolutio
   );
 }
 
-/** Resolve a dispute: an outcome (required) and how the money goes, the satoshis and addresses shown before confirming. */
+/** How the parties' agreement reads in the dialog: "a split, 60% to the seller" or "a full refund". */
+const agreementWords = (agreed: AgreedSettlement) => (agreed.kind === 'split' ? `a split, ${agreed.seller_percent}% to the seller` : 'a full refund');
+
+/**
+ * Resolve a dispute: an outcome (required) and how the money goes, the satoshis and addresses shown before confirming.
+ * When both parties agreed to a refund or split (contract 7.5) the dispute is resolved as agreed: the resolution is
+ * theirs, not chosen here, and the outcome may be left out (the server asks for none and refuses another one).
+ */
 export function ResolveDialog({ dispute, escrow, onClose, onDone }: { dispute: Dispute | null; escrow: AdminEscrow | null; onClose: () => void; onDone: (message: string) => void }) {
   const key = dispute?.id;
   const [outcome, setOutcome] = useResetState(key, () => '');
-  const [resolution, setResolution] = useResetState<Resolution>(key, () => '');
+  const [chosen, setResolution] = useResetState<Resolution>(key, () => '');
   const [percent, setPercent] = useResetState(key, () => '50');
   const [txid, setTxid] = useResetState(key, () => '');
   const resolve = useResolveDispute();
-  const sellerPercent = Number(percent);
+  const agreed = escrow ? agreedSettlement(escrow) : null;
+  const resolution: Resolution = agreed ? agreed.kind : chosen;
+  const sellerPercent = agreed ? (agreed.seller_percent ?? 100) : Number(percent);
   const percentOk = Number.isInteger(sellerPercent) && sellerPercent >= 1 && sellerPercent <= 99;
   const check = () => {
-    if (!outcome.trim()) return 'Write the outcome (both parties are told)';
+    if (!agreed && !outcome.trim()) return 'Write the outcome (both parties are told)';
     if (resolution === 'split' && !percentOk) return "The seller's share must be a whole percent from 1 to 99";
     return txidRefusal(txid);
   };
@@ -57,7 +68,7 @@ export function ResolveDialog({ dispute, escrow, onClose, onDone }: { dispute: D
       onOpenChange={(open) => !open && onClose()}
       title="Resolve this dispute"
       description="Both parties are told the outcome. Moving money cannot be undone: send the bitcoin first, then record it here."
-      confirmLabel="Resolve dispute"
+      confirmLabel={agreed ? 'Pay out as agreed' : 'Resolve dispute'}
       tone={resolution ? 'danger' : 'primary'}
       fallback="Failed to resolve dispute"
       check={check}
@@ -76,18 +87,25 @@ export function ResolveDialog({ dispute, escrow, onClose, onDone }: { dispute: D
       }}
       onDone={onDone}
     >
-      <Field label="Outcome" required>
+      {agreed && (
+        <Message tone="info">
+          Both parties agreed to {agreementWords(agreed)}. The dispute is resolved as they agreed; no other resolution can be chosen.
+        </Message>
+      )}
+      <Field label="Outcome" required={!agreed} {...(agreed ? { hint: 'Optional: the agreement is the outcome both parties are told.' } : {})}>
         <textarea rows={3} value={outcome} onChange={(e) => setOutcome(e.target.value)} maxLength={5000} />
       </Field>
-      <Field label="Resolution">
-        <select value={resolution} onChange={(e) => setResolution(e.target.value as Resolution)}>
-          <option value="">None: back to where it was, no money moves</option>
-          <option value="release">Release to the seller</option>
-          <option value="refund">Refund the buyer</option>
-          <option value="split">Split between them</option>
-        </select>
-      </Field>
-      {resolution === 'split' && (
+      {!agreed && (
+        <Field label="Resolution">
+          <select value={chosen} onChange={(e) => setResolution(e.target.value as Resolution)}>
+            <option value="">None: back to where it was, no money moves</option>
+            <option value="release">Release to the seller</option>
+            <option value="refund">Refund the buyer</option>
+            <option value="split">Split between them</option>
+          </select>
+        </Field>
+      )}
+      {!agreed && resolution === 'split' && (
         <Field label="Seller's share (percent, 1 to 99)" error={percentOk ? undefined : 'Enter a whole number from 1 to 99'}>
           <input type="number" min={1} max={99} step={1} value={percent} onChange={(e) => setPercent(e.target.value)} />
         </Field>

@@ -6,6 +6,7 @@ import { Button } from '../../../../components/ui/button.tsx';
 import { CopyButton } from '../../../../components/ui/copy-button.tsx';
 import { QueryState } from '../../../../components/ui/query-state.tsx';
 import { EscrowStatusBadge } from '../../../../components/ui/escrow-status-badge.tsx';
+import { agreedSettlement } from '../../../../lib/escrow-split.ts';
 import { formatBtc, formatDateTime, formatUsd } from '../../../../lib/format.ts';
 import { paymentCheckText } from '../../../../lib/payment-check.ts';
 import { type AdminEscrow, useEscrow } from '../api/get-escrow.ts';
@@ -14,7 +15,7 @@ import { CancelDialog } from './cancel-dialog.tsx';
 import { EscrowHistory } from './escrow-history.tsx';
 import { FreezeDialog } from './freeze-dialog.tsx';
 import { MoneyDialog } from './money-dialog.tsx';
-import { agreedSettlement, SettleDialog } from './settle-dialog.tsx';
+import { SettleDialog } from './settle-dialog.tsx';
 
 /** The console's powers on one escrow, offered exactly when the escrow's answer allows them (contract 7.7). */
 const POWERS = ['assign_address', 'release', 'refund', 'cancel', 'freeze', 'unfreeze'] as const;

@@ -1,14 +1,11 @@
 import { Field } from '../../../../components/ui/field.tsx';
+import { agreedSettlement } from '../../../../lib/escrow-split.ts';
 import { formatBtc } from '../../../../lib/format.ts';
 import { useResetState } from '../../../../hooks/use-reset-state.ts';
 import { ActionDialog } from '../../shared/action-dialog.tsx';
 import { txidRefusal } from '../../shared/txid.ts';
 import type { AdminEscrow } from '../api/get-escrow.ts';
 import { useSettleEscrow } from '../api/settle-escrow.ts';
-
-/** The refund or split both parties accepted (contract 7.5), if the escrow has one. */
-export const agreedSettlement = (escrow: AdminEscrow) =>
-  escrow.proposals.find((p) => p.status === 'accepted' && (p.kind === 'refund' || p.kind === 'split')) ?? null;
 
 /**
  * Pays out a settlement both parties agreed to, without a dispute: shows what each side gets and where, as the
@@ -45,6 +42,8 @@ export function SettleDialog({ escrow, onClose, onDone }: { escrow: AdminEscrow 
           <dd className="mono">
             <strong>{formatBtc(agreed.buyer_sats ?? 0)}</strong> <span className="break">to {escrow.refund_address}</span>
           </dd>
+          <dt>Fee kept</dt>
+          <dd className="mono">{formatBtc(escrow.amount_sats - (agreed.seller_sats ?? 0) - (agreed.buyer_sats ?? 0))}</dd>
           <dt>Held in escrow</dt>
           <dd className="mono">{formatBtc(escrow.amount_sats)}</dd>
         </dl>
