@@ -18,6 +18,8 @@ import { extendTree, storedRoot } from './tree.ts';
 const CHECKPOINT_LOCK = 74_227;
 /** How often every process brings the tree up to the log besides after its own appends (others' appends, the CLI). */
 export const TREE_CATCH_UP_EVERY_MS = 5_000;
+/** How soon after an append the tree follows it; the appends meanwhile share one catch-up. */
+export const TREE_FOLLOWS_WITHIN_MS = 200;
 
 /** TRANSPARENCY_ORIGIN, else the host and path of PUBLIC_URL followed by `/log`. */
 export function transparencyOrigin(config: Config): string {
@@ -45,6 +47,8 @@ export class TransparencyLog {
   vkey: string;
   private running: Promise<number> | null = null;
   private queued: Promise<number> | null = null;
+  /** A catch-up asked for by appends, due shortly: the appends of the next few hundred milliseconds share it. */
+  private due: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly database: Pick<DatabaseHandle, 'db' | 'backend'>,
@@ -85,13 +89,26 @@ export class TransparencyLog {
     return this.queued;
   }
 
-  /** After an append: the tree follows in the background (a failure is logged; the loop retries). */
+  /**
+   * After an append: the tree follows in the background, TREE_FOLLOWS_WITHIN_MS later, so that a busy log extends it
+   * once for many appends rather than once for each (a failure is logged; the loop retries). Nothing waits on it:
+   * a checkpoint catches the tree up itself before it signs.
+   */
   poke(): void {
+    if (this.due) return;
+    this.due = setTimeout(() => this.catchUpDue(), TREE_FOLLOWS_WITHIN_MS);
+    this.due.unref();
+  }
+
+  private catchUpDue(): void {
+    if (this.due) clearTimeout(this.due);
+    this.due = null;
     this.catchUp().catch((error: unknown) => this.logger.warn({ err: (error as Error).message }, 'transparency tree: catch-up failed; the loop retries'));
   }
 
-  /** Resolves once no catch-up is running (tests and shutdown wait on it). */
+  /** Resolves once the tree has followed every append so far (a catch-up due is run now); tests and shutdown wait. */
   async idle(): Promise<void> {
+    if (this.due) this.catchUpDue();
     while (this.running || this.queued) await (this.queued ?? this.running)!.catch(() => undefined);
   }
 
