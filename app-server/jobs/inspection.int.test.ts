@@ -84,6 +84,21 @@ describe('the inspection clock', () => {
     expect(await runInspectionClock(t.deps, new Date(ends + 3 * DAY + 1_000))).toBe(1);
   });
 
+  it('mails the admins once when a replaced payout address stops being held after the deal was accepted', async () => {
+    const { buyer, seller, escrow } = await receivedDeal();
+    const replaced = await t.app.request(`/api/escrows/${escrow.id}/payout-address`, json({ address: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq' }, seller.token));
+    const heldUntil = Date.parse(((await replaced.json()) as Escrow).payout_address_held_until!);
+    expect((await t.app.request(`/api/escrows/${escrow.id}/confirm-receipt`, bearer(buyer.token, 'POST'))).status).toBe(200);
+    const readyMails = async () => (await t.database.db.selectFrom('mail_outbox').select(['to_address', 'body']).where('subject', 'like', 'Ready to release%').execute());
+    await runInspectionClock(t.deps, new Date(heldUntil - 60_000));
+    expect(await readyMails()).toEqual([]);
+    await runInspectionClock(t.deps, new Date(heldUntil + 1_000));
+    await runInspectionClock(t.deps, new Date(heldUntil + 2_000));
+    const mails = await readyMails();
+    expect(mails.map((m) => m.to_address)).toEqual(['root@example.com']);
+    expect(mails[0]!.body).toContain('bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq');
+  });
+
   it('leaves a disputed period alone', async () => {
     const { buyer, escrow } = await receivedDeal();
     expect((await t.app.request(`/api/escrows/${escrow.id}/open-dispute`, json({ reason: 'Broken' }, buyer.token))).status).toBe(200);
