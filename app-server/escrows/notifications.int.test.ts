@@ -177,6 +177,22 @@ describe('Mail at each step of a deal, to whoever acts next', () => {
   });
 });
 
+describe('Mail of a deal with no inspection period', () => {
+  it('tells the seller once that the goods were accepted on receipt, with no inspection period to wait for', async () => {
+    const people = await openMarket(t, [ADDRESS]);
+    const res = await ok(t.app.request('/api/escrows', json({ product_service: 'Key', description: 'Licence key', amount_usd: '20.00', inspection_days: 0, seller_email: 'sam@example.com' }, people.buyer.token)));
+    const deal = { ...people, id: ((await res.json()) as { id: string }).id };
+    const post = (path: string, token: string, body?: unknown) =>
+      t.app.request(`/api/escrows/${deal.id}/${path}`, body === undefined ? { method: 'POST', headers: { authorization: `Bearer ${token}` } } : json(body, token));
+    await ok(post('agree', deal.seller.token));
+    await fund(deal);
+    await ok(post('ship', deal.seller.token, { method: 'digital' }));
+    await ok(post('receive', deal.buyer.token));
+    const toSeller = (await allMail()).filter((m) => m.to === 'sam@example.com').map((m) => m.subject.replace(/:.*/, ''));
+    expect(toSeller.slice(-2)).toEqual(['Escrow funded', 'Accepted']);
+  });
+});
+
 describe('Mail to admins about the payment address pool', () => {
   it("links the pool-low alert to the console's Addresses tab, and an escrow left without an address to that escrow", async () => {
     const { buyer } = await openMarket(t, [ADDRESS]);

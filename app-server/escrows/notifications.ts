@@ -123,6 +123,8 @@ export function letterFor(event: StoredEvent, escrow: Escrow): Letter | null {
       };
     }
     case 'GoodsReceived':
+      // With no inspection period the receipt is the acceptance: the seller hears of it once, as accepted.
+      if (escrow.inspection_days === 0) return null;
       return {
         to: 'seller',
         subject: `Received by the buyer: ${ref}`,
