@@ -61,6 +61,9 @@ describe('the inspection clock', () => {
     expect(after.allowed_actions).not.toContain('open_dispute');
     const history = (await (await t.app.request(`/api/admin/escrows/${escrow.id}/history`, bearer(admin.token))).json()) as { type: string; actor: string }[];
     expect(history.at(-1)).toMatchObject({ type: 'ReceiptConfirmed', actor: 'system' });
+    const accepted = await lastMailTo(t, 'sam@example.com');
+    expect(accepted.subject).toMatch(/^Accepted/);
+    expect(accepted.body).toContain('ended with no dispute, so the deal is accepted');
     const page = (await (await t.app.request('/api/admin/escrows?ready=true', bearer(admin.token))).json()) as { ready_count: number; escrows: Escrow[] };
     expect(page.ready_count).toBe(1);
     expect(page.escrows.map((e) => e.id)).toEqual([escrow.id]);
