@@ -106,6 +106,10 @@ async function open(
               `Amount: ${displayUsd(d.amount_cents)} + ${displayUsd(d.fee_cents)} fee = ${displayUsd(d.total_cents)} (${displayBtc(d.amount_sats)})`,
               `Payment due by: ${displayUtc(d.payment_due_at)}`,
               '',
+              side === 'seller'
+                ? 'Agree to the terms and pay, or decline them, on the escrow page.'
+                : 'Agree to the terms, or decline them, on the escrow page: you ship only once the payment is verified.',
+              '',
               `Sign in (or register with this e-mail address and confirm it) to see it: ${publicUrl(deps.config)}/escrow/${escrowId}`,
               ...(checkpoint ? [checkpoint] : []),
             ].join('\n'),

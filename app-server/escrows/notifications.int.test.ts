@@ -124,6 +124,75 @@ describe('Mail about an escrow', () => {
   });
 });
 
+describe('Mail at each step of a deal, to whoever acts next', () => {
+  it("a seller's shipped deal: the buyer is asked to agree, each step mails the party who acts next with the escrow's page", async () => {
+    const { admin, buyer, seller } = await openMarket(t, []);
+    const created = await ok(t.app.request('/api/escrows', json({ product_service: 'Lamp', description: 'Desk lamp', amount_usd: '50.00', inspection_days: 2, buyer_email: 'ann@example.com' }, seller.token)));
+    const { id } = (await created.json()) as { id: string };
+    const page = `Open it: ${BASE}/escrow/${id}`;
+    const post = (path: string, token: string, body?: unknown) =>
+      t.app.request(`/api/escrows/${id}/${path}`, body === undefined ? { method: 'POST', headers: { authorization: `Bearer ${token}` } } : json(body, token));
+    const only = async (subject: string, to: string) => {
+      const mails = await mailAbout(subject);
+      expect(mails.map((m) => m.to), subject).toEqual([to]);
+      expect(mails[0]!.body, subject).not.toMatch(ISO_TIME);
+      return mails[0]!.body;
+    };
+
+    const invitation = (await allMail()).find((m) => m.to === 'ann@example.com' && m.subject === 'You are invited to an escrow')!;
+    expect(invitation.body).toContain('Agree to the terms and pay, or decline them, on the escrow page');
+
+    await ok(post('agree', buyer.token));
+    expect(await only('Terms agreed', 'sam@example.com')).toContain(page);
+
+    expect((await post('request-payment', buyer.token)).status).toBe(409);
+    const added = await ok(t.app.request('/api/admin/addresses', form({ address_string: ADDRESS }, admin.token)));
+    const { id: addressId } = (await added.json()) as { id: string };
+    await ok(t.app.request(`/api/admin/escrows/${id}/assign-address`, form({ address_id: addressId }, admin.token)));
+    const ready = await only('Payment address ready', 'ann@example.com');
+    expect(ready).toContain(ADDRESS);
+    expect(ready).toContain(page);
+
+    await ok(t.app.request(`/api/escrows/${id}/mark-paid`, form({ notes: 'sent' }, buyer.token)));
+    await ok(t.app.request(`/api/admin/escrows/${id}/verify-payment`, form({ verified: 'true', notes: 'seen' }, admin.token)));
+    await ok(post('ship', seller.token, { method: 'shipping', carrier: 'DHL', tracking: 'JD1' }));
+    const shipped = await only('Shipped', 'ann@example.com');
+    expect(shipped).toContain('with DHL, tracking JD1');
+    expect(shipped).toContain(page);
+
+    await ok(post('receive', buyer.token));
+    const received = await only('Received by the buyer', 'sam@example.com');
+    expect(received).toMatch(/The inspection period ends \d{1,2} [A-Z][a-z]{2} \d{4}, \d\d:\d\d UTC/);
+    expect(received).toContain(page);
+
+    await ok(post('confirm-receipt', buyer.token));
+    const accepted = await only('Accepted', 'sam@example.com');
+    expect(accepted).toContain('The buyer accepted escrow');
+    expect(accepted).toContain('Set your payout address on the escrow page');
+    expect(accepted).toContain(page);
+    expect(await mailAbout('Ready to release')).toEqual([]);
+
+    await ok(post('payout-address', seller.token, { address: '1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2' }));
+    expect(await only('Ready to release', 'root@example.com')).toContain(`${BASE}/admin?tab=escrows&ready=true`);
+  });
+});
+
+describe('Mail of a deal with no inspection period', () => {
+  it('tells the seller once that the goods were accepted on receipt, with no inspection period to wait for', async () => {
+    const people = await openMarket(t, [ADDRESS]);
+    const res = await ok(t.app.request('/api/escrows', json({ product_service: 'Key', description: 'Licence key', amount_usd: '20.00', inspection_days: 0, seller_email: 'sam@example.com' }, people.buyer.token)));
+    const deal = { ...people, id: ((await res.json()) as { id: string }).id };
+    const post = (path: string, token: string, body?: unknown) =>
+      t.app.request(`/api/escrows/${deal.id}/${path}`, body === undefined ? { method: 'POST', headers: { authorization: `Bearer ${token}` } } : json(body, token));
+    await ok(post('agree', deal.seller.token));
+    await fund(deal);
+    await ok(post('ship', deal.seller.token, { method: 'digital' }));
+    await ok(post('receive', deal.buyer.token));
+    const toSeller = (await allMail()).filter((m) => m.to === 'sam@example.com').map((m) => m.subject.replace(/:.*/, ''));
+    expect(toSeller.slice(-2)).toEqual(['Escrow funded', 'Accepted']);
+  });
+});
+
 describe('Mail to admins about the payment address pool', () => {
   it("links the pool-low alert to the console's Addresses tab, and an escrow left without an address to that escrow", async () => {
     const { buyer } = await openMarket(t, [ADDRESS]);

@@ -123,6 +123,8 @@ export function letterFor(event: StoredEvent, escrow: Escrow): Letter | null {
       };
     }
     case 'GoodsReceived':
+      // With no inspection period the receipt is the acceptance: the seller hears of it once, as accepted.
+      if (escrow.inspection_days === 0) return null;
       return {
         to: 'seller',
         subject: `Received by the buyer: ${ref}`,
@@ -331,10 +333,13 @@ const PROPOSAL_EVENTS = new Set<string>(['ProposalMade', 'ProposalAccepted', 'Pr
 /** The events after which an escrow may have become ready to release. */
 const READY_AFTER = new Set<string>(['ReceiptConfirmed', 'PayoutAddressSet']);
 
-/** One mail to the admins when the escrow becomes ready to release (contract 7.4), never a second for it. */
-async function mailWhenReady(trx: Transaction<Database>, escrow: Escrow, baseUrl: string) {
+/**
+ * One mail to the admins when the escrow becomes ready to release (contract 7.4), never a second for it: after the
+ * events that may make it ready, and from the clock when a replaced payout address's hold runs out (ready-after-hold.ts).
+ */
+export async function mailWhenReady(trx: Transaction<Database>, escrow: Escrow, baseUrl: string, now = new Date().toISOString()) {
   // An agreed refund or split was mailed to the admins when it was accepted (proposal-letters.ts).
-  if (escrow.settlement_proposal_id !== null || !actingOnRow(escrow, 'admin').ready_to_release) return;
+  if (escrow.settlement_proposal_id !== null || !actingOnRow(escrow, 'admin', now).ready_to_release) return;
   const notice = `ready_to_release:${escrow.id}`;
   const first = await trx.insertInto('notices').values({ name: notice }).onConflict((oc) => oc.doNothing()).returning('name').executeTakeFirst();
   if (!first) return;

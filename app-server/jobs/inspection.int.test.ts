@@ -61,6 +61,9 @@ describe('the inspection clock', () => {
     expect(after.allowed_actions).not.toContain('open_dispute');
     const history = (await (await t.app.request(`/api/admin/escrows/${escrow.id}/history`, bearer(admin.token))).json()) as { type: string; actor: string }[];
     expect(history.at(-1)).toMatchObject({ type: 'ReceiptConfirmed', actor: 'system' });
+    const accepted = await lastMailTo(t, 'sam@example.com');
+    expect(accepted.subject).toMatch(/^Accepted/);
+    expect(accepted.body).toContain('ended with no dispute, so the deal is accepted');
     const page = (await (await t.app.request('/api/admin/escrows?ready=true', bearer(admin.token))).json()) as { ready_count: number; escrows: Escrow[] };
     expect(page.ready_count).toBe(1);
     expect(page.escrows.map((e) => e.id)).toEqual([escrow.id]);
@@ -82,6 +85,21 @@ describe('the inspection clock', () => {
     await runInspectionClock(t.deps, new Date(ends + 2 * DAY + 60_000));
     expect(await reminders()).toBe(2);
     expect(await runInspectionClock(t.deps, new Date(ends + 3 * DAY + 1_000))).toBe(1);
+  });
+
+  it('mails the admins once when a replaced payout address stops being held after the deal was accepted', async () => {
+    const { buyer, seller, escrow } = await receivedDeal();
+    const replaced = await t.app.request(`/api/escrows/${escrow.id}/payout-address`, json({ address: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq' }, seller.token));
+    const heldUntil = Date.parse(((await replaced.json()) as Escrow).payout_address_held_until!);
+    expect((await t.app.request(`/api/escrows/${escrow.id}/confirm-receipt`, bearer(buyer.token, 'POST'))).status).toBe(200);
+    const readyMails = async () => (await t.database.db.selectFrom('mail_outbox').select(['to_address', 'body']).where('subject', 'like', 'Ready to release%').execute());
+    await runInspectionClock(t.deps, new Date(heldUntil - 60_000));
+    expect(await readyMails()).toEqual([]);
+    await runInspectionClock(t.deps, new Date(heldUntil + 1_000));
+    await runInspectionClock(t.deps, new Date(heldUntil + 2_000));
+    const mails = await readyMails();
+    expect(mails.map((m) => m.to_address)).toEqual(['root@example.com']);
+    expect(mails[0]!.body).toContain('bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq');
   });
 
   it('leaves a disputed period alone', async () => {

@@ -7,6 +7,7 @@ import { onEscrow } from '../escrows/commands.ts';
 import { enqueueMail } from '../mail/outbox.ts';
 import { escrowRef } from '../mail/user-words.ts';
 import { withJobLock } from './job-lock.ts';
+import { mailReadyAfterHolds } from './ready-after-hold.ts';
 
 /** Advisory lock key of the inspection job (any constant unique among this product's jobs). */
 const INSPECTION_LOCK = 74_202;
@@ -20,12 +21,14 @@ type Deps = Pick<AppDeps, 'database' | 'store' | 'config'>;
  * browser suite move it): reminds each buyer once, 24 hours before the period ends (or half-way through a shorter
  * one), and accepts each escrow whose period ended with neither acceptance nor dispute (a `ReceiptConfirmed` whose
  * actor is the system). Idempotent: an escrow accepted, disputed or frozen meanwhile is refused by its machine and
- * skipped. Answers how many it accepted, or null when another process is running it.
+ * skipped. Then tells the admins of deals that became ready to release as a payout address's hold ran out. Answers how many it accepted, or null when another process is running it.
  */
 export async function runInspectionClock(deps: Deps, now = new Date()): Promise<number | null> {
   return withJobLock(deps.database, INSPECTION_LOCK, async () => {
     await remindBuyers(deps, now);
-    return acceptEndedPeriods(deps, now);
+    const accepted = await acceptEndedPeriods(deps, now);
+    await mailReadyAfterHolds(deps, now);
+    return accepted;
   });
 }
 

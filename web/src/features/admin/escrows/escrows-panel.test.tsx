@@ -70,6 +70,26 @@ describe('Escrows', () => {
     expect(screen.getByRole('link', { name: 'Camera' }).getAttribute('href')).toBe(`/admin?tab=escrows&escrow=${ID}`);
   });
 
+  it('filters to the escrows ready to release, says when none is, and marks each one ready', async () => {
+    const readyOnes = [{ ...escrow, buyer_confirmed_at: '2026-01-03T10:00:00Z', ready_to_release: true }];
+    const app = renderConsole('/admin?tab=escrows', ({ path }) => {
+      if (!path.startsWith('/api/admin/escrows?')) return undefined;
+      const escrows = path.includes('ready=true') ? readyOnes : [escrow, { ...escrow, id: 'other', product_service: 'Lens' }];
+      return { status: 200, body: { total: escrows.length, ready_count: readyOnes.length, refund_due_count: 0, escrows } };
+    });
+    expect(await screen.findByRole('link', { name: 'Lens' }, { timeout: 15_000 })).toBeTruthy();
+    await userEvent.click(screen.getByRole('checkbox', { name: 'Ready to release only' }));
+    expect(await screen.findByText('1 escrow')).toBeTruthy();
+    expect(screen.queryByRole('link', { name: 'Lens' })).toBeNull();
+    expect(within(screen.getByRole('table')).getByText('Ready to release')).toBeTruthy();
+    expect(app.router.state.location.search).toContain('ready=true');
+    resetApp();
+    renderConsole('/admin?tab=escrows&ready=true', ({ path }) =>
+      path.startsWith('/api/admin/escrows?') ? { status: 200, body: { total: 0, ready_count: 0, refund_due_count: 0, escrows: [] } } : undefined,
+    );
+    expect(await screen.findByText('No escrow is ready to release.', {}, { timeout: 15_000 })).toBeTruthy();
+  });
+
   it('release shows the satoshis and the payout address, and sends that address and the 2FA code', async () => {
     const app = renderConsole('/admin?tab=escrows&escrow=' + ID, detail(() => ({ status: 200, body: { ...escrow, status: 'released' } })), { totp: true });
     expect(await screen.findByText('Created escrow 0b1c2d3e for 1,015.00 USD (0.02030000 BTC)')).toBeTruthy();

@@ -18,9 +18,11 @@ describe('/admin', () => {
       if (path === '/api/admin/disputes') return { status: 200, body: [{ id: 'd1', escrow_id: 'e1', status: 'open', reason: 'x', opened_by_side: 'buyer', opened_at: '2026-01-01T00:00:00Z' }, { id: 'd2', escrow_id: 'e2', status: 'resolved', reason: 'y', opened_by_side: 'seller', opened_at: '2026-01-01T00:00:00Z' }] };
       if (path === '/api/admin/reviews/pending') return { status: 200, body: [{ id: 'r1' }, { id: 'r2' }] };
       if (path === '/api/admin/addresses') return { status: 200, body: [{ id: 'x', status: 'available' }, { id: 'y', status: 'used' }] };
+      if (path === '/api/admin/escrows?limit=25&offset=0&ready=true') return { status: 200, body: { total: 3, ready_count: 3, refund_due_count: 0, escrows: [] } };
       return undefined;
     });
     expect(await screen.findByRole('heading', { level: 2, name: 'Disputes' })).toBeTruthy();
+    expect(await screen.findByLabelText('3 escrows ready to release')).toBeTruthy();
     expect(screen.getByRole('link', { name: /Disputes/ }).getAttribute('aria-current')).toBe('page');
     expect(await screen.findByLabelText('1 open disputes')).toBeTruthy();
     expect(screen.getByLabelText('2 reviews to moderate')).toBeTruthy();

@@ -153,6 +153,31 @@ describe('Create escrow: the amounts, live', () => {
     });
   });
 
+  it('takes an inspection period of 0 to 30 days, and sends the one typed (0: accepted on receipt)', async () => {
+    const created = escrowFixture({ assigned_address: 'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4' });
+    const app = signedIn('/dashboard', (request) => {
+      if (request.path.startsWith(`/api/escrows/${created.id}`)) return { status: 200, body: request.path.endsWith('/history') ? [] : created };
+      return server({ create: () => ({ status: 201, body: created }) })(request);
+    });
+    const dialog = await openForm();
+    await userEvent.type(within(dialog).getByLabelText(/Product or service/), 'Pen');
+    await userEvent.type(within(dialog).getByLabelText(/Seller's e-mail/), 'sam@example.com');
+    await userEvent.type(within(dialog).getByLabelText(/Amount in USD/), '20');
+    await userEvent.type(within(dialog).getByLabelText(/Description and terms/), 'Blue ink');
+    const inspection = within(dialog).getByLabelText(/Inspection period/);
+    await userEvent.clear(inspection);
+    await userEvent.type(inspection, '31');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Create Escrow' }));
+    expect(within(dialog).getByText('Inspection period must be a whole number of days from 0 to 30')).toBeTruthy();
+    expect(app.calls('POST', '/api/escrows')).toHaveLength(0);
+    await userEvent.clear(inspection);
+    await userEvent.type(inspection, '0');
+    expect(within(dialog).queryByText('Inspection period must be a whole number of days from 0 to 30')).toBeNull();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Create Escrow' }));
+    await waitFor(() => expect(app.calls('POST', '/api/escrows')).toHaveLength(1));
+    expect(app.calls('POST', '/api/escrows')[0]!.body).toMatchObject({ inspection_days: 0, deadline_days: 7 });
+  });
+
   it("shows the server's refusal, and a wrong 2FA code beside its field", async () => {
     let answer = { status: 403, body: { detail: 'Verify your e-mail address before opening an escrow', code: 'email_unverified' } };
     signedIn('/dashboard', server({ me: { ...buyer, totp_enabled: true }, create: () => answer }));

@@ -4,13 +4,14 @@ import { CopyButton } from '../../../components/ui/copy-button.tsx';
 import { Modal } from '../../../components/ui/modal.tsx';
 import { formatBtc, formatDateTime, formatUsd } from '../../../lib/format.ts';
 import type { Escrow } from '../api/types.ts';
+import { sellerNotAgreedNote } from '../model/seller-agreement.ts';
 import { QrCode } from './qr-code.tsx';
 
 /** BIP21: the address and the exact amount, so a wallet that scans it fills both in. */
 export const paymentUri = (address: string, sats: number) => `bitcoin:${address}?amount=${formatSats(sats)}`;
 
 interface PaymentDialogProps {
-  escrow: Pick<Escrow, 'assigned_address' | 'amount_sats' | 'total_usd' | 'payment_due_at' | 'product_service'>;
+  escrow: Pick<Escrow, 'assigned_address' | 'amount_sats' | 'total_usd' | 'payment_due_at' | 'product_service' | 'side' | 'creator_side' | 'agreed_at' | 'declined_at'>;
   open: boolean;
   onOpenChange: (open: boolean) => void;
   /** Offered when the buyer may mark the payment now. */
@@ -20,6 +21,7 @@ interface PaymentDialogProps {
 /** Where and how much to pay: the address, a QR code of both, the exact BTC amount, the USD total and the deadline. */
 export function PaymentDialog({ escrow, open, onOpenChange, onMarkPaid }: PaymentDialogProps) {
   const address = escrow.assigned_address;
+  const notAgreed = sellerNotAgreedNote(escrow);
   return (
     <Modal open={open} onOpenChange={onOpenChange} title="Payment information" description={`Pay for "${escrow.product_service}" from any Bitcoin wallet.`}>
       {address ? (
@@ -50,6 +52,7 @@ export function PaymentDialog({ escrow, open, onOpenChange, onMarkPaid }: Paymen
             </div>
           </dl>
           <p className="small muted">Send the whole amount in one payment. Then mark it as paid, so an admin checks it on the chain.</p>
+          {notAgreed && <p className="small">{notAgreed}</p>}
           <div className="dialog-actions">
             <Button variant="secondary" onClick={() => onOpenChange(false)}>
               Close

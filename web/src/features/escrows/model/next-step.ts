@@ -3,6 +3,7 @@ import { agreedSettlement, type AgreedSettlement, splitOf } from '../../../lib/e
 import type { Escrow } from '../api/types.ts';
 import { isFinal } from './escrow-progress.ts';
 import { nextAction, type PageAction } from './party-actions.ts';
+import { sellerNotAgreedNote } from './seller-agreement.ts';
 
 type Facts = Pick<
   Escrow,
@@ -25,6 +26,7 @@ type Facts = Pick<
 >;
 
 const days = (n: number) => `${n} ${n === 1 ? 'day' : 'days'}`;
+const withNote = (text: string, note: string | null) => (note ? `${text} ${note}` : text);
 
 /** What to do now, in words, for the step the server says is this user's. */
 function doNow(action: PageAction, escrow: Facts): string {
@@ -34,11 +36,14 @@ function doNow(action: PageAction, escrow: Facts): string {
     case 'agree_and_pay':
       return 'Read the terms below. Click Agree and pay to accept them and get the address to pay to, or decline with a reason.';
     case 'request_payment':
-      return 'Click Make Payment to get the address to pay to.';
+      return withNote('Click Make Payment to get the address to pay to.', sellerNotAgreedNote(escrow));
     case 'mark_paid':
-      return escrow.payment_rejected_at
-        ? 'Your payment was not found on the chain. Check that the exact amount went to the payment address, then click Mark as Paid again.'
-        : 'Send the exact amount to the payment address, then click Mark as Paid.';
+      return withNote(
+        escrow.payment_rejected_at
+          ? 'Your payment was not found on the chain. Check that the exact amount went to the payment address, then click Mark as Paid again.'
+          : 'Send the exact amount to the payment address, then click Mark as Paid.',
+        sellerNotAgreedNote(escrow),
+      );
     case 'ship':
       return 'The money is held. Deliver, then record the shipment: how it goes, the carrier and the tracking number.';
     case 'receive':

@@ -47,4 +47,16 @@ describe('the next step and "Needs my action"', () => {
     expect(needsMyAction(with_(['set_payout_address', 'cancel'], { side: 'seller' }))).toBe(false);
     expect(needsMyAction(with_(['post_message']))).toBe(false);
   });
+
+  it('waits on the buyer for a refund address when money is to come back: terms declined after payment, or a refund or split agreed', () => {
+    const accepted = (kind: 'refund' | 'split' | 'extend_inspection'): Escrow['proposals'] => [
+      { id: 'p1', kind, status: 'accepted', proposed_by: 'seller', seller_percent: kind === 'split' ? 50 : null, days: kind === 'extend_inspection' ? 2 : null, note: null, seller_sats: null, buyer_sats: null, created_at: at },
+    ];
+    expect(needsMyAction(with_(['set_refund_address', 'post_message'], { funded_at: at, refund_due: true }))).toBe(true);
+    expect(needsMyAction(with_(['set_refund_address', 'post_message'], { funded_at: at, refund_due: true, refund_address: 'bc1q' }))).toBe(false);
+    expect(needsMyAction(with_(['set_refund_address', 'post_message'], { funded_at: at, proposals: accepted('refund') }))).toBe(true);
+    expect(needsMyAction(with_(['set_refund_address', 'post_message'], { funded_at: at, proposals: accepted('split') }))).toBe(true);
+    expect(needsMyAction(with_(['set_refund_address', 'post_message'], { funded_at: at, proposals: accepted('extend_inspection') }))).toBe(false);
+    expect(needsMyAction(with_(['set_refund_address', 'open_dispute'], { funded_at: at }))).toBe(false);
+  });
 });

@@ -40,11 +40,17 @@ export function pageActions(escrow: Facts): PageAction[] {
   return actions;
 }
 
+/** Money goes back to the buyer: terms declined after payment, or a refund or split both parties agreed to. */
+const moneyComesBack = (escrow: Pick<Escrow, 'refund_due' | 'proposals'>) =>
+  escrow.refund_due || escrow.proposals.some((p) => p.status === 'accepted' && (p.kind === 'refund' || p.kind === 'split'));
+
 /**
  * Whether the escrow waits on this user (the dashboard's "Needs my action"): a next step of theirs, an open
- * proposal to answer, or, once the money is held, the address it would be paid out to.
+ * proposal to answer, once the money is held the address it would be paid out to, or the buyer's refund address
+ * when money is to come back.
  */
-export function needsMyAction(escrow: Facts & Pick<Escrow, 'payout_address' | 'funded_at'>): boolean {
+export function needsMyAction(escrow: Facts & Pick<Escrow, 'payout_address' | 'refund_address' | 'funded_at' | 'refund_due' | 'proposals'>): boolean {
   if (nextAction(escrow) !== null || escrow.allowed_actions.includes('accept_proposal')) return true;
+  if (escrow.allowed_actions.includes('set_refund_address') && !escrow.refund_address && moneyComesBack(escrow)) return true;
   return escrow.funded_at !== null && escrow.allowed_actions.includes('set_payout_address') && !escrow.payout_address;
 }

@@ -292,6 +292,21 @@ describe('the escrow page', () => {
     expect(app.calls('POST').map((c) => c.path)).toEqual([`/api/escrows/${escrow.id}/agree`, `/api/escrows/${escrow.id}/request-payment`]);
   });
 
+  it("tells the buyer of their own escrow, on the page and in the payment dialog, that the seller has not agreed yet", async () => {
+    const NOT_YET = /The seller has not agreed to the terms yet: if they decline after you paid, an admin sends the money back to you/;
+    const waiting = escrowFixture({ assigned_address: ADDRESS, agreed_at: null, allowed_actions: ['mark_paid', 'cancel'] });
+    open(waiting, ann);
+    const next = await screen.findByRole('region', { name: 'Next step' });
+    expect(within(next).getByText(NOT_YET)).toBeTruthy();
+    await userEvent.click(within(next).getByRole('button', { name: 'Payment information' }));
+    expect(within(await screen.findByRole('dialog', { name: 'Payment information' })).getByText(NOT_YET)).toBeTruthy();
+    resetApp();
+    open({ ...waiting, agreed_at: '2026-11-25T10:00:00.000Z' }, ann);
+    await userEvent.click(within(await screen.findByRole('region', { name: 'Next step' })).getByRole('button', { name: 'Payment information' }));
+    await screen.findByRole('dialog', { name: 'Payment information' });
+    expect(screen.queryByText(NOT_YET)).toBeNull();
+  });
+
   it('declines only with a reason, and says a paid escrow then goes back to the buyer', async () => {
     const escrow = escrowFixture({ side: 'seller', status: 'funded', funded_at: '2026-11-25T10:00:00.000Z', allowed_actions: ['agree', 'decline'] });
     const app = open(escrow, sam, () => ({ status: 200, body: { ...escrow, allowed_actions: [] } }));
