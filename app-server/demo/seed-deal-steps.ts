@@ -2,11 +2,11 @@ import type { DemoDeals } from './demo-deals.ts';
 
 /**
  * The deal's steps (contract section 7), each left standing on its own escrow so that every screen has an example:
- * terms agreed and declined (before and after payment), a shipment on its way, an inspection running, an accepted
- * deal ready to release, settlement proposals open, agreed and executed, and a conversation on a deal that goes well.
+ * terms agreed and declined (before and after payment), a shipment on its way, an inspection running, one the system
+ * accepted when its period ended, an accepted deal ready to release, settlement proposals open, agreed and executed, and a conversation on a deal that goes well.
  * The seller-made escrow still waiting for the buyer's agreement is made with the other unpaid ones.
  */
-export async function seedDealSteps(deals: DemoDeals): Promise<void> {
+export async function seedDealSteps(deals: DemoDeals, runInspectionClockAt: (now: Date) => Promise<unknown>): Promise<void> {
   // A seller-made escrow the buyer agreed to, then asked for the payment address ("Agree and pay").
   const agreed = await deals.open('farid', 'bruno', 'Refurbished iPhone 13, 128 GB, midnight', 540_00, { by: 'seller' });
   await deals.agree(agreed, 'bruno');
@@ -35,6 +35,11 @@ export async function seedDealSteps(deals: DemoDeals): Promise<void> {
 
   // Received: the buyer's inspection period runs (five days for a camera to test).
   await deals.received('alice', 'farid', 'Sony A7 III body with FE 28-70 mm lens', 1290_00, { method: 'shipping', carrier: 'PostNL', tracking: '3SPNLB0123456789', note: 'Shutter count 8,412; both batteries included' }, { inspectionDays: 5 });
+
+  // Accepted by the system: a one-day inspection period that ended with neither acceptance nor dispute. The inspection
+  // clock runs as it will a day and a minute from now (no other period of the demo ends or nears its end by then).
+  await deals.received('bruno', 'elena', 'Garmin Fenix 7 Sapphire watch', 430_00, { method: 'shipping', carrier: 'GLS', tracking: 'ZW81NCP4', note: 'Boxed with the charger; screen protector on' }, { inspectionDays: 1 });
+  await runInspectionClockAt(new Date(Date.now() + 24 * 3600_000 + 60_000));
 
   // Accepted by the buyer and the payout address set: ready to release.
   const accepted = await deals.received('chiara', 'farid', 'Shopify store setup with 40 product pages', 1150_00, { method: 'service', note: 'The store is live on your domain; admin access handed over on our call' });

@@ -85,6 +85,12 @@ describe('seed-demo', () => {
     expect(Date.parse(inspecting.inspection_ends_at!) - Date.parse(inspecting.received_at!)).toBe(5 * 24 * 3600_000);
     expect(inspecting.allowed_actions).toEqual(expect.arrayContaining(['confirm_receipt', 'open_dispute']));
 
+    const lapsed = await deal('bruno', 'Garmin Fenix 7 Sapphire watch');
+    expect(lapsed).toMatchObject({ status: 'funded', inspection_days: 1, buyer_confirmed_at: expect.any(String) });
+    expect(lapsed.allowed_actions).not.toContain('confirm_receipt');
+    const lapsedHistory = (await (await t.app.request(`/api/escrows/${lapsed.id}/history`, bearer(await signIn('bruno')))).json()) as { summary: string; actor_side: string }[];
+    expect(lapsedHistory).toContainEqual(expect.objectContaining({ summary: 'Accepted: the inspection period ended with no dispute', actor_side: 'system' }));
+
     const ready = await deal('farid', 'Shopify store setup with 40 product pages');
     expect(ready).toMatchObject({ status: 'funded', shipment: { method: 'service' }, buyer_confirmed_at: expect.any(String), payout_address: expect.any(String), ready_to_release: true });
 

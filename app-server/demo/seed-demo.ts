@@ -5,6 +5,7 @@ import { createApp } from '../http/app.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { type DemoCall, demoClient } from './demo-client.ts';
 import { DemoDeals, demoAddress, emailOf, txid } from './demo-deals.ts';
+import { runInspectionClock } from '../jobs/inspection.ts';
 import { seedDealSteps } from './seed-deal-steps.ts';
 
 export class StoreNotEmpty extends Error {}
@@ -33,7 +34,7 @@ const PEOPLE: { username: string; full_name: string; role: 'buyer' | 'seller'; c
   { username: 'farid', full_name: 'Farid Haddad', role: 'seller', country: 'Netherlands' },
 ];
 /** The API calls a demo seeding makes (its progress is counted in them). */
-export const DEMO_CALLS = 188;
+export const DEMO_CALLS = 194;
 
 /**
  * Fills an EMPTY store with a believable market, every record made by the real API calls (in-process): an admin
@@ -130,7 +131,7 @@ export async function seedDemo(deps: AppDeps, options: { password?: string; onCa
   const cancelled = await deals.open('elena', 'chiara', 'Ceramic tableware set', 260_00, { by: 'seller' });
   await call('POST', `/escrows/${cancelled.id}/cancel`, undefined, as('elena'));
 
-  await seedDealSteps(deals);
+  await seedDealSteps(deals, (now) => runInspectionClock(deps, now));
 
   // Reviews: published (two with the verified-deal mark, one edited), waiting for moderation, rejected.
   const review = (token: string | undefined, body: Record<string, unknown>) => call<{ id: string }>('POST', '/reviews', { json: { ...body, terms_accepted: true } }, token);
