@@ -1,13 +1,15 @@
 /**
  * The deal's own steps in the browser: agreeing (Agree and pay), the seller's shipment, the buyer's receipt and
  * inspection, the system's acceptance when the inspection period ends (the server's clock moved forward, not waited
- * for), and a seller who declines the terms. Each new screen is checked (axe, no overflow) and photographed at a
- * laptop's 1366x768 and a phone's 390x844.
+ * for), a seller who declines the terms, and a seller's escrow as its buyer first sees it on a phone (Agree and pay,
+ * then the payment dialog with Mark as Paid in view). Each new screen is checked (axe, no overflow) and photographed
+ * at a laptop's 1366x768 and a phone's 390x844.
  */
 import type { Page } from '@playwright/test';
 import { freshAddress } from '../../app-server/testing/bitcoin.ts';
 import { adminToken, call, preparePricingAndPool, registerVerified, signInInBrowser, type Person } from '../support/api.ts';
-import { checkAtBothSizes as checkBoth, LAPTOP } from '../support/both-sizes.ts';
+import { checkAtBothSizes as checkBoth, LAPTOP, PHONE } from '../support/both-sizes.ts';
+import { shoot } from '../support/admin-data.ts';
 import { adminConsole } from '../support/escrow-admin.ts';
 import { checkPage, expect, test } from '../support/fixtures.ts';
 import { moveServerClock, serverClockMovable } from '../support/server-clock.ts';
@@ -134,6 +136,59 @@ test('a shipped deal: agreed and paid, shipped, received, accepted by the system
       await expect(tracker(page).getByRole('listitem').filter({ hasText: 'Released' })).toContainText('(done)');
     }
     await checkAtBothSizes(sellerPage, 'released');
+  });
+});
+
+test('a seller\'s escrow seen by its buyer: Agree and pay offered, then the payment dialog, its Mark as Paid in view on a phone', async ({ server, person }) => {
+  const buyer = await registerVerified(server, 'buyer');
+  const seller = await registerVerified(server, 'seller');
+  const { id } = await call<{ id: string }>(server, '/escrows', {
+    token: seller.token,
+    json: { product_service: 'Film scanner', description: 'Scans 35 mm and medium format, with its holders', amount_usd: '320', buyer_email: buyer.email, inspection_days: 2 },
+    expect: 201,
+  });
+  const buyerPage = await signedIn(person, buyer);
+
+  await test.step('the buyer reads the terms, with Agree and pay offered', async () => {
+    await buyerPage.goto(`/escrow/${id}`);
+    await expect(nextStep(buyerPage)).toContainText('Click Agree and pay');
+    await expect(nextStep(buyerPage).getByRole('button', { name: 'Agree and pay' })).toBeVisible();
+    await checkAtBothSizes(buyerPage, 'agree-and-pay');
+  });
+
+  await test.step('on a phone, Agree and pay opens the payment dialog with its QR code named and Mark as Paid in view', async () => {
+    await buyerPage.setViewportSize(PHONE);
+    await buyerPage.getByRole('button', { name: 'Agree and pay' }).click();
+    const dialog = buyerPage.getByRole('dialog', { name: 'Payment information' });
+    await expect(dialog.getByRole('img', { name: /^QR code: pay 0\.00649600 BTC to \w+$/ })).toBeVisible();
+    await expect(dialog.locator('svg.qr-code')).toBeVisible(); // drawn, not the placeholder
+    // As the dialog opens, unscrolled: the button is where the buyer looks, not found by scrolling (the dialog is fixed).
+    expect(await dialog.evaluate((el) => el.scrollTop)).toBe(0);
+    const markPaid = dialog.getByRole('button', { name: 'I have paid: Mark as Paid' });
+    const button = (await markPaid.boundingBox())!;
+    const shown = (await dialog.boundingBox())!;
+    expect(button.y, 'Mark as Paid starts inside the screen').toBeGreaterThanOrEqual(0);
+    expect(button.y + button.height, 'Mark as Paid ends above the fold').toBeLessThanOrEqual(PHONE.height);
+    expect(button.y + button.height, 'Mark as Paid is not cut off by the dialog\'s edge').toBeLessThanOrEqual(shown.y + shown.height);
+    const onTop = await markPaid.evaluate((el) => {
+      const box = el.getBoundingClientRect();
+      return el.contains(document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2));
+    });
+    expect(onTop, 'nothing covers Mark as Paid').toBe(true);
+    await shoot(buyerPage, 'deal-steps-agree-and-pay-dialog-on-screen', { fullPage: false });
+    await checkAtBothSizes(buyerPage, 'agree-and-pay-dialog');
+  });
+
+  await test.step('Mark as Paid, tapped where it is on the phone, asks for the payment\'s details; the terms stay agreed', async () => {
+    await buyerPage.setViewportSize(PHONE);
+    const dialog = buyerPage.getByRole('dialog', { name: 'Payment information' });
+    await dialog.getByRole('button', { name: 'I have paid: Mark as Paid' }).click();
+    const marking = buyerPage.getByRole('dialog', { name: 'Mark as Paid' });
+    await expect(marking.getByLabel('Notes')).toBeVisible();
+    await buyerPage.keyboard.press('Escape');
+    await expect(marking).toHaveCount(0);
+    // Agree and pay agreed to the terms even though nothing was marked paid yet.
+    await expect(tracker(buyerPage).getByRole('listitem').filter({ hasText: 'Agreed' })).toContainText('(done)');
   });
 });
 

@@ -62,7 +62,10 @@ export async function submitReview(server: E2eServer, name: string, text: string
   await call(server, '/reviews', { json: { name, email: null, country: 'Germany', rating: 4.5, text, escrow_id: null, terms_accepted: true }, expect: 201 });
 }
 
-/** Screenshots of what a journey shows, kept with the suite's artefacts to be looked at. */
-export async function shoot(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: `${process.env.E2E_ARTIFACTS ?? 'e2e/.artifacts'}/screens/${name}-${page.viewportSize()?.width ?? 0}.png`, fullPage: true });
+/**
+ * Screenshots of what a journey shows, kept with the suite's artefacts to be looked at: the whole page, or with
+ * `{ fullPage: false }` only the screen as the person sees it (what is above the fold).
+ */
+export async function shoot(page: Page, name: string, { fullPage = true } = {}): Promise<void> {
+  await page.screenshot({ path: `${process.env.E2E_ARTIFACTS ?? 'e2e/.artifacts'}/screens/${name}-${page.viewportSize()?.width ?? 0}.png`, fullPage });
 }
