@@ -129,7 +129,7 @@ test('a buyer-created deal: create form, payment dialog, mark paid with a file, 
   });
 });
 
-test('a seller-created deal: the buyer clicks Make Payment', async ({ server, person }) => {
+test('a seller-created deal: the buyer clicks Agree and pay', async ({ server, person }) => {
   const buyer = await registerVerified(server, 'buyer');
   const seller = await registerVerified(server, 'seller');
 
@@ -140,17 +140,18 @@ test('a seller-created deal: the buyer clicks Make Payment', async ({ server, pe
     await checkPage(sellerPage, "the seller's new escrow");
   });
 
-  await test.step('the buyer sees Payment needed and clicks Make Payment', async () => {
+  await test.step('the buyer sees Payment needed and clicks Agree and pay (Make Payment, agreeing first)', async () => {
     const buyerPage = await signedIn(person, buyer);
     const row = buyerPage.getByRole('link', { name: /Logo design/ });
     await expect(row.getByText('Payment needed')).toBeVisible();
     await buyerPage.getByRole('link', { name: 'Needs my action' }).click();
     await expect(row).toBeVisible();
     await row.click();
-    await buyerPage.getByRole('button', { name: 'Make Payment' }).click();
+    await expect(buyerPage.getByRole('button', { name: 'Make Payment' })).toHaveCount(0);
+    await buyerPage.getByRole('button', { name: 'Agree and pay' }).click();
     const dialog = buyerPage.getByRole('dialog', { name: 'Payment information' });
     await expect(dialog.getByRole('img', { name: /QR code/ })).toBeVisible();
-    await checkPage(buyerPage, 'the payment dialog after Make Payment');
+    await checkPage(buyerPage, 'the payment dialog after Agree and pay');
     await dialog.getByRole('button', { name: 'I have paid: Mark as Paid' }).click();
     await expect(buyerPage.getByRole('dialog', { name: 'Mark as Paid' })).toBeVisible();
   });

@@ -10,6 +10,7 @@ describe('the buttons of the next-step box', () => {
   it.each<[string, Partial<Escrow>, Escrow['allowed_actions'], string[]]>([
     ['a seller asked to agree', { side: 'seller' }, ['agree', 'decline', 'set_payout_address', 'post_message'], ['agree', 'set_payout_address', 'decline']],
     ['a buyer asked to agree: agree and pay in one click', {}, ['agree', 'decline', 'cancel', 'post_message'], ['agree_and_pay', 'decline', 'cancel']],
+    ['a buyer asked to agree who may also pay at once: one button, not two', {}, ['agree', 'decline', 'request_payment', 'set_refund_address'], ['agree_and_pay', 'set_refund_address', 'decline']],
     ['a buyer who may mark the payment: where to pay beside it', {}, ['mark_paid', 'set_refund_address', 'open_dispute'], ['mark_paid', 'show_payment', 'set_refund_address', 'open_dispute']],
     ['a seller to ship', { side: 'seller' }, ['ship', 'set_payout_address', 'propose', 'open_dispute', 'post_message'], ['ship', 'set_payout_address', 'propose', 'open_dispute']],
     ['proposal answers go on the proposal, not here', {}, ['accept_proposal', 'decline_proposal', 'post_message'], []],

@@ -35,7 +35,11 @@ export function nextAction(escrow: Facts): PageAction | null {
 export function pageActions(escrow: Facts): PageAction[] {
   if (escrow.side === 'admin') return []; // an admin acts from the console
   const allowed = new Set(escrow.allowed_actions);
-  const actions: PageAction[] = [...dealSteps(escrow), ...OTHERS].filter((action) => allowed.has(action)).map((action) => present(action, escrow));
+  const actions: PageAction[] = [...dealSteps(escrow), ...OTHERS]
+    .filter((action) => allowed.has(action))
+    .map((action) => present(action, escrow))
+    // Make Payment before agreeing agrees too: one button for the one step.
+    .filter((action, _, all) => !(action === 'request_payment' && all.includes('agree_and_pay')));
   if (allowed.has('mark_paid')) actions.splice(actions.indexOf('mark_paid') + 1, 0, 'show_payment');
   return actions;
 }
