@@ -65,7 +65,13 @@ export default tseslint.config(
         { category: 'server-only', pattern: 'domain/**' },
         // What builds the HTTP app to run it or to test it: the server's entry, the CLI, the demo that seeds through
         // the API, tests and their helpers.
-        ...['app-server/main.ts', 'app-server/cli/**', 'app-server/demo/**', 'app-server/testing/**', 'app-server/**/*.test.ts'].map((pattern) => ({ category: 'wiring', pattern })),
+        ...[
+          'app-server/main.ts',
+          'app-server/cli/**',
+          'app-server/demo/**',
+          'app-server/testing/**',
+          'app-server/**/*.test.ts',
+        ].map((pattern) => ({ category: 'wiring', pattern })),
         // The write path's insides: routes reach them only through an area's commands.ts (or its queries).
         { category: 'write-path', pattern: ['app-server/commands/handle.ts', 'app-server/event-store/**'] },
       ],
@@ -79,17 +85,20 @@ export default tseslint.config(
             {
               from: { element: { type: 'domain' } },
               disallow: { to: { element: { types: { noneOf: ['domain'] } } } },
-              message: 'domain/ holds the pure rules: it imports nothing of ours outside domain/ ({{ dependency.source }})',
+              message:
+                'domain/ holds the pure rules: it imports nothing of ours outside domain/ ({{ dependency.source }})',
             },
             {
               from: { element: { type: 'contract' } },
               disallow: { to: { element: { types: { noneOf: ['contract', 'domain'] } } } },
-              message: 'contract/ is shared by the server and the web app: it imports only contract/ and domain/ ({{ dependency.source }})',
+              message:
+                'contract/ is shared by the server and the web app: it imports only contract/ and domain/ ({{ dependency.source }})',
             },
             {
               from: { element: { type: 'projections' } },
               disallow: { to: { element: { types: { anyOf: ['app-server', 'app-http', 'web', 'web-feature'] } } } },
-              message: 'projections/ are reducers over events: they import nothing of app-server/ or web/ ({{ dependency.source }})',
+              message:
+                'projections/ are reducers over events: they import nothing of app-server/ or web/ ({{ dependency.source }})',
             },
             {
               from: { element: { types: { anyOf: ['web', 'web-feature'] } } },
@@ -102,7 +111,9 @@ export default tseslint.config(
             },
             {
               from: { element: { type: 'web-feature' } },
-              disallow: { to: { element: { type: 'web-feature', captured: { feature: '!{{ from.captured.feature }}' } } } },
+              disallow: {
+                to: { element: { type: 'web-feature', captured: { feature: '!{{ from.captured.feature }}' } } },
+              },
               message:
                 'A feature of web/src/features/ does not import another ({{ from.captured.feature }} imports {{ to.captured.feature }}): what both need belongs in web/src/components or web/src/lib',
             },
@@ -116,13 +127,19 @@ export default tseslint.config(
               from: { element: { type: 'app-http' } },
               disallow: { to: { file: { categories: 'write-path' } } },
               message:
-                'A route writes through its area\'s commands.ts and reads through its queries, never through handle() or the event store itself ({{ dependency.source }})',
+                "A route writes through its area's commands.ts and reads through its queries, never through handle() or the event store itself ({{ dependency.source }})",
             },
             // The one exception: the Idempotency-Key middleware puts its record into the scope of the request's
             // appends (an AsyncLocalStorage the store reads), which is neither a command nor a read of the log.
-            { from: { element: { type: 'app-http' } }, allow: { to: { file: { path: 'app-server/event-store/append-scope.ts' } } } },
+            {
+              from: { element: { type: 'app-http' } },
+              allow: { to: { file: { path: 'app-server/event-store/append-scope.ts' } } },
+            },
             // ...except what builds the app to run or test it (a later policy that matches wins).
-            { from: { file: { categories: 'wiring' } }, allow: { to: { element: { types: { anyOf: ['app-http', 'app-server'] } } } } },
+            {
+              from: { file: { categories: 'wiring' } },
+              allow: { to: { element: { types: { anyOf: ['app-http', 'app-server'] } } } },
+            },
           ],
         },
       ],
@@ -140,9 +157,15 @@ export default tseslint.config(
             { group: ['node:*'], message: 'Domain code the web app runs must stay browser-safe: no Node built-ins.' },
             // The rest of the domain that reaches Node (the chain hash by node:crypto): chain-envelope.ts is the half
             // the browser may use.
-            { group: ['**/chain.ts'], message: 'domain/chain.ts hashes with node:crypto: import domain/chain-envelope.ts.' },
+            {
+              group: ['**/chain.ts'],
+              message: 'domain/chain.ts hashes with node:crypto: import domain/chain-envelope.ts.',
+            },
           ],
-          paths: builtinModules.map((name) => ({ name, message: 'Domain code the web app runs must stay browser-safe: no Node built-ins.' })),
+          paths: builtinModules.map((name) => ({
+            name,
+            message: 'Domain code the web app runs must stay browser-safe: no Node built-ins.',
+          })),
         },
       ],
     },

@@ -13,4 +13,8 @@ import { webhookEffect } from './webhooks/queue.ts';
  * the pool alert, the message mail, webhook deliveries).
  */
 export const openAppStore = (db: Kysely<Database>, config: Config): EventStore =>
-  createEventStore(db, projections, [...escrowEffects(publicUrl(config)), messageMailEffect(publicUrl(config)), webhookEffect]);
+  createEventStore(db, projections, [
+    ...escrowEffects(publicUrl(config)),
+    messageMailEffect(publicUrl(config)),
+    webhookEffect,
+  ]);

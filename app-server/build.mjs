@@ -23,14 +23,29 @@ function newestMtime(path) {
 }
 
 /** True when `output` is missing or older than any of `sources` (paths under the root). */
-const stale = (output, sources) => !existsSync(output) || Math.max(...sources.map((p) => newestMtime(join(root, p)))) > statSync(output).mtimeMs;
+const stale = (output, sources) =>
+  !existsSync(output) || Math.max(...sources.map((p) => newestMtime(join(root, p)))) > statSync(output).mtimeMs;
 
 export async function buildIfStale() {
   if (stale(join(root, 'web', 'dist', 'index.html'), ['web', 'domain', 'contract'])) {
     process.stdout.write('Building the web app (web/dist is missing or older than its sources)\n');
-    execFileSync(process.execPath, [join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', 'web/vite.config.ts'], { cwd: root, stdio: 'inherit' });
+    execFileSync(
+      process.execPath,
+      [join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', 'web/vite.config.ts'],
+      { cwd: root, stdio: 'inherit' },
+    );
   }
-  if (stale(bundle, ['app-server', 'domain', 'projections', 'migrations', 'contract', 'package.json', 'package-lock.json'])) {
+  if (
+    stale(bundle, [
+      'app-server',
+      'domain',
+      'projections',
+      'migrations',
+      'contract',
+      'package.json',
+      'package-lock.json',
+    ])
+  ) {
     const { build } = await import('esbuild'); // only when there is something to build: a faster start
     await build({
       entryPoints: [join(root, 'app-server', 'main.ts')],

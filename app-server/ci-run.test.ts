@@ -13,6 +13,10 @@ describe('.ci/run', () => {
 
   it('runs the PostgreSQL suite on a maintained Node LTS brought by the npm registry', () => {
     expect(commands.some((line) => /^lts_node=\$\(npx -y node@(22|24) /.test(line))).toBe(true);
-    expect(commands.some((line) => /^run_suite postgres\S* PATH="\$\(dirname "\$lts_node"\):\$PATH" TEST_DATABASE_URL=/.test(line))).toBe(true);
+    expect(
+      commands.some((line) =>
+        /^run_suite postgres\S* PATH="\$\(dirname "\$lts_node"\):\$PATH" TEST_DATABASE_URL=/.test(line),
+      ),
+    ).toBe(true);
   });
 });

@@ -41,6 +41,8 @@ describe('loadConfig', () => {
   });
 
   it('keeps the rest of a URL to help find the mistake', () => {
-    expect(() => loadConfig({ DATABASE_URL: 'mysql://app:s3cr3t@db:5432/escrow' })).toThrow('Invalid DATABASE_URL="mysql://app:***@db:5432/escrow": must start with postgres://');
+    expect(() => loadConfig({ DATABASE_URL: 'mysql://app:s3cr3t@db:5432/escrow' })).toThrow(
+      'Invalid DATABASE_URL="mysql://app:***@db:5432/escrow": must start with postgres://',
+    );
   });
 });

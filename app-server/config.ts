@@ -52,7 +52,12 @@ export const configSchema = z.object({
     .default('1.00')
     .transform((v) => parseUsdToCents(v, 'MIN_ESCROW_USD')),
   /** Hours a replaced payout or refund address is held (no money goes to it), whatever the escrow's status. */
-  PAYOUT_ADDRESS_HOLD_HOURS: z.coerce.number().int().min(0).max(24 * 90).default(24),
+  PAYOUT_ADDRESS_HOLD_HOURS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(24 * 90)
+    .default(24),
   /** Whether admins must have 2FA on to use any admin power. */
   ADMIN_2FA_REQUIRED: flag.default(true),
   /** Password hashes computed at once; more wait their turn (briefly), then get 503. */
@@ -74,7 +79,9 @@ export const configSchema = z.object({
   /** A request whose headers have not all arrived this long after its first byte is refused with 408. */
   HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(600_000).default(20_000),
   /** The bearer token a Prometheus scraper sends to GET /metrics on the main port; unset: refused there. */
-  METRICS_TOKEN: optionalUrl.refine((v) => v === undefined || v.length >= 16, { message: 'must be at least 16 characters' }),
+  METRICS_TOKEN: optionalUrl.refine((v) => v === undefined || v.length >= 16, {
+    message: 'must be at least 16 characters',
+  }),
   /** A separate port serving only GET /metrics (with no token unless METRICS_TOKEN is set too); unset: none. */
   METRICS_PORT: port.optional(),
   /** Whether webhooks may go to private, loopback and link-local addresses (a receiver on the operator's own network). */
@@ -89,7 +96,10 @@ export const configSchema = z.object({
     .regex(/^(0x)?[0-9a-fA-F]{8}$/, 'must be a compact target like 0x17034219')
     .default('0x17034219')
     .transform((v) => Number.parseInt(v.replace(/^0x/, ''), 16))
-    .refine((bits) => (bits & 0x00800000) === 0 && (bits & 0x007fffff) !== 0 && bits >>> 24 <= 32, 'encodes no valid target'),
+    .refine(
+      (bits) => (bits & 0x00800000) === 0 && (bits & 0x007fffff) !== 0 && bits >>> 24 <= 32,
+      'encodes no valid target',
+    ),
   /** Payment proofs on mainnet: headers needed, the block's own included. */
   MIN_CONFIRMATIONS: z.coerce.number().int().min(1).max(1000).default(3),
   /** Every payout and refund address must come with a BIP-322 signature proving its holder controls it. */
@@ -97,9 +107,16 @@ export const configSchema = z.object({
   /** Where `backup` writes by default and where `doctor` looks for the newest backup; unset: DATA_DIR/backups. */
   BACKUP_DIR: optionalUrl,
   /** `doctor` warns when the newest backup is older than this. */
-  BACKUP_MAX_AGE_HOURS: z.coerce.number().int().min(1).max(24 * 365).default(26),
+  BACKUP_MAX_AGE_HOURS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 365)
+    .default(26),
   /** The transparency log's name in its checkpoints and key; unset: the host and path of PUBLIC_URL, then `/log`. */
-  TRANSPARENCY_ORIGIN: optionalUrl.refine((v) => v === undefined || /^[^\s+]+$/.test(v), { message: 'must have no spaces and no +' }),
+  TRANSPARENCY_ORIGIN: optionalUrl.refine((v) => v === undefined || /^[^\s+]+$/.test(v), {
+    message: 'must have no spaces and no +',
+  }),
   /** The key that signs checkpoints (64 hex, or a PRIVATE+KEY+… note key); unset: DATA_DIR/log-signing.key. */
   LOG_SIGNING_KEY: optionalUrl,
   /** Seconds between checkpoints, signed only when the log has grown. */
@@ -109,11 +126,11 @@ export const configSchema = z.object({
 export type Config = z.infer<typeof configSchema>;
 
 /** The address people reach the app at, for links in mail. */
-export const publicUrl = (config: Config) => (config.PUBLIC_URL ?? `http://${config.HOST}:${config.PORT}`).replace(/\/$/, '');
+export const publicUrl = (config: Config) =>
+  (config.PUBLIC_URL ?? `http://${config.HOST}:${config.PORT}`).replace(/\/$/, '');
 
 /** Where mail goes without SMTP: MAIL_OUTBOX, else DATA_DIR/mail-outbox.jsonl. */
-export const mailOutboxPath = (config: Config) =>
-  config.MAIL_OUTBOX ?? `${config.DATA_DIR}/mail-outbox.jsonl`;
+export const mailOutboxPath = (config: Config) => config.MAIL_OUTBOX ?? `${config.DATA_DIR}/mail-outbox.jsonl`;
 
 /** Where backups go unless `backup --out` says otherwise: BACKUP_DIR, else DATA_DIR/backups. */
 export const backupDir = (config: Config) => config.BACKUP_DIR ?? `${config.DATA_DIR}/backups`;

@@ -22,7 +22,10 @@ export const MAX_PENDING_LOG_BYTES = 1 << 20;
  * stream on a pipe queues instead of blocking; here the queue is bounded (lines beyond it are dropped and counted),
  * a broken pipe ends the logging instead of the process, and nothing is flushed synchronously at exit.
  */
-export function stdoutDestination(stream: StdoutLike = process.stdout, maxPendingBytes = MAX_PENDING_LOG_BYTES): LogDestination {
+export function stdoutDestination(
+  stream: StdoutLike = process.stdout,
+  maxPendingBytes = MAX_PENDING_LOG_BYTES,
+): LogDestination {
   let broken = false;
   let dropped = 0;
   stream.on('error', () => {

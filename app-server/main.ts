@@ -37,8 +37,15 @@ async function main(): Promise<void> {
 
   const deps = await openRuntime(config, logger);
   if (config.ADMIN_USERNAME && config.ADMIN_EMAIL && config.ADMIN_PASSWORD) {
-    const outcome = await ensureAdmin(deps, { username: config.ADMIN_USERNAME, email: config.ADMIN_EMAIL, password: config.ADMIN_PASSWORD });
-    logger.info({ username: config.ADMIN_USERNAME }, outcome === 'created' ? 'Created the first admin' : 'Admin user already exists; left unchanged');
+    const outcome = await ensureAdmin(deps, {
+      username: config.ADMIN_USERNAME,
+      email: config.ADMIN_EMAIL,
+      password: config.ADMIN_PASSWORD,
+    });
+    logger.info(
+      { username: config.ADMIN_USERNAME },
+      outcome === 'created' ? 'Created the first admin' : 'Admin user already exists; left unchanged',
+    );
   }
   const app = createApp(deps, { webDist: `${root}web/dist` });
   const transport = mailTransportFor(config);
@@ -51,7 +58,13 @@ async function main(): Promise<void> {
     startPeriodic(
       'webhooks',
       2_000,
-      () => deliverDueWebhooks({ db: deps.database.db, secrets: deps.secrets, logger, allowPrivate: config.WEBHOOK_ALLOW_PRIVATE }),
+      () =>
+        deliverDueWebhooks({
+          db: deps.database.db,
+          secrets: deps.secrets,
+          logger,
+          allowPrivate: config.WEBHOOK_ALLOW_PRIVATE,
+        }),
       logger,
     ),
     startPeriodic('escrow-expiry', 60_000, () => expireOverdueEscrows(deps), logger),
@@ -70,16 +83,28 @@ async function main(): Promise<void> {
   }
   const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, (info) => {
     logger.info({ port: info.port, host: config.HOST }, `Listening on http://${config.HOST}:${info.port}`);
-    if (setupLink) process.stdout.write(`\n  No admin yet. Create the first one here (the link works once):\n\n    ${setupLink}\n\n`);
+    if (setupLink)
+      process.stdout.write(
+        `\n  No admin yet. Create the first one here (the link works once):\n\n    ${setupLink}\n\n`,
+      );
   });
 
-  const timeouts = { idleMs: config.HTTP_IDLE_TIMEOUT_MS, headersMs: config.HTTP_HEADERS_TIMEOUT_MS, bodyMs: config.BODY_READ_TIMEOUT_MS };
+  const timeouts = {
+    idleMs: config.HTTP_IDLE_TIMEOUT_MS,
+    headersMs: config.HTTP_HEADERS_TIMEOUT_MS,
+    bodyMs: config.BODY_READ_TIMEOUT_MS,
+  };
   applyServerTimeouts(server as Server, timeouts);
 
   // METRICS_PORT: /metrics alone on a port of its own (for a monitoring network), the token still asked if set.
-  const metricsServer = config.METRICS_PORT === undefined || !deps.metrics
-    ? undefined
-    : serve({ fetch: metricsRoutes(deps, deps.metrics, { served: true, token: config.METRICS_TOKEN }).fetch, port: config.METRICS_PORT, hostname: config.HOST });
+  const metricsServer =
+    config.METRICS_PORT === undefined || !deps.metrics
+      ? undefined
+      : serve({
+          fetch: metricsRoutes(deps, deps.metrics, { served: true, token: config.METRICS_TOKEN }).fetch,
+          port: config.METRICS_PORT,
+          hostname: config.HOST,
+        });
 
   if (metricsServer) applyServerTimeouts(metricsServer as Server, timeouts);
 

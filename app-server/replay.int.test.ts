@@ -100,7 +100,12 @@ describe('replay', () => {
     const dryRun = await replayProjections(t);
     expect(dryRun.match).toBe(false);
     expect(dryRun.swapped).toBeUndefined();
-    expect(dryRun.tables.filter((x) => !x.match).map((x) => x.table).sort()).toEqual(['audit_log', 'escrows', 'review_countries']);
+    expect(
+      dryRun.tables
+        .filter((x) => !x.match)
+        .map((x) => x.table)
+        .sort(),
+    ).toEqual(['audit_log', 'escrows', 'review_countries']);
     // Without swap nothing changed.
     const status = async () => (await t.db.selectFrom('escrows').select('status').executeTakeFirstOrThrow()).status;
     expect(await status()).toBe('released');
@@ -112,7 +117,11 @@ describe('replay', () => {
     expect(swap.swapped!.find((x) => x.table === 'escrows')).toEqual({ table: 'escrows', deleted: 1, inserted: 1 });
     // Only the rows that differ are rewritten: the audit line deleted from live comes back.
     expect(swap.swapped!.find((x) => x.table === 'audit_log')).toEqual({ table: 'audit_log', deleted: 0, inserted: 1 });
-    expect(swap.swapped!.find((x) => x.table === 'review_countries')).toEqual({ table: 'review_countries', deleted: 1, inserted: 0 });
+    expect(swap.swapped!.find((x) => x.table === 'review_countries')).toEqual({
+      table: 'review_countries',
+      deleted: 1,
+      inserted: 0,
+    });
     expect(await status()).toBe('frozen');
 
     const after = await replayProjections(t);
@@ -127,7 +136,16 @@ describe('replay', () => {
     await aDeal();
     for (let i = 0; i < 4; i++) {
       const id = `0b1c2d3e-0000-4000-8000-00000000030${i}`;
-      await run(userAggregate, id, { type: 'register', user_id: id, username: `spill${i}`, email: `spill${i}@example.com`, full_name: 'Spill', role: 'buyer', country: null, phone: null });
+      await run(userAggregate, id, {
+        type: 'register',
+        user_id: id,
+        username: `spill${i}`,
+        email: `spill${i}@example.com`,
+        full_name: 'Spill',
+        role: 'buyer',
+        country: null,
+        phone: null,
+      });
     }
     await sql`UPDATE escrows SET status = 'released'`.execute(t.db);
     await sql`UPDATE users SET full_name = 'Wrong'`.execute(t.db);
@@ -136,9 +154,13 @@ describe('replay', () => {
     const swap = await replayProjections(t, { swap: true, rowsInMemory: 2 });
     expect(swap.swapped!.find((x) => x.table === 'users')).toEqual({ table: 'users', deleted: 4, inserted: 4 });
     expect(swap.swapped!.find((x) => x.table === 'audit_log')).toEqual({ table: 'audit_log', deleted: 0, inserted: 1 });
-    expect((await t.db.selectFrom('users').select('full_name').distinct().execute()).map((r) => r.full_name)).toEqual(['Spill']);
+    expect((await t.db.selectFrom('users').select('full_name').distinct().execute()).map((r) => r.full_name)).toEqual([
+      'Spill',
+    ]);
     expect((await replayProjections(t, { rowsInMemory: 2 })).match).toBe(true);
-    const schemas = await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_namespace WHERE nspname = 'projection_replay'`.execute(t.db);
+    const schemas = await sql<{
+      n: number;
+    }>`SELECT count(*)::int AS n FROM pg_namespace WHERE nspname = 'projection_replay'`.execute(t.db);
     expect(schemas.rows[0]!.n).toBe(0);
   });
 
@@ -206,7 +228,16 @@ describe('replay', () => {
     const racer = '0b1c2d3e-0000-4000-8000-000000000201';
     // An append that commits after the replay began, before its second connection reads anything.
     const pages = async function* (reader: DynamicDb) {
-      await run(userAggregate, racer, { type: 'register', user_id: racer, username: 'late', email: 'late@example.com', full_name: 'Late', role: 'buyer', country: null, phone: null });
+      await run(userAggregate, racer, {
+        type: 'register',
+        user_id: racer,
+        username: 'late',
+        email: 'late@example.com',
+        full_name: 'Late',
+        role: 'buyer',
+        country: null,
+        phone: null,
+      });
       yield* walkLog(reader as Kysely<Database>, { pageSize: 100 });
     };
     const report = await replayAndCompare(t.db, projections, pages, { secondConnection: true });
@@ -214,7 +245,11 @@ describe('replay', () => {
     expect(report.tables.find((x) => x.table === 'users')!.liveRows).toBe(0);
     expect(report.match).toBe(true);
     const now = await replayProjections(t);
-    expect([now.events, now.tables.find((x) => x.table === 'users')!.liveRows, now.match]).toEqual([before + 1, 1, true]);
+    expect([now.events, now.tables.find((x) => x.table === 'users')!.liveRows, now.match]).toEqual([
+      before + 1,
+      1,
+      true,
+    ]);
   });
 
   it('matches the live read models after any sequence of commands', async () => {

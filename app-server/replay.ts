@@ -32,7 +32,10 @@ export function replayProjections(
   return replayAndCompare(
     database.db,
     projections,
-    (reader) => (onProgress ? counted(walkLogForProjections(reader as Kysely<Database>, 5_000), onProgress) : walkLogForProjections(reader as Kysely<Database>, 5_000)),
+    (reader) =>
+      onProgress
+        ? counted(walkLogForProjections(reader as Kysely<Database>, 5_000), onProgress)
+        : walkLogForProjections(reader as Kysely<Database>, 5_000),
     {
       secondConnection: database.backend === 'postgres',
       ...(options.rowsInMemory ? { rowsInMemory: options.rowsInMemory } : {}),
@@ -41,7 +44,14 @@ export function replayProjections(
         ? {
             swap: {
               lock: (trx) => lockChainHead(trx as unknown as Transaction<Database>).then(() => undefined),
-              ...(options.swapInOne ? {} : { steps: { position: async (trx) => (await readChainHead(trx as unknown as Kysely<Database>)).position, eventsAfter: (trx, position) => eventsAfter(trx as unknown as Kysely<Database>, position) } }),
+              ...(options.swapInOne
+                ? {}
+                : {
+                    steps: {
+                      position: async (trx) => (await readChainHead(trx as unknown as Kysely<Database>)).position,
+                      eventsAfter: (trx, position) => eventsAfter(trx as unknown as Kysely<Database>, position),
+                    },
+                  }),
             },
           }
         : {}),
@@ -61,7 +71,10 @@ async function eventsAfter(db: Kysely<Database>, position: number): Promise<Proj
 }
 
 /** The pages of `pages`, reporting the events handed out so far after each. */
-async function* counted<T>(pages: AsyncIterable<readonly T[]>, onProgress: (events: number) => void): AsyncGenerator<readonly T[]> {
+async function* counted<T>(
+  pages: AsyncIterable<readonly T[]>,
+  onProgress: (events: number) => void,
+): AsyncGenerator<readonly T[]> {
   let events = 0;
   for await (const page of pages) {
     yield page;

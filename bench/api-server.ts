@@ -14,11 +14,19 @@ import { openRuntime } from '../app-server/runtime.ts';
 const config = loadConfig();
 const deps = await openRuntime(config, createLogger('warn'));
 if (config.ADMIN_USERNAME && config.ADMIN_EMAIL && config.ADMIN_PASSWORD) {
-  await ensureAdmin(deps, { username: config.ADMIN_USERNAME, email: config.ADMIN_EMAIL, password: config.ADMIN_PASSWORD });
+  await ensureAdmin(deps, {
+    username: config.ADMIN_USERNAME,
+    email: config.ADMIN_EMAIL,
+    password: config.ADMIN_PASSWORD,
+  });
 }
 const server = new Hono();
 server.get('/bench/pk/:id', async (c) => {
-  const row = await deps.database.db.selectFrom('reviews').selectAll().where('id', '=', c.req.param('id')).executeTakeFirst();
+  const row = await deps.database.db
+    .selectFrom('reviews')
+    .selectAll()
+    .where('id', '=', c.req.param('id'))
+    .executeTakeFirst();
   return row ? c.json(row) : c.json({ detail: 'Review not found' }, 404);
 });
 server.route('/', createApp(deps, { webDist: new URL('../web/dist', import.meta.url).pathname }));

@@ -36,7 +36,19 @@ export async function seedReviews(store: EventStore, total: number): Promise<str
     for (let i = done; i < Math.min(done + BATCH, total); i++) {
       const id = randomUUID();
       const events: DomainEvent[] = [
-        { type: 'ReviewSubmitted', data: { review_id: id, name: `Reviewer ${i}`, email: null, country: countries[i % countries.length]!, rating: ratings[i % 5]!, text: `Review number ${i}`, escrow_id: null, verified_deal: false } },
+        {
+          type: 'ReviewSubmitted',
+          data: {
+            review_id: id,
+            name: `Reviewer ${i}`,
+            email: null,
+            country: countries[i % countries.length]!,
+            rating: ratings[i % 5]!,
+            text: `Review number ${i}`,
+            escrow_id: null,
+            verified_deal: false,
+          },
+        },
       ];
       if (i % 10 !== 0) {
         events.push({ type: 'ReviewApproved', data: {} });
@@ -58,8 +70,18 @@ async function seedEscrows(store: EventStore, total: number): Promise<void> {
       const buyer = randomUUID();
       const events = escrowAggregate.decide(
         {
-          type: 'create', by: 'buyer', escrow_id: id, created_by: buyer, creator_side: 'buyer', creator_email: `buyer-${i}@example.com`,
-          counterparty_email: `seller-${i % 5_000}@example.com`, product_service: `Item ${i}`, description: 'Generated deal', amount_cents: 1_000 + i, deadline_days: 30, pricing: PRICING,
+          type: 'create',
+          by: 'buyer',
+          escrow_id: id,
+          created_by: buyer,
+          creator_side: 'buyer',
+          creator_email: `buyer-${i}@example.com`,
+          counterparty_email: `seller-${i % 5_000}@example.com`,
+          product_service: `Item ${i}`,
+          description: 'Generated deal',
+          amount_cents: 1_000 + i,
+          deadline_days: 30,
+          pricing: PRICING,
         },
         escrowAggregate.initial(),
         { now: new Date().toISOString(), newId: randomUUID, actor: buyer },
@@ -79,11 +101,28 @@ async function startApiServer(databaseUrl: string, port: number, profileDir?: st
     cwd: new URL('..', import.meta.url).pathname,
     // The seeding admin sets the rate without an authenticator, and one seller opens escrows for the whole run:
     // what is measured is the reads and the creation, not the step-up or the per-user limit.
-    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), LOG_LEVEL: 'warn', ADMIN_USERNAME: ADMIN.username, ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, ADMIN_2FA_REQUIRED: 'false', RATE_LIMIT_ESCROWS: '100000', MAX_UNPAID_ESCROWS: '100000' },
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      PORT: String(port),
+      LOG_LEVEL: 'warn',
+      ADMIN_USERNAME: ADMIN.username,
+      ADMIN_EMAIL: ADMIN.email,
+      ADMIN_PASSWORD: ADMIN.password,
+      ADMIN_2FA_REQUIRED: 'false',
+      RATE_LIMIT_ESCROWS: '100000',
+      MAX_UNPAID_ESCROWS: '100000',
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   for (let i = 0; i < 120; i++) {
-    if (await fetch(`http://127.0.0.1:${port}/api/ready`).then((r) => r.ok, () => false)) return child;
+    if (
+      await fetch(`http://127.0.0.1:${port}/api/ready`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return child;
     await new Promise((r) => setTimeout(r, 500));
   }
   child.kill('SIGKILL');
@@ -108,15 +147,28 @@ async function treeCaughtUp(db: Kysely<Database>): Promise<void> {
 /** A call that must succeed: its JSON body. */
 async function call(base: string, path: string, init: SendInit = {}) {
   const answer = await send(`${base}${path}`, init);
-  if (answer.status >= 400) throw new Error(`${init.method ?? 'GET'} ${path}: ${answer.status} ${JSON.stringify(answer.body)}`);
+  if (answer.status >= 400)
+    throw new Error(`${init.method ?? 'GET'} ${path}: ${answer.status} ${JSON.stringify(answer.body)}`);
   return answer.body;
 }
 
 /** A verified user through the API (registration, the token from the mail, sign-in); returns a bearer token. */
-async function verifiedUser(base: string, db: Kysely<Database>, username: string, role: 'buyer' | 'seller'): Promise<string> {
+async function verifiedUser(
+  base: string,
+  db: Kysely<Database>,
+  username: string,
+  role: 'buyer' | 'seller',
+): Promise<string> {
   const email = `${username}@example.com`;
-  await call(base, '/api/auth/register', { json: { full_name: `${username} Bench`, email, username, password: PASSWORD, confirm_password: PASSWORD, role } });
-  const mail = await db.selectFrom('mail_outbox').select('body').where('to_address', '=', email).orderBy('id', 'desc').executeTakeFirstOrThrow();
+  await call(base, '/api/auth/register', {
+    json: { full_name: `${username} Bench`, email, username, password: PASSWORD, confirm_password: PASSWORD, role },
+  });
+  const mail = await db
+    .selectFrom('mail_outbox')
+    .select('body')
+    .where('to_address', '=', email)
+    .orderBy('id', 'desc')
+    .executeTakeFirstOrThrow();
   await call(base, '/api/auth/verify-email', { json: { token: /token=([A-Za-z0-9_-]+)/.exec(mail.body)?.[1] } });
   return String((await call(base, '/api/auth/login', { json: { username, password: PASSWORD } })).access_token);
 }
@@ -124,7 +176,9 @@ async function verifiedUser(base: string, db: Kysely<Database>, username: string
 async function load(options: autocannon.Options): Promise<LoadFigures> {
   const result = await autocannon({ connections: 32, duration: 10, ...options });
   if (result.non2xx || result.errors || result.timeouts) {
-    throw new Error(`${options.method ?? 'GET'} ${options.url}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`);
+    throw new Error(
+      `${options.method ?? 'GET'} ${options.url}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`,
+    );
   }
   return { perSecond: result.requests.total / (result.duration || 1), p99Ms: result.latency.p99 };
 }
@@ -149,17 +203,28 @@ export async function apiBenchmarks(databaseUrl: string, seconds: number, profil
     const started = performance.now();
     const reviewId = await seedReviews(store, 100_000);
     await seedEscrows(store, 100_000 - 50);
-    console.log(`  seeded 100,000 reviews and 99,950 escrows in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+    console.log(
+      `  seeded 100,000 reviews and 99,950 escrows in ${((performance.now() - started) / 1000).toFixed(0)} s`,
+    );
 
     const port = benchPort(3900, 100);
     server = await startApiServer(databaseUrl, port, profileDir);
     const base = `http://127.0.0.1:${port}`;
-    const admin = String((await call(base, '/api/auth/login', { json: { username: ADMIN.username, password: ADMIN.password } })).access_token);
+    const admin = String(
+      (await call(base, '/api/auth/login', { json: { username: ADMIN.username, password: ADMIN.password } }))
+        .access_token,
+    );
     await call(base, '/api/admin/btc-rate', { method: 'PUT', token: admin, form: { btc_usd_rate: '50000' } });
     const buyer = await verifiedUser(base, database.db, 'benchbuyer', 'buyer');
     const seller = await verifiedUser(base, database.db, 'benchseller', 'seller');
-    const deal = (n: number) => ({ product_service: `Bench item ${n}`, description: 'Benchmark deal', amount_usd: '1250.00', deadline_days: 7 });
-    for (let i = 0; i < 50; i++) await call(base, '/api/escrows', { token: buyer, json: { ...deal(i), seller_email: 'benchseller@example.com' } });
+    const deal = (n: number) => ({
+      product_service: `Bench item ${n}`,
+      description: 'Benchmark deal',
+      amount_usd: '1250.00',
+      deadline_days: 7,
+    });
+    for (let i = 0; i < 50; i++)
+      await call(base, '/api/escrows', { token: buyer, json: { ...deal(i), seller_email: 'benchseller@example.com' } });
 
     await treeCaughtUp(database.db);
     const duration = seconds;
@@ -169,7 +234,8 @@ export async function apiBenchmarks(databaseUrl: string, seconds: number, profil
       escrows: await load({ url: `${base}/api/escrows`, headers: { authorization: `Bearer ${buyer}` }, duration }),
     }));
     const listed = await call(base, '/api/escrows', { token: buyer });
-    if (Object.keys(listed).length !== 50) throw new Error(`the buyer should see 50 escrows, saw ${Object.keys(listed).length}`);
+    if (Object.keys(listed).length !== 50)
+      throw new Error(`the buyer should see 50 escrows, saw ${Object.keys(listed).length}`);
     // After the reads: each escrow created binds the buyer, whose list would grow.
     const create = await repeated(() =>
       load({

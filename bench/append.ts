@@ -16,7 +16,11 @@ import { projections } from '../projections/registry.ts';
 import { PRICING } from './generated-history.ts';
 
 /** Runs `writers` loops of `once` for `seconds`; returns completed operations per second. */
-export async function perSecond(writers: number, seconds: number, once: (writer: number, i: number) => Promise<void>): Promise<number> {
+export async function perSecond(
+  writers: number,
+  seconds: number,
+  once: (writer: number, i: number) => Promise<void>,
+): Promise<number> {
   const deadline = performance.now() + seconds * 1000;
   const started = performance.now();
   let done = 0;
@@ -40,7 +44,12 @@ async function atRest(db: DatabaseHandle['db']): Promise<void> {
 }
 
 /** Raw INSERTs of one event-shaped row each; with `lock`, each in a transaction that takes the chain-head lock first. */
-export async function rawInsertsPerSecond(database: DatabaseHandle, writers: number, seconds: number, lock: boolean): Promise<number> {
+export async function rawInsertsPerSecond(
+  database: DatabaseHandle,
+  writers: number,
+  seconds: number,
+  lock: boolean,
+): Promise<number> {
   const { db } = database;
   await sql`DROP TABLE IF EXISTS bench_raw_events`.execute(db);
   await sql`CREATE TABLE bench_raw_events (LIKE events INCLUDING ALL)`.execute(db);
@@ -48,7 +57,9 @@ export async function rawInsertsPerSecond(database: DatabaseHandle, writers: num
   const insert = (executor: typeof db) => {
     position += 1;
     return sql`INSERT INTO bench_raw_events (position, event_id, stream_id, stream_type, stream_version, type, schema_version, data, metadata, occurred_at, prev_hash, hash)
-      VALUES (${position}, ${randomUUID()}, ${`escrow:${randomUUID()}`}, 'escrow', 1, 'EscrowFrozen', 1, ${JSON.stringify({ reason: 'bench' })}, ${JSON.stringify({ actor: 'system', request_id: 'bench' })}, ${new Date().toISOString()}, ${'0'.repeat(64)}, ${'f'.repeat(64)})`.execute(executor);
+      VALUES (${position}, ${randomUUID()}, ${`escrow:${randomUUID()}`}, 'escrow', 1, 'EscrowFrozen', 1, ${JSON.stringify({ reason: 'bench' })}, ${JSON.stringify({ actor: 'system', request_id: 'bench' })}, ${new Date().toISOString()}, ${'0'.repeat(64)}, ${'f'.repeat(64)})`.execute(
+      executor,
+    );
   };
   try {
     await atRest(db);
@@ -74,8 +85,18 @@ async function openEscrows(deps: { db: DatabaseHandle['db']; store: EventStore }
   for (let i = 0; i < count; i++) {
     const id = randomUUID();
     const create: EscrowCommand = {
-      type: 'create', by: 'buyer', escrow_id: id, created_by: buyer, creator_side: 'buyer', creator_email: 'buyer@example.com',
-      counterparty_email: 'seller@example.com', product_service: `Item ${i}`, description: 'Benchmark deal', amount_cents: 150_000, deadline_days: 7, pricing: PRICING,
+      type: 'create',
+      by: 'buyer',
+      escrow_id: id,
+      created_by: buyer,
+      creator_side: 'buyer',
+      creator_email: 'buyer@example.com',
+      counterparty_email: 'seller@example.com',
+      product_service: `Item ${i}`,
+      description: 'Benchmark deal',
+      amount_cents: 150_000,
+      deadline_days: 7,
+      pricing: PRICING,
     };
     await handle(deps.store, escrowAggregate, id, create, { actor: buyer, requestId: 'bench-setup' });
     ids.push(id);
@@ -96,7 +117,10 @@ export async function commandsPerSecond(database: DatabaseHandle, writers: numbe
   return perSecond(writers, seconds, async (writer, i) => {
     const ring = rings[writer]!;
     const round = Math.floor(i / ring.length);
-    const command: EscrowCommand = round % 2 === 0 ? { type: 'freeze', by: 'admin', reason: 'Benchmark' } : { type: 'unfreeze', by: 'admin', reason: 'Benchmark' };
+    const command: EscrowCommand =
+      round % 2 === 0
+        ? { type: 'freeze', by: 'admin', reason: 'Benchmark' }
+        : { type: 'unfreeze', by: 'admin', reason: 'Benchmark' };
     await handle(deps.store, escrowAggregate, ring[i % ring.length]!, command, { actor: admin, requestId: 'bench' });
   });
 }

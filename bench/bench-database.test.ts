@@ -13,7 +13,7 @@ describe('withBenchDatabase', () => {
     expect(withBenchDatabase.length).toBe(2);
   });
 
-  it("measures PGlite in the PGlite pass whatever BENCH_DATABASE_URL says", async () => {
+  it('measures PGlite in the PGlite pass whatever BENCH_DATABASE_URL says', async () => {
     // A server nobody answers on: asking it for anything would fail the test.
     process.env.BENCH_DATABASE_URL = 'postgres://nobody@127.0.0.1:1/nothing';
     expect(await withBenchDatabase(async (handle, url) => [handle.backend, url], null)).toEqual(['pglite', undefined]);

@@ -8,7 +8,10 @@ import { migrateToLatest } from '../app-server/db/migrate.ts';
  * at the end), or an in-memory PGlite when `backend` is null. Said by every caller: a default taken from the
  * environment once turned a PGlite pass (`undefined`) into a second PostgreSQL one.
  */
-export async function withBenchDatabase<T>(work: (handle: DatabaseHandle, url?: string) => Promise<T>, backend: string | null): Promise<T> {
+export async function withBenchDatabase<T>(
+  work: (handle: DatabaseHandle, url?: string) => Promise<T>,
+  backend: string | null,
+): Promise<T> {
   if (!backend) {
     const handle = await openDatabase({ dataDir: 'memory://' });
     await migrateToLatest(handle.db);

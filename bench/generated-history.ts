@@ -5,7 +5,13 @@
  * Never run against real data.
  */
 import { randomUUID } from 'node:crypto';
-import { type Aggregate, addressAggregate, escrowAggregate, reviewAggregate, userAggregate } from '../domain/aggregates.ts';
+import {
+  type Aggregate,
+  addressAggregate,
+  escrowAggregate,
+  reviewAggregate,
+  userAggregate,
+} from '../domain/aggregates.ts';
 import type { Part } from '../app-server/commands/handle.ts';
 
 export interface Runner {
@@ -20,7 +26,21 @@ const part = <S, C>(p: Part<S, C>) => p as Part<unknown, unknown>;
 export async function generatedUser(run: Runner, role: 'buyer' | 'seller' | 'admin', id = randomUUID()) {
   const username = `${role}-${id.replaceAll('-', '').slice(0, 16)}`;
   const email = `${username}@example.com`;
-  await run.one(userAggregate, id, { type: 'register', user_id: id, username, email, full_name: `Generated ${role}`, role, country: 'DE', phone: null }, 'system');
+  await run.one(
+    userAggregate,
+    id,
+    {
+      type: 'register',
+      user_id: id,
+      username,
+      email,
+      full_name: `Generated ${role}`,
+      role,
+      country: 'DE',
+      phone: null,
+    },
+    'system',
+  );
   await run.one(userAggregate, id, { type: 'verifyEmail', email }, id);
   return { id, email };
 }
@@ -31,7 +51,12 @@ export async function generatedDeal(run: Runner, n: number, admin: string) {
   const escrowId = randomUUID();
   const addressId = randomUUID();
   const address = `bc1q${addressId.replaceAll('-', '')}`;
-  await run.one(addressAggregate, addressId, { type: 'add', address_id: addressId, address, network: 'mainnet' }, admin);
+  await run.one(
+    addressAggregate,
+    addressId,
+    { type: 'add', address_id: addressId, address, network: 'mainnet' },
+    admin,
+  );
   await run.one(
     escrowAggregate,
     escrowId,
@@ -57,7 +82,11 @@ export async function generatedDeal(run: Runner, n: number, admin: string) {
   }
   await run.across(
     [
-      part({ aggregate: escrowAggregate, id: escrowId, command: { type: 'assignAddress', by: 'buyer', address_id: addressId, address } }),
+      part({
+        aggregate: escrowAggregate,
+        id: escrowId,
+        command: { type: 'assignAddress', by: 'buyer', address_id: addressId, address },
+      }),
       part({ aggregate: addressAggregate, id: addressId, command: { type: 'assign', escrow_id: escrowId } }),
     ],
     buyer.id,
@@ -65,18 +94,54 @@ export async function generatedDeal(run: Runner, n: number, admin: string) {
   await run.one(escrowAggregate, escrowId, { type: 'markPaid', by: 'buyer', notes: 'Sent', evidence: [] }, buyer.id);
   await run.across(
     [
-      part({ aggregate: escrowAggregate, id: escrowId, command: { type: 'verifyPayment', by: 'admin', notes: 'Seen on chain', txid: TXID } }),
+      part({
+        aggregate: escrowAggregate,
+        id: escrowId,
+        command: { type: 'verifyPayment', by: 'admin', notes: 'Seen on chain', txid: TXID },
+      }),
       part({ aggregate: addressAggregate, id: addressId, command: { type: 'markUsed', escrow_id: escrowId } }),
     ],
     admin,
   );
-  await run.one(escrowAggregate, escrowId, { type: 'setPayoutAddress', by: 'seller', address: 'bc1qsellerpayout' }, seller.id);
-  await run.one(escrowAggregate, escrowId, { type: 'setPayoutAddress', by: 'buyer', address: 'bc1qbuyerrefund' }, buyer.id);
+  await run.one(
+    escrowAggregate,
+    escrowId,
+    { type: 'setPayoutAddress', by: 'seller', address: 'bc1qsellerpayout' },
+    seller.id,
+  );
+  await run.one(
+    escrowAggregate,
+    escrowId,
+    { type: 'setPayoutAddress', by: 'buyer', address: 'bc1qbuyerrefund' },
+    buyer.id,
+  );
   if (n % 10 === 7) {
-    await run.one(escrowAggregate, escrowId, { type: 'openDispute', by: 'buyer', reason: 'Partly delivered' }, buyer.id);
-    await run.one(escrowAggregate, escrowId, { type: 'resolveDispute', by: 'admin', outcome: 'Split agreed', resolution: 'split', seller_percent: 60, txid: TXID }, admin);
+    await run.one(
+      escrowAggregate,
+      escrowId,
+      { type: 'openDispute', by: 'buyer', reason: 'Partly delivered' },
+      buyer.id,
+    );
+    await run.one(
+      escrowAggregate,
+      escrowId,
+      {
+        type: 'resolveDispute',
+        by: 'admin',
+        outcome: 'Split agreed',
+        resolution: 'split',
+        seller_percent: 60,
+        txid: TXID,
+      },
+      admin,
+    );
   } else if (n % 10 === 8) {
-    await run.one(escrowAggregate, escrowId, { type: 'refund', by: 'admin', notes: 'Seller could not deliver', txid: TXID }, admin);
+    await run.one(
+      escrowAggregate,
+      escrowId,
+      { type: 'refund', by: 'admin', notes: 'Seller could not deliver', txid: TXID },
+      admin,
+    );
   } else {
     await run.one(escrowAggregate, escrowId, { type: 'confirmReceipt', by: 'buyer' }, buyer.id);
     await run.one(escrowAggregate, escrowId, { type: 'release', by: 'admin', notes: 'Delivered', txid: TXID }, admin);
@@ -87,7 +152,17 @@ export async function generatedDeal(run: Runner, n: number, admin: string) {
     await run.one(
       reviewAggregate,
       reviewId,
-      { type: 'submit', review_id: reviewId, name: 'Generated', email: null, country, rating: 4.5, text: 'Went smoothly', escrow_id: escrowId, verified_deal: true },
+      {
+        type: 'submit',
+        review_id: reviewId,
+        name: 'Generated',
+        email: null,
+        country,
+        rating: 4.5,
+        text: 'Went smoothly',
+        escrow_id: escrowId,
+        verified_deal: true,
+      },
       'system',
     );
     await run.one(reviewAggregate, reviewId, { type: 'approve' }, admin);

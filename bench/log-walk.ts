@@ -53,7 +53,9 @@ export async function logWalkInChild(databaseUrl: string, out: string): Promise<
     if (line.startsWith(FIGURES_LINE)) figures = JSON.parse(line.slice(FIGURES_LINE.length)) as LogWalkFigures;
     else console.log(`  ${line}`);
   }
-  const code = await new Promise<number | null>((resolve) => (child.exitCode !== null ? resolve(child.exitCode) : child.once('exit', resolve)));
+  const code = await new Promise<number | null>((resolve) =>
+    child.exitCode !== null ? resolve(child.exitCode) : child.once('exit', resolve),
+  );
   if (code !== 0 || !figures) throw new Error(`the log benchmarks stopped (exit ${code}) without their figures`);
   return figures;
 }
@@ -66,7 +68,13 @@ export async function keysetRead(db: Kysely<Database>): Promise<{ rows: number; 
   let after = 0;
   let rows = 0;
   for (;;) {
-    const page = await db.selectFrom('events').selectAll().where('position', '>', after).orderBy('position').limit(2_000).execute();
+    const page = await db
+      .selectFrom('events')
+      .selectAll()
+      .where('position', '>', after)
+      .orderBy('position')
+      .limit(2_000)
+      .execute();
     if (!page.length) break;
     rows += page.length;
     after = Number(page.at(-1)!.position);
@@ -77,7 +85,10 @@ export async function keysetRead(db: Kysely<Database>): Promise<{ rows: number; 
 async function readAndParse(path: string): Promise<number> {
   const started = performance.now();
   let lines = 0;
-  for await (const line of createInterface({ input: createReadStream(path, 'utf8'), crlfDelay: Number.POSITIVE_INFINITY })) {
+  for await (const line of createInterface({
+    input: createReadStream(path, 'utf8'),
+    crlfDelay: Number.POSITIVE_INFINITY,
+  })) {
     JSON.parse(line);
     lines++;
   }
@@ -104,7 +115,10 @@ async function startServer(databaseUrl: string, port: number): Promise<ChildProc
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   for (let i = 0; i < 120; i++) {
-    const ready = await fetch(`http://127.0.0.1:${port}/api/ready`).then((r) => r.ok, () => false);
+    const ready = await fetch(`http://127.0.0.1:${port}/api/ready`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ready) return child;
     await new Promise((r) => setTimeout(r, 500));
   }
@@ -112,14 +126,19 @@ async function startServer(databaseUrl: string, port: number): Promise<ChildProc
   throw new Error('the server did not become ready in 60 s');
 }
 
-const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+const rssMb = (pid: number) =>
+  Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
 
 export async function exportThroughServer(databaseUrl: string, out: string, events: number) {
   const port = benchPort(3700, 200);
   const server = await startServer(databaseUrl, port);
   try {
     const base = `http://127.0.0.1:${port}/api`;
-    const login = await fetch(`${base}/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ADMIN) });
+    const login = await fetch(`${base}/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(ADMIN),
+    });
     const { access_token } = (await login.json()) as { access_token: string };
     const rssBefore = rssMb(server.pid!);
     // The server's resident memory, sampled every 50 ms while it streams.
@@ -152,16 +171,22 @@ export async function logWalk(databaseUrl: string, out: string): Promise<LogWalk
     keyset = await keysetRead(database.db);
     console.log(`keyset read: ${keyset.rows} rows, ${Math.round(keyset.perSecond)} rows/s`);
     replay = await replayProjections(database);
-    console.log(`replay: ${replay.events} events, ${Math.round(replay.events / replay.seconds)} events/s, ${replay.match ? 'match' : 'MISMATCH'}`);
+    console.log(
+      `replay: ${replay.events} events, ${Math.round(replay.events / replay.seconds)} events/s, ${replay.match ? 'match' : 'MISMATCH'}`,
+    );
   } finally {
     await database.close();
   }
   const exported = await exportThroughServer(databaseUrl, out, keyset.rows);
-  console.log(`export: ${Math.round(exported.perSecond)} events/s, server RSS at most ${exported.peakRssMb.toFixed(0)} MB while exporting (${exported.rssBeforeMb.toFixed(0)} MB before)`);
+  console.log(
+    `export: ${Math.round(exported.perSecond)} events/s, server RSS at most ${exported.peakRssMb.toFixed(0)} MB while exporting (${exported.rssBeforeMb.toFixed(0)} MB before)`,
+  );
   const started = performance.now();
   const summary = await verifyExport(out);
   const verifyPerSecond = summary.events / seconds(started);
-  console.log(`verify-export: ${summary.events} events, ${Math.round(verifyPerSecond)} events/s, chain ok, head ${summary.head.position}`);
+  console.log(
+    `verify-export: ${summary.events} events, ${Math.round(verifyPerSecond)} events/s, chain ok, head ${summary.head.position}`,
+  );
   const parse = await readAndParse(out);
   console.log(`read + JSON.parse of the file: ${Math.round(parse)} lines/s`);
   return {
@@ -178,13 +203,19 @@ export async function logWalk(databaseUrl: string, out: string): Promise<LogWalk
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const { values } = parseArgs({
-    options: { out: { type: 'string', default: '/tmp/escrow-events.ndjson' }, 'export-only': { type: 'boolean', default: false }, json: { type: 'boolean', default: false } },
+    options: {
+      out: { type: 'string', default: '/tmp/escrow-events.ndjson' },
+      'export-only': { type: 'boolean', default: false },
+      json: { type: 'boolean', default: false },
+    },
   });
   const url = process.env.DATABASE_URL;
   if (!url) throw new Error('DATABASE_URL: the PostgreSQL store to walk');
   if (values['export-only']) {
     const e = await exportThroughServer(url, values.out!, 1_000_000);
-    console.log(`export: ${Math.round(e.perSecond)} events/s (of a million), server RSS at most ${e.peakRssMb.toFixed(0)} MB while exporting (${e.rssBeforeMb.toFixed(0)} MB before)`);
+    console.log(
+      `export: ${Math.round(e.perSecond)} events/s (of a million), server RSS at most ${e.peakRssMb.toFixed(0)} MB while exporting (${e.rssBeforeMb.toFixed(0)} MB before)`,
+    );
   } else {
     const figures = await logWalk(url, values.out!);
     if (values.json) console.log(`${FIGURES_LINE}${JSON.stringify(figures)}`);

@@ -29,9 +29,18 @@ const highWaterMb = (pid: number) => {
 };
 
 /** Runs `args` with `env` to its end, sampling its high-water mark. */
-export async function peakOf(name: string, args: string[], env: NodeJS.ProcessEnv, finishedCodes: readonly number[] = [0]): Promise<PeakRss> {
+export async function peakOf(
+  name: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  finishedCodes: readonly number[] = [0],
+): Promise<PeakRss> {
   const started = performance.now();
-  const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, args, {
+    cwd: root,
+    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr = (stderr + text).slice(-2_000)));
   let peak = 0;
@@ -68,12 +77,24 @@ export async function serverPeak(env: NodeJS.ProcessEnv, port: number, idleSecon
   const sampler = setInterval(() => (peak = Math.max(peak, highWaterMb(child.pid!))), 25);
   try {
     for (;;) {
-      if (await fetch(`http://127.0.0.1:${port}/api/ready`).then((r) => r.ok, () => false)) break;
-      if (child.exitCode !== null || performance.now() - started > 300_000) throw new Error('the server did not become ready');
+      if (
+        await fetch(`http://127.0.0.1:${port}/api/ready`).then(
+          (r) => r.ok,
+          () => false,
+        )
+      )
+        break;
+      if (child.exitCode !== null || performance.now() - started > 300_000)
+        throw new Error('the server did not become ready');
       await new Promise((r) => setTimeout(r, 50));
     }
     await new Promise((r) => setTimeout(r, idleSeconds * 1000));
-    return { name: 'server (start, ready, idle)', peakRssMb: peak, seconds: (performance.now() - started) / 1000, exitCode: 0 };
+    return {
+      name: 'server (start, ready, idle)',
+      peakRssMb: peak,
+      seconds: (performance.now() - started) / 1000,
+      exitCode: 0,
+    };
   } finally {
     clearInterval(sampler);
     child.kill('SIGTERM');

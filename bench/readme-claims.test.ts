@@ -8,7 +8,11 @@ function goals(results: string) {
   const rows = results.split('\n').filter((line) => /^\|[^-]/.test(line) && !line.startsWith('| figure'));
   const cells = rows.map((line) => line.split('|').map((cell) => cell.trim()));
   const judged = cells.filter((c) => c.at(-2) === 'yes' || c.at(-2) === '**no**');
-  return { met: judged.filter((c) => c.at(-2) === 'yes').length, total: judged.length, missed: judged.filter((c) => c.at(-2) === '**no**').map((c) => c[1]!) };
+  return {
+    met: judged.filter((c) => c.at(-2) === 'yes').length,
+    total: judged.length,
+    missed: judged.filter((c) => c.at(-2) === '**no**').map((c) => c[1]!),
+  };
 }
 
 describe("the README's benchmark claim", () => {
@@ -17,6 +21,5 @@ describe("the README's benchmark claim", () => {
     const readme = read('README.md').replace(/\s+/g, ' ');
     expect(readme).toContain(`${met} of ${total} goals met in the last run`);
     for (const figure of missed) expect(readme).toContain(figure.split(',')[0]!); // "POST /api/escrows", "replay"
-
   });
 });

@@ -68,8 +68,15 @@ export function ratioResult(
  * A figure measured several times, each run against its own baseline measured next to it: judged on the median
  * of the per-run ratios, with their spread; a spread that reaches both sides of the goal is flagged.
  */
-export function ratioOfRuns(name: string, unit: string, values: readonly number[], baselines: readonly number[], minRatio: number): BenchResult {
-  if (values.length !== baselines.length) throw new Error(`${name}: ${values.length} runs against ${baselines.length} baselines`);
+export function ratioOfRuns(
+  name: string,
+  unit: string,
+  values: readonly number[],
+  baselines: readonly number[],
+  minRatio: number,
+): BenchResult {
+  if (values.length !== baselines.length)
+    throw new Error(`${name}: ${values.length} runs against ${baselines.length} baselines`);
   const ratios = values.map((v, i) => v / baselines[i]!);
   const ratio = median(ratios);
   const low = Math.min(...ratios);
@@ -85,20 +92,37 @@ export function ratioOfRuns(name: string, unit: string, values: readonly number[
 }
 
 /** A figure measured several times against a fixed limit: judged on the median, with the spread of the runs. */
-export function limitOfRuns(name: string, unit: string, values: readonly number[], limit: { below?: number; atLeast?: number }): BenchResult {
+export function limitOfRuns(
+  name: string,
+  unit: string,
+  values: readonly number[],
+  limit: { below?: number; atLeast?: number },
+): BenchResult {
   const result = limitResult(name, unit, median(values), limit);
   const low = Math.min(...values);
   const high = Math.max(...values);
-  const crosses = (limit.below !== undefined && low < limit.below && high >= limit.below) || (limit.atLeast !== undefined && low < limit.atLeast && high >= limit.atLeast);
+  const crosses =
+    (limit.below !== undefined && low < limit.below && high >= limit.below) ||
+    (limit.atLeast !== undefined && low < limit.atLeast && high >= limit.atLeast);
   return { ...result, runs: values.length, spread: [round(low), round(high)], spreadCrossesGoal: crosses };
 }
 
 /** A figure judged against a fixed limit. */
-export function limitResult(name: string, unit: string, value: number, limit: { below?: number; atLeast?: number }): BenchResult {
-  const met = (limit.below === undefined || value < limit.below) && (limit.atLeast === undefined || value >= limit.atLeast);
-  const goal = [limit.below !== undefined ? `< ${limit.below} ${unit}` : '', limit.atLeast !== undefined ? `>= ${limit.atLeast} ${unit}` : '']
-    .filter(Boolean)
-    .join(', ') || 'reported';
+export function limitResult(
+  name: string,
+  unit: string,
+  value: number,
+  limit: { below?: number; atLeast?: number },
+): BenchResult {
+  const met =
+    (limit.below === undefined || value < limit.below) && (limit.atLeast === undefined || value >= limit.atLeast);
+  const goal =
+    [
+      limit.below !== undefined ? `< ${limit.below} ${unit}` : '',
+      limit.atLeast !== undefined ? `>= ${limit.atLeast} ${unit}` : '',
+    ]
+      .filter(Boolean)
+      .join(', ') || 'reported';
   return { name, unit, value: round(value), baseline: null, ratio: null, goal, met };
 }
 
@@ -119,7 +143,9 @@ export function spreadText(r: BenchResult): string {
 export function printResult(r: BenchResult): void {
   const vs = r.baseline === null ? '' : ` vs ${r.baseline} -> ratio ${r.ratio}`;
   const spread = r.spread ? ` [median; ${spreadText(r)}]` : '';
-  console.log(`${informational(r) ? 'info  ' : r.met ? 'met   ' : 'MISSED'} ${r.name}: ${r.value} ${r.unit}${vs}${spread} (goal ${r.goal})`);
+  console.log(
+    `${informational(r) ? 'info  ' : r.met ? 'met   ' : 'MISSED'} ${r.name}: ${r.value} ${r.unit}${vs}${spread} (goal ${r.goal})`,
+  );
 }
 
 export function writeResults(directory: string, results: BenchResult[], context: string[]): void {
@@ -137,7 +163,10 @@ export function writeResults(directory: string, results: BenchResult[], context:
     '',
     '| figure | unit | value | baseline | ratio | spread | goal | met |',
     '|---|---|---:|---:|---:|---|---|---|',
-    ...results.map((r) => `| ${r.name} | ${r.unit} | ${cell(r.value)} | ${cell(r.baseline)} | ${cell(r.ratio)} | ${spreadText(r)} | ${r.goal} | ${informational(r) ? '-' : r.met ? 'yes' : '**no**'} |`),
+    ...results.map(
+      (r) =>
+        `| ${r.name} | ${r.unit} | ${cell(r.value)} | ${cell(r.baseline)} | ${cell(r.ratio)} | ${spreadText(r)} | ${r.goal} | ${informational(r) ? '-' : r.met ? 'yes' : '**no**'} |`,
+    ),
     '',
   ];
   writeFileSync(`${directory}/RESULTS.md`, lines.join('\n'));

@@ -21,7 +21,18 @@ import { withBenchDatabase } from './bench-database.ts';
 import { logWalkInChild } from './log-walk.ts';
 import { commandPeaks, type PeakRss, pgliteFootprint, serverPeak } from './memory.ts';
 import { benchPort } from './ports.ts';
-import { type BenchResult, checkResult, informational, limitOfRuns, limitResult, printResult, RUNS, ratioOfRuns, repeated, writeResults } from './results.ts';
+import {
+  type BenchResult,
+  checkResult,
+  informational,
+  limitOfRuns,
+  limitResult,
+  printResult,
+  RUNS,
+  ratioOfRuns,
+  repeated,
+  writeResults,
+} from './results.ts';
 import { seedBulk } from './seed-bulk.ts';
 import { transparencyBenchmarks } from './transparency.ts';
 import { chromiumPath, ESCROW_ROUTE, measureRoutes } from './web-size.ts';
@@ -67,8 +78,24 @@ if (only.has('append')) {
       const of = (key: keyof (typeof runs)[number]) => runs.map((r) => r[key]);
       const pglite = handle.backend === 'pglite';
       add(ratioOfRuns(`append, 1 writer (${handle.backend})`, 'commands/s', of('one'), of('raw1'), pglite ? 0 : 0.55));
-      add(ratioOfRuns(`append, 16 writers (${handle.backend})`, 'commands/s', of('sixteen'), of('raw16'), pglite ? 0 : 1.5));
-      add(ratioOfRuns(`append, 16 writers against 16 raw INSERTs without a lock (${handle.backend})`, 'commands/s', of('sixteen'), of('raw16Free'), pglite ? 0 : 1.0));
+      add(
+        ratioOfRuns(
+          `append, 16 writers (${handle.backend})`,
+          'commands/s',
+          of('sixteen'),
+          of('raw16'),
+          pglite ? 0 : 1.5,
+        ),
+      );
+      add(
+        ratioOfRuns(
+          `append, 16 writers against 16 raw INSERTs without a lock (${handle.backend})`,
+          'commands/s',
+          of('sixteen'),
+          of('raw16Free'),
+          pglite ? 0 : 1.0,
+        ),
+      );
       if (handle.backend === 'postgres') lockedInsertBaselines = of('raw16');
     }, backend);
   }
@@ -95,21 +122,49 @@ if (only.has('log')) {
     step(`${events} events on postgres: seed, keyset read, replay, export, verify-export`);
     const started = performance.now();
     const seeded = await seedBulk(handle.db, events, 200, progress(started));
-    console.log(`  seeded ${seeded.events} events (${seeded.deals} deals) in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+    console.log(
+      `  seeded ${seeded.events} events (${seeded.deals} deals) in ${((performance.now() - started) / 1000).toFixed(0)} s`,
+    );
     const out = join(tmpdir(), `escrow-bench-${process.pid}.ndjson`);
     try {
       const walks = await repeated(() => logWalkInChild(url!, out));
       const of = (key: keyof (typeof walks)[number]) => walks.map((w) => Number(w[key]));
-      add(ratioOfRuns(`replay, ${walks[0]!.events} events`, 'events/s', of('replayEventsPerSecond'), of('keysetRowsPerSecond'), 0.5));
-      add(checkResult('replay equals the live read models', walks.every((w) => w.replayMatch), 'match'));
-      add(ratioOfRuns(`export, ${walks[0]!.events} events`, 'events/s', of('exportEventsPerSecond'), of('keysetRowsPerSecond'), 0.7));
+      add(
+        ratioOfRuns(
+          `replay, ${walks[0]!.events} events`,
+          'events/s',
+          of('replayEventsPerSecond'),
+          of('keysetRowsPerSecond'),
+          0.5,
+        ),
+      );
+      add(
+        checkResult(
+          'replay equals the live read models',
+          walks.every((w) => w.replayMatch),
+          'match',
+        ),
+      );
+      add(
+        ratioOfRuns(
+          `export, ${walks[0]!.events} events`,
+          'events/s',
+          of('exportEventsPerSecond'),
+          of('keysetRowsPerSecond'),
+          0.7,
+        ),
+      );
       add(limitOfRuns('export: server peak RSS', 'MB', of('exportPeakRssMb'), { below: 200 }));
       add(ratioOfRuns('verify-export', 'events/s', of('verifyEventsPerSecond'), of('readAndParseLinesPerSecond'), 0.3));
     } finally {
       rmSync(out, { force: true });
     }
     step(`peak RSS of the server and each CLI command, ${events} events on postgres`);
-    for (const peak of [await serverPeak({ DATABASE_URL: url, DATA_DIR: tmpdir() }, benchPort(4100, 100)), ...(await commandPeaks({ DATABASE_URL: url }, postgres))]) addPeak(peak, 'postgres', 0);
+    for (const peak of [
+      await serverPeak({ DATABASE_URL: url, DATA_DIR: tmpdir() }, benchPort(4100, 100)),
+      ...(await commandPeaks({ DATABASE_URL: url }, postgres)),
+    ])
+      addPeak(peak, 'postgres', 0);
   }, postgres);
 }
 
@@ -122,17 +177,34 @@ if (only.has('start')) {
       await migrateToLatest(database.db);
       const started = performance.now();
       const seeded = await seedBulk(database.db, events, 200, progress(started));
-      console.log(`  seeded ${seeded.events} events into PGlite in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+      console.log(
+        `  seeded ${seeded.events} events into PGlite in ${((performance.now() - started) / 1000).toFixed(0)} s`,
+      );
     } finally {
       await database.close();
     }
     await timeStart(dataDir); // the first start builds what is stale; the figure is the next one
-    add(limitOfRuns(`npm start to /api/ready, ${events} events in PGlite`, 's', await repeated(() => timeStart(dataDir)), { below: 3 }));
+    add(
+      limitOfRuns(
+        `npm start to /api/ready, ${events} events in PGlite`,
+        's',
+        await repeated(() => timeStart(dataDir)),
+        { below: 3 },
+      ),
+    );
     step(`peak RSS of the server and each CLI command, ${events} events in PGlite`);
     const footprint = await pgliteFootprint(dataDir);
-    add(limitResult(`PGlite's idle footprint (a process that opens the store), ${events} events`, 'MB', footprint.peakRssMb, {}));
+    add(
+      limitResult(
+        `PGlite's idle footprint (a process that opens the store), ${events} events`,
+        'MB',
+        footprint.peakRssMb,
+        {},
+      ),
+    );
     const env = { DATA_DIR: dataDir, DATABASE_URL: '' };
-    for (const peak of [await serverPeak(env, benchPort(4100, 100)), ...(await commandPeaks(env))]) addPeak(peak, 'PGlite', footprint.peakRssMb);
+    for (const peak of [await serverPeak(env, benchPort(4100, 100)), ...(await commandPeaks(env))])
+      addPeak(peak, 'PGlite', footprint.peakRssMb);
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }
@@ -141,13 +213,39 @@ if (only.has('start')) {
 if (only.has('web')) {
   step('web: what Chromium downloads');
   const [landing, admin, escrow] = await measureRoutes(['/', '/admin', ESCROW_ROUTE]);
-  add(limitResult(`landing route JS + CSS, as received (${landing!.encodings.join(', ')})`, 'KB', (landing!.js_bytes + landing!.css_bytes) / 1024, { below: 150 }));
-  add(limitResult(`escrow page with its payment dialog JS + CSS, as received (${escrow!.encodings.join(', ')})`, 'KB', (escrow!.js_bytes + escrow!.css_bytes) / 1024, { below: 200 }));
-  add(checkResult('landing loads no escrow code', landing!.files.filter((f) => /escrow|dashboard|qrcode|browser-/i.test(f)).length === 0, 'no escrow chunk'));
+  add(
+    limitResult(
+      `landing route JS + CSS, as received (${landing!.encodings.join(', ')})`,
+      'KB',
+      (landing!.js_bytes + landing!.css_bytes) / 1024,
+      { below: 150 },
+    ),
+  );
+  add(
+    limitResult(
+      `escrow page with its payment dialog JS + CSS, as received (${escrow!.encodings.join(', ')})`,
+      'KB',
+      (escrow!.js_bytes + escrow!.css_bytes) / 1024,
+      { below: 200 },
+    ),
+  );
+  add(
+    checkResult(
+      'landing loads no escrow code',
+      landing!.files.filter((f) => /escrow|dashboard|qrcode|browser-/i.test(f)).length === 0,
+      'no escrow chunk',
+    ),
+  );
   const adminFiles = (files: string[]) => files.filter((f) => /admin/i.test(f));
   console.log(`  /admin loads ${admin!.files.length} files, ${adminFiles(admin!.files).length} of them admin chunks`);
   add(checkResult('landing loads no admin console code', adminFiles(landing!.files).length === 0, 'no admin chunk'));
-  add(checkResult('no request to another host', [landing, admin, escrow].every((w) => w!.foreign_requests.length === 0), 'none'));
+  add(
+    checkResult(
+      'no request to another host',
+      [landing, admin, escrow].every((w) => w!.foreign_requests.length === 0),
+      'none',
+    ),
+  );
 }
 
 if (only.has('tlog')) {
@@ -189,7 +287,13 @@ async function timeStart(dataDir: string): Promise<number> {
   });
   try {
     for (;;) {
-      if (await fetch(`http://127.0.0.1:${port}/api/ready`).then((r) => r.ok, () => false)) return (performance.now() - started) / 1000;
+      if (
+        await fetch(`http://127.0.0.1:${port}/api/ready`).then(
+          (r) => r.ok,
+          () => false,
+        )
+      )
+        return (performance.now() - started) / 1000;
       if (performance.now() - started > 300_000) throw new Error('npm start did not become ready in 5 minutes');
       await new Promise((r) => setTimeout(r, 25));
     }
@@ -200,11 +304,17 @@ async function timeStart(dataDir: string): Promise<number> {
 }
 
 const context = [
-  `Run ${new Date().toISOString()} on ${process.platform}, Node ${process.version}, ${cpus().length} cores (load average at the end ${loadavg().map((l) => l.toFixed(1)).join(' / ')}); PostgreSQL at ${new URL(postgres).host}; ${events} events for the log benchmarks; ${seconds} s per load.`,
+  `Run ${new Date().toISOString()} on ${process.platform}, Node ${process.version}, ${cpus().length} cores (load average at the end ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(
+      ' / ',
+    )}); PostgreSQL at ${new URL(postgres).host}; ${events} events for the log benchmarks; ${seconds} s per load.`,
   'Goals apply to PostgreSQL, the production backend; the PGlite rows of the append benchmark are for comparison (one connection in this process: its "16 writers" take turns).',
 ];
 if (only.size === 6 && events >= 1_000_000) writeResults(benchDir, results, context);
 else console.log('\n(a partial or quick run: bench/RESULTS.md and results.json left as they were)');
 const goals = results.filter((r) => !informational(r));
 const missed = goals.filter((r) => !r.met);
-console.log(`\n${goals.length - missed.length} of ${goals.length} goals met${missed.length ? `; missed: ${missed.map((r) => r.name).join('; ')}` : ''}`);
+console.log(
+  `\n${goals.length - missed.length} of ${goals.length} goals met${missed.length ? `; missed: ${missed.map((r) => r.name).join('; ')}` : ''}`,
+);

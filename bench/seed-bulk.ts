@@ -66,10 +66,19 @@ export function bulkRunner(db: Kysely<Database>, store: EventStore) {
     const appends: StreamAppend[] = [];
     for (const [key, pending] of streams) {
       if (!pending.events.length) continue;
-      appends.push({ streamId: key, streamType: pending.aggregate.streamType, expectedVersion: pending.version, events: pending.events });
+      appends.push({
+        streamId: key,
+        streamType: pending.aggregate.streamType,
+        expectedVersion: pending.version,
+        events: pending.events,
+      });
     }
     if (!appends.length) return;
-    await store.append(appends, { actor: 'system', request_id: 'seed-bulk', machine_version: escrowAggregate.rulesVersion! }, { now: new Date(clock).toISOString() });
+    await store.append(
+      appends,
+      { actor: 'system', request_id: 'seed-bulk', machine_version: escrowAggregate.rulesVersion! },
+      { now: new Date(clock).toISOString() },
+    );
     appended += appends.reduce((n, a) => n + a.events.length, 0);
     streams.clear(); // each deal has streams of its own; earlier ones are never touched again
   }
@@ -80,7 +89,12 @@ export function bulkRunner(db: Kysely<Database>, store: EventStore) {
  * Appends generated deals until the log holds at least `target` events (plus an admin and the pricing), `perAppend`
  * deals per append, with every projection inline (rows a deal creates are read back from the append's own buffer).
  */
-export async function seedBulk(db: Kysely<Database>, target: number, perAppend = 200, onProgress?: (events: number) => void) {
+export async function seedBulk(
+  db: Kysely<Database>,
+  target: number,
+  perAppend = 200,
+  onProgress?: (events: number) => void,
+) {
   const bulk = bulkRunner(db, createEventStore(db, projections));
   const admin = randomUUID();
   await generatedUser(bulk.run, 'admin', admin);
@@ -96,7 +110,9 @@ export async function seedBulk(db: Kysely<Database>, target: number, perAppend =
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const { values } = parseArgs({ options: { events: { type: 'string', default: '1000000' }, 'deals-per-append': { type: 'string', default: '200' } } });
+  const { values } = parseArgs({
+    options: { events: { type: 'string', default: '1000000' }, 'deals-per-append': { type: 'string', default: '200' } },
+  });
   const config = loadConfig();
   const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR, poolSize: 4 });
   await migrateToLatest(database.db);
@@ -109,6 +125,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   });
   const seconds = (performance.now() - started) / 1000;
   const head = await readChainHead(database.db);
-  console.log(`${database.backend}: appended ${seeded.events} events (${seeded.deals} deals) in ${seconds.toFixed(1)} s, ${Math.round(seeded.events / seconds)} events/s; log now holds ${head.position}`);
+  console.log(
+    `${database.backend}: appended ${seeded.events} events (${seeded.deals} deals) in ${seconds.toFixed(1)} s, ${Math.round(seeded.events / seconds)} events/s; log now holds ${head.position}`,
+  );
   await database.close();
 }

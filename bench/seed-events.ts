@@ -18,12 +18,18 @@ import { SETTINGS_ID } from '../domain/events.ts';
 import { projections } from '../projections/registry.ts';
 import { generatedDeal, generatedUser, PRICING, type Runner } from './generated-history.ts';
 
-const { values } = parseArgs({ options: { events: { type: 'string', default: '100000' }, concurrency: { type: 'string', default: '8' } } });
+const { values } = parseArgs({
+  options: { events: { type: 'string', default: '100000' }, concurrency: { type: 'string', default: '8' } },
+});
 const target = Number(values.events);
 const concurrency = Number(values.concurrency);
 
 const config = loadConfig();
-const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR, poolSize: concurrency + 2 });
+const database = await openDatabase({
+  databaseUrl: config.DATABASE_URL,
+  dataDir: config.DATA_DIR,
+  poolSize: concurrency + 2,
+});
 await migrateToLatest(database.db);
 const deps = { db: database.db, store: createEventStore(database.db, projections) };
 

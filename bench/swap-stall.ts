@@ -29,5 +29,7 @@ while (!stopping) {
   await new Promise((resolve) => setTimeout(resolve, 200));
 }
 times.sort((a, b) => a - b);
-console.log(`appends: ${times.length}, median ${times[Math.floor(times.length / 2)]?.toFixed(0)} ms, slowest ${times.at(-1)?.toFixed(0)} ms`);
+console.log(
+  `appends: ${times.length}, median ${times[Math.floor(times.length / 2)]?.toFixed(0)} ms, slowest ${times.at(-1)?.toFixed(0)} ms`,
+);
 await database.close();

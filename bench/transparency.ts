@@ -28,7 +28,11 @@ const ORIGIN = 'bench.example/log';
 const CHECKPOINTS = 10;
 
 function transparencyLog(database: DatabaseHandle): TransparencyLog {
-  return new TransparencyLog(database, createLogger('silent'), { origin: ORIGIN, key: { seed: newSeed(), source: 'bench' }, intervalS: 60 });
+  return new TransparencyLog(database, createLogger('silent'), {
+    origin: ORIGIN,
+    key: { seed: newSeed(), source: 'bench' },
+    intervalS: 60,
+  });
 }
 
 /** `size` escrows opened through `store` (one event each). */
@@ -37,8 +41,18 @@ async function openRing(store: EventStore, admin: string, size: number): Promise
   for (let i = 0; i < size; i++) {
     const id = randomUUID();
     const create: EscrowCommand = {
-      type: 'create', by: 'buyer', escrow_id: id, created_by: admin, creator_side: 'buyer', creator_email: 'buyer@example.com',
-      counterparty_email: 'seller@example.com', product_service: `Item ${i}`, description: 'Benchmark deal', amount_cents: 150_000, deadline_days: 7, pricing: PRICING,
+      type: 'create',
+      by: 'buyer',
+      escrow_id: id,
+      created_by: admin,
+      creator_side: 'buyer',
+      creator_email: 'buyer@example.com',
+      counterparty_email: 'seller@example.com',
+      product_service: `Item ${i}`,
+      description: 'Benchmark deal',
+      amount_cents: 150_000,
+      deadline_days: 7,
+      pricing: PRICING,
     };
     await handle(store, escrowAggregate, id, create, { actor: admin, requestId: 'bench-setup' });
     ring.push(id);
@@ -51,7 +65,10 @@ async function commandsPerSecond(store: EventStore, seconds: number): Promise<nu
   const admin = randomUUID();
   const ring = await openRing(store, admin, 200);
   return perSecond(1, seconds, async (_writer, i) => {
-    const command: EscrowCommand = Math.floor(i / ring.length) % 2 === 0 ? { type: 'freeze', by: 'admin', reason: 'Benchmark' } : { type: 'unfreeze', by: 'admin', reason: 'Benchmark' };
+    const command: EscrowCommand =
+      Math.floor(i / ring.length) % 2 === 0
+        ? { type: 'freeze', by: 'admin', reason: 'Benchmark' }
+        : { type: 'unfreeze', by: 'admin', reason: 'Benchmark' };
     await handle(store, escrowAggregate, ring[i % ring.length]!, command, { actor: admin, requestId: 'bench' });
   });
 }
@@ -88,19 +105,25 @@ async function buildTree(database: DatabaseHandle, leaves: number): Promise<void
   for (let i = 0; i < leaves; i++) {
     const leaf = leafBytes.subarray((i % 1024) * 32, (i % 1024) * 32 + 32);
     leaf.writeUInt32BE(i, 0);
-    for (const node of builder.push(leafHash(leaf))) rows.push({ level: node.level, idx: node.index, hash: Buffer.from(node.hash) });
+    for (const node of builder.push(leafHash(leaf)))
+      rows.push({ level: node.level, idx: node.index, hash: Buffer.from(node.hash) });
     if (rows.length >= 6_000) await flush();
   }
   await flush();
   await db.updateTable('tlog_state').set({ size: leaves }).where('id', '=', 1).execute();
   const root = builder.root();
   for (const size of [leaves - 1_000, leaves]) {
-    const note = size === leaves ? signNote(checkpointText({ origin: ORIGIN, size, root }), ORIGIN, newSeed()) : 'bench';
-    await db.insertInto('tlog_checkpoints').values({ size, root_hash: toBase64(root), signed_at: new Date().toISOString(), note, vkey: 'bench' }).execute();
+    const note =
+      size === leaves ? signNote(checkpointText({ origin: ORIGIN, size, root }), ORIGIN, newSeed()) : 'bench';
+    await db
+      .insertInto('tlog_checkpoints')
+      .values({ size, root_hash: toBase64(root), signed_at: new Date().toISOString(), note, vkey: 'bench' })
+      .execute();
   }
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 
 /** Milliseconds per call of `once`, `count` times in a row: p50 and p99. */
 async function latency(count: number, once: (i: number) => Promise<unknown>): Promise<{ p50: number; p99: number }> {
@@ -119,7 +142,14 @@ export async function proofLatency(database: DatabaseHandle, leaves: number, cou
   await buildTree(database, leaves);
   const random = (below: number) => Math.floor(Math.random() * below);
   // The floor on this machine now: one primary-key SELECT through the same pool (a proof makes two queries).
-  const primaryKey = await latency(count, () => database.db.selectFrom('tlog_nodes').select('hash').where('level', '=', 0).where('idx', '=', random(leaves)).executeTakeFirst());
+  const primaryKey = await latency(count, () =>
+    database.db
+      .selectFrom('tlog_nodes')
+      .select('hash')
+      .where('level', '=', 0)
+      .where('idx', '=', random(leaves))
+      .executeTakeFirst(),
+  );
   const inclusion = await latency(count, () => inclusionAnswer(database.db, random(leaves), leaves));
   const consistency = await latency(count, () => consistencyAnswer(database.db, 1 + random(leaves - 1), leaves));
   return { primaryKey, inclusion, consistency };
@@ -149,31 +179,78 @@ export async function signingCost(database: DatabaseHandle): Promise<{ signMs: n
 }
 
 /** Every transparency figure on `backend` (a PostgreSQL URL, or null for PGlite in memory). */
-export async function transparencyBenchmarks(backend: string | null, seconds: number, leaves: number): Promise<BenchResult[]> {
+export async function transparencyBenchmarks(
+  backend: string | null,
+  seconds: number,
+  leaves: number,
+): Promise<BenchResult[]> {
   const results: BenchResult[] = [];
   const name = (what: string, handle: DatabaseHandle) => `${what} (${handle.backend})`;
   await withBenchDatabase(async (handle) => {
     const append = await appendWithTree(handle, seconds);
-    results.push(ratioResult(name('append, 1 writer, transparency tree kept', handle), 'commands/s', append.on, append.off, handle.backend === 'postgres' ? 0.9 : 0));
+    results.push(
+      ratioResult(
+        name('append, 1 writer, transparency tree kept', handle),
+        'commands/s',
+        append.on,
+        append.off,
+        handle.backend === 'postgres' ? 0.9 : 0,
+      ),
+    );
   }, backend);
   await withBenchDatabase(async (handle) => {
     const proofs = await proofLatency(handle, leaves);
-    results.push(limitResult(name(`inclusion proof p99, ${leaves.toLocaleString('en-US')} leaves`, handle), 'ms', proofs.inclusion.p99, { below: 20 }));
-    results.push(limitResult(name(`inclusion proof p50, ${leaves.toLocaleString('en-US')} leaves`, handle), 'ms', proofs.inclusion.p50, {}));
-    results.push(limitResult(name(`consistency proof p99, ${leaves.toLocaleString('en-US')} leaves`, handle), 'ms', proofs.consistency.p99, { below: 20 }));
-    results.push(limitResult(name('one primary-key SELECT of a node, p99 (the floor)', handle), 'ms', proofs.primaryKey.p99, {}));
-    results.push(limitResult(name('one primary-key SELECT of a node, p50 (the floor)', handle), 'ms', proofs.primaryKey.p50, {}));
+    results.push(
+      limitResult(
+        name(`inclusion proof p99, ${leaves.toLocaleString('en-US')} leaves`, handle),
+        'ms',
+        proofs.inclusion.p99,
+        { below: 20 },
+      ),
+    );
+    results.push(
+      limitResult(
+        name(`inclusion proof p50, ${leaves.toLocaleString('en-US')} leaves`, handle),
+        'ms',
+        proofs.inclusion.p50,
+        {},
+      ),
+    );
+    results.push(
+      limitResult(
+        name(`consistency proof p99, ${leaves.toLocaleString('en-US')} leaves`, handle),
+        'ms',
+        proofs.consistency.p99,
+        { below: 20 },
+      ),
+    );
+    results.push(
+      limitResult(name('one primary-key SELECT of a node, p99 (the floor)', handle), 'ms', proofs.primaryKey.p99, {}),
+    );
+    results.push(
+      limitResult(name('one primary-key SELECT of a node, p50 (the floor)', handle), 'ms', proofs.primaryKey.p50, {}),
+    );
   }, backend);
   await withBenchDatabase(async (handle) => {
     const signing = await signingCost(handle);
     results.push(limitResult('checkpoint note signature (Ed25519)', 'ms', signing.signMs, {}));
-    results.push(limitResult(name('checkpoint signed after 100 events (catch-up, root, sign, store), mean', handle), 'ms', signing.checkpointMs, {}));
+    results.push(
+      limitResult(
+        name('checkpoint signed after 100 events (catch-up, root, sign, store), mean', handle),
+        'ms',
+        signing.checkpointMs,
+        {},
+      ),
+    );
   }, backend);
   return results;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const { values } = parseArgs({ options: { seconds: { type: 'string', default: '10' }, leaves: { type: 'string', default: '1000000' } } });
+  const { values } = parseArgs({
+    options: { seconds: { type: 'string', default: '10' }, leaves: { type: 'string', default: '1000000' } },
+  });
   const postgres = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-  for (const result of await transparencyBenchmarks(postgres, Number(values.seconds), Number(values.leaves))) printResult(result);
+  for (const result of await transparencyBenchmarks(postgres, Number(values.seconds), Number(values.leaves)))
+    printResult(result);
 }

@@ -43,7 +43,10 @@ export function chromiumPath(): string {
  * `/escrow/{id}?pay=1` (the page with its payment dialog and QR code) is measured as that buyer.
  */
 async function seedBuyerEscrow(app: ReturnType<typeof createApp>, deps: Parameters<typeof createApp>[0]) {
-  const post = async (path: string, init: { json?: unknown; form?: Record<string, string>; token?: string; method?: string }) => {
+  const post = async (
+    path: string,
+    init: { json?: unknown; form?: Record<string, string>; token?: string; method?: string },
+  ) => {
     const headers: Record<string, string> = init.token ? { authorization: `Bearer ${init.token}` } : {};
     if (init.json !== undefined) headers['content-type'] = 'application/json';
     if (init.form) headers['content-type'] = 'application/x-www-form-urlencoded';
@@ -56,12 +59,36 @@ async function seedBuyerEscrow(app: ReturnType<typeof createApp>, deps: Paramete
   await ensureAdmin(deps, { username: 'benchadmin', email: 'benchadmin@example.com', password });
   const admin = (await post('/auth/login', { json: { username: 'benchadmin', password } })).access_token!;
   await post('/admin/btc-rate', { form: { btc_usd_rate: '50000' }, token: admin, method: 'PUT' });
-  await post('/admin/addresses', { form: { address_string: 'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4' }, token: admin });
-  await post('/auth/register', { json: { full_name: 'Bench Buyer', email: 'benchbuyer@example.com', username: 'benchbuyer', password, confirm_password: password, role: 'buyer' } });
-  const mail = await deps.database.db.selectFrom('mail_outbox').select('body').where('to_address', '=', 'benchbuyer@example.com').executeTakeFirstOrThrow();
+  await post('/admin/addresses', {
+    form: { address_string: 'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4' },
+    token: admin,
+  });
+  await post('/auth/register', {
+    json: {
+      full_name: 'Bench Buyer',
+      email: 'benchbuyer@example.com',
+      username: 'benchbuyer',
+      password,
+      confirm_password: password,
+      role: 'buyer',
+    },
+  });
+  const mail = await deps.database.db
+    .selectFrom('mail_outbox')
+    .select('body')
+    .where('to_address', '=', 'benchbuyer@example.com')
+    .executeTakeFirstOrThrow();
   await post('/auth/verify-email', { json: { token: /token=([A-Za-z0-9_-]+)/.exec(mail.body)?.[1] } });
   const token = (await post('/auth/login', { json: { username: 'benchbuyer', password } })).access_token!;
-  const escrow = await post('/escrows', { json: { product_service: 'Camera', description: 'Mirrorless body', amount_usd: '1000', seller_email: 'seller@example.com' }, token });
+  const escrow = await post('/escrows', {
+    json: {
+      product_service: 'Camera',
+      description: 'Mirrorless body',
+      amount_usd: '1000',
+      seller_email: 'seller@example.com',
+    },
+    token,
+  });
   return { token, escrowId: escrow.id! };
 }
 
@@ -84,7 +111,10 @@ export async function measureRoutes(routes: string[]): Promise<RouteWeight[]> {
     const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
     await new Promise((resolve) => server.once('listening', resolve));
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const browser = await chromium.launch({ executablePath: chromiumPath(), args: ['--headless', '--no-sandbox', '--disable-gpu'] });
+    const browser = await chromium.launch({
+      executablePath: chromiumPath(),
+      args: ['--headless', '--no-sandbox', '--disable-gpu'],
+    });
     try {
       const weights: RouteWeight[] = [];
       for (const route of routes) {
@@ -106,11 +136,13 @@ export async function measureRoutes(routes: string[]): Promise<RouteWeight[]> {
         page.on('requestfinished', (request) => {
           const url = new URL(request.url());
           if (url.origin !== base || !/\.(js|css)$/.test(url.pathname)) return;
-          received.push((async () => ({
-            path: url.pathname,
-            bytes: (await request.sizes()).responseBodySize,
-            encoding: (await request.response())?.headers()['content-encoding'] ?? 'identity',
-          }))());
+          received.push(
+            (async () => ({
+              path: url.pathname,
+              bytes: (await request.sizes()).responseBodySize,
+              encoding: (await request.response())?.headers()['content-encoding'] ?? 'identity',
+            }))(),
+          );
         });
         await page.goto(`${base}${path}`, { waitUntil: 'networkidle' });
         if (route === ESCROW_ROUTE) await page.locator('svg.qr-code').waitFor({ timeout: 10_000 });
@@ -118,7 +150,14 @@ export async function measureRoutes(routes: string[]): Promise<RouteWeight[]> {
         await page.close();
         const sum = (ext: string) => sizes.filter((f) => f.path.endsWith(ext)).reduce((total, f) => total + f.bytes, 0);
         const encodings = [...new Set(sizes.map((f) => f.encoding))].sort();
-        weights.push({ route, js_bytes: sum('.js'), css_bytes: sum('.css'), encodings, files: [...files].sort(), foreign_requests: foreign });
+        weights.push({
+          route,
+          js_bytes: sum('.js'),
+          css_bytes: sum('.css'),
+          encodings,
+          files: [...files].sort(),
+          foreign_requests: foreign,
+        });
       }
       return weights;
     } finally {
@@ -132,7 +171,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const { values } = parseArgs({ options: { route: { type: 'string', multiple: true, default: ['/'] } } });
   for (const w of await measureRoutes(values.route!)) {
     const kb = (n: number) => (n / 1024).toFixed(1);
-    console.log(`${w.route}: JS ${kb(w.js_bytes)} KB, CSS ${kb(w.css_bytes)} KB as received (${w.encodings.join(', ')}; ${w.files.length} files)`);
+    console.log(
+      `${w.route}: JS ${kb(w.js_bytes)} KB, CSS ${kb(w.css_bytes)} KB as received (${w.encodings.join(', ')}; ${w.files.length} files)`,
+    );
     for (const f of w.files) console.log(`  ${f}`);
     for (const f of w.foreign_requests) console.log(`  request to another host: ${f}`);
   }

@@ -16,4 +16,6 @@ export const emailTokenSchema = z.object({ token: z.string().trim().min(10, 'tok
 export const setupTokenSchema = z.object({ token: z.string().min(1, 'token is required').max(200) });
 
 /** POST /api/profile/switch-role. */
-export const switchRoleSchema = z.object({ new_role: z.enum(['buyer', 'seller', 'admin'], 'new_role must be buyer or seller') });
+export const switchRoleSchema = z.object({
+  new_role: z.enum(['buyer', 'seller', 'admin'], 'new_role must be buyer or seller'),
+});

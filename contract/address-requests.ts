@@ -15,7 +15,10 @@ export const MAX_BULK_ADDRESSES = 200;
 /** POST /api/admin/addresses/bulk: many addresses in one request, with one 2FA code; each is checked on its own. */
 export const poolAddressesBulkSchema = z.object({
   addresses: z
-    .array(z.string('addresses must be a list of addresses').max(200, 'each address must be at most 200 characters'), 'addresses must be a list of addresses')
+    .array(
+      z.string('addresses must be a list of addresses').max(200, 'each address must be at most 200 characters'),
+      'addresses must be a list of addresses',
+    )
     .min(1, 'addresses must name at least one address')
     .max(MAX_BULK_ADDRESSES, `addresses may name at most ${MAX_BULK_ADDRESSES} addresses at once`),
   totp_code: totpCodeField,

@@ -19,12 +19,19 @@ export const adminEscrowListQuerySchema = z.object({
     .enum(['true', 'false'], 'refund_due must be true or false')
     .optional()
     .describe('true: only escrows whose terms were declined after payment, for the admins to refund'),
-  limit: wholeNumber('limit').pipe(z.number().min(1, 'limit must be from 1 to 100').max(100, 'limit must be from 1 to 100')).default(25),
+  limit: wholeNumber('limit')
+    .pipe(z.number().min(1, 'limit must be from 1 to 100').max(100, 'limit must be from 1 to 100'))
+    .default(25),
   offset: wholeNumber('offset').pipe(z.number().max(1_000_000, 'offset is too large')).default(0),
 });
 
 /** POST /api/admin/escrows/{id}/release and /refund. */
-export const paymentNotesSchema = z.object({ notes: z.string().max(5000).default(''), txid: optionalTxid, totp_code: totpCodeField, expected_address: expectedAddressField });
+export const paymentNotesSchema = z.object({
+  notes: z.string().max(5000).default(''),
+  txid: optionalTxid,
+  totp_code: totpCodeField,
+  expected_address: expectedAddressField,
+});
 
 /** The three hex fields of a payment proof (SPV) as the admin's node prints them, and whether less may be accepted. */
 const MAX_PROOF_HEX = 800_000;
@@ -42,9 +49,15 @@ export const paymentProofFields = {
   headers: proofHex('headers', '80-byte block headers that follow the block, one after another'),
   accept_partial: z.enum(['true', 'false'], 'accept_partial must be true or false').default('false'),
 };
-const bothProofParts = (v: { tx_hex?: string | undefined; txout_proof?: string | undefined; headers?: string | undefined }) =>
-  (v.tx_hex === undefined) === (v.txout_proof === undefined) && (v.headers === undefined || v.tx_hex !== undefined);
-const bothProofPartsIssue = { message: 'tx_hex and txout_proof go together (headers only with them)', path: ['txout_proof'] };
+const bothProofParts = (v: {
+  tx_hex?: string | undefined;
+  txout_proof?: string | undefined;
+  headers?: string | undefined;
+}) => (v.tx_hex === undefined) === (v.txout_proof === undefined) && (v.headers === undefined || v.tx_hex !== undefined);
+const bothProofPartsIssue = {
+  message: 'tx_hex and txout_proof go together (headers only with them)',
+  path: ['txout_proof'],
+};
 
 /**
  * POST /api/admin/escrows/{id}/verify-payment: verify (funded) or reject the marked payment. With `tx_hex` and
@@ -56,8 +69,16 @@ export const verifyPaymentSchema = paymentNotesSchema
 
 /** POST /api/admin/escrows/{id}/payment-proof: what a proof proves for this escrow, recording nothing. */
 export const paymentProofCheckSchema = z
-  .object({ tx_hex: paymentProofFields.tx_hex, txout_proof: paymentProofFields.txout_proof, headers: paymentProofFields.headers, accept_partial: paymentProofFields.accept_partial })
-  .refine((v) => v.tx_hex !== undefined && v.txout_proof !== undefined, { message: 'tx_hex and txout_proof are required', path: ['tx_hex'] });
+  .object({
+    tx_hex: paymentProofFields.tx_hex,
+    txout_proof: paymentProofFields.txout_proof,
+    headers: paymentProofFields.headers,
+    accept_partial: paymentProofFields.accept_partial,
+  })
+  .refine((v) => v.tx_hex !== undefined && v.txout_proof !== undefined, {
+    message: 'tx_hex and txout_proof are required',
+    path: ['tx_hex'],
+  });
 
 /** The answer of POST /api/admin/escrows/{id}/payment-proof. */
 export const paymentProofAnswerSchema = z.strictObject({
@@ -76,7 +97,14 @@ export const paymentProofAnswerSchema = z.strictObject({
 export const freezeReasonSchema = z.object({ reason: z.string().max(1000).default('') });
 
 /** POST /api/admin/escrows/{id}/cancel: an unpaid escrow ends, its address goes back to the pool; both parties read the reason. */
-export const adminCancelSchema = z.object({ reason: z.string('reason is required').trim().min(1, 'reason is required').max(1000, 'reason must be at most 1000 characters'), totp_code: totpCodeField });
+export const adminCancelSchema = z.object({
+  reason: z
+    .string('reason is required')
+    .trim()
+    .min(1, 'reason is required')
+    .max(1000, 'reason must be at most 1000 characters'),
+  totp_code: totpCodeField,
+});
 
 /** POST /api/admin/escrows/{id}/assign-address: a pool address by its id. */
 export const assignAddressSchema = z.object({ address_id: z.uuid('address_id must be an address id') });

@@ -11,4 +11,7 @@ export const reviewIdParam = z.object({ id: z.uuid('id must be a review id') });
 export const rejectReviewSchema = z.object({ reason: z.string().max(1000).default('') });
 
 /** POST /api/admin/reviews/{id}/edit. */
-export const editReviewSchema = z.object({ edited_text: z.string().max(5000).default(''), admin_note: z.string().max(1000).default('') });
+export const editReviewSchema = z.object({
+  edited_text: z.string().max(5000).default(''),
+  admin_note: z.string().max(1000).default(''),
+});

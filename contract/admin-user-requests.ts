@@ -12,7 +12,10 @@ const emptyToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === 
 /** PUT /api/admin/users/{id}: only the non-empty fields change. */
 export const userUpdateSchema = z.object({
   full_name: z.preprocess(emptyToUndefined, z.string().trim().min(1).max(120).optional()),
-  email: z.preprocess(emptyToUndefined, z.string().trim().toLowerCase().pipe(z.email('email must be a valid e-mail address')).optional()),
+  email: z.preprocess(
+    emptyToUndefined,
+    z.string().trim().toLowerCase().pipe(z.email('email must be a valid e-mail address')).optional(),
+  ),
   role: z.preprocess(emptyToUndefined, z.enum(['buyer', 'seller', 'admin']).optional()),
 });
 
@@ -21,7 +24,11 @@ export const suspendUserSchema = z.object({ reason: z.string().trim().min(1, 're
 
 /** POST /api/admin/users/{id}/cancel-unpaid-escrows: every unpaid escrow of a suspended account, with one reason. */
 export const cancelUnpaidEscrowsSchema = z.object({
-  reason: z.string('reason is required').trim().min(1, 'reason is required').max(1000, 'reason must be at most 1000 characters'),
+  reason: z
+    .string('reason is required')
+    .trim()
+    .min(1, 'reason is required')
+    .max(1000, 'reason must be at most 1000 characters'),
   totp_code: totpCodeField,
 });
 
@@ -29,7 +36,9 @@ export const cancelUnpaidEscrowsSchema = z.object({
 export const cancelledUnpaidEscrowsSchema = z.object({
   detail: z.string(),
   cancelled: z.array(z.string()).describe('Ids of the escrows cancelled'),
-  skipped: z.array(z.object({ id: z.string(), detail: z.string() })).describe('Unpaid escrows that could not be cancelled now, and why'),
+  skipped: z
+    .array(z.object({ id: z.string(), detail: z.string() }))
+    .describe('Unpaid escrows that could not be cancelled now, and why'),
 });
 
 /** POST /api/admin/users/{id}/reset-password. */

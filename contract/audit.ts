@@ -15,7 +15,10 @@ export const auditEntrySchema = z.strictObject({
   actor_user_id: z.string().nullable(),
   summary: z.string().describe('The event in words, users named by their usernames'),
   actor_username: z.string().nullable(),
-  object_name: z.string().nullable().describe("The username of the user the entry is about (object_type 'user'), else null"),
+  object_name: z
+    .string()
+    .nullable()
+    .describe("The username of the user the entry is about (object_type 'user'), else null"),
 });
 export const auditEntriesSchema = z.array(auditEntrySchema);
 
@@ -65,5 +68,7 @@ export const replayReportSchema = z.strictObject({
       match: z.boolean(),
     }),
   ),
-  swapped: z.array(z.strictObject({ table: z.string(), deleted: z.number().int(), inserted: z.number().int() })).optional(),
+  swapped: z
+    .array(z.strictObject({ table: z.string(), deleted: z.number().int(), inserted: z.number().int() }))
+    .optional(),
 });

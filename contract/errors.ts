@@ -3,7 +3,11 @@ import { z } from 'zod';
 /** Every refusal: `detail` for people, `code` for programs (the DomainError's reason, else its code). */
 export const errorSchema = z.strictObject({
   detail: z.string().describe('What went wrong, for people; names the field when the input was refused'),
-  code: z.string().describe('Machine-readable: e.g. invalid_input, unauthenticated, forbidden, not_found, conflict, transition_not_allowed, totp_required, rate_limited, not_ready'),
+  code: z
+    .string()
+    .describe(
+      'Machine-readable: e.g. invalid_input, unauthenticated, forbidden, not_found, conflict, transition_not_allowed, totp_required, rate_limited, not_ready',
+    ),
 });
 export type ApiErrorBody = z.infer<typeof errorSchema>;
 

@@ -2,7 +2,11 @@ import { z } from 'zod';
 import { totpCodeField, wholeNumber } from './input-fields.ts';
 
 const text = (field: string, max: number) =>
-  z.string(`${field} is required`).trim().min(1, `${field} is required`).max(max, `${field} must be at most ${max} characters`);
+  z
+    .string(`${field} is required`)
+    .trim()
+    .min(1, `${field} is required`)
+    .max(max, `${field} must be at most ${max} characters`);
 const email = (field: string) =>
   z
     .string()
@@ -36,8 +40,12 @@ export const optionalTxid = z
   .trim()
   .optional()
   .transform((v) => (v ? v.toLowerCase() : null))
-  .pipe(z.string().regex(/^[0-9a-f]{64}$/, 'txid must be 64 hexadecimal characters').nullable());
-
+  .pipe(
+    z
+      .string()
+      .regex(/^[0-9a-f]{64}$/, 'txid must be 64 hexadecimal characters')
+      .nullable(),
+  );
 
 /** The address the admin was shown; if the escrow's address differs now, the action is refused (409). */
 export const expectedAddressField = z.string().trim().max(200).optional();
@@ -51,9 +59,15 @@ export const payoutAddressSchema = z.object({
 });
 
 /** GET /api/escrows/{id}/address-message: the address the party means to give. */
-export const addressMessageQuerySchema = z.object({ address: z.string().trim().max(200, 'address is too long').default('') });
+export const addressMessageQuerySchema = z.object({
+  address: z.string().trim().max(200, 'address is too long').default(''),
+});
 /** Its answer: the exact message to sign, for which side. */
-export const addressMessageSchema = z.strictObject({ message: z.string(), side: z.enum(['buyer', 'seller']), address: z.string() });
+export const addressMessageSchema = z.strictObject({
+  message: z.string(),
+  side: z.enum(['buyer', 'seller']),
+  address: z.string(),
+});
 
 /** POST /api/escrows/{id}/mark-paid, a multipart form: the evidence file's bytes are checked by the server. */
 export const markPaidSchema = z.object({

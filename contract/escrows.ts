@@ -7,7 +7,15 @@ const optionalTime = isoTime.nullable();
 const usd = z.number().describe('US dollars, 2 decimals');
 const sats = z.number().int().describe('Satoshis');
 
-export const escrowStatusSchema = z.enum(['pending_payment', 'funded', 'released', 'disputed', 'frozen', 'cancelled', 'refunded']);
+export const escrowStatusSchema = z.enum([
+  'pending_payment',
+  'funded',
+  'released',
+  'disputed',
+  'frozen',
+  'cancelled',
+  'refunded',
+]);
 
 /** The escrow's latest dispute as its parties see it (no account ids). */
 export const escrowDisputeSchema = z.strictObject({
@@ -37,7 +45,7 @@ export const proposalSchema = z.strictObject({
   kind: z.enum(['cancel', 'refund', 'split', 'extend_deadline', 'extend_inspection']),
   status: z.enum(['open', 'accepted', 'declined', 'withdrawn']),
   proposed_by: z.enum(['buyer', 'seller']),
-  seller_percent: z.number().int().nullable().describe('The seller\'s percent of a split; null for other kinds'),
+  seller_percent: z.number().int().nullable().describe("The seller's percent of a split; null for other kinds"),
   days: z.number().int().nullable().describe('Days an extension adds; null for other kinds'),
   note: z.string().nullable(),
   seller_sats: sats.nullable().describe('What the seller would receive (refund, split); null for other kinds'),
@@ -66,7 +74,10 @@ export const escrowSchema = z.strictObject({
   buyer_email: z.string(),
   seller_email: z.string(),
   buyer_id: z.string().nullable(),
-  seller_id: z.string().nullable().describe('The seller account the escrow is bound to, once a verified account is its seller'),
+  seller_id: z
+    .string()
+    .nullable()
+    .describe('The seller account the escrow is bound to, once a verified account is its seller'),
   created_by: z.string(),
   creator_side: z.enum(['buyer', 'seller']),
   assigned_address: z.string().nullable().describe('Where the buyer pays'),
@@ -84,7 +95,10 @@ export const escrowSchema = z.strictObject({
   payment_proof: z
     .strictObject({
       block_hash: z.string(),
-      confirmations: z.number().int().describe('Headers from the block to the last one given, its own included, when verified'),
+      confirmations: z
+        .number()
+        .int()
+        .describe('Headers from the block to the last one given, its own included, when verified'),
       received_sats: sats,
       proof_sha256: z.string(),
       work_judged: z.boolean().describe('false on test networks: the headers prove no work there'),
@@ -103,13 +117,15 @@ export const escrowSchema = z.strictObject({
     .int()
     .nullable()
     .describe('Days the buyer has to inspect after marking received; null on escrows made before inspection periods'),
-  agreed_at: optionalTime.describe("When the counterparty agreed to the terms (the creator agreed by creating)"),
+  agreed_at: optionalTime.describe('When the counterparty agreed to the terms (the creator agreed by creating)'),
   declined_at: optionalTime.describe('When the counterparty declined the terms'),
   decline_reason: z.string().nullable(),
   shipped_at: optionalTime,
   shipment: shipmentSchema.nullable(),
   received_at: optionalTime.describe('When the buyer marked the goods received, starting the inspection period'),
-  inspection_ends_at: optionalTime.describe('When the system accepts the goods unless the buyer accepts or disputes first'),
+  inspection_ends_at: optionalTime.describe(
+    'When the system accepts the goods unless the buyer accepts or disputes first',
+  ),
   ready_to_release: z
     .boolean()
     .describe(
@@ -185,7 +201,10 @@ export const adminEscrowHistoryEntrySchema = z.strictObject({
   summary: z.string().describe('The event in words, users named by their usernames (as in the audit log)'),
   occurred_at: isoTime,
   actor: z.string(),
-  actor_username: z.string().nullable().describe("The acting user's username; null for system or a user no longer there"),
+  actor_username: z
+    .string()
+    .nullable()
+    .describe("The acting user's username; null for system or a user no longer there"),
   data: z.record(z.string(), z.unknown()).describe("The event's data as recorded (see the event catalogue)"),
   status_after: escrowStatusSchema,
   after: z.strictObject({

@@ -29,7 +29,12 @@ export const decimalNumber = (field: string) =>
  * The one 2FA code field of every request that may carry one (a current code, or a recovery code where one is
  * taken): trimmed; absent, null or blank is no code, which is `undefined` from here down, never '' or null.
  */
-export const totpCodeField = z.string().trim().max(32).nullish().transform((code) => code || undefined);
+export const totpCodeField = z
+  .string()
+  .trim()
+  .max(32)
+  .nullish()
+  .transform((code) => code || undefined);
 
 /** The same field where a code must be given (switching 2FA on or off). */
 export const requiredTotpCodeField = z.string().trim().min(1, 'totp_code is required').max(32);

@@ -3,7 +3,11 @@ import { wholeNumber } from './input-fields.ts';
 
 /** The ledger's calls under /api/admin: the audit log, the raw event log, its export and the replay. */
 
-const page = { limit: wholeNumber('limit').pipe(z.number().min(1, 'limit must be from 1 to 500').max(500, 'limit must be from 1 to 500')).default(50) };
+const page = {
+  limit: wholeNumber('limit')
+    .pipe(z.number().min(1, 'limit must be from 1 to 500').max(500, 'limit must be from 1 to 500'))
+    .default(50),
+};
 const objectTypes = ['escrow', 'address', 'user', 'review', 'settings'] as const;
 
 /** GET /api/admin/audit-logs: newest first, paged by id (`before`). */
@@ -36,5 +40,7 @@ export const eventExportQuerySchema = z.object({
 const swapField = z.enum(['true', 'false'], 'swap must be true or false');
 
 /** POST /api/admin/replay, as JSON (a boolean or its word) or as a form (the word). */
-export const replayJsonSchema = z.object({ swap: z.union([z.boolean(), swapField], 'swap must be true or false').optional() });
+export const replayJsonSchema = z.object({
+  swap: z.union([z.boolean(), swapField], 'swap must be true or false').optional(),
+});
 export const replayFormSchema = z.object({ swap: swapField.optional() });

@@ -6,7 +6,10 @@ const day = (field: string) =>
   z
     .string()
     .regex(/^\d{4}-\d{2}-\d{2}$/, `${field} must be a date like 2026-01-31`)
-    .refine((v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v), `${field} must be a real date`)
+    .refine(
+      (v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v),
+      `${field} must be a real date`,
+    )
     .optional();
 
 /** `from` and `to` dates (UTC, both included); either may be left out. */
@@ -41,7 +44,9 @@ export const overviewSchema = z.strictObject({
   median_marked_to_verified_seconds: z.number().int().nullable(),
   median_confirmed_to_released_seconds: z.number().int().nullable(),
   by_month: z.array(monthSchema),
-  escrows_by_status: z.record(z.string(), z.number().int()).describe('Escrows opened in the range, by their status now'),
+  escrows_by_status: z
+    .record(z.string(), z.number().int())
+    .describe('Escrows opened in the range, by their status now'),
   pool: z.strictObject({ available: z.number().int(), assigned: z.number().int(), used: z.number().int() }),
 });
 export type Overview = z.infer<typeof overviewSchema>;

@@ -39,7 +39,9 @@ export const reviewSubmissionSchema = z.object({
 
 export const reviewListQuerySchema = z.object({
   skip: wholeNumber('skip').pipe(z.number().max(1_000_000, 'skip must be at most 1000000')).default(0),
-  limit: wholeNumber('limit').pipe(z.number().min(1, 'limit must be from 1 to 100').max(100, 'limit must be from 1 to 100')).default(20),
+  limit: wholeNumber('limit')
+    .pipe(z.number().min(1, 'limit must be from 1 to 100').max(100, 'limit must be from 1 to 100'))
+    .default(20),
   sort: z.enum(['newest', 'oldest', 'highest']).default('newest'),
   country: z
     .string()
@@ -47,5 +49,7 @@ export const reviewListQuerySchema = z.object({
     .max(80)
     .optional()
     .transform((v) => (v && v !== 'all' ? v : undefined)),
-  min_rating: decimalNumber('min_rating').pipe(z.number().min(3, 'min_rating must be from 3 to 5').max(5, 'min_rating must be from 3 to 5')).optional(),
+  min_rating: decimalNumber('min_rating')
+    .pipe(z.number().min(3, 'min_rating must be from 3 to 5').max(5, 'min_rating must be from 3 to 5'))
+    .optional(),
 });

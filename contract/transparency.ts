@@ -21,8 +21,16 @@ export type CheckpointEntry = z.infer<typeof checkpointEntrySchema>;
 
 export const checkpointListSchema = z.array(checkpointEntrySchema);
 
-export const inclusionProofSchema = z.object({ index: z.number().int(), size: z.number().int(), proof: z.array(base64Hash) });
-export const consistencyProofSchema = z.object({ from: z.number().int(), to: z.number().int(), proof: z.array(base64Hash) });
+export const inclusionProofSchema = z.object({
+  index: z.number().int(),
+  size: z.number().int(),
+  proof: z.array(base64Hash),
+});
+export const consistencyProofSchema = z.object({
+  from: z.number().int(),
+  to: z.number().int(),
+  proof: z.array(base64Hash),
+});
 
 const count = (name: string) =>
   z
@@ -36,7 +44,11 @@ export const inclusionQuerySchema = z.object({ index: count('index'), size: coun
 export const consistencyQuerySchema = z.object({ from: count('from'), to: count('to') });
 
 /** One event of a deal's proof: its export line and its inclusion proof up to the checkpoint's size. */
-export const proofEventSchema = z.object({ position: z.number().int(), line: z.string(), inclusion: z.array(base64Hash) });
+export const proofEventSchema = z.object({
+  position: z.number().int(),
+  line: z.string(),
+  inclusion: z.array(base64Hash),
+});
 
 export const escrowProofSchema = z.object({
   checkpoint: z.string(),

@@ -58,4 +58,7 @@ export const loginSchema = z.object({
   totp_code: totpCodeField,
 });
 
-export const changePasswordSchema = z.object({ current_password: z.string().min(1).max(256), new_password: passwordSchema });
+export const changePasswordSchema = z.object({
+  current_password: z.string().min(1).max(256),
+  new_password: passwordSchema,
+});

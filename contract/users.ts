@@ -16,7 +16,11 @@ export const userSchema = z.strictObject({
   is_frozen: z.boolean(),
   suspension_reason: z.string().nullable(),
   totp_enabled: z.boolean(),
-  must_change_password: z.boolean().describe('Signed in with a temporary password (an admin reset it): only me, change-password and logout work until it is changed'),
+  must_change_password: z
+    .boolean()
+    .describe(
+      'Signed in with a temporary password (an admin reset it): only me, change-password and logout work until it is changed',
+    ),
 });
 export type User = z.infer<typeof userSchema>;
 
@@ -27,7 +31,11 @@ export const meSchema = userSchema.extend({
 export type Me = z.infer<typeof meSchema>;
 
 /** A new session: the bearer token to send as `Authorization: Bearer …`, and who it belongs to. */
-export const sessionSchema = z.strictObject({ access_token: z.string(), token_type: z.literal('bearer'), user: userSchema });
+export const sessionSchema = z.strictObject({
+  access_token: z.string(),
+  token_type: z.literal('bearer'),
+  user: userSchema,
+});
 
 export const registeredSchema = z.strictObject({ detail: z.string(), user_id: z.string() });
 
@@ -37,9 +45,15 @@ export const twoFactorSecretSchema = z.strictObject({
   qr_code_url: z.string().describe('The otpauth URL as a QR code image (a data: URL drawn by the server)'),
 });
 
-export const twoFactorEnabledSchema = z.strictObject({ detail: z.string(), recovery_codes: z.array(z.string()).describe('Single-use codes, shown once') });
+export const twoFactorEnabledSchema = z.strictObject({
+  detail: z.string(),
+  recovery_codes: z.array(z.string()).describe('Single-use codes, shown once'),
+});
 
 /** POST /api/auth/recovery-codes: the new codes, which replace every old one. */
-export const recoveryCodesSchema = z.strictObject({ detail: z.string(), recovery_codes: z.array(z.string()).describe('Single-use codes, shown once; the old ones no longer work') });
+export const recoveryCodesSchema = z.strictObject({
+  detail: z.string(),
+  recovery_codes: z.array(z.string()).describe('Single-use codes, shown once; the old ones no longer work'),
+});
 
 export const usersSchema = z.array(userSchema);

@@ -40,7 +40,10 @@ export const createWebhookSchema = z.object({
     .max(2000, 'url must be at most 2000 characters')
     .refine((v) => URL.canParse(v) && /^https?:$/.test(new URL(v).protocol), 'url must be an http:// or https:// URL'),
   event_types: z
-    .array(z.enum(WEBHOOK_EVENT_TYPES, `event_types must each be one of ${WEBHOOK_EVENT_TYPES.join(', ')}`), 'event_types must be a list of event types')
+    .array(
+      z.enum(WEBHOOK_EVENT_TYPES, `event_types must each be one of ${WEBHOOK_EVENT_TYPES.join(', ')}`),
+      'event_types must be a list of event types',
+    )
     .min(1, 'event_types must name at least one event type')
     .max(WEBHOOK_EVENT_TYPES.length)
     .transform((types) => [...new Set(types)]),
@@ -54,7 +57,11 @@ export const deliveryIdParam = z.object({ id: z.string().max(64, 'id must be a d
 
 export const webhookAttemptSchema = z.strictObject({
   attempted_at: isoTime,
-  status_code: z.number().int().nullable().describe('The receiver\'s HTTP status; null when no answer came (refused, timed out)'),
+  status_code: z
+    .number()
+    .int()
+    .nullable()
+    .describe("The receiver's HTTP status; null when no answer came (refused, timed out)"),
   error: z.string().nullable(),
   duration_ms: z.number().int(),
 });
@@ -63,7 +70,7 @@ export const webhookDeliverySchema = z.strictObject({
   id: z.number().int(),
   webhook_id: z.string().describe('The `webhook-id` header: the same on every attempt and redelivery'),
   event_type: z.string(),
-  event_position: z.number().int().nullable().describe('The event\'s position in the log (null for a test)'),
+  event_position: z.number().int().nullable().describe("The event's position in the log (null for a test)"),
   status: z.enum(['pending', 'delivered', 'failed']),
   attempts: z.number().int(),
   last_status: z.number().int().nullable(),

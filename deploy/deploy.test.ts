@@ -1,7 +1,17 @@
 // No Docker engine is needed to check the deployment files: the Dockerfile goes through a Dockerfile linter and is
 // read for what the README promises; compose.yaml is parsed and checked for its shape.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { validate } from 'dockerfile-utils';
@@ -11,7 +21,10 @@ import { BACKUP_FILE } from '../app-server/cli/backup.ts';
 
 const read = (file: string) => readFileSync(new URL(`../${file}`, import.meta.url), 'utf8');
 const dockerfile = read('Dockerfile');
-const lines = dockerfile.split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
+const lines = dockerfile
+  .split('\n')
+  .map((l) => l.trim())
+  .filter((l) => l && !l.startsWith('#'));
 const stages = dockerfile.split(/^FROM /m).slice(1);
 
 interface Service {
@@ -58,13 +71,16 @@ describe('Dockerfile', () => {
       .map((l) => l.split(/\s+/)[2]!.replace('/app/', ''));
     expect(sources.length).toBeGreaterThan(3);
     const built = new Set(['dist', 'web/dist']);
-    for (const source of sources) if (!built.has(source)) expect(existsSync(new URL(`../${source}`, import.meta.url)), source).toBe(true);
+    for (const source of sources)
+      if (!built.has(source)) expect(existsSync(new URL(`../${source}`, import.meta.url)), source).toBe(true);
   });
 });
 
 describe('compose.yaml', () => {
   const { services } = compose;
-  const apps = Object.entries(services).filter(([, s]) => s.build !== undefined).map(([name, s]) => ({ name, ...s }));
+  const apps = Object.entries(services)
+    .filter(([, s]) => s.build !== undefined)
+    .map(([name, s]) => ({ name, ...s }));
 
   it('runs PostgreSQL, two app servers from this image and a proxy', () => {
     expect(services.postgres?.image).toMatch(/^postgres:\d+/);
@@ -84,7 +100,7 @@ describe('compose.yaml', () => {
     for (const app of apps) expect(app.depends_on).toEqual({ postgres: { condition: 'service_healthy' } });
   });
 
-  it('backs PostgreSQL up with its own image\'s pg_dump, keeping BACKUP_KEEP_DAYS, where the app servers\' doctor looks', () => {
+  it("backs PostgreSQL up with its own image's pg_dump, keeping BACKUP_KEEP_DAYS, where the app servers' doctor looks", () => {
     const backup = services.backup as Service & { command: string[] };
     expect(backup.image).toBe(services.postgres?.image);
     expect(backup.depends_on).toEqual({ postgres: { condition: 'service_healthy' } });
@@ -96,7 +112,7 @@ describe('compose.yaml', () => {
     }
   });
 
-  it("runs a backup service script that writes a dump doctor recognises, owner-only, and deletes the old ones", () => {
+  it('runs a backup service script that writes a dump doctor recognises, owner-only, and deletes the old ones', () => {
     // The script as the container's shell gets it (compose turns $$ into $), on a scratch directory, with pg_dump
     // and sleep stubbed: pg_dump writes its --file, sleep ends the loop after one round.
     const backup = services.backup as Service & { command: string[]; environment: Record<string, string> };
@@ -106,7 +122,11 @@ describe('compose.yaml', () => {
       const backups = join(dir, 'backups');
       mkdirSync(bin);
       mkdirSync(backups);
-      writeFileSync(join(bin, 'pg_dump'), '#!/bin/sh\nfor a in "$@"; do case "$a" in --file=*) echo dump > "${a#--file=}";; esac; done\n', { mode: 0o755 });
+      writeFileSync(
+        join(bin, 'pg_dump'),
+        '#!/bin/sh\nfor a in "$@"; do case "$a" in --file=*) echo dump > "${a#--file=}";; esac; done\n',
+        { mode: 0o755 },
+      );
       writeFileSync(join(bin, 'sleep'), '#!/bin/sh\nkill -TERM $PPID\n', { mode: 0o755 });
       const old = join(backups, 'escrow-postgres-20200101-000000.dump');
       const recent = join(backups, 'escrow-postgres-20990101-000000.dump');
@@ -114,7 +134,9 @@ describe('compose.yaml', () => {
       writeFileSync(recent, 'recent');
       utimesSync(old, new Date('2020-01-01'), new Date('2020-01-01'));
       const script = backup.command.join('\n').replaceAll('$$', '$').replaceAll('/backups', backups);
-      spawnSync('/bin/sh', ['-c', script], { env: { PATH: `${bin}:/usr/bin:/bin`, BACKUP_INTERVAL_HOURS: '24', BACKUP_KEEP_DAYS: '14' } });
+      spawnSync('/bin/sh', ['-c', script], {
+        env: { PATH: `${bin}:/usr/bin:/bin`, BACKUP_INTERVAL_HOURS: '24', BACKUP_KEEP_DAYS: '14' },
+      });
       const files = readdirSync(backups).sort();
       expect(files).toHaveLength(2);
       expect(files).toContain('escrow-postgres-20990101-000000.dump');
@@ -126,7 +148,7 @@ describe('compose.yaml', () => {
     }
   });
 
-  it('trusts exactly the proxy: TRUST_PROXY is the proxy\'s fixed address', () => {
+  it("trusts exactly the proxy: TRUST_PROXY is the proxy's fixed address", () => {
     const proxyAddress = Object.values(services.proxy?.networks ?? {})[0]?.ipv4_address;
     expect(proxyAddress).toBeTruthy();
     expect(apps[0]!.environment!.TRUST_PROXY).toBe(proxyAddress);
@@ -140,7 +162,7 @@ describe('compose.yaml', () => {
     expect(caddyfile).toMatch(/health_uri \/api\/ready/);
   });
 
-  it('serves HTTPS for SITE_ADDRESS and keeps Caddy\'s certificates in volumes', () => {
+  it("serves HTTPS for SITE_ADDRESS and keeps Caddy's certificates in volumes", () => {
     expect(read('deploy/Caddyfile')).toMatch(/^\{\$SITE_ADDRESS:localhost\} \{$/m);
     expect(services.proxy?.environment?.SITE_ADDRESS).toBe('${SITE_ADDRESS:-localhost}');
     expect(services.proxy?.volumes).toEqual(expect.arrayContaining(['caddy-data:/data', 'caddy-config:/config']));

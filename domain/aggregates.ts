@@ -29,7 +29,13 @@ import {
 import type { SettingsEvent } from './settings/events.ts';
 import type { DecideContext } from './shared/context.ts';
 import type { TransparencyEvent } from './transparency/events.ts';
-import { decideLogKey, evolveLogKey, initialLogKeyState, type LogKeyCommand, type LogKeyState } from './transparency/log-key.ts';
+import {
+  decideLogKey,
+  evolveLogKey,
+  initialLogKeyState,
+  type LogKeyCommand,
+  type LogKeyState,
+} from './transparency/log-key.ts';
 import { decideUser, evolveUser, initialUserState, type UserCommand, type UserState } from './user/decide.ts';
 import type { UserEvent } from './user/events.ts';
 

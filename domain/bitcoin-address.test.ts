@@ -13,7 +13,9 @@ describe('checkBitcoinAddress', () => {
   });
 
   it('normalises bech32 to lower case', () => {
-    expect(checkBitcoinAddress('BC1QW508D6QEJXTDG4Y5R3ZARVARY0C5XW7KV8F3T4', 'mainnet')).toMatchObject({ address: 'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4' });
+    expect(checkBitcoinAddress('BC1QW508D6QEJXTDG4Y5R3ZARVARY0C5XW7KV8F3T4', 'mainnet')).toMatchObject({
+      address: 'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4',
+    });
   });
 
   it.each([
@@ -23,7 +25,10 @@ describe('checkBitcoinAddress', () => {
     ['1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNb', 'bad characters or checksum'],
     ['bc1QW508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4', 'mixes upper and lower case'],
     // A version 1 program with a bech32 (not bech32m) checksum (BIP350).
-    ['bc1pw508d6qejxtdg4y5r3zarvary0c5xw7kw508d6qejxtdg4y5r3zarvary0c5xw7k7grplx', 'wrong checksum for witness version 1'],
+    [
+      'bc1pw508d6qejxtdg4y5r3zarvary0c5xw7kw508d6qejxtdg4y5r3zarvary0c5xw7k7grplx',
+      'wrong checksum for witness version 1',
+    ],
     ['', 'is empty'],
     ['hello world', 'not a valid Bitcoin address'],
   ])('refuses %s: %s', (address, reason) => {

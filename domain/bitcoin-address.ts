@@ -13,15 +13,20 @@ const LEGACY: Record<'mainnet' | 'test', { p2pkh: number; p2sh: number }> = {
   mainnet: { p2pkh: 0x00, p2sh: 0x05 },
   test: { p2pkh: 0x6f, p2sh: 0xc4 },
 };
-const networkOfHrp = (hrp: string) => (hrp === 'bc' ? 'mainnet' : hrp === 'tb' ? 'testnet or signet' : hrp === 'bcrt' ? 'regtest' : null);
+const networkOfHrp = (hrp: string) =>
+  hrp === 'bc' ? 'mainnet' : hrp === 'tb' ? 'testnet or signet' : hrp === 'bcrt' ? 'regtest' : null;
 
 function checkSegwit(address: string, network: BitcoinNetwork): AddressCheck {
-  if (address !== address.toLowerCase() && address !== address.toUpperCase()) return { ok: false, reason: 'mixes upper and lower case' };
+  if (address !== address.toLowerCase() && address !== address.toUpperCase())
+    return { ok: false, reason: 'mixes upper and lower case' };
   const lower = address.toLowerCase();
   const hrp = lower.slice(0, lower.lastIndexOf('1'));
   if (hrp !== HRP[network]) {
     const other = networkOfHrp(hrp);
-    return { ok: false, reason: other ? `is a ${other} address, but this service runs on ${network}` : 'has an unknown prefix' };
+    return {
+      ok: false,
+      reason: other ? `is a ${other} address, but this service runs on ${network}` : 'has an unknown prefix',
+    };
   }
   let decoded: { words: number[] };
   let variant: 'bech32' | 'bech32m';
@@ -64,7 +69,10 @@ function checkLegacy(address: string, network: BitcoinNetwork): AddressCheck {
   if (version === wanted.p2sh) return { ok: true, kind: 'p2sh', address };
   const other = network === 'mainnet' ? LEGACY.test : LEGACY.mainnet;
   if (version === other.p2pkh || version === other.p2sh) {
-    return { ok: false, reason: `is a ${network === 'mainnet' ? 'testnet' : 'mainnet'} address, but this service runs on ${network}` };
+    return {
+      ok: false,
+      reason: `is a ${network === 'mainnet' ? 'testnet' : 'mainnet'} address, but this service runs on ${network}`,
+    };
   }
   return { ok: false, reason: 'has an unknown version byte' };
 }

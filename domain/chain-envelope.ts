@@ -66,8 +66,16 @@ const isNumber = (value: unknown) => typeof value === 'number' && Number.isFinit
  */
 export function canonicalEnvelope(e: ChainEnvelope): string {
   const plain =
-    isNumber(e.position) && isText(e.event_id) && isText(e.stream_id) && isText(e.stream_type) && isNumber(e.stream_version) &&
-    isText(e.type) && isNumber(e.schema_version) && isText(e.occurred_at) && e.data !== undefined && e.metadata !== undefined;
+    isNumber(e.position) &&
+    isText(e.event_id) &&
+    isText(e.stream_id) &&
+    isText(e.stream_type) &&
+    isNumber(e.stream_version) &&
+    isText(e.type) &&
+    isNumber(e.schema_version) &&
+    isText(e.occurred_at) &&
+    e.data !== undefined &&
+    e.metadata !== undefined;
   if (!plain) return canonicalJson(e);
   const text = JSON.stringify;
   return (

@@ -1,7 +1,14 @@
 import canonicalize from 'canonicalize';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type ChainEnvelope, ChainVerifier, canonicalEnvelope, canonicalJson, chainHash, GENESIS_HASH } from './chain.ts';
+import {
+  type ChainEnvelope,
+  ChainVerifier,
+  canonicalEnvelope,
+  canonicalJson,
+  chainHash,
+  GENESIS_HASH,
+} from './chain.ts';
 
 const envelope = (position: number, data: unknown = { n: position }): ChainEnvelope => ({
   position,
@@ -36,15 +43,23 @@ describe('canonical JSON (RFC 8785)', () => {
 
   it('is exactly what the RFC 8785 reference implementation writes, for any JSON an event can hold', () => {
     const json = fc.jsonValue({ stringUnit: 'grapheme', maxDepth: 4 });
-    fc.assert(fc.property(json, (value) => canonicalJson(value) === canonicalize(value)), { numRuns: 2_000 });
-    const withUnicodeKeys = { 'é': 1, 'z': 2, '\u{1F600}': 3, 'Z': 4, '\uFB33': 5, 'a\u0000': 6, '': 7 };
+    fc.assert(
+      fc.property(json, (value) => canonicalJson(value) === canonicalize(value)),
+      { numRuns: 2_000 },
+    );
+    const withUnicodeKeys = { é: 1, z: 2, '\u{1F600}': 3, Z: 4, '\uFB33': 5, 'a\u0000': 6, '': 7 };
     expect(canonicalJson(withUnicodeKeys)).toBe(canonicalize(withUnicodeKeys));
   });
 
   it('writes an envelope exactly as the reference implementation does, whatever its fields hold', () => {
     const json = fc.jsonValue({ stringUnit: 'grapheme', maxDepth: 3 });
     // Mostly well-typed fields (the fast path), sometimes anything JSON holds or nothing (a tampered export).
-    const field = <T>(typed: fc.Arbitrary<T>) => fc.oneof({ weight: 4, arbitrary: typed }, { weight: 1, arbitrary: json }, { weight: 1, arbitrary: fc.constant(undefined) });
+    const field = <T>(typed: fc.Arbitrary<T>) =>
+      fc.oneof(
+        { weight: 4, arbitrary: typed },
+        { weight: 1, arbitrary: json },
+        { weight: 1, arbitrary: fc.constant(undefined) },
+      );
     const envelopes = fc.record({
       position: field(fc.nat()),
       event_id: field(fc.uuid()),
@@ -57,7 +72,10 @@ describe('canonical JSON (RFC 8785)', () => {
       metadata: field(json),
       occurred_at: field(fc.date({ noInvalidDate: true }).map((d) => d.toISOString())),
     });
-    fc.assert(fc.property(envelopes, (e) => canonicalEnvelope(e as ChainEnvelope) === canonicalize(e)), { numRuns: 2_000 });
+    fc.assert(
+      fc.property(envelopes, (e) => canonicalEnvelope(e as ChainEnvelope) === canonicalize(e)),
+      { numRuns: 2_000 },
+    );
   });
 
   it('leaves out undefined fields as JSON does, and refuses values JSON cannot hold', () => {
@@ -67,9 +85,7 @@ describe('canonical JSON (RFC 8785)', () => {
   });
 
   it('writes numbers in their shortest round-trip form', () => {
-    expect(canonicalJson({ rating: 4.5, sats: 203000, zero: -0 })).toBe(
-      '{"rating":4.5,"sats":203000,"zero":0}',
-    );
+    expect(canonicalJson({ rating: 4.5, sats: 203000, zero: -0 })).toBe('{"rating":4.5,"sats":203000,"zero":0}');
   });
 });
 

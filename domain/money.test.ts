@@ -1,6 +1,16 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { feeCents, feeSats, formatCents, formatSats, MAX_SATS, parsePercentToBps, parseUsdToCents, payout, quote } from './money.ts';
+import {
+  feeCents,
+  feeSats,
+  formatCents,
+  formatSats,
+  MAX_SATS,
+  parsePercentToBps,
+  parseUsdToCents,
+  payout,
+  quote,
+} from './money.ts';
 import { DomainError } from './shared/errors.ts';
 
 describe('fee, half-up to the cent', () => {
@@ -18,33 +28,47 @@ describe('fee, half-up to the cent', () => {
 
 describe('quote', () => {
   it('asks for the least number of satoshis worth at least the total', () => {
-    expect(quote({ amount_cents: 100_000, fee_bps: 150, rate_cents: 5_000_000 })).toEqual({ fee_cents: 1_500, total_cents: 101_500, amount_sats: 2_030_000 });
+    expect(quote({ amount_cents: 100_000, fee_bps: 150, rate_cents: 5_000_000 })).toEqual({
+      fee_cents: 1_500,
+      total_cents: 101_500,
+      amount_sats: 2_030_000,
+    });
     // 1.00 USD + 0.02 fee at 65,432.10 USD/BTC = 1558.87… sats: rounded up.
     expect(quote({ amount_cents: 100, fee_bps: 150, rate_cents: 6_543_210 }).amount_sats).toBe(1_559);
   });
 
   it('holds for all amounts and rates: total = amount + fee, and BTC × rate covers the total by less than a satoshi', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 1e12 }), fc.integer({ min: 0, max: 10_000 }), fc.integer({ min: 1, max: 1e10 }), (amount, bps, rate) => {
-        let q: ReturnType<typeof quote>;
-        try {
-          q = quote({ amount_cents: amount, fee_bps: bps, rate_cents: rate });
-        } catch (error) {
-          // Beyond MAX_SATS satoshis the service refuses, as bad input, never with a crash: exactly when the total
-          // is worth more than MAX_SATS at this rate (e.g. 99,990.00 USD + 10.00 fee at 0.01 USD/BTC is 10^15 sats).
-          expect(error).toBeInstanceOf(DomainError);
-          const total = BigInt(amount) + BigInt(feeCents(amount, bps));
-          expect(total * 100_000_000n > MAX_SATS * BigInt(rate)).toBe(true);
-          return;
-        }
-        expect(q.amount_sats).toBeLessThanOrEqual(Number(MAX_SATS));
-        expect(q.total_cents).toBe(amount + q.fee_cents);
-        const owed = BigInt(q.total_cents) * 100_000_000n;
-        expect(BigInt(q.amount_sats) * BigInt(rate) >= owed).toBe(true);
-        expect(BigInt(q.amount_sats - 1) * BigInt(rate) < owed).toBe(true);
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 1e12 }),
+        fc.integer({ min: 0, max: 10_000 }),
+        fc.integer({ min: 1, max: 1e10 }),
+        (amount, bps, rate) => {
+          let q: ReturnType<typeof quote>;
+          try {
+            q = quote({ amount_cents: amount, fee_bps: bps, rate_cents: rate });
+          } catch (error) {
+            // Beyond MAX_SATS satoshis the service refuses, as bad input, never with a crash: exactly when the total
+            // is worth more than MAX_SATS at this rate (e.g. 99,990.00 USD + 10.00 fee at 0.01 USD/BTC is 10^15 sats).
+            expect(error).toBeInstanceOf(DomainError);
+            const total = BigInt(amount) + BigInt(feeCents(amount, bps));
+            expect(total * 100_000_000n > MAX_SATS * BigInt(rate)).toBe(true);
+            return;
+          }
+          expect(q.amount_sats).toBeLessThanOrEqual(Number(MAX_SATS));
+          expect(q.total_cents).toBe(amount + q.fee_cents);
+          const owed = BigInt(q.total_cents) * 100_000_000n;
+          expect(BigInt(q.amount_sats) * BigInt(rate) >= owed).toBe(true);
+          expect(BigInt(q.amount_sats - 1) * BigInt(rate) < owed).toBe(true);
+        },
+      ),
       // Refused for MAX_SATS, though far below 2^53: the case a bound of 2^53 got wrong about once in 80 runs.
-      { examples: [[9_999_000, 1, 1], [9_998_999, 1, 1]] },
+      {
+        examples: [
+          [9_999_000, 1, 1],
+          [9_998_999, 1, 1],
+        ],
+      },
     );
   });
 });
@@ -93,13 +117,24 @@ describe('parsing amounts people type', () => {
     ['1000000', 100_000_000],
   ])('%j is %i cents', (input, cents) => expect(parseUsdToCents(input)).toBe(cents));
 
-  it.each([['', 'decimal'], ['abc', 'decimal'], ['-1', 'positive'], [-0, 'positive'], [0, 'more than 0'], ['0.00', 'more than 0'], [Number.NaN, 'number'], [Number.POSITIVE_INFINITY, 'number'], ['1.234', '2 decimal places'], ['1e5', 'decimal'], [1e21, 'out of range'], ['99999999999999', 'decimal'], [null, 'number']])(
-    '%j is refused (%s)',
-    (input, detail) => {
-      expect(() => parseUsdToCents(input)).toThrow(DomainError);
-      expect(() => parseUsdToCents(input)).toThrow(new RegExp(detail));
-    },
-  );
+  it.each([
+    ['', 'decimal'],
+    ['abc', 'decimal'],
+    ['-1', 'positive'],
+    [-0, 'positive'],
+    [0, 'more than 0'],
+    ['0.00', 'more than 0'],
+    [Number.NaN, 'number'],
+    [Number.POSITIVE_INFINITY, 'number'],
+    ['1.234', '2 decimal places'],
+    ['1e5', 'decimal'],
+    [1e21, 'out of range'],
+    ['99999999999999', 'decimal'],
+    [null, 'number'],
+  ])('%j is refused (%s)', (input, detail) => {
+    expect(() => parseUsdToCents(input)).toThrow(DomainError);
+    expect(() => parseUsdToCents(input)).toThrow(new RegExp(detail));
+  });
 
   it('parses a fee percentage into basis points, 0 to 100', () => {
     expect(parsePercentToBps('1.5')).toBe(150);

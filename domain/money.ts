@@ -78,8 +78,7 @@ function parseDecimal(input: unknown, scale: number, field: string): bigint {
   let text: string;
   if (typeof input === 'number') {
     if (!Number.isFinite(input)) throw new DomainError('invalid_input', `${field} must be a number`);
-    if (Object.is(input, -0) || input < 0)
-      throw new DomainError('invalid_input', `${field} must be positive`);
+    if (Object.is(input, -0) || input < 0) throw new DomainError('invalid_input', `${field} must be positive`);
     text = String(input);
     if (/e/i.test(text)) throw new DomainError('invalid_input', `${field} is out of range`);
   } else if (typeof input === 'string') {

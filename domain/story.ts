@@ -19,9 +19,22 @@ export interface StoryEvent {
 }
 
 /** Escrow events only an admin (or, for expiry, the system) records. */
-const ADMIN_ACTS = new Set(['PaymentVerified', 'PaymentRejected', 'EscrowReleased', 'EscrowRefunded', 'DisputeResolved', 'EscrowFrozen', 'EscrowUnfrozen']);
+const ADMIN_ACTS = new Set([
+  'PaymentVerified',
+  'PaymentRejected',
+  'EscrowReleased',
+  'EscrowRefunded',
+  'DisputeResolved',
+  'EscrowFrozen',
+  'EscrowUnfrozen',
+]);
 
-type Payout = { seller_sats: number; buyer_sats: number; fee_sats: number; destinations?: { to: 'buyer' | 'seller'; address: string; sats: number }[] | undefined };
+type Payout = {
+  seller_sats: number;
+  buyer_sats: number;
+  fee_sats: number;
+  destinations?: { to: 'buyer' | 'seller'; address: string; sats: number }[] | undefined;
+};
 
 export class StoryCheck {
   private readonly escrows = new Map<string, EscrowState>();
@@ -37,13 +50,19 @@ export class StoryCheck {
     if (kind !== 'escrow') return null;
     const before = this.escrows.get(id) ?? initialEscrowState();
     const bySide = (event.data as { assigned_via?: string; side?: string }) ?? {};
-    const asAdmin = (event.type === 'PaymentAddressAssigned' && bySide.assigned_via === 'admin') || (event.type === 'MessagePosted' && bySide.side === 'admin');
+    const asAdmin =
+      (event.type === 'PaymentAddressAssigned' && bySide.assigned_via === 'admin') ||
+      (event.type === 'MessagePosted' && bySide.side === 'admin');
     if (ADMIN_ACTS.has(event.type) || asAdmin) {
-      if (!this.admins.has(event.metadata.actor)) return `event ${event.position} (${event.type} on escrow ${id}) is an admin's act by ${event.metadata.actor}, who was never made an admin`;
+      if (!this.admins.has(event.metadata.actor))
+        return `event ${event.position} (${event.type} on escrow ${id}) is an admin's act by ${event.metadata.actor}, who was never made an admin`;
     }
     let after: EscrowState;
     try {
-      after = evolveEscrow(before, { ...(event as unknown as EscrowEvent), ...(event.occurred_at ? { occurred_at: event.occurred_at } : {}) });
+      after = evolveEscrow(before, {
+        ...(event as unknown as EscrowEvent),
+        ...(event.occurred_at ? { occurred_at: event.occurred_at } : {}),
+      });
     } catch (error) {
       return `event ${event.position} (${event.type} on escrow ${id}) is a transition the escrow machine refuses: ${error instanceof Error ? error.message : String(error)}`;
     }
@@ -56,13 +75,16 @@ export class StoryCheck {
   private seeUser(id: string, event: StoryEvent) {
     const data = event.data as { role?: string; to?: string; user_id?: string };
     const madeAdmin =
-      (event.type === 'UserRegistered' && data.role === 'admin') || (event.type === 'RoleSwitched' && data.to === 'admin') || (event.type === 'UserUpdated' && data.role === 'admin');
+      (event.type === 'UserRegistered' && data.role === 'admin') ||
+      (event.type === 'RoleSwitched' && data.to === 'admin') ||
+      (event.type === 'UserUpdated' && data.role === 'admin');
     if (madeAdmin) this.admins.add(id);
   }
 
   /** Money out adds up to the amount held, and goes only to the payout or refund address in force. */
   private checkPayout(event: StoryEvent, before: EscrowState): string | null {
-    if (event.type !== 'EscrowReleased' && event.type !== 'EscrowRefunded' && event.type !== 'DisputeResolved') return null;
+    if (event.type !== 'EscrowReleased' && event.type !== 'EscrowRefunded' && event.type !== 'DisputeResolved')
+      return null;
     const data = event.data as Partial<Payout> & { resolution?: string | null };
     if (event.type === 'DisputeResolved' && !data.resolution) return null;
     const paid = { seller_sats: data.seller_sats ?? 0, buyer_sats: data.buyer_sats ?? 0, fee_sats: data.fee_sats ?? 0 };
@@ -77,7 +99,8 @@ export class StoryCheck {
         return `money goes to ${d.address}, which is not the ${d.to === 'seller' ? 'payout' : 'refund'} address in force (${inForce ?? 'none set'})`;
       }
       const due = d.to === 'seller' ? paid.seller_sats : paid.buyer_sats;
-      if (d.sats !== due) return `${d.sats} satoshis go to the ${d.to}'s address, but the event gives the ${d.to} ${due}`;
+      if (d.sats !== due)
+        return `${d.sats} satoshis go to the ${d.to}'s address, but the event gives the ${d.to} ${due}`;
     }
     return null;
   }

@@ -14,7 +14,9 @@ export function client(baseUrl: string) {
     if (init.token) headers.set('authorization', `Bearer ${init.token}`);
     const res = await fetch(`${base}${path}`, { ...init, headers });
     const type = res.headers.get('content-type') ?? '';
-    const body = type.includes('json') ? ((await res.json()) as Answer['body']) : { bytes: new Uint8Array(await res.arrayBuffer()) };
+    const body = type.includes('json')
+      ? ((await res.json()) as Answer['body'])
+      : { bytes: new Uint8Array(await res.arrayBuffer()) };
     console.log(`${init.method ?? 'GET'} ${path} -> ${res.status}${body.detail ? ` (${body.detail})` : ''}`);
     return { status: res.status, body };
   }
@@ -31,7 +33,10 @@ export interface SendInit {
 }
 
 /** One quiet call (no printed trail, for scripts that make hundreds): the status and the body as JSON when it is. */
-export async function send(url: string, init: SendInit = {}): Promise<{ status: number; body: Record<string, unknown> }> {
+export async function send(
+  url: string,
+  init: SendInit = {},
+): Promise<{ status: number; body: Record<string, unknown> }> {
   const headers: Record<string, string> = init.token ? { authorization: `Bearer ${init.token}` } : {};
   let body: string | undefined;
   if (init.json !== undefined) {
@@ -41,7 +46,12 @@ export async function send(url: string, init: SendInit = {}): Promise<{ status: 
     headers['content-type'] = 'application/x-www-form-urlencoded';
     body = new URLSearchParams(init.form).toString();
   }
-  const res = await fetch(url, { method: init.method ?? (body ? 'POST' : 'GET'), headers, body, signal: AbortSignal.timeout(init.timeoutMs ?? 30_000) });
+  const res = await fetch(url, {
+    method: init.method ?? (body ? 'POST' : 'GET'),
+    headers,
+    body,
+    signal: AbortSignal.timeout(init.timeoutMs ?? 30_000),
+  });
   const text = await res.text();
   try {
     return { status: res.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
@@ -50,8 +60,17 @@ export async function send(url: string, init: SendInit = {}): Promise<{ status: 
   }
 }
 
-export const json = (body: unknown, token?: string): Init => ({ method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' }, ...(token ? { token } : {}) });
-export const form = (fields: Record<string, string>, token: string, method = 'POST'): Init => ({ method, body: new URLSearchParams(fields), token });
+export const json = (body: unknown, token?: string): Init => ({
+  method: 'POST',
+  body: JSON.stringify(body),
+  headers: { 'content-type': 'application/json' },
+  ...(token ? { token } : {}),
+});
+export const form = (fields: Record<string, string>, token: string, method = 'POST'): Init => ({
+  method,
+  body: new URLSearchParams(fields),
+  token,
+});
 export const multipart = (fields: Record<string, string | File>, token: string): Init => {
   const body = new FormData();
   for (const [name, value] of Object.entries(fields)) body.append(name, value);
@@ -75,7 +94,11 @@ export interface Mail {
 /** Every mail in the outbox file so far (the server's sender writes one JSON line per mail). */
 export function outbox(path: string): Mail[] {
   try {
-    return readFileSync(path, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Mail);
+    return readFileSync(path, 'utf8')
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Mail);
   } catch {
     return [];
   }

@@ -34,9 +34,16 @@ async function signIn(username: string, pass = password) {
 async function person(name: string, role: 'buyer' | 'seller') {
   const username = `${name}${run}`;
   const email = `${username}@example.com`;
-  const registered = await call('/auth/register', json({ full_name: `${name} E2E`, email, username, password, confirm_password: password, role }));
+  const registered = await call(
+    '/auth/register',
+    json({ full_name: `${name} E2E`, email, username, password, confirm_password: password, role }),
+  );
   expect(registered.status === 201, `registration of ${username}`);
-  const mail = await waitForMail(box, (m) => m.to === email && m.subject === 'Confirm your e-mail address', `to ${email}`);
+  const mail = await waitForMail(
+    box,
+    (m) => m.to === email && m.subject === 'Confirm your e-mail address',
+    `to ${email}`,
+  );
   const token = /token=([A-Za-z0-9_-]+)/.exec(mail.text)?.[1];
   expect((await call('/auth/verify-email', json({ token }))).status === 200, `e-mail verification of ${username}`);
   return { email, token: await signIn(username) };
@@ -62,57 +69,153 @@ async function adminCode(): Promise<string> {
   await new Promise((resolve) => setTimeout(resolve, (nextStep - 1) * 30_000 - Date.now() + 100));
   return adminCode();
 }
-const power = async (fields: Record<string, string>, method = 'POST') => form({ ...fields, totp_code: await adminCode() }, admin, method);
+const power = async (fields: Record<string, string>, method = 'POST') =>
+  form({ ...fields, totp_code: await adminCode() }, admin, method);
 const withoutCode = await call('/admin/btc-rate', form({ btc_usd_rate: '50000' }, admin, 'PUT'));
-expect(withoutCode.status === 422 && withoutCode.body.code === 'totp_required', 'an admin power without a code is refused');
-expect((await call('/admin/btc-rate', await power({ btc_usd_rate: '50000', fee_percentage: '1.5' }, 'PUT'))).status === 200, 'rate set');
-for (let i = 0; i < 4; i++) expect((await call('/admin/addresses', await power({ address_string: freshAddress() }))).status === 201, 'address added');
+expect(
+  withoutCode.status === 422 && withoutCode.body.code === 'totp_required',
+  'an admin power without a code is refused',
+);
+expect(
+  (await call('/admin/btc-rate', await power({ btc_usd_rate: '50000', fee_percentage: '1.5' }, 'PUT'))).status === 200,
+  'rate set',
+);
+for (let i = 0; i < 4; i++)
+  expect(
+    (await call('/admin/addresses', await power({ address_string: freshAddress() }))).status === 201,
+    'address added',
+  );
 const buyer = await person('buyer', 'buyer');
 const seller = await person('seller', 'seller');
 const payoutAddress = freshAddress();
 const refundAddress = freshAddress();
 
 // --- deal 1: the happy path with one rejected mark ---
-const created = await call('/escrows', json({ product_service: `Camera ${run}`, description: 'Mirrorless, boxed', amount_usd: '1000.00', deadline_days: 7, seller_email: seller.email }, buyer.token));
+const created = await call(
+  '/escrows',
+  json(
+    {
+      product_service: `Camera ${run}`,
+      description: 'Mirrorless, boxed',
+      amount_usd: '1000.00',
+      deadline_days: 7,
+      seller_email: seller.email,
+    },
+    buyer.token,
+  ),
+);
 expect(created.status === 201 && created.body.status === 'pending_payment', 'escrow created');
 expect(created.body.total_usd === 1015 && created.body.amount_sats === 2_030_000, 'figures: 1015.00 USD, 0.0203 BTC');
 expect(typeof created.body.assigned_address === 'string', 'an address at once');
 const deal = created.body.id as string;
-expect((await call(`/escrows/${deal}`, bearer(seller.token))).body.side === 'seller', 'the seller sees it by their verified e-mail');
+expect(
+  (await call(`/escrows/${deal}`, bearer(seller.token))).body.side === 'seller',
+  'the seller sees it by their verified e-mail',
+);
 
 const receipt = new TextEncoder().encode(`Sent 0.0203 BTC for escrow ${deal}\n`);
-const marked = await call(`/escrows/${deal}/mark-paid`, multipart({ notes: 'Sent from my wallet', file: new File([receipt], 'receipt.txt', { type: 'text/plain' }) }, buyer.token));
+const marked = await call(
+  `/escrows/${deal}/mark-paid`,
+  multipart(
+    { notes: 'Sent from my wallet', file: new File([receipt], 'receipt.txt', { type: 'text/plain' }) },
+    buyer.token,
+  ),
+);
 expect(marked.status === 200 && marked.body.payment_marked_at, 'marked as paid with a file');
-const queue = (await call('/admin/pending-verifications', bearer(admin))).body as unknown as Array<{ escrow: { id: string }; evidence: Array<{ url: string; sha256: string }> }>;
+const queue = (await call('/admin/pending-verifications', bearer(admin))).body as unknown as Array<{
+  escrow: { id: string };
+  evidence: Array<{ url: string; sha256: string }>;
+}>;
 const entry = queue.find((q) => q.escrow.id === deal);
 expect(entry && entry.evidence.length === 1, 'the mark waits for the admin, with its evidence');
 const download = await call(entry!.evidence[0]!.url.replace(/^\/api/, ''), bearer(admin));
 const bytes = download.body.bytes as Uint8Array;
-expect(createHash('sha256').update(bytes).digest('hex') === entry!.evidence[0]!.sha256, 'the evidence downloads with the recorded SHA-256');
+expect(
+  createHash('sha256').update(bytes).digest('hex') === entry!.evidence[0]!.sha256,
+  'the evidence downloads with the recorded SHA-256',
+);
 
-expect((await call(`/admin/escrows/${deal}/verify-payment`, await power({ verified: 'false', notes: 'Nothing on chain yet' }))).body.payment_marked_at === null, 'mark rejected');
-expect((await call(`/escrows/${deal}/mark-paid`, form({ notes: 'Confirmed now, 3 confirmations' }, buyer.token))).status === 200, 'marked again');
-const funded = await call(`/admin/escrows/${deal}/verify-payment`, await power({ verified: 'true', notes: 'Seen on chain', txid: 'a1'.repeat(32) }));
+expect(
+  (
+    await call(
+      `/admin/escrows/${deal}/verify-payment`,
+      await power({ verified: 'false', notes: 'Nothing on chain yet' }),
+    )
+  ).body.payment_marked_at === null,
+  'mark rejected',
+);
+expect(
+  (await call(`/escrows/${deal}/mark-paid`, form({ notes: 'Confirmed now, 3 confirmations' }, buyer.token))).status ===
+    200,
+  'marked again',
+);
+const funded = await call(
+  `/admin/escrows/${deal}/verify-payment`,
+  await power({ verified: 'true', notes: 'Seen on chain', txid: 'a1'.repeat(32) }),
+);
 expect(funded.body.status === 'funded', 'funded');
-expect((await call(`/escrows/${deal}/confirm-receipt`, bearer(buyer.token, 'POST'))).body.buyer_confirmed_at, 'receipt confirmed');
+expect(
+  (await call(`/escrows/${deal}/confirm-receipt`, bearer(buyer.token, 'POST'))).body.buyer_confirmed_at,
+  'receipt confirmed',
+);
 const early = await call(`/admin/escrows/${deal}/release`, await power({ notes: 'go' }));
 expect(early.status === 409, 'no release before a payout address');
-expect((await call(`/escrows/${deal}/payout-address`, json({ address: payoutAddress }, seller.token))).body.payout_address === payoutAddress, 'payout address set');
-const released = await call(`/admin/escrows/${deal}/release`, await power({ notes: 'Delivered', txid: 'b2'.repeat(32) }));
-expect(released.body.status === 'released' && released.body.seller_sats === 2_000_000 && released.body.fee_sats === 30_000, 'released: 2,000,000 sats to the seller, 30,000 fee');
+expect(
+  (await call(`/escrows/${deal}/payout-address`, json({ address: payoutAddress }, seller.token))).body
+    .payout_address === payoutAddress,
+  'payout address set',
+);
+const released = await call(
+  `/admin/escrows/${deal}/release`,
+  await power({ notes: 'Delivered', txid: 'b2'.repeat(32) }),
+);
+expect(
+  released.body.status === 'released' && released.body.seller_sats === 2_000_000 && released.body.fee_sats === 30_000,
+  'released: 2,000,000 sats to the seller, 30,000 fee',
+);
 
 // --- deal 2: a dispute resolved with a split ---
-const second = await call('/escrows', json({ product_service: `Lens ${run}`, description: 'Two lenses', amount_usd: '1000.00', seller_email: seller.email }, buyer.token));
+const second = await call(
+  '/escrows',
+  json(
+    { product_service: `Lens ${run}`, description: 'Two lenses', amount_usd: '1000.00', seller_email: seller.email },
+    buyer.token,
+  ),
+);
 const disputed = second.body.id as string;
 await call(`/escrows/${disputed}/mark-paid`, form({ notes: 'sent' }, buyer.token));
-expect((await call(`/admin/escrows/${disputed}/verify-payment`, await power({ verified: 'true', notes: 'Seen' }))).body.status === 'funded', 'second escrow funded');
+expect(
+  (await call(`/admin/escrows/${disputed}/verify-payment`, await power({ verified: 'true', notes: 'Seen' }))).body
+    .status === 'funded',
+  'second escrow funded',
+);
 await call(`/escrows/${disputed}/payout-address`, json({ address: payoutAddress }, seller.token));
-expect((await call(`/escrows/${disputed}/payout-address`, json({ address: refundAddress }, buyer.token))).body.refund_address === refundAddress, 'refund address set');
-expect((await call(`/escrows/${disputed}/open-dispute`, json({ reason: 'Only one of the two lenses arrived' }, buyer.token))).body.status === 'disputed', 'dispute opened');
-const disputes = (await call('/admin/disputes', bearer(admin))).body as unknown as Array<{ id: string; escrow_id: string }>;
+expect(
+  (await call(`/escrows/${disputed}/payout-address`, json({ address: refundAddress }, buyer.token))).body
+    .refund_address === refundAddress,
+  'refund address set',
+);
+expect(
+  (await call(`/escrows/${disputed}/open-dispute`, json({ reason: 'Only one of the two lenses arrived' }, buyer.token)))
+    .body.status === 'disputed',
+  'dispute opened',
+);
+const disputes = (await call('/admin/disputes', bearer(admin))).body as unknown as Array<{
+  id: string;
+  escrow_id: string;
+}>;
 const dispute = disputes.find((d) => d.escrow_id === disputed);
-const split = await call(`/admin/disputes/${dispute!.id}/resolve`, await power({ outcome: 'One lens delivered: 60% to the seller', resolution: 'split', seller_percent: '60' }));
-expect(split.body.status === 'released' && split.body.seller_sats === 1_200_000 && split.body.buyer_sats === 800_000 && split.body.fee_sats === 30_000, 'split: 1,200,000 / 800,000 sats, 30,000 fee');
+const split = await call(
+  `/admin/disputes/${dispute!.id}/resolve`,
+  await power({ outcome: 'One lens delivered: 60% to the seller', resolution: 'split', seller_percent: '60' }),
+);
+expect(
+  split.body.status === 'released' &&
+    split.body.seller_sats === 1_200_000 &&
+    split.body.buyer_sats === 800_000 &&
+    split.body.fee_sats === 30_000,
+  'split: 1,200,000 / 800,000 sats, 30,000 fee',
+);
 
 // --- the mails those steps called for ---
 // Subjects name an escrow by the start of its id, never by the text its creator typed.
@@ -128,10 +231,21 @@ const expected: Array<[string, string]> = [
   [buyer.email, `Dispute resolved: ${lens}`],
   [seller.email, `Dispute resolved: ${lens}`],
 ];
-for (const [to, subject] of expected) await waitForMail(box, (m) => m.to === to && m.subject === subject, `"${subject}" to ${to}`);
+for (const [to, subject] of expected)
+  await waitForMail(box, (m) => m.to === to && m.subject === subject, `"${subject}" to ${to}`);
 const invitation = outbox(box).find((m) => m.to === seller.email && m.subject === 'You are invited to an escrow');
-expect(invitation?.text.includes(`What it is for (their own words, not checked by us):\n> Camera ${run}`) === true, "the invitation marks the creator's words");
-const adminMails = outbox(box).filter((m) => m.subject === `Payment marked: ${camera}` || m.subject === `Dispute opened: ${lens}`);
+expect(
+  invitation?.text.includes(`What it is for (their own words, not checked by us):\n> Camera ${run}`) === true,
+  "the invitation marks the creator's words",
+);
+const adminMails = outbox(box).filter(
+  (m) => m.subject === `Payment marked: ${camera}` || m.subject === `Dispute opened: ${lens}`,
+);
 expect(adminMails.length >= 2, 'admins told of the mark and of the dispute');
-expect((await call('/auth/disable-2fa', form({ totp_code: await adminCode() }, admin))).status === 200, "the admin's 2FA is off again");
-console.log(`deal flow: ok (${outbox(box).filter((m) => m.subject.includes(camera) || m.subject.includes(lens)).length} mails about these deals in the outbox)`);
+expect(
+  (await call('/auth/disable-2fa', form({ totp_code: await adminCode() }, admin))).status === 200,
+  "the admin's 2FA is off again",
+);
+console.log(
+  `deal flow: ok (${outbox(box).filter((m) => m.subject.includes(camera) || m.subject.includes(lens)).length} mails about these deals in the outbox)`,
+);

@@ -32,14 +32,28 @@ async function must(what: string, answer: Promise<{ status: number; body: Record
   if (status >= 300) throw new Error(`${what}: ${status} ${JSON.stringify(body)}`);
   return body;
 }
-const signIn = async (username: string, pass = password) => (await must(`sign-in ${username}`, send(api('/auth/login'), { json: { username, password: pass } }))).access_token as string;
+const signIn = async (username: string, pass = password) =>
+  (await must(`sign-in ${username}`, send(api('/auth/login'), { json: { username, password: pass } })))
+    .access_token as string;
 async function person(name: string, role: 'buyer' | 'seller', verify = true) {
   const username = `${name}${run}`;
   const email = `${username}@example.com`;
-  await must(`register ${username}`, send(api('/auth/register'), { json: { full_name: `${name} Example`, email, username, password, confirm_password: password, role } }));
+  await must(
+    `register ${username}`,
+    send(api('/auth/register'), {
+      json: { full_name: `${name} Example`, email, username, password, confirm_password: password, role },
+    }),
+  );
   if (verify) {
-    const mail = await waitForMail(values.outbox!, (m) => m.to === email && m.subject === 'Confirm your e-mail address', `to ${email}`);
-    await must('verify', send(api('/auth/verify-email'), { json: { token: /token=([A-Za-z0-9_-]+)/.exec(mail.text)?.[1] } }));
+    const mail = await waitForMail(
+      values.outbox!,
+      (m) => m.to === email && m.subject === 'Confirm your e-mail address',
+      `to ${email}`,
+    );
+    await must(
+      'verify',
+      send(api('/auth/verify-email'), { json: { token: /token=([A-Za-z0-9_-]+)/.exec(mail.text)?.[1] } }),
+    );
   }
   return { email, token: await signIn(username) };
 }
@@ -54,28 +68,66 @@ const fresh = await person('fred', 'buyer');
 type Step = (id: string) => Promise<unknown>;
 const adminForm = (path: string, form: Record<string, string>) => must(path, send(api(path), { token: admin, form }));
 const steps = {
-  mark: (id: string) => must('mark', send(api(`/escrows/${id}/mark-paid`), { token: buyer.token, form: { notes: 'Sent from my wallet' } })),
-  reject: (id: string) => adminForm(`/admin/escrows/${id}/verify-payment`, { verified: 'false', notes: 'Nothing on chain yet' }),
-  verify: (id: string) => adminForm(`/admin/escrows/${id}/verify-payment`, { verified: 'true', notes: 'Seen', txid: 'ab'.repeat(32) }),
-  payout: (id: string) => must('payout', send(api(`/escrows/${id}/payout-address`), { token: seller.token, json: { address: freshAddress() } })),
-  refundAddress: (id: string) => must('refund address', send(api(`/escrows/${id}/payout-address`), { token: buyer.token, json: { address: freshAddress() } })),
-  confirm: (id: string) => must('confirm', send(api(`/escrows/${id}/confirm-receipt`), { token: buyer.token, method: 'POST' })),
+  mark: (id: string) =>
+    must('mark', send(api(`/escrows/${id}/mark-paid`), { token: buyer.token, form: { notes: 'Sent from my wallet' } })),
+  reject: (id: string) =>
+    adminForm(`/admin/escrows/${id}/verify-payment`, { verified: 'false', notes: 'Nothing on chain yet' }),
+  verify: (id: string) =>
+    adminForm(`/admin/escrows/${id}/verify-payment`, { verified: 'true', notes: 'Seen', txid: 'ab'.repeat(32) }),
+  payout: (id: string) =>
+    must(
+      'payout',
+      send(api(`/escrows/${id}/payout-address`), { token: seller.token, json: { address: freshAddress() } }),
+    ),
+  refundAddress: (id: string) =>
+    must(
+      'refund address',
+      send(api(`/escrows/${id}/payout-address`), { token: buyer.token, json: { address: freshAddress() } }),
+    ),
+  confirm: (id: string) =>
+    must('confirm', send(api(`/escrows/${id}/confirm-receipt`), { token: buyer.token, method: 'POST' })),
   release: (id: string) => adminForm(`/admin/escrows/${id}/release`, { notes: 'Delivered', txid: 'cd'.repeat(32) }),
   refund: (id: string) => adminForm(`/admin/escrows/${id}/refund`, { notes: 'Not delivered', txid: 'ef'.repeat(32) }),
-  dispute: (id: string) => must('dispute', send(api(`/escrows/${id}/open-dispute`), { token: buyer.token, json: { reason: 'The camera arrived with a cracked screen.' } })),
+  dispute: (id: string) =>
+    must(
+      'dispute',
+      send(api(`/escrows/${id}/open-dispute`), {
+        token: buyer.token,
+        json: { reason: 'The camera arrived with a cracked screen.' },
+      }),
+    ),
   freeze: (id: string) => adminForm(`/admin/escrows/${id}/freeze`, { reason: 'Checking a chargeback' }),
   cancel: (id: string) => must('cancel', send(api(`/escrows/${id}/cancel`), { token: buyer.token, method: 'POST' })),
   split: async (id: string) => {
-    const disputes = (await send(api('/admin/disputes'), { token: admin })).body as unknown as Array<{ id: string; escrow_id: string }>;
+    const disputes = (await send(api('/admin/disputes'), { token: admin })).body as unknown as Array<{
+      id: string;
+      escrow_id: string;
+    }>;
     const dispute = disputes.find((d) => d.escrow_id === id)!;
-    return adminForm(`/admin/disputes/${dispute.id}/resolve`, { outcome: 'Half delivered: 60% to the seller, 40% back to the buyer.', resolution: 'split', seller_percent: '60' });
+    return adminForm(`/admin/disputes/${dispute.id}/resolve`, {
+      outcome: 'Half delivered: 60% to the seller, 40% back to the buyer.',
+      resolution: 'split',
+      seller_percent: '60',
+    });
   },
 } satisfies Record<string, Step>;
 
 async function deal(name: string, by: 'buyer' | 'seller', then: Step[]) {
   const token = by === 'buyer' ? buyer.token : seller.token;
   const counterparty = by === 'buyer' ? { seller_email: seller.email } : { buyer_email: buyer.email };
-  const created = await must(`create ${name}`, send(api('/escrows'), { token, json: { product_service: name, description: `${name}: a long description of what is sold, how it ships and what counts as delivered, to see the preview cut at sixty characters.`, amount_usd: '1234.56', deadline_days: 7, ...counterparty } }));
+  const created = await must(
+    `create ${name}`,
+    send(api('/escrows'), {
+      token,
+      json: {
+        product_service: name,
+        description: `${name}: a long description of what is sold, how it ships and what counts as delivered, to see the preview cut at sixty characters.`,
+        amount_usd: '1234.56',
+        deadline_days: 7,
+        ...counterparty,
+      },
+    }),
+  );
   const id = created.id as string;
   for (const step of then) await step(id);
   return id;
@@ -90,7 +142,14 @@ const createDialog = async (page: Page) => {
 shots.push({ name: 'create-no-rate', token: fresh.token, path: '/dashboard', act: createDialog });
 const prepare: Array<() => Promise<void>> = [];
 prepare.push(async () => {
-  await must('rate', send(api('/admin/btc-rate'), { token: admin, method: 'PUT', form: { btc_usd_rate: '64250.37', fee_percentage: '1.5' } }));
+  await must(
+    'rate',
+    send(api('/admin/btc-rate'), {
+      token: admin,
+      method: 'PUT',
+      form: { btc_usd_rate: '64250.37', fee_percentage: '1.5' },
+    }),
+  );
   for (let i = 0; i < 12; i++) await adminForm('/admin/addresses', { address_string: freshAddress() });
 });
 
@@ -117,7 +176,16 @@ const viewports = [
 mkdirSync(values.out!, { recursive: true });
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  args: [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
 });
 const problems: string[] = [];
 
@@ -125,8 +193,20 @@ async function shoot(list: typeof shots) {
   for (const [viewportName, viewport] of viewports) {
     const context = await browser.newContext({ viewport });
     const page = await context.newPage();
-    page.on('console', (m) => m.type() === 'error' && !m.text().startsWith('Failed to load resource') && problems.push(`${viewportName} console error: ${m.text()}`));
-    page.on('request', (r) => !r.url().startsWith(base) && !r.url().startsWith('data:') && problems.push(`request to another host: ${r.url()}`));
+    page.on(
+      'console',
+      (m) =>
+        m.type() === 'error' &&
+        !m.text().startsWith('Failed to load resource') &&
+        problems.push(`${viewportName} console error: ${m.text()}`),
+    );
+    page.on(
+      'request',
+      (r) =>
+        !r.url().startsWith(base) &&
+        !r.url().startsWith('data:') &&
+        problems.push(`request to another host: ${r.url()}`),
+    );
     for (const shot of list) {
       if (values.only && !shot.name.includes(values.only)) continue;
       await page.goto(`${base}/`);
@@ -135,7 +215,9 @@ async function shoot(list: typeof shots) {
       await page.locator('h1').first().waitFor();
       if (shot.act) await shot.act(page);
       await page.waitForTimeout(400);
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      const overflow = await page.evaluate(
+        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      );
       if (overflow > 0) problems.push(`${shot.name} scrolls sideways by ${overflow}px at ${viewport.width} px`);
       if (viewportName === 'narrow') continue;
       await page.screenshot({ path: `${values.out}/${shot.name}-${viewportName}.png`, fullPage: true });
@@ -173,18 +255,38 @@ try {
     },
   });
   for (const [name, by, then] of statuses) {
-    const id = await deal(name, by, then.map((s) => steps[s]));
+    const id = await deal(
+      name,
+      by,
+      then.map((s) => steps[s]),
+    );
     shots.push({ name: `escrow-${name}-buyer`, token: buyer.token, path: `/escrow/${id}` });
     shots.push({ name: `escrow-${name}-seller`, token: seller.token, path: `/escrow/${id}` });
     if (name === 'address-given') {
-      shots.push({ name: 'payment-dialog', token: buyer.token, path: `/escrow/${id}?pay=1`, act: async (page) => void (await page.getByRole('dialog').locator('svg.qr-code').waitFor()) });
-      shots.push({ name: 'mark-paid-dialog', token: buyer.token, path: `/escrow/${id}`, act: (page) => page.getByRole('button', { name: 'Mark as Paid' }).click() });
+      shots.push({
+        name: 'payment-dialog',
+        token: buyer.token,
+        path: `/escrow/${id}?pay=1`,
+        act: async (page) => void (await page.getByRole('dialog').locator('svg.qr-code').waitFor()),
+      });
+      shots.push({
+        name: 'mark-paid-dialog',
+        token: buyer.token,
+        path: `/escrow/${id}`,
+        act: (page) => page.getByRole('button', { name: 'Mark as Paid' }).click(),
+      });
     }
-    if (name === 'funded') shots.push({ name: 'address-dialog-error', token: seller.token, path: `/escrow/${id}`, act: async (page) => {
-      await page.getByRole('button', { name: 'Set payout address' }).click();
-      await page.getByLabel('Your payout address').fill('tb1qw508d6qejxtdg4y5r3zarvary0c5xw7kxpjzsx');
-      await page.getByRole('button', { name: 'Save address' }).click();
-    } });
+    if (name === 'funded')
+      shots.push({
+        name: 'address-dialog-error',
+        token: seller.token,
+        path: `/escrow/${id}`,
+        act: async (page) => {
+          await page.getByRole('button', { name: 'Set payout address' }).click();
+          await page.getByLabel('Your payout address').fill('tb1qw508d6qejxtdg4y5r3zarvary0c5xw7kxpjzsx');
+          await page.getByRole('button', { name: 'Save address' }).click();
+        },
+      });
   }
   shots.push({ name: 'dashboard-filled', token: buyer.token, path: '/dashboard' });
   shots.push({ name: 'dashboard-needs-action', token: seller.token, path: '/dashboard?filter=needs_action' });

@@ -11,9 +11,18 @@ import { parseArgs } from 'node:util';
 import AxeBuilder from '@axe-core/playwright';
 import { chromium } from 'playwright-core';
 
-const { values } = parseArgs({ options: { base: { type: 'string' }, password: { type: 'string' }, 'receiver-port': { type: 'string' }, out: { type: 'string', default: 'e2e/.artifacts/integrations' } } });
+const { values } = parseArgs({
+  options: {
+    base: { type: 'string' },
+    password: { type: 'string' },
+    'receiver-port': { type: 'string' },
+    out: { type: 'string', default: 'e2e/.artifacts/integrations' },
+  },
+});
 if (!values.base || !values.password || !values['receiver-port']) {
-  console.error('Usage: npx tsx e2e/integrations-screenshots.ts --base URL --password DEMO_PASSWORD --receiver-port PORT [--out DIR]');
+  console.error(
+    'Usage: npx tsx e2e/integrations-screenshots.ts --base URL --password DEMO_PASSWORD --receiver-port PORT [--out DIR]',
+  );
   process.exit(2);
 }
 const base = values.base.replace(/\/$/, '');
@@ -22,11 +31,16 @@ const port = Number(values['receiver-port']);
 async function call<T>(path: string, init: { token?: string; json?: unknown; method?: string } = {}): Promise<T> {
   const headers: Record<string, string> = init.token ? { authorization: `Bearer ${init.token}` } : {};
   if (init.json !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(`${base}/api${path}`, { method: init.method ?? (init.json === undefined ? 'GET' : 'POST'), headers, ...(init.json === undefined ? {} : { body: JSON.stringify(init.json) }) });
+  const res = await fetch(`${base}/api${path}`, {
+    method: init.method ?? (init.json === undefined ? 'GET' : 'POST'),
+    headers,
+    ...(init.json === undefined ? {} : { body: JSON.stringify(init.json) }),
+  });
   if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
   return (await res.json()) as T;
 }
-const signIn = async (username: string) => (await call<{ access_token: string }>('/auth/login', { json: { username, password: values.password } })).access_token;
+const signIn = async (username: string) =>
+  (await call<{ access_token: string }>('/auth/login', { json: { username, password: values.password } })).access_token;
 
 // A receiver that takes every other message and fails the rest, so the delivery log shows both.
 let seen = 0;
@@ -40,12 +54,21 @@ const alice = await signIn('alice');
 const events = ['escrow.created', 'escrow.funded', 'escrow.released', 'escrow.refunded', 'escrow.dispute_opened'];
 const hooks = await call<{ endpoint: { id: string } }[]>('/admin/webhooks', { token: admin });
 if (hooks.length === 0) {
-  const made = await call<{ endpoint: { id: string } }>('/admin/webhooks', { token: admin, json: { url: `http://127.0.0.1:${port}/escrow-events`, event_types: events } });
+  const made = await call<{ endpoint: { id: string } }>('/admin/webhooks', {
+    token: admin,
+    json: { url: `http://127.0.0.1:${port}/escrow-events`, event_types: events },
+  });
   await call('/admin/webhooks/' + made.endpoint.id + '/test', { token: admin, method: 'POST' });
   await call('/admin/webhooks/' + made.endpoint.id + '/test', { token: admin, method: 'POST' });
-  const mine = await call<{ endpoint: { id: string } }>('/webhooks', { token: alice, json: { url: `http://127.0.0.1:${port}/alice`, event_types: events } });
+  const mine = await call<{ endpoint: { id: string } }>('/webhooks', {
+    token: alice,
+    json: { url: `http://127.0.0.1:${port}/alice`, event_types: events },
+  });
   await call('/webhooks/' + mine.endpoint.id + '/test', { token: alice, method: 'POST' });
-  const token = await call<{ token: string }>('/tokens', { token: alice, json: { name: 'Shop sync', scopes: ['read', 'write'] } });
+  const token = await call<{ token: string }>('/tokens', {
+    token: alice,
+    json: { name: 'Shop sync', scopes: ['read', 'write'] },
+  });
   await call('/escrows', { token: token.token });
   await call('/tokens', { token: alice, json: { name: 'Accounting export', scopes: ['read'] } });
   await new Promise((r) => setTimeout(r, 5_000)); // the delivery loop runs every two seconds
@@ -60,16 +83,29 @@ const pages = [
 mkdirSync(values.out!, { recursive: true });
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  args: [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
 });
 const problems: string[] = [];
 try {
-  for (const [width, height] of [[1366, 900], [390, 844]] as const) {
+  for (const [width, height] of [
+    [1366, 900],
+    [390, 844],
+  ] as const) {
     for (const [name, token, path, waitFor] of pages) {
       const context = await browser.newContext({ viewport: { width, height } });
       const page = await context.newPage();
       page.on('console', (m) => {
-        if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) problems.push(`${name} ${width}: console error ${m.text()}`);
+        if (m.type() === 'error' && !m.text().startsWith('Failed to load resource'))
+          problems.push(`${name} ${width}: console error ${m.text()}`);
       });
       page.on('response', (r) => {
         if (r.status() >= 400) problems.push(`${name} ${width}: ${r.status()} from ${r.url()}`);
@@ -84,10 +120,13 @@ try {
       const file = `${values.out}/${name}-${width}.png`;
       await page.screenshot({ path: file, fullPage: true });
       const axe = await new AxeBuilder({ page }).analyze();
-      for (const v of axe.violations.filter((x) => x.impact === 'serious' || x.impact === 'critical')) problems.push(`${name} ${width}: axe ${v.id} (${v.nodes.length}) ${v.help}`);
+      for (const v of axe.violations.filter((x) => x.impact === 'serious' || x.impact === 'critical'))
+        problems.push(`${name} ${width}: axe ${v.id} (${v.nodes.length}) ${v.help}`);
       const sideways = await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1);
       if (sideways) problems.push(`${name} ${width}: scrolls sideways`);
-      console.log(`${file}: ${axe.violations.length} axe findings (${axe.violations.map((v) => `${v.id}:${v.impact}`).join(', ') || 'none'})`);
+      console.log(
+        `${file}: ${axe.violations.length} axe findings (${axe.violations.map((v) => `${v.id}:${v.impact}`).join(', ') || 'none'})`,
+      );
       await context.close();
     }
   }

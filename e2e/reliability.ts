@@ -29,7 +29,10 @@ import { outbox, type SendInit, send } from './client.ts';
 const { values } = parseArgs({
   options: {
     only: { type: 'string', default: 'crash,outage,two,stdout' },
-    postgres: { type: 'string', default: process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres' },
+    postgres: {
+      type: 'string',
+      default: process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+    },
   },
 });
 const only = new Set(values.only!.split(','));
@@ -82,13 +85,37 @@ interface Running {
 async function startServer(store: Store, dataDir: string, env: Record<string, string> = {}): Promise<Running> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const childEnv: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, ...store.env, ...env, PORT: String(port), LOG_LEVEL: 'error', ADMIN_USERNAME: ADMIN.username, ADMIN_EMAIL: 'reladmin@example.com', ADMIN_PASSWORD: ADMIN.password, SECRET_KEY: SHARED_SECRET,
+  const childEnv: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATA_DIR: dataDir,
+    ...store.env,
+    ...env,
+    PORT: String(port),
+    LOG_LEVEL: 'error',
+    ADMIN_USERNAME: ADMIN.username,
+    ADMIN_EMAIL: 'reladmin@example.com',
+    ADMIN_PASSWORD: ADMIN.password,
+    SECRET_KEY: SHARED_SECRET,
     // What is tested here is crashes, outages and two processes, not admin powers (no 2FA) nor abuse limits (200 deals).
-    ADMIN_2FA_REQUIRED: 'false', RATE_LIMIT_ESCROWS: '100000', MAX_UNPAID_ESCROWS: '100000' };
+    ADMIN_2FA_REQUIRED: 'false',
+    RATE_LIMIT_ESCROWS: '100000',
+    MAX_UNPAID_ESCROWS: '100000',
+  };
   if (!store.env.DATABASE_URL && !env.DATABASE_URL) delete childEnv.DATABASE_URL;
-  const child = spawn('npm', ['start'], { cwd: root, env: childEnv, stdio: ['ignore', 'ignore', 'inherit'], detached: true });
+  const child = spawn('npm', ['start'], {
+    cwd: root,
+    env: childEnv,
+    stdio: ['ignore', 'ignore', 'inherit'],
+    detached: true,
+  });
   for (let i = 0; i < 240; i++) {
-    if (await fetch(`${base}/api/ready`).then((r) => r.ok, () => false)) return { base, child, dataDir };
+    if (
+      await fetch(`${base}/api/ready`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return { base, child, dataDir };
     await sleep(250);
   }
   throw new Error('the server did not become ready in 60 s');
@@ -120,7 +147,11 @@ async function signIn(base: string, username: string, password: string): Promise
 /** The verification link mailed to `to`, read from the server's outbox file (or from what an SMTP server received). */
 async function verificationToken(to: string, mails: () => Array<{ to: string; text: string }>): Promise<string> {
   for (let i = 0; i < 60; i++) {
-    const token = /token=([A-Za-z0-9_-]+)/.exec(mails().filter((m) => m.to === to).at(-1)?.text ?? '')?.[1];
+    const token = /token=([A-Za-z0-9_-]+)/.exec(
+      mails()
+        .filter((m) => m.to === to)
+        .at(-1)?.text ?? '',
+    )?.[1];
     if (token) return token;
     await sleep(500);
   }
@@ -131,25 +162,44 @@ async function verificationToken(to: string, mails: () => Array<{ to: string; te
  * The admin sets the rate; a seller registers, confirms their e-mail (only then may they open escrows) and signs in
  * (sellers' escrows take no pool address).
  */
-async function market(server: Running, name: string, mails: () => Array<{ to: string; text: string }> = () => outbox(join(server.dataDir, 'mail-outbox.jsonl'))) {
+async function market(
+  server: Running,
+  name: string,
+  mails: () => Array<{ to: string; text: string }> = () => outbox(join(server.dataDir, 'mail-outbox.jsonl')),
+) {
   const admin = await signIn(server.base, ADMIN.username, ADMIN.password);
   await call(server.base, '/admin/btc-rate', { method: 'PUT', token: admin, form: { btc_usd_rate: '50000' } });
   const username = `${name}${Date.now().toString(36)}`;
   const email = `${username}@example.com`;
-  const registered = await call(server.base, '/auth/register', { json: { full_name: 'Rel Seller', email, username, password: PASSWORD, confirm_password: PASSWORD, role: 'seller' } });
+  const registered = await call(server.base, '/auth/register', {
+    json: { full_name: 'Rel Seller', email, username, password: PASSWORD, confirm_password: PASSWORD, role: 'seller' },
+  });
   if (registered.status !== 201) throw new Error(`registration: ${registered.status}`);
-  const verified = await call(server.base, '/auth/verify-email', { json: { token: await verificationToken(email, mails) } });
+  const verified = await call(server.base, '/auth/verify-email', {
+    json: { token: await verificationToken(email, mails) },
+  });
   if (verified.status !== 200) throw new Error(`e-mail verification: ${verified.status}`);
   return { admin, seller: await signIn(server.base, username, PASSWORD), username };
 }
 
-const deal = (label: string) => ({ product_service: label, description: 'Reliability deal', amount_usd: '100.00', deadline_days: 7, buyer_email: 'relbuyer@example.com' });
+const deal = (label: string) => ({
+  product_service: label,
+  description: 'Reliability deal',
+  amount_usd: '100.00',
+  deadline_days: 7,
+  buyer_email: 'relbuyer@example.com',
+});
 
 function cli(store: Store, dataDir: string, ...args: string[]): string {
   const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, ...store.env, LOG_LEVEL: 'error' };
   if (!store.env.DATABASE_URL) delete env.DATABASE_URL;
   try {
-    return execFileSync('npx', ['tsx', 'app-server/cli/main.ts', ...args], { cwd: root, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    return execFileSync('npx', ['tsx', 'app-server/cli/main.ts', ...args], {
+      cwd: root,
+      env,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
   } catch (error) {
     return `FAILED ${(error as { stdout?: string }).stdout ?? ''} ${(error as { stderr?: string }).stderr ?? ''}`;
   }
@@ -183,15 +233,27 @@ async function crash(backend: 'pglite' | 'postgres'): Promise<void> {
     for (let i = 0; i < 600 && acked.length + refused.length < 50; i++) await sleep(10);
     await stopServer(server, 'SIGKILL');
     await Promise.all(writes);
-    console.log(`  answered 2xx: ${acked.length}, answered with an error: ${refused.length}, no answer (killed): ${unanswered}`);
-    check(acked.length > 0 && unanswered > 0, `the kill landed mid-way (${acked.length} acknowledged before it, ${unanswered} cut off)`);
+    console.log(
+      `  answered 2xx: ${acked.length}, answered with an error: ${refused.length}, no answer (killed): ${unanswered}`,
+    );
+    check(
+      acked.length > 0 && unanswered > 0,
+      `the kill landed mid-way (${acked.length} acknowledged before it, ${unanswered} cut off)`,
+    );
 
     server = await startServer(store, dataDir);
     const listed = await call(server.base, '/escrows', { token: seller }); // sessions live in the database
-    const labels = new Set((listed.body as unknown as Array<{ product_service: string }>).map((e) => e.product_service));
-    check(acked.every((l) => labels.has(l)), `all ${acked.length} acknowledged escrows are in the read model after the restart`);
+    const labels = new Set(
+      (listed.body as unknown as Array<{ product_service: string }>).map((e) => e.product_service),
+    );
+    check(
+      acked.every((l) => labels.has(l)),
+      `all ${acked.length} acknowledged escrows are in the read model after the restart`,
+    );
     check(refused.length > 0 && refused.every((l) => !labels.has(l)), `none of the ${refused.length} refused ones is`);
-    console.log(`  escrows in the read model after the restart: ${labels.size} (${acked.length} acknowledged, the rest were cut off mid-write)`);
+    console.log(
+      `  escrows in the read model after the restart: ${labels.size} (${acked.length} acknowledged, the rest were cut off mid-write)`,
+    );
     await stopServer(server);
     check(/ok/i.test(cli(store, dataDir, 'verify-chain')), 'the chain verifies after the crash');
     const replay = cli(store, dataDir, 'replay');
@@ -254,22 +316,34 @@ async function proxyTo(target: URL) {
 
 /** A call whose hang (no answer in `timeoutMs`) is reported as status 0 rather than thrown. */
 const callOrHang = (base: string, path: string, init: SendInit & { timeoutMs: number }) =>
-  call(base, path, init).catch(() => ({ status: 0, body: { detail: `no answer in ${init.timeoutMs} ms` } as Record<string, unknown> }));
+  call(base, path, init).catch(() => ({
+    status: 0,
+    body: { detail: `no answer in ${init.timeoutMs} ms` } as Record<string, unknown>,
+  }));
 
 /** During an outage: /api/ready, a write and a public read each answer 503 with a detail within `withinMs`. */
 async function expectUnavailable(base: string, seller: string, label: string, withinMs: number): Promise<void> {
   let started = performance.now();
   const ready = await callOrHang(base, '/ready', { timeoutMs: 15_000 });
   const readyMs = performance.now() - started;
-  check(ready.status === 503 && ready.body.ready === false && typeof ready.body.detail === 'string', `${label}: /api/ready answers 503 not ready (${Math.round(readyMs)} ms: ${ready.body.detail})`);
+  check(
+    ready.status === 503 && ready.body.ready === false && typeof ready.body.detail === 'string',
+    `${label}: /api/ready answers 503 not ready (${Math.round(readyMs)} ms: ${ready.body.detail})`,
+  );
   check(readyMs < withinMs, `and within ${withinMs / 1000} s`);
   started = performance.now();
   const write = await callOrHang(base, '/escrows', { token: seller, json: deal(`during ${label}`), timeoutMs: 15_000 });
   const writeMs = performance.now() - started;
-  check(write.status === 503 && typeof write.body.detail === 'string', `${label}: a write gets 503 with a detail (${write.status} in ${Math.round(writeMs)} ms: ${write.body.detail})`);
+  check(
+    write.status === 503 && typeof write.body.detail === 'string',
+    `${label}: a write gets 503 with a detail (${write.status} in ${Math.round(writeMs)} ms: ${write.body.detail})`,
+  );
   check(writeMs < withinMs, `and within ${withinMs / 1000} s, no hang`);
   const read = await callOrHang(base, '/reviews', { timeoutMs: 15_000 });
-  check(read.status === 503 && typeof read.body.detail === 'string', `${label}: a public read gets 503 with a detail (${read.status})`);
+  check(
+    read.status === 503 && typeof read.body.detail === 'string',
+    `${label}: a public read gets 503 with a detail (${read.status})`,
+  );
 }
 
 /** After an outage: ready again without a restart, and writes work. */
@@ -280,8 +354,14 @@ async function expectRecovered(base: string, seller: string, label: string): Pro
     back = (await callOrHang(base, '/ready', { timeoutMs: 5_000 })).status === 200;
     if (!back) await sleep(250);
   }
-  check(back, `ready again by itself ${Math.round(performance.now() - started)} ms after the database answered again (${label})`);
-  check((await call(base, '/escrows', { token: seller, json: deal(`after ${label}`) })).status === 201, `a write works after the ${label}`);
+  check(
+    back,
+    `ready again by itself ${Math.round(performance.now() - started)} ms after the database answered again (${label})`,
+  );
+  check(
+    (await call(base, '/escrows', { token: seller, json: deal(`after ${label}`) })).status === 201,
+    `a write works after the ${label}`,
+  );
 }
 
 async function outage(): Promise<void> {
@@ -295,7 +375,10 @@ async function outage(): Promise<void> {
   try {
     const server = await startServer(store, dataDir, { DATABASE_URL: viaProxy.toString() });
     const { seller } = await market(server, 'outage');
-    check((await call(server.base, '/escrows', { token: seller, json: deal('before') })).status === 201, 'a write works before the outage');
+    check(
+      (await call(server.base, '/escrows', { token: seller, json: deal('before') })).status === 201,
+      'a write works before the outage',
+    );
 
     proxy.cut();
     await expectUnavailable(server.base, seller, 'server stopped', 6_000);
@@ -309,8 +392,15 @@ async function outage(): Promise<void> {
     proxy.restore();
     await expectRecovered(server.base, seller, 'host silent');
 
-    const labels = ((await call(server.base, '/escrows', { token: seller })).body as unknown as Array<{ product_service: string }>).map((e) => e.product_service).sort();
-    check(JSON.stringify(labels) === JSON.stringify(['after host silent', 'after server stopped', 'before']), `the refused writes left nothing behind (${labels.join(', ')})`);
+    const labels = (
+      (await call(server.base, '/escrows', { token: seller })).body as unknown as Array<{ product_service: string }>
+    )
+      .map((e) => e.product_service)
+      .sort();
+    check(
+      JSON.stringify(labels) === JSON.stringify(['after host silent', 'after server stopped', 'before']),
+      `the refused writes left nothing behind (${labels.join(', ')})`,
+    );
     await stopServer(server);
   } finally {
     proxy.close();
@@ -348,7 +438,11 @@ async function slowSmtpServer(delayMs: number) {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.server.address() as { port: number };
-  return { url: `smtp://127.0.0.1:${port}`, received, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    received,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }
 
 async function twoProcesses(): Promise<void> {
@@ -359,12 +453,28 @@ async function twoProcesses(): Promise<void> {
   try {
     const a = await startServer(store, dirA, { SMTP_URL: smtp.url, MAIL_FROM: 'process-a@example.com' });
     const b = await startServer(store, dirB, { SMTP_URL: smtp.url, MAIL_FROM: 'process-b@example.com' });
-    const { seller, username } = await market(a, 'two', () => smtp.received.map((m) => ({ to: m.to, text: m.body.replace(/=\r?\n/g, '').replace(/=3D/gi, '=') }))); // quoted-printable undone
-    check((await call(b.base, '/escrows', { token: seller })).status === 200, 'a session opened on one process holds on the other');
+    const { seller, username } = await market(a, 'two', () =>
+      smtp.received.map((m) => ({ to: m.to, text: m.body.replace(/=\r?\n/g, '').replace(/=3D/gi, '=') })),
+    ); // quoted-printable undone
+    check(
+      (await call(b.base, '/escrows', { token: seller })).status === 200,
+      'a session opened on one process holds on the other',
+    );
 
-    const answers = await Promise.all(Array.from({ length: 60 }, (_, i) => call(i % 2 ? a.base : b.base, '/escrows', { token: seller, json: deal(`two-${i}`) })));
-    check(answers.every((x) => x.status === 201), `60 concurrent creations through both processes: all 201 (${answers.filter((x) => x.status === 201).length})`);
-    const labels = new Set(((await call(a.base, '/escrows', { token: seller })).body as unknown as Array<{ product_service: string }>).map((e) => e.product_service));
+    const answers = await Promise.all(
+      Array.from({ length: 60 }, (_, i) =>
+        call(i % 2 ? a.base : b.base, '/escrows', { token: seller, json: deal(`two-${i}`) }),
+      ),
+    );
+    check(
+      answers.every((x) => x.status === 201),
+      `60 concurrent creations through both processes: all 201 (${answers.filter((x) => x.status === 201).length})`,
+    );
+    const labels = new Set(
+      ((await call(a.base, '/escrows', { token: seller })).body as unknown as Array<{ product_service: string }>).map(
+        (e) => e.product_service,
+      ),
+    );
     check(labels.size === 60, `both processes see all 60 (${labels.size})`);
 
     // One invitation per escrow; each must be delivered once, by whichever process claimed it, through SMTP.
@@ -373,12 +483,21 @@ async function twoProcesses(): Promise<void> {
     await sleep(4_000); // two more sender rounds on both processes: no duplicate may appear
     const sent = invitations();
     const byA = sent.filter((m) => m.from === 'process-a@example.com').length;
-    check(sent.length === 60 && new Set(sent.map((m) => m.body)).size === 60, `60 invitations delivered exactly once across both processes by a slow SMTP server (${sent.length} delivered, ${new Set(sent.map((m) => m.body)).size} distinct; ${byA} by one process, ${sent.length - byA} by the other)`);
+    check(
+      sent.length === 60 && new Set(sent.map((m) => m.body)).size === 60,
+      `60 invitations delivered exactly once across both processes by a slow SMTP server (${sent.length} delivered, ${new Set(sent.map((m) => m.body)).size} distinct; ${byA} by one process, ${sent.length - byA} by the other)`,
+    );
     check(byA > 0 && byA < sent.length, 'both processes delivered some: their sending rounds overlapped');
 
     const statuses: number[] = [];
-    for (let i = 0; i < 12; i++) statuses.push((await call(i % 2 ? a.base : b.base, '/auth/login', { json: { username, password: 'wrong password' } })).status);
-    check(statuses.includes(429), `failed sign-ins alternating between the processes are rate-limited together (${statuses.join(' ')})`);
+    for (let i = 0; i < 12; i++)
+      statuses.push(
+        (await call(i % 2 ? a.base : b.base, '/auth/login', { json: { username, password: 'wrong password' } })).status,
+      );
+    check(
+      statuses.includes(429),
+      `failed sign-ins alternating between the processes are rate-limited together (${statuses.join(' ')})`,
+    );
 
     await Promise.all([stopServer(a), stopServer(b)]);
     check(/ok/i.test(cli(store, dirA, 'verify-chain')), 'one chain, and it verifies');
@@ -405,16 +524,34 @@ async function stdoutReaderGone(readerGoes: 'before SIGTERM' | 'after SIGTERM'):
   const dataDir = mkdtempSync(join(tmpdir(), 'escrow-rel-'));
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'info', SECRET_KEY: SHARED_SECRET };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    LOG_LEVEL: 'info',
+    SECRET_KEY: SHARED_SECRET,
+  };
   delete env.DATABASE_URL;
-  const child = spawn(process.execPath, ['app-server/start.mjs'], { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'], detached: true });
+  const child = spawn(process.execPath, ['app-server/start.mjs'], {
+    cwd: root,
+    env,
+    stdio: ['ignore', 'pipe', 'inherit'],
+    detached: true,
+  });
   child.stdout!.pause();
   const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
-  const health = () => fetch(`${base}/api/health`, { signal: AbortSignal.timeout(5_000) }).then((r) => r.status, () => 0);
+  const health = () =>
+    fetch(`${base}/api/health`, { signal: AbortSignal.timeout(5_000) }).then(
+      (r) => r.status,
+      () => 0,
+    );
   try {
     let ready = false;
     for (let i = 0; i < 240 && !ready; i++) {
-      ready = await fetch(`${base}/api/ready`).then((r) => r.ok, () => false);
+      ready = await fetch(`${base}/api/ready`).then(
+        (r) => r.ok,
+        () => false,
+      );
       if (!ready) await sleep(250);
     }
     check(ready, 'the server started with its stdout read by nobody');
@@ -429,7 +566,10 @@ async function stdoutReaderGone(readerGoes: 'before SIGTERM' | 'after SIGTERM'):
       child.stdout!.destroy(); // the next write to the pipe fails with EPIPE
       await sleep(200);
       const after = await Promise.all(Array.from({ length: 50 }, health));
-      check(after.every((s) => s === 200), `it answers once the reader is gone (${after.filter((s) => s === 200).length} of 50)`);
+      check(
+        after.every((s) => s === 200),
+        `it answers once the reader is gone (${after.filter((s) => s === 200).length} of 50)`,
+      );
     }
     const started = Date.now();
     process.kill(-child.pid!, 'SIGTERM');
@@ -445,7 +585,10 @@ async function stdoutReaderGone(readerGoes: 'before SIGTERM' | 'after SIGTERM'):
     };
     for (let i = 0; i < 150 && running(); i++) await sleep(100);
     const stoppedAfter = Date.now() - started;
-    check(!running(), `it stops on SIGTERM (${running() ? 'still running' : 'gone'} ${stoppedAfter} ms after the signal)`);
+    check(
+      !running(),
+      `it stops on SIGTERM (${running() ? 'still running' : 'gone'} ${stoppedAfter} ms after the signal)`,
+    );
     if (!running()) check((await exited) === 0, 'with exit code 0');
     check(!existsSync(join(dataDir, 'pglite.lock')), 'and frees the data directory (pglite.lock removed)');
   } finally {

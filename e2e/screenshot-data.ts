@@ -5,14 +5,37 @@
 import { client, expect, form, json } from './client.ts';
 
 const sample = [
-  ['Ana Souza', 'Brazil', '5.0', 'Smooth deal for a used camera. The admin confirmed my payment within the hour and released it the day the parcel arrived.'],
-  ['Tomasz Nowak', 'Poland', '4.5', 'Clear steps and a fair fee. I would have liked a text message when the funds were released, but the e-mail came quickly.'],
-  ['Grace Mensah', 'Ghana', '5.0', 'First time selling a domain name to a stranger. Knowing the BTC was held by someone neutral made all the difference.'],
-  ['Lukas Berger', 'Germany', '4.0', 'The dispute took two days to settle, but the split was fair and everything was explained.'],
+  [
+    'Ana Souza',
+    'Brazil',
+    '5.0',
+    'Smooth deal for a used camera. The admin confirmed my payment within the hour and released it the day the parcel arrived.',
+  ],
+  [
+    'Tomasz Nowak',
+    'Poland',
+    '4.5',
+    'Clear steps and a fair fee. I would have liked a text message when the funds were released, but the e-mail came quickly.',
+  ],
+  [
+    'Grace Mensah',
+    'Ghana',
+    '5.0',
+    'First time selling a domain name to a stranger. Knowing the BTC was held by someone neutral made all the difference.',
+  ],
+  [
+    'Lukas Berger',
+    'Germany',
+    '4.0',
+    'The dispute took two days to settle, but the split was fair and everything was explained.',
+  ],
   ['Mei Lin', 'Singapore', '3.5', 'Works as described. The payment page could show the QR code larger on a phone.'],
 ] as const;
 
-export async function prepareScreenshotData(base: string, admin: { username: string; password: string }): Promise<string> {
+export async function prepareScreenshotData(
+  base: string,
+  admin: { username: string; password: string },
+): Promise<string> {
   const { call } = client(base);
   const login = await call('/auth/login', json(admin));
   expect(login.status === 200, `admin login as ${admin.username}`);

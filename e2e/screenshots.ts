@@ -20,32 +20,48 @@ const { values } = parseArgs({
 type Shot = [name: string, path: string, act?: (page: Page) => Promise<void>];
 const pages: Shot[] = [
   ['home', '/'],
-  ['menu', '/about', async (page) => {
-    // The phone layout folds the navigation into a menu button; wide screens show it inline.
-    const toggle = page.getByRole('button', { name: 'Menu' });
-    if (await toggle.isVisible()) await toggle.click();
-  }],
+  [
+    'menu',
+    '/about',
+    async (page) => {
+      // The phone layout folds the navigation into a menu button; wide screens show it inline.
+      const toggle = page.getByRole('button', { name: 'Menu' });
+      if (await toggle.isVisible()) await toggle.click();
+    },
+  ],
   ['about', '/about'],
   ['how-it-works', '/how-it-works'],
   ['faq', '/faq'],
   ['reviews', '/reviews'],
   ['reviews-filtered-empty', '/reviews?min_rating=4.5&country=Nowhere'],
-  ['write-review', '/reviews', async (page) => {
-    await page.getByRole('button', { name: 'Write a Review' }).click();
-    await page.getByRole('button', { name: 'Submit review' }).click();
-  }],
+  [
+    'write-review',
+    '/reviews',
+    async (page) => {
+      await page.getByRole('button', { name: 'Write a Review' }).click();
+      await page.getByRole('button', { name: 'Submit review' }).click();
+    },
+  ],
   ['pgp-key', '/pgp-key'],
   ['contact', '/contact'],
-  ['contact-invalid', '/contact', async (page) => {
-    await page.getByRole('button', { name: 'Send message' }).click();
-  }],
+  [
+    'contact-invalid',
+    '/contact',
+    async (page) => {
+      await page.getByRole('button', { name: 'Send message' }).click();
+    },
+  ],
   ['login', '/login'],
   ['register', '/register'],
-  ['register-mismatch', '/register', async (page) => {
-    await page.getByLabel('Password', { exact: true }).fill('long enough 1');
-    await page.getByLabel('Confirm password').fill('long enough 2');
-    await page.getByRole('button', { name: 'Create account' }).click();
-  }],
+  [
+    'register-mismatch',
+    '/register',
+    async (page) => {
+      await page.getByLabel('Password', { exact: true }).fill('long enough 1');
+      await page.getByLabel('Confirm password').fill('long enough 2');
+      await page.getByRole('button', { name: 'Create account' }).click();
+    },
+  ],
   ['verify-email', '/verify-email?token=not-a-real-token'],
   ['dashboard-guard', '/dashboard'],
   ['not-found', '/no-such-page'],
@@ -91,7 +107,8 @@ try {
     });
     page.on('response', (response) => {
       // 503 is the API's documented "not ready" (e.g. no BTC rate set yet); any other 5xx is a fault.
-      if (response.status() >= 500 && response.status() !== 503) problems.push(`${response.status()} from ${response.url()}`);
+      if (response.status() >= 500 && response.status() !== 503)
+        problems.push(`${response.status()} from ${response.url()}`);
     });
     page.on('request', (request) => {
       if (!request.url().startsWith(values.base!) && !request.url().startsWith('data:'))

@@ -28,11 +28,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addUniqueConstraint('events_stream_version_unique', ['stream_id', 'stream_version'])
     .execute();
   await db.schema.createIndex('events_type_idx').on('events').columns(['type', 'position']).execute();
-  await db.schema
-    .createIndex('events_stream_type_idx')
-    .on('events')
-    .columns(['stream_type', 'position'])
-    .execute();
+  await db.schema.createIndex('events_stream_type_idx').on('events').columns(['stream_type', 'position']).execute();
 
   await db.schema
     .createTable('chain_head')

@@ -60,26 +60,14 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', 'timestamptz', (c) => c.notNull())
     .addColumn('updated_at', 'timestamptz', (c) => c.notNull())
     .execute();
-  await db.schema
-    .createIndex('escrows_created_by_idx')
-    .on('escrows')
-    .columns(['created_by', 'created_at'])
-    .execute();
-  await db.schema
-    .createIndex('escrows_buyer_email_idx')
-    .on('escrows')
-    .columns(['buyer_email', 'created_at'])
-    .execute();
+  await db.schema.createIndex('escrows_created_by_idx').on('escrows').columns(['created_by', 'created_at']).execute();
+  await db.schema.createIndex('escrows_buyer_email_idx').on('escrows').columns(['buyer_email', 'created_at']).execute();
   await db.schema
     .createIndex('escrows_seller_email_idx')
     .on('escrows')
     .columns(['seller_email', 'created_at'])
     .execute();
-  await db.schema
-    .createIndex('escrows_status_idx')
-    .on('escrows')
-    .columns(['status', 'payment_due_at'])
-    .execute();
+  await db.schema.createIndex('escrows_status_idx').on('escrows').columns(['status', 'payment_due_at']).execute();
 
   await db.schema
     .createTable('addresses')
@@ -91,11 +79,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', 'timestamptz', (c) => c.notNull())
     .addColumn('updated_at', 'timestamptz', (c) => c.notNull())
     .execute();
-  await db.schema
-    .createIndex('addresses_status_idx')
-    .on('addresses')
-    .columns(['status', 'created_at'])
-    .execute();
+  await db.schema.createIndex('addresses_status_idx').on('addresses').columns(['status', 'created_at']).execute();
 
   await db.schema
     .createTable('disputes')
@@ -112,11 +96,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('resolved_by', 'text')
     .addColumn('resolved_at', 'timestamptz')
     .execute();
-  await db.schema
-    .createIndex('disputes_status_idx')
-    .on('disputes')
-    .columns(['status', 'opened_at'])
-    .execute();
+  await db.schema.createIndex('disputes_status_idx').on('disputes').columns(['status', 'opened_at']).execute();
   await db.schema.createIndex('disputes_escrow_idx').on('disputes').column('escrow_id').execute();
 
   await db.schema
@@ -175,11 +155,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', 'timestamptz', (c) => c.notNull())
     .addColumn('updated_at', 'timestamptz', (c) => c.notNull())
     .execute();
-  await db.schema
-    .createIndex('reviews_status_created_idx')
-    .on('reviews')
-    .columns(['status', 'created_at'])
-    .execute();
+  await db.schema.createIndex('reviews_status_created_idx').on('reviews').columns(['status', 'created_at']).execute();
   await db.schema
     .createIndex('reviews_status_rating_idx')
     .on('reviews')
@@ -236,11 +212,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .on('audit_log')
     .columns(['object_type', 'object_id', 'id'])
     .execute();
-  await db.schema
-    .createIndex('audit_log_action_idx')
-    .on('audit_log')
-    .columns(['action_type', 'id'])
-    .execute();
+  await db.schema.createIndex('audit_log_action_idx').on('audit_log').columns(['action_type', 'id']).execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

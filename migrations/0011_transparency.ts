@@ -31,5 +31,6 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  for (const table of ['tlog_checkpoints', 'tlog_state', 'tlog_nodes']) await db.schema.dropTable(table).ifExists().execute();
+  for (const table of ['tlog_checkpoints', 'tlog_state', 'tlog_nodes'])
+    await db.schema.dropTable(table).ifExists().execute();
 }

@@ -16,7 +16,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .addColumn('disabled_at', 'timestamptz')
     .execute();
-  await db.schema.createIndex('webhook_endpoints_owner_idx').on('webhook_endpoints').columns(['scope', 'owner_id']).execute();
+  await db.schema
+    .createIndex('webhook_endpoints_owner_idx')
+    .on('webhook_endpoints')
+    .columns(['scope', 'owner_id'])
+    .execute();
 
   await db.schema
     .createTable('webhook_deliveries')
@@ -34,7 +38,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('last_error', 'text')
     .addUniqueConstraint('webhook_deliveries_message_unique', ['endpoint_id', 'message_id'])
     .execute();
-  await sql`CREATE INDEX webhook_deliveries_due_idx ON webhook_deliveries (next_attempt_at) WHERE delivered_at IS NULL`.execute(db);
+  await sql`CREATE INDEX webhook_deliveries_due_idx ON webhook_deliveries (next_attempt_at) WHERE delivered_at IS NULL`.execute(
+    db,
+  );
 
   await db.schema
     .createTable('webhook_attempts')

@@ -21,8 +21,14 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('file_sha256', 'text')
     .addColumn('created_at', 'timestamptz', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('escrow_messages_escrow_idx').on('escrow_messages').columns(['escrow_id', 'position']).execute();
-  await sql`CREATE UNIQUE INDEX escrow_messages_file_idx ON escrow_messages (file_evidence_id) WHERE file_evidence_id IS NOT NULL`.execute(db);
+  await db.schema
+    .createIndex('escrow_messages_escrow_idx')
+    .on('escrow_messages')
+    .columns(['escrow_id', 'position'])
+    .execute();
+  await sql`CREATE UNIQUE INDEX escrow_messages_file_idx ON escrow_messages (file_evidence_id) WHERE file_evidence_id IS NOT NULL`.execute(
+    db,
+  );
 
   await db.schema
     .createTable('message_mail_digests')
@@ -34,7 +40,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('pending_since', 'timestamptz')
     .addPrimaryKeyConstraint('message_mail_digests_pk', ['escrow_id', 'recipient'])
     .execute();
-  await sql`CREATE INDEX message_mail_digests_pending_idx ON message_mail_digests (last_mailed_at) WHERE pending_since IS NOT NULL`.execute(db);
+  await sql`CREATE INDEX message_mail_digests_pending_idx ON message_mail_digests (last_mailed_at) WHERE pending_since IS NOT NULL`.execute(
+    db,
+  );
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

@@ -21,7 +21,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('answered_at', 'timestamptz')
     .addColumn('created_at', 'timestamptz', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('escrow_proposals_escrow_idx').on('escrow_proposals').columns(['escrow_id', 'position']).execute();
+  await db.schema
+    .createIndex('escrow_proposals_escrow_idx')
+    .on('escrow_proposals')
+    .columns(['escrow_id', 'position'])
+    .execute();
   await db.schema
     .alterTable('escrows')
     .addColumn('open_proposal_id', 'uuid')

@@ -7,7 +7,8 @@ export function handlersOf(projections: readonly Projection[], type: string): re
   let byType = handlersByType.get(projections);
   if (!byType) {
     byType = new Map();
-    for (const projection of projections) for (const handled of projection.handles) byType.set(handled, [...(byType.get(handled) ?? []), projection]);
+    for (const projection of projections)
+      for (const handled of projection.handles) byType.set(handled, [...(byType.get(handled) ?? []), projection]);
     handlersByType.set(projections, byType);
   }
   return byType.get(type) ?? [];

@@ -1,8 +1,7 @@
 import { asRowOf, type Row, type RowStore, type TableSpec } from './projection.ts';
 import type { RowOf, TableName } from './tables.ts';
 
-const keyOf = (values: readonly unknown[]) =>
-  values.length === 1 ? String(values[0]) : JSON.stringify(values);
+const keyOf = (values: readonly unknown[]) => (values.length === 1 ? String(values[0]) : JSON.stringify(values));
 
 /**
  * Rows in memory, for replay and offline verification. Append-only tables are handed to `onAppend` in batches
@@ -42,7 +41,8 @@ export class MemoryRowStore implements RowStore {
       if (rows.length >= this.appendBatch) await this.flushTable(table);
       return;
     }
-    const key = spec.key.length === 1 ? String(row[spec.key[0]!]) : keyOf(spec.key.map((c) => row[c] as string | number));
+    const key =
+      spec.key.length === 1 ? String(row[spec.key[0]!]) : keyOf(spec.key.map((c) => row[c] as string | number));
     this.tables.get(table)!.set(key, row);
   }
 

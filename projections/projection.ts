@@ -3,10 +3,22 @@ import type { StoredEvent } from '../domain/stored-event.ts';
 import type { RowOf, TableName } from './tables.ts';
 
 /** What a projection may depend on of an event; replay reads only these columns of the log. */
-export const PROJECTED_FIELDS = ['position', 'stream_id', 'stream_type', 'type', 'data', 'metadata', 'occurred_at'] as const;
+export const PROJECTED_FIELDS = [
+  'position',
+  'stream_id',
+  'stream_type',
+  'type',
+  'data',
+  'metadata',
+  'occurred_at',
+] as const;
 
 /** An event as projections see it: a StoredEvent without its ids, versions and hashes (per event type). */
-export type ProjectedEvent = StoredEvent extends infer E ? (E extends StoredEvent ? Pick<E, (typeof PROJECTED_FIELDS)[number]> : never) : never;
+export type ProjectedEvent = StoredEvent extends infer E
+  ? E extends StoredEvent
+    ? Pick<E, (typeof PROJECTED_FIELDS)[number]>
+    : never
+  : never;
 
 /**
  * A read-model row of any table: plain column values (strings, numbers, booleans, null; times as ISO strings). What

@@ -107,21 +107,27 @@ export async function replayAndCompare(
         await createScratch(trx, specs);
         const position = steps ? await steps.position(trx) : 0;
         const rebuild = new ScratchRebuild(specs, trx, options.rowsInMemory ?? ROWS_IN_MEMORY);
-        const { events, liveFigures } = await onReader(db, trx, !inOne && options.secondConnection === true, async (reader) => {
-          let count = 0;
-          for await (const page of readingAhead(readPages(reader))) {
-            await applyEvents(rebuild.store, projections, page);
-            count += page.length;
-          }
-          // The log is read: the reader sums up the live tables while the rest of the rebuild goes in.
-          const live = liveFiguresOf(reader, specs);
-          live.catch(() => undefined); // awaited below unless the rebuild fails first
-          await rebuild.flush();
-          return { events: count, liveFigures: await live };
-        });
+        const { events, liveFigures } = await onReader(
+          db,
+          trx,
+          !inOne && options.secondConnection === true,
+          async (reader) => {
+            let count = 0;
+            for await (const page of readingAhead(readPages(reader))) {
+              await applyEvents(rebuild.store, projections, page);
+              count += page.length;
+            }
+            // The log is read: the reader sums up the live tables while the rest of the rebuild goes in.
+            const live = liveFiguresOf(reader, specs);
+            live.catch(() => undefined); // awaited below unless the rebuild fails first
+            await rebuild.flush();
+            return { events: count, liveFigures: await live };
+          },
+        );
 
         const tables: TableComparison[] = [];
-        for (const spec of specs) tables.push(await compareTable(trx, spec, liveFigures.get(spec.name)!, options.sampleSize ?? 3));
+        for (const spec of specs)
+          tables.push(await compareTable(trx, spec, liveFigures.get(spec.name)!, options.sampleSize ?? 3));
         const swapped: SwappedTable[] = [];
         if (inOne) {
           for (const spec of specs) swapped.push(await replaceTable(trx, spec));
@@ -149,7 +155,18 @@ export async function replayAndCompare(
   }
   if (stepwise && steps && swap) {
     try {
-      report = { ...report!, swapped: await swapInSteps(db, projections, specs, stepwise, swap.lock, steps.eventsAfter, options.onSwapProgress) };
+      report = {
+        ...report!,
+        swapped: await swapInSteps(
+          db,
+          projections,
+          specs,
+          stepwise,
+          swap.lock,
+          steps.eventsAfter,
+          options.onSwapProgress,
+        ),
+      };
     } finally {
       await sql.raw(`DROP SCHEMA IF EXISTS ${SCRATCH} CASCADE`).execute(db);
     }
@@ -166,8 +183,11 @@ async function createScratch(trx: DynamicTransaction, specs: readonly TableSpec[
   await sql.raw(`DROP SCHEMA IF EXISTS ${SCRATCH} CASCADE`).execute(trx);
   await sql.raw(`CREATE SCHEMA ${SCRATCH}`).execute(trx);
   for (const spec of specs) {
-    await sql.raw(`CREATE UNLOGGED TABLE ${SCRATCH}.${spec.name} (LIKE public.${spec.name} INCLUDING DEFAULTS)`).execute(trx);
-    if (!spec.appendOnly) await sql.raw(`CREATE UNIQUE INDEX ON ${SCRATCH}.${spec.name} (${keyColumns(spec)})`).execute(trx);
+    await sql
+      .raw(`CREATE UNLOGGED TABLE ${SCRATCH}.${spec.name} (LIKE public.${spec.name} INCLUDING DEFAULTS)`)
+      .execute(trx);
+    if (!spec.appendOnly)
+      await sql.raw(`CREATE UNIQUE INDEX ON ${SCRATCH}.${spec.name} (${keyColumns(spec)})`).execute(trx);
   }
 }
 
@@ -190,10 +210,15 @@ class ScratchRebuild {
   ) {
     const target: SpillTarget = {
       insert: async (table, rows) => {
-        for (const statement of insertStatements(`${SCRATCH}.${table}`, rows)) await this.writes.add(() => statement.execute(this.executor).then(() => undefined));
+        for (const statement of insertStatements(`${SCRATCH}.${table}`, rows))
+          await this.writes.add(() => statement.execute(this.executor).then(() => undefined));
       },
       remove: async (table, keys) => {
-        const statement = deleteByKeys(`${SCRATCH}.${table}`, specs.find((s) => s.name === table)!, keys);
+        const statement = deleteByKeys(
+          `${SCRATCH}.${table}`,
+          specs.find((s) => s.name === table)!,
+          keys,
+        );
         await this.writes.add(() => statement.execute(this.executor).then(() => undefined));
       },
       read: async (spec, key) => {
@@ -239,9 +264,11 @@ async function differingKeys(trx: DynamicTransaction, spec: TableSpec): Promise<
   const rebuilt = `${SCRATCH}.${spec.name}`;
   const keysTable = `${SCRATCH}.keys_${spec.name}`;
   const columns = keyColumns(spec);
-  await sql.raw(
-    `CREATE UNLOGGED TABLE ${keysTable} AS SELECT row_number() OVER () AS n, d.* FROM (SELECT DISTINCT ${columns} FROM ((SELECT * FROM ${live} EXCEPT ALL SELECT * FROM ${rebuilt}) UNION ALL (SELECT * FROM ${rebuilt} EXCEPT ALL SELECT * FROM ${live})) AS e) AS d`,
-  ).execute(trx);
+  await sql
+    .raw(
+      `CREATE UNLOGGED TABLE ${keysTable} AS SELECT row_number() OVER () AS n, d.* FROM (SELECT DISTINCT ${columns} FROM ((SELECT * FROM ${live} EXCEPT ALL SELECT * FROM ${rebuilt}) UNION ALL (SELECT * FROM ${rebuilt} EXCEPT ALL SELECT * FROM ${live})) AS e) AS d`,
+    )
+    .execute(trx);
   await sql.raw(`CREATE INDEX ON ${keysTable} (n)`).execute(trx);
   if (spec.appendOnly) await sql.raw(`CREATE INDEX ON ${rebuilt} (${columns})`).execute(trx);
   // Fresh tables have no statistics: without them each step's join scanned the whole rebuilt table (10 s a step on a
@@ -289,8 +316,12 @@ async function swapInSteps(
             await rebuild.flush();
             position = Number(later.at(-1)!.position);
           }
-          const deleted = await sql.raw(`DELETE FROM ${live} AS l USING ${keys} AS k WHERE ${on('l', 'k')}`).execute(trx);
-          const inserted = await sql.raw(`INSERT INTO ${live} SELECT r.* FROM ${rebuilt} AS r JOIN ${keys} AS k ON ${on('r', 'k')}`).execute(trx);
+          const deleted = await sql
+            .raw(`DELETE FROM ${live} AS l USING ${keys} AS k WHERE ${on('l', 'k')}`)
+            .execute(trx);
+          const inserted = await sql
+            .raw(`INSERT INTO ${live} SELECT r.* FROM ${rebuilt} AS r JOIN ${keys} AS k ON ${on('r', 'k')}`)
+            .execute(trx);
           const tally = counts.get(spec.name)!;
           tally.deleted += Number(deleted.numAffectedRows ?? 0);
           tally.inserted += Number(inserted.numAffectedRows ?? 0);
@@ -306,7 +337,12 @@ async function swapInSteps(
  * Runs `work` with the connection that reads: with `second`, another connection in a repeatable-read transaction
  * that imports the snapshot of `trx` (it sees exactly what `trx` sees, and reads while `trx` writes); else `trx`.
  */
-async function onReader<T>(db: DynamicDb, trx: DynamicTransaction, second: boolean, work: (reader: DynamicDb) => Promise<T>): Promise<T> {
+async function onReader<T>(
+  db: DynamicDb,
+  trx: DynamicTransaction,
+  second: boolean,
+  work: (reader: DynamicDb) => Promise<T>,
+): Promise<T> {
   if (!second) return work(trx);
   const { id } = (await sql<{ id: string }>`SELECT pg_export_snapshot() AS id`.execute(trx)).rows[0]!;
   return db
@@ -389,7 +425,9 @@ function insertStatements(table: string, rows: readonly Row[]) {
     const columns = sql.join(joined.split(',').map((c) => sql.ref(c)));
     for (let i = 0; i < group.length; i += INSERT_BATCH) {
       const json = JSON.stringify(group.slice(i, i + INSERT_BATCH));
-      statements.push(sql`INSERT INTO ${target} (${columns}) SELECT ${columns} FROM json_populate_recordset(NULL::${target}, ${json}::json)`);
+      statements.push(
+        sql`INSERT INTO ${target} (${columns}) SELECT ${columns} FROM json_populate_recordset(NULL::${target}, ${json}::json)`,
+      );
     }
   }
   return statements;
@@ -398,16 +436,17 @@ function insertStatements(table: string, rows: readonly Row[]) {
 /** Removes the rows of `table` (schema-qualified) whose key is one of `keys` (rows of the key columns). */
 function deleteByKeys(table: string, spec: TableSpec, keys: readonly Row[]) {
   const target = sql.table(table);
-  const on = sql.join(spec.key.map((c) => sql`t.${sql.ref(c)} = k.${sql.ref(c)}`), sql` AND `);
+  const on = sql.join(
+    spec.key.map((c) => sql`t.${sql.ref(c)} = k.${sql.ref(c)}`),
+    sql` AND `,
+  );
   return sql`DELETE FROM ${target} AS t USING json_populate_recordset(NULL::${target}, ${JSON.stringify(keys)}::json) AS k WHERE ${on}`;
 }
 
 /** Empties the live table and fills it with the rebuilt rows (same columns in the same order: `LIKE`). */
 async function replaceTable(trx: DynamicTransaction, spec: TableSpec): Promise<SwappedTable> {
   const deleted = await sql.raw(`DELETE FROM public.${spec.name}`).execute(trx);
-  const inserted = await sql
-    .raw(`INSERT INTO public.${spec.name} SELECT * FROM ${SCRATCH}.${spec.name}`)
-    .execute(trx);
+  const inserted = await sql.raw(`INSERT INTO public.${spec.name} SELECT * FROM ${SCRATCH}.${spec.name}`).execute(trx);
   return {
     table: spec.name,
     deleted: Number(deleted.numAffectedRows ?? 0),
@@ -436,13 +475,20 @@ async function figuresOf(executor: DynamicDb, table: string): Promise<Figures> {
  * The live table's figures (read with the same snapshot) against the rebuilt one's; only tables whose figures
  * differ are compared row by row (EXCEPT ALL, which sorts both tables) to show the first differences.
  */
-async function compareTable(trx: DynamicTransaction, spec: TableSpec, liveFigures: Figures, sampleSize: number): Promise<TableComparison> {
+async function compareTable(
+  trx: DynamicTransaction,
+  spec: TableSpec,
+  liveFigures: Figures,
+  sampleSize: number,
+): Promise<TableComparison> {
   const live = `public.${spec.name}`;
   const rebuilt = `${SCRATCH}.${spec.name}`;
   const rebuiltFigures = await figuresOf(trx, rebuilt);
   const same = liveFigures.n === rebuiltFigures.n && liveFigures.checksum === rebuiltFigures.checksum;
   const difference = async (a: string, b: string) =>
-    same ? [] : (await sql.raw<Row>(`SELECT * FROM ${a} EXCEPT ALL SELECT * FROM ${b} LIMIT ${sampleSize}`).execute(trx)).rows;
+    same
+      ? []
+      : (await sql.raw<Row>(`SELECT * FROM ${a} EXCEPT ALL SELECT * FROM ${b} LIMIT ${sampleSize}`).execute(trx)).rows;
   const onlyLive = await difference(live, rebuilt);
   const onlyRebuilt = await difference(rebuilt, live);
   return {

@@ -13,7 +13,8 @@ import type { VerificationsTables } from './verifications/table.ts';
 
 /** Row types of every read model, composed from each projection's own table types. */
 export interface ReadModelTables
-  extends UsersTables,
+  extends
+    UsersTables,
     EscrowsTables,
     AddressesTables,
     DisputesTables,
@@ -29,7 +30,9 @@ export interface ReadModelTables
  * Each read-model table's row as reducers read and write it: the value a column takes on insert, so times are ISO
  * strings (the row stores turn the driver's Dates back into them, see normalise-row.ts) and int8 columns numbers.
  */
-export type ProjectionTables = { [T in keyof ReadModelTables]: { [C in keyof ReadModelTables[T]]: InsertType<ReadModelTables[T][C]> } };
+export type ProjectionTables = {
+  [T in keyof ReadModelTables]: { [C in keyof ReadModelTables[T]]: InsertType<ReadModelTables[T][C]> };
+};
 
 export type TableName = keyof ProjectionTables;
 

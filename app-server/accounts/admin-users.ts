@@ -29,7 +29,12 @@ const run = (deps: AppDeps, id: string, command: Parameters<typeof userAggregate
 const keepEscrows = (deps: AppDeps, user: { id: string; email: string; email_verified: boolean }, meta: CommandMeta) =>
   user.email_verified ? bindEscrowsOf({ db: deps.database.db, store: deps.store }, user, meta) : Promise.resolve();
 
-export async function updateUser(deps: AppDeps, id: string, changes: { full_name?: string; email?: string; role?: Role }, meta: CommandMeta) {
+export async function updateUser(
+  deps: AppDeps,
+  id: string,
+  changes: { full_name?: string; email?: string; role?: Role },
+  meta: CommandMeta,
+) {
   const user = await target(deps, id);
   if (changes.email) {
     const other = await findUserByEmail(deps.database.db, changes.email);
@@ -60,7 +65,11 @@ export async function deleteUser(deps: AppDeps, id: string, meta: CommandMeta) {
     .select('id')
     .where('status', 'not in', FINAL_ESCROW_STATUSES)
     .where((eb) =>
-      eb.or([eb('created_by', '=', id), eb(sql`lower(buyer_email)`, '=', user.email.toLowerCase()), eb(sql`lower(seller_email)`, '=', user.email.toLowerCase())]),
+      eb.or([
+        eb('created_by', '=', id),
+        eb(sql`lower(buyer_email)`, '=', user.email.toLowerCase()),
+        eb(sql`lower(seller_email)`, '=', user.email.toLowerCase()),
+      ]),
     )
     .limit(1)
     .executeTakeFirst();
@@ -73,12 +82,18 @@ export async function deleteUser(deps: AppDeps, id: string, meta: CommandMeta) {
 /** Sets a temporary password the user must change, and signs them out everywhere. */
 export async function resetPassword(deps: AppDeps, id: string, temporaryPassword: string, meta: CommandMeta) {
   await target(deps, id);
-  const hash = await hashGateFor(deps.config).run(() => hashPassword(temporaryPassword, { log2N: deps.config.PASSWORD_HASH_COST, r: 8, p: 1 }));
+  const hash = await hashGateFor(deps.config).run(() =>
+    hashPassword(temporaryPassword, { log2N: deps.config.PASSWORD_HASH_COST, r: 8, p: 1 }),
+  );
   await handle(deps.store, userAggregate, id, { type: 'resetPassword' }, meta, {
     alsoWrite: async (trx) => {
       // An upsert: a store restored from the log (import-events) has users but no credentials yet.
       const values = { password_hash: hash, must_change: true, updated_at: new Date().toISOString() };
-      await trx.insertInto('credentials').values({ user_id: id, ...values }).onConflict((oc) => oc.column('user_id').doUpdateSet(values)).execute();
+      await trx
+        .insertInto('credentials')
+        .values({ user_id: id, ...values })
+        .onConflict((oc) => oc.column('user_id').doUpdateSet(values))
+        .execute();
     },
   });
   await revokeUserSessions(deps.database.db, id);

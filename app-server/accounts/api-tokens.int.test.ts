@@ -16,7 +16,10 @@ type Made = { token: string; api_token: { id: string; name: string; scopes: stri
 describe('API tokens', () => {
   it('are shown once, kept hashed, listed with their last use, act for their user and stop when revoked', async () => {
     const ann = await signedInUser(t, 'ann');
-    const res = await t.app.request('/api/tokens', json({ name: 'Shop sync', scopes: ['read', 'write', 'read'] }, ann.token));
+    const res = await t.app.request(
+      '/api/tokens',
+      json({ name: 'Shop sync', scopes: ['read', 'write', 'read'] }, ann.token),
+    );
     expect(res.status).toBe(201);
     const made = (await res.json()) as Made;
     expect(made.token).toMatch(/^esc_[A-Za-z0-9_-]{43}$/);
@@ -45,9 +48,15 @@ describe('API tokens', () => {
     const without = await t.app.request('/api/tokens', json({ name: 'x', scopes: ['read'] }, ann.token));
     expect(without.status).toBe(422);
     expect(((await without.json()) as { detail: string }).detail).toMatch(/totp_code/);
-    const wrong = await t.app.request('/api/tokens', json({ name: 'x', scopes: ['read'], totp_code: '000000' }, ann.token));
+    const wrong = await t.app.request(
+      '/api/tokens',
+      json({ name: 'x', scopes: ['read'], totp_code: '000000' }, ann.token),
+    );
     expect(wrong.status).toBe(422);
-    const right = await t.app.request('/api/tokens', json({ name: 'x', scopes: ['read'], totp_code: await freshCode(t, ann.id, secret) }, ann.token));
+    const right = await t.app.request(
+      '/api/tokens',
+      json({ name: 'x', scopes: ['read'], totp_code: await freshCode(t, ann.id, secret) }, ann.token),
+    );
     expect(right.status).toBe(201);
   });
 
@@ -55,7 +64,11 @@ describe('API tokens', () => {
     const admin = await signedInAdmin(t);
     expect((await t.app.request('/api/tokens', json({ name: 'x', scopes: ['read'] }, admin.token))).status).toBe(403);
     const ann = await signedInUser(t, 'ann');
-    for (const [body, field] of [[{ scopes: ['read'] }, 'name'], [{ name: 'x', scopes: [] }, 'scopes'], [{ name: 'x', scopes: ['admin'] }, 'scopes']] as const) {
+    for (const [body, field] of [
+      [{ scopes: ['read'] }, 'name'],
+      [{ name: 'x', scopes: [] }, 'scopes'],
+      [{ name: 'x', scopes: ['admin'] }, 'scopes'],
+    ] as const) {
       const res = await t.app.request('/api/tokens', json(body, ann.token));
       expect(res.status).toBe(422);
       expect(((await res.json()) as { detail: string }).detail).toContain(field);
@@ -69,7 +82,13 @@ describe('checkApiTokenReach', () => {
     expect(() => checkApiTokenReach('GET', '/api/escrows', ['write'])).toThrow(/no read scope/);
     expect(() => checkApiTokenReach('POST', '/api/escrows', ['write'])).not.toThrow();
     expect(() => checkApiTokenReach('POST', '/api/escrows', ['read'])).toThrow(/no write scope/);
-    for (const [method, path] of [['GET', '/api/admin/users'], ['POST', '/api/tokens'], ['POST', '/api/auth/setup-2fa'], ['POST', '/api/profile/switch-role'], ['GET', '/api/tokens']]) {
+    for (const [method, path] of [
+      ['GET', '/api/admin/users'],
+      ['POST', '/api/tokens'],
+      ['POST', '/api/auth/setup-2fa'],
+      ['POST', '/api/profile/switch-role'],
+      ['GET', '/api/tokens'],
+    ]) {
       expect(() => checkApiTokenReach(method!, path!, ['read', 'write'])).toThrow(/cannot be used here/);
     }
     expect(() => checkApiTokenReach('GET', '/api/auth/me', ['read'])).not.toThrow();

@@ -8,7 +8,13 @@ import type { Database } from '../db/schema.ts';
 /** Every API token starts so: the authentication tells it from a session token without a lookup in both tables. */
 export const API_TOKEN_PREFIX = 'esc_';
 
-const view = (row: { id: string; name: string; scopes: ApiTokenScope[]; created_at: Date; last_used_at: Date | null }): ApiToken => ({
+const view = (row: {
+  id: string;
+  name: string;
+  scopes: ApiTokenScope[];
+  created_at: Date;
+  last_used_at: Date | null;
+}): ApiToken => ({
   id: row.id,
   name: row.name,
   scopes: row.scopes,
@@ -22,14 +28,29 @@ export function assertMayHoldApiToken(user: { role: string }) {
 }
 
 /** Makes a token for a (non-admin) user; the token is returned this once and only its SHA-256 is kept. */
-export async function createApiToken(db: Kysely<Database>, user: { id: string; role: string }, input: { name: string; scopes: ApiTokenScope[] }) {
+export async function createApiToken(
+  db: Kysely<Database>,
+  user: { id: string; role: string },
+  input: { name: string; scopes: ApiTokenScope[] },
+) {
   assertMayHoldApiToken(user);
-  const live = await db.selectFrom('api_tokens').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', user.id).where('revoked_at', 'is', null).executeTakeFirstOrThrow();
+  const live = await db
+    .selectFrom('api_tokens')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('user_id', '=', user.id)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirstOrThrow();
   if (Number(live.n) >= MAX_API_TOKENS) throw conflict(`At most ${MAX_API_TOKENS} API tokens; revoke one first`);
   const token = `${API_TOKEN_PREFIX}${newSecretToken()}`;
   const row = await db
     .insertInto('api_tokens')
-    .values({ id: randomUUID(), user_id: user.id, name: input.name, token_hash: hashToken(token), scopes: JSON.stringify(input.scopes) })
+    .values({
+      id: randomUUID(),
+      user_id: user.id,
+      name: input.name,
+      token_hash: hashToken(token),
+      scopes: JSON.stringify(input.scopes),
+    })
     .returning(['id', 'name', 'scopes', 'created_at', 'last_used_at'])
     .executeTakeFirstOrThrow();
   return { token, api_token: view(row) };
@@ -71,7 +92,9 @@ export async function apiTokenUser(db: Kysely<Database>, token: string) {
       'api_tokens.id as api_token_id',
       'api_tokens.scopes as api_token_scopes',
       sql<number>`(SELECT coalesce(max(position), 0) FROM events WHERE stream_type = 'escrow')`.as('escrows_position'),
-      sql<boolean>`coalesce((SELECT must_change FROM credentials WHERE credentials.user_id = users.id), false)`.as('must_change_password'),
+      sql<boolean>`coalesce((SELECT must_change FROM credentials WHERE credentials.user_id = users.id), false)`.as(
+        'must_change_password',
+      ),
     ])
     .where('api_tokens.token_hash', '=', hashToken(token))
     .where('api_tokens.revoked_at', 'is', null)
@@ -81,7 +104,9 @@ export async function apiTokenUser(db: Kysely<Database>, token: string) {
     .updateTable('api_tokens')
     .set({ last_used_at: sql<string>`now()` as unknown as string })
     .where('id', '=', found.api_token_id)
-    .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', sql<Date>`now() - interval '1 minute'`)]))
+    .where((eb) =>
+      eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', sql<Date>`now() - interval '1 minute'`)]),
+    )
     .execute();
   return found;
 }

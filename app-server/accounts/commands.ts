@@ -22,7 +22,13 @@ export { queueVerificationMail, verifyEmailToken } from './email-verification.ts
 export { createFirstAdmin } from './first-admin-setup.ts';
 export { login } from './login.ts';
 export { register } from './register.ts';
-export { disableTwoFactor, enableTwoFactor, recoveryCodesLeft, regenerateRecoveryCodes, setupTwoFactor } from './two-factor.ts';
+export {
+  disableTwoFactor,
+  enableTwoFactor,
+  recoveryCodesLeft,
+  regenerateRecoveryCodes,
+  setupTwoFactor,
+} from './two-factor.ts';
 
 /**
  * Changes the signed-in user's password after checking the current one (wrong ones count like failed sign-ins, per
@@ -49,14 +55,28 @@ export async function changePassword(
   }
   if (!currentOk) throw forbidden('current_password is wrong');
   await slot.release();
-  if (input.current_password === input.new_password) throw invalidInput('new_password must differ from the current one');
-  const hash = await gate.run(() => hashPassword(input.new_password, { log2N: deps.config.PASSWORD_HASH_COST, r: 8, p: 1 }));
-  await handle(deps.store, userAggregate, me.id, { type: 'changePassword' }, { ...meta, actor: me.id }, {
-    alsoWrite: async (trx) => {
-      const now = new Date().toISOString();
-      await trx.updateTable('credentials').set({ password_hash: hash, must_change: false, updated_at: now }).where('user_id', '=', me.id).execute();
+  if (input.current_password === input.new_password)
+    throw invalidInput('new_password must differ from the current one');
+  const hash = await gate.run(() =>
+    hashPassword(input.new_password, { log2N: deps.config.PASSWORD_HASH_COST, r: 8, p: 1 }),
+  );
+  await handle(
+    deps.store,
+    userAggregate,
+    me.id,
+    { type: 'changePassword' },
+    { ...meta, actor: me.id },
+    {
+      alsoWrite: async (trx) => {
+        const now = new Date().toISOString();
+        await trx
+          .updateTable('credentials')
+          .set({ password_hash: hash, must_change: false, updated_at: now })
+          .where('user_id', '=', me.id)
+          .execute();
+      },
     },
-  });
+  );
   await revokeUserSessions(db, me.id, { except: keepToken });
 }
 

@@ -51,19 +51,31 @@ export async function verifyEmailToken(
   meta: Omit<CommandMeta, 'actor'>,
 ): Promise<void> {
   const now = new Date(meta.now ?? Date.now());
-  const row = await deps.db.selectFrom('email_tokens').selectAll().where('token_hash', '=', hashToken(token)).executeTakeFirst();
-  if (!row || row.used_at || row.expires_at <= now) throw invalidInput('This verification link is invalid or has expired');
-  await handle(deps.store, userAggregate, row.user_id, { type: 'verifyEmail', email: row.email }, { ...meta, actor: row.user_id }, {
-    alsoWrite: async (trx) => {
-      const used = await trx
-        .updateTable('email_tokens')
-        .set({ used_at: now.toISOString() })
-        .where('token_hash', '=', row.token_hash)
-        .where('used_at', 'is', null)
-        .executeTakeFirst();
-      if (Number(used.numUpdatedRows) !== 1) throw invalidInput('This verification link was already used');
+  const row = await deps.db
+    .selectFrom('email_tokens')
+    .selectAll()
+    .where('token_hash', '=', hashToken(token))
+    .executeTakeFirst();
+  if (!row || row.used_at || row.expires_at <= now)
+    throw invalidInput('This verification link is invalid or has expired');
+  await handle(
+    deps.store,
+    userAggregate,
+    row.user_id,
+    { type: 'verifyEmail', email: row.email },
+    { ...meta, actor: row.user_id },
+    {
+      alsoWrite: async (trx) => {
+        const used = await trx
+          .updateTable('email_tokens')
+          .set({ used_at: now.toISOString() })
+          .where('token_hash', '=', row.token_hash)
+          .where('used_at', 'is', null)
+          .executeTakeFirst();
+        if (Number(used.numUpdatedRows) !== 1) throw invalidInput('This verification link was already used');
+      },
     },
-  });
+  );
   // A verified account is now the party its invitations name: those escrows stay with this account id.
   await bindEscrowsOf(deps, { id: row.user_id, email: row.email }, meta);
 }

@@ -14,8 +14,16 @@ afterAll(async () => t.close());
 
 const tokenOf = (link: string) => new URL(link).searchParams.get('token')!;
 const admin = (token: string, username = 'owner') =>
-  json({ token, full_name: 'The Owner', email: `${username}@example.com`, username, password: 'a long admin passphrase', confirm_password: 'a long admin passphrase' });
-const status = async (token: string) => ((await (await t.app.request('/api/setup/status', json({ token }))).json()) as { valid: boolean }).valid;
+  json({
+    token,
+    full_name: 'The Owner',
+    email: `${username}@example.com`,
+    username,
+    password: 'a long admin passphrase',
+    confirm_password: 'a long admin passphrase',
+  });
+const status = async (token: string) =>
+  ((await (await t.app.request('/api/setup/status', json({ token }))).json()) as { valid: boolean }).valid;
 
 describe('the first-start setup link', () => {
   it('is random, stored only as its hash, and opens the setup page', async () => {
@@ -39,7 +47,9 @@ describe('the first-start setup link', () => {
     expect(body.user).toMatchObject({ role: 'admin', email_verified: true });
     const me = await t.app.request('/api/auth/me', bearer(body.access_token));
     expect(await me.json()).toMatchObject({ username: 'owner', role: 'admin' });
-    expect((await t.app.request('/api/auth/login', json({ username: 'owner', password: 'a long admin passphrase' }))).status).toBe(200);
+    expect(
+      (await t.app.request('/api/auth/login', json({ username: 'owner', password: 'a long admin passphrase' }))).status,
+    ).toBe(200);
 
     for (const used of [token, other]) {
       expect(await status(used)).toBe(false);
@@ -55,9 +65,14 @@ describe('the first-start setup link', () => {
 
   it('lets only one of two simultaneous attempts through', async () => {
     const token = tokenOf((await issueSetupLink(t.deps))!);
-    const answers = await Promise.all([t.app.request('/api/setup/admin', admin(token, 'first')), t.app.request('/api/setup/admin', admin(token, 'second'))]);
+    const answers = await Promise.all([
+      t.app.request('/api/setup/admin', admin(token, 'first')),
+      t.app.request('/api/setup/admin', admin(token, 'second')),
+    ]);
     expect(answers.map((r) => r.status).sort()).toEqual([201, 409]);
-    expect(await t.database.db.selectFrom('users').select('username').where('role', '=', 'admin').execute()).toHaveLength(1);
+    expect(
+      await t.database.db.selectFrom('users').select('username').where('role', '=', 'admin').execute(),
+    ).toHaveLength(1);
   });
 
   it('stops working once an admin exists some other way (ADMIN_* or create-admin)', async () => {
@@ -69,7 +84,17 @@ describe('the first-start setup link', () => {
 
   it('refuses bad input naming the field, and keeps the link usable', async () => {
     const token = tokenOf((await issueSetupLink(t.deps))!);
-    const res = await t.app.request('/api/setup/admin', json({ token, full_name: 'Owner', email: 'not-an-email', username: 'owner', password: 'a long admin passphrase', confirm_password: 'a long admin passphrase' }));
+    const res = await t.app.request(
+      '/api/setup/admin',
+      json({
+        token,
+        full_name: 'Owner',
+        email: 'not-an-email',
+        username: 'owner',
+        password: 'a long admin passphrase',
+        confirm_password: 'a long admin passphrase',
+      }),
+    );
     expect(res.status).toBe(422);
     expect(((await res.json()) as { detail: string }).detail).toMatch(/email/);
     expect(await status(token)).toBe(true);

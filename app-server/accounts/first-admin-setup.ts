@@ -24,42 +24,79 @@ export async function issueSetupLink(deps: Pick<AppDeps, 'database' | 'config'>)
   const { db } = deps.database;
   if (await adminExists(db)) return null;
   const token = newSecretToken();
-  await db.insertInto('setup_tokens').values({ token_hash: hashToken(token) }).execute();
+  await db
+    .insertInto('setup_tokens')
+    .values({ token_hash: hashToken(token) })
+    .execute();
   return `${publicUrl(deps.config)}/setup?token=${token}`;
 }
 
 /** True when `token` opens the setup page: it was issued, not used, and no admin exists yet. */
 export async function setupTokenValid(db: Kysely<Database>, token: string): Promise<boolean> {
   if (await adminExists(db)) return false;
-  const row = await db.selectFrom('setup_tokens').select('token_hash').where('token_hash', '=', hashToken(token)).executeTakeFirst();
+  const row = await db
+    .selectFrom('setup_tokens')
+    .select('token_hash')
+    .where('token_hash', '=', hashToken(token))
+    .executeTakeFirst();
   return row !== undefined;
 }
 
 const invalidLink = () =>
-  new DomainError('conflict', 'This setup link is no longer valid: it was used, or an admin exists already. Sign in instead.', {}, 'setup_link_invalid');
+  new DomainError(
+    'conflict',
+    'This setup link is no longer valid: it was used, or an admin exists already. Sign in instead.',
+    {},
+    'setup_link_invalid',
+  );
 
 /**
  * Creates the first admin through the setup link, and signs them in. The user's events and the deletion of every
  * setup token are one transaction, under the chain-head lock appends take: of two attempts (same link or not) one
  * wins and the other is refused, and no link works afterwards. The e-mail counts as verified: the operator typed it.
  */
-export async function createFirstAdmin(deps: AppDeps, token: string, input: z.infer<typeof firstAdminSchema>, requestId: string) {
+export async function createFirstAdmin(
+  deps: AppDeps,
+  token: string,
+  input: z.infer<typeof firstAdminSchema>,
+  requestId: string,
+) {
   const { db } = deps.database;
   if (!(await setupTokenValid(db, token))) throw invalidLink();
   const id = randomUUID();
   const hash = await hashPassword(input.password, { log2N: deps.config.PASSWORD_HASH_COST, r: 8, p: 1 });
   const now = new Date().toISOString();
   const meta = { actor: SYSTEM_ACTOR, requestId };
-  await handle(deps.store, userAggregate, id, {
-    type: 'register', user_id: id, username: input.username, email: input.email, full_name: input.full_name, role: 'admin', country: null, phone: null,
-  }, meta, {
-    alsoWrite: async (trx) => {
-      const deleted = await trx.deleteFrom('setup_tokens').returning('token_hash').execute();
-      const otherAdmin = await trx.selectFrom('users').select('id').where('role', '=', 'admin').where('id', '!=', id).limit(1).executeTakeFirst();
-      if (!deleted.some((row) => row.token_hash === hashToken(token)) || otherAdmin) throw invalidLink();
-      await trx.insertInto('credentials').values({ user_id: id, password_hash: hash, updated_at: now }).execute();
+  await handle(
+    deps.store,
+    userAggregate,
+    id,
+    {
+      type: 'register',
+      user_id: id,
+      username: input.username,
+      email: input.email,
+      full_name: input.full_name,
+      role: 'admin',
+      country: null,
+      phone: null,
     },
-  });
+    meta,
+    {
+      alsoWrite: async (trx) => {
+        const deleted = await trx.deleteFrom('setup_tokens').returning('token_hash').execute();
+        const otherAdmin = await trx
+          .selectFrom('users')
+          .select('id')
+          .where('role', '=', 'admin')
+          .where('id', '!=', id)
+          .limit(1)
+          .executeTakeFirst();
+        if (!deleted.some((row) => row.token_hash === hashToken(token)) || otherAdmin) throw invalidLink();
+        await trx.insertInto('credentials').values({ user_id: id, password_hash: hash, updated_at: now }).execute();
+      },
+    },
+  );
   await handle(deps.store, userAggregate, id, { type: 'verifyEmail', email: input.email }, meta);
   return { userId: id, token: await openSession(db, id) };
 }

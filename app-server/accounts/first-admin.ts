@@ -27,13 +27,27 @@ export async function ensureAdmin(
   const hash = await hashPassword(password.data, { log2N: deps.config.PASSWORD_HASH_COST, r: 8, p: 1 });
   const meta = { actor: SYSTEM_ACTOR, requestId: 'first-admin' };
   const now = new Date().toISOString();
-  await handle(deps.store, userAggregate, id, {
-    type: 'register', user_id: id, username: username.data, email, full_name: 'Administrator', role: 'admin', country: null, phone: null,
-  }, meta, {
-    alsoWrite: async (trx) => {
-      await trx.insertInto('credentials').values({ user_id: id, password_hash: hash, updated_at: now }).execute();
+  await handle(
+    deps.store,
+    userAggregate,
+    id,
+    {
+      type: 'register',
+      user_id: id,
+      username: username.data,
+      email,
+      full_name: 'Administrator',
+      role: 'admin',
+      country: null,
+      phone: null,
     },
-  });
+    meta,
+    {
+      alsoWrite: async (trx) => {
+        await trx.insertInto('credentials').values({ user_id: id, password_hash: hash, updated_at: now }).execute();
+      },
+    },
+  );
   await handle(deps.store, userAggregate, id, { type: 'verifyEmail', email }, meta);
   return 'created';
 }

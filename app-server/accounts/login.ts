@@ -18,7 +18,8 @@ import { findUserByUsername } from './user-view.ts';
 /** Compared against when the username is unknown, at the same cost as real hashes, so both failures take as long. */
 const dummyHashes = new Map<number, Promise<string>>();
 function dummyHash(cost: number): Promise<string> {
-  if (!dummyHashes.has(cost)) dummyHashes.set(cost, hashPassword(randomBytes(16).toString('hex'), { log2N: cost, r: 8, p: 1 }));
+  if (!dummyHashes.has(cost))
+    dummyHashes.set(cost, hashPassword(randomBytes(16).toString('hex'), { log2N: cost, r: 8, p: 1 }));
   return dummyHashes.get(cost)!;
 }
 const WINDOW_SECONDS = 15 * 60;
@@ -31,7 +32,8 @@ const invalidCredentials = () => new DomainError('unauthenticated', 'Invalid use
  * `2FA code required`; with a code, a wrong password and a wrong code both get this one answer.
  */
 const codeRequired = () => new DomainError('unauthenticated', '2FA code required', {}, 'totp_required');
-const invalidPasswordOrCode = () => new DomainError('unauthenticated', 'Invalid username, password or 2FA code', {}, 'totp_invalid');
+const invalidPasswordOrCode = () =>
+  new DomainError('unauthenticated', 'Invalid username, password or 2FA code', {}, 'totp_invalid');
 
 /**
  * Signs in. Before the password is hashed, the attempt takes a slot (in one statement each) in two hard limits:
@@ -41,7 +43,12 @@ const invalidPasswordOrCode = () => new DomainError('unauthenticated', 'Invalid 
  * lock the right password out from another address. Slots are given back when the attempt was not a failure. Then
  * the second factor when on, through the one counter of wrong codes.
  */
-export async function login(deps: AppDeps, input: z.infer<typeof loginSchema>, client: string, meta: Omit<CommandMeta, 'actor'>) {
+export async function login(
+  deps: AppDeps,
+  input: z.infer<typeof loginSchema>,
+  client: string,
+  meta: Omit<CommandMeta, 'actor'>,
+) {
   const { db } = deps.database;
   const max = deps.config.RATE_LIMIT_LOGIN;
   const accountKey = input.username.toLowerCase();
@@ -61,18 +68,26 @@ export async function login(deps: AppDeps, input: z.infer<typeof loginSchema>, c
   }
   const account = await reserve(db, { ...perAccount, max: Number.MAX_SAFE_INTEGER }, accountKey, refusal);
   slots.push(account);
-  if (slidingCount({ ...account.counts, current: account.counts.current - 1 }) >= max) await sleep(ACCOUNT_UNDER_ATTACK_DELAY_MS);
+  if (slidingCount({ ...account.counts, current: account.counts.current - 1 }) >= max)
+    await sleep(ACCOUNT_UNDER_ATTACK_DELAY_MS);
 
   const user = await findUserByUsername(db, input.username);
   const failed = async (kind: string) => {
-    await db.insertInto('security_log').values({ kind, username: input.username.slice(0, 254), client_address: client }).execute();
+    await db
+      .insertInto('security_log')
+      .values({ kind, username: input.username.slice(0, 254), client_address: client })
+      .execute();
     if (user && reachedLimitWith(account.counts, perAccount)) await alertAccountUnderAttack(deps, user);
   };
 
   let mustChangePassword: boolean;
   try {
     const credentials = user
-      ? await db.selectFrom('credentials').select(['password_hash', 'must_change']).where('user_id', '=', user.id).executeTakeFirst()
+      ? await db
+          .selectFrom('credentials')
+          .select(['password_hash', 'must_change'])
+          .where('user_id', '=', user.id)
+          .executeTakeFirst()
       : undefined;
     mustChangePassword = credentials?.must_change ?? false;
     const stored = credentials?.password_hash ?? (await dummyHash(deps.config.PASSWORD_HASH_COST));
@@ -89,7 +104,11 @@ export async function login(deps: AppDeps, input: z.infer<typeof loginSchema>, c
     }
     if (user.totp_enabled) {
       try {
-        await passSecondFactor(deps, user, input.totp_code, { refuseAs: 'unauthenticated', missing: '2FA code required', meta: { ...meta, actor: user.id } });
+        await passSecondFactor(deps, user, input.totp_code, {
+          refuseAs: 'unauthenticated',
+          missing: '2FA code required',
+          meta: { ...meta, actor: user.id },
+        });
       } catch (error) {
         // Counted like a wrong password, so the limits cannot tell the two apart either.
         if (error instanceof DomainError && error.reason === 'totp_invalid') {

@@ -13,4 +13,5 @@ export const usersForAdmin = (db: Kysely<Database>) =>
 
 /** The stored password hash of an account with credentials. */
 export const passwordHashOf = async (db: Kysely<Database>, userId: string) =>
-  (await db.selectFrom('credentials').select('password_hash').where('user_id', '=', userId).executeTakeFirstOrThrow()).password_hash;
+  (await db.selectFrom('credentials').select('password_hash').where('user_id', '=', userId).executeTakeFirstOrThrow())
+    .password_hash;

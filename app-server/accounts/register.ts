@@ -25,17 +25,26 @@ export type Registration = z.infer<typeof registerSchema>;
  */
 export async function register(deps: AppDeps, input: Registration, client: string, meta: Omit<CommandMeta, 'actor'>) {
   const { db } = deps.database;
-  await consume(db, { bucket: 'register-ip', max: deps.config.RATE_LIMIT_REGISTER, windowSeconds: 3600 }, client, 'Too many registrations from your address');
+  await consume(
+    db,
+    { bucket: 'register-ip', max: deps.config.RATE_LIMIT_REGISTER, windowSeconds: 3600 },
+    client,
+    'Too many registrations from your address',
+  );
   if (await findUserByUsername(db, input.username)) throw conflict('That username is taken');
   const known = await findUserByEmail(db, input.email);
   const userId = randomUUID();
-  const passwordHash = await hashGateFor(deps.config).run(() => hashPassword(input.password, { log2N: deps.config.PASSWORD_HASH_COST, r: 8, p: 1 }));
+  const passwordHash = await hashGateFor(deps.config).run(() =>
+    hashPassword(input.password, { log2N: deps.config.PASSWORD_HASH_COST, r: 8, p: 1 }),
+  );
   if (known) {
     await mailOwnerOfKnownAddress(deps, known.email);
     return userId;
   }
   const now = new Date(meta.now ?? Date.now());
-  await handle(deps.store, userAggregate,
+  await handle(
+    deps.store,
+    userAggregate,
     userId,
     {
       type: 'register',
@@ -50,8 +59,17 @@ export async function register(deps: AppDeps, input: Registration, client: strin
     { ...meta, actor: userId, now: now.toISOString() },
     {
       alsoWrite: async (trx) => {
-        await trx.insertInto('credentials').values({ user_id: userId, password_hash: passwordHash, updated_at: now.toISOString() }).execute();
-        await queueVerificationMail(trx, { userId, email: input.email, fullName: input.full_name, baseUrl: publicUrl(deps.config), now });
+        await trx
+          .insertInto('credentials')
+          .values({ user_id: userId, password_hash: passwordHash, updated_at: now.toISOString() })
+          .execute();
+        await queueVerificationMail(trx, {
+          userId,
+          email: input.email,
+          fullName: input.full_name,
+          baseUrl: publicUrl(deps.config),
+          now,
+        });
       },
     },
   );

@@ -39,13 +39,22 @@ describeOnPostgres('one 2FA code sent 20 times at once (PostgreSQL)', () => {
   });
 
   it(`sign-in: exactly one of ${AT_ONCE} concurrent sign-ins with one code gets a session`, async () => {
-    await t.database.db.updateTable('totp_secrets').set({ last_used_step: null }).where('user_id', '=', user.id).execute();
+    await t.database.db
+      .updateTable('totp_secrets')
+      .set({ last_used_step: null })
+      .where('user_id', '=', user.id)
+      .execute();
     const code = codeFor(secret);
     const answers = await Promise.all(
-      Array.from({ length: AT_ONCE }, () => t.app.request('/api/auth/login', json({ username: 'racer', password: PASSWORD, totp_code: code }))),
+      Array.from({ length: AT_ONCE }, () =>
+        t.app.request('/api/auth/login', json({ username: 'racer', password: PASSWORD, totp_code: code })),
+      ),
     );
     const statuses = answers.map((a) => a.status);
-    expect(statuses.filter((s) => s === 200), `statuses: ${statuses.join(' ')}`).toHaveLength(1);
+    expect(
+      statuses.filter((s) => s === 200),
+      `statuses: ${statuses.join(' ')}`,
+    ).toHaveLength(1);
     // The others are refused: a used code (401), or no slot left for checking a code (429).
     for (const s of statuses.filter((s) => s !== 200)) expect([401, 429]).toContain(s);
   });

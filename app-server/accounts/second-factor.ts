@@ -77,16 +77,23 @@ export async function passSecondFactor(
   const status = options.refuseAs ?? 'invalid_input';
   if (!code?.trim()) throw new DomainError(status, options.missing ?? '2FA code required', {}, 'totp_required');
   const { db } = deps.database;
-  const slot = await reserve(db, WRONG_CODES, user.id, 'Too many wrong 2FA codes; code-gated actions are paused', { reason: 'totp_locked' });
+  const slot = await reserve(db, WRONG_CODES, user.id, 'Too many wrong 2FA codes; code-gated actions are paused', {
+    reason: 'totp_locked',
+  });
   if (await checkSecondFactor(db, deps.secrets, user.id, code)) {
     await slot.release();
     return;
   }
-  if (reachedLimitWith(slot.counts, WRONG_CODES)) await lockOut(deps, user, { ...options.meta, actor: options.meta.actor ?? user.id });
+  if (reachedLimitWith(slot.counts, WRONG_CODES))
+    await lockOut(deps, user, { ...options.meta, actor: options.meta.actor ?? user.id });
   throw new DomainError(status, 'Invalid 2FA code', {}, 'totp_invalid');
 }
 
-async function lockOut(deps: AppDeps, user: Pick<SignedInUser, 'id' | 'username' | 'email' | 'role'>, meta: CommandMeta) {
+async function lockOut(
+  deps: AppDeps,
+  user: Pick<SignedInUser, 'id' | 'username' | 'email' | 'role'>,
+  meta: CommandMeta,
+) {
   const { db } = deps.database;
   const minutes = WRONG_CODES.windowSeconds / 60;
   const admins = user.role === 'admin' ? (await adminEmails(db)).filter((to) => to !== user.email) : [];
@@ -109,8 +116,15 @@ async function lockOut(deps: AppDeps, user: Pick<SignedInUser, 'id' | 'username'
       ].join('\n'),
     })),
   ];
-  await handle(deps.store, userAggregate, user.id, { type: 'lockTwoFactor', failures: WRONG_CODES.max, window_minutes: minutes }, meta, {
-    alsoInsert: () => [queuedMail(mails)],
-    attempts: 10,
-  });
+  await handle(
+    deps.store,
+    userAggregate,
+    user.id,
+    { type: 'lockTwoFactor', failures: WRONG_CODES.max, window_minutes: minutes },
+    meta,
+    {
+      alsoInsert: () => [queuedMail(mails)],
+      attempts: 10,
+    },
+  );
 }

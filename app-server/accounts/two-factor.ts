@@ -20,8 +20,21 @@ export async function setupTwoFactor(deps: AppDeps, user: SignedInUser) {
   const now = new Date().toISOString();
   await deps.database.db
     .insertInto('totp_secrets')
-    .values({ user_id: user.id, secret_encrypted: deps.secrets.seal(secret), enabled: false, last_used_step: null, created_at: now })
-    .onConflict((oc) => oc.column('user_id').doUpdateSet({ secret_encrypted: deps.secrets.seal(secret), enabled: false, last_used_step: null, created_at: now }))
+    .values({
+      user_id: user.id,
+      secret_encrypted: deps.secrets.seal(secret),
+      enabled: false,
+      last_used_step: null,
+      created_at: now,
+    })
+    .onConflict((oc) =>
+      oc.column('user_id').doUpdateSet({
+        secret_encrypted: deps.secrets.seal(secret),
+        enabled: false,
+        last_used_step: null,
+        created_at: now,
+      }),
+    )
     .execute();
   const otpauthUrl = totpUri(secret, user.username, ISSUER);
   return { secret, otpauth_url: otpauthUrl, qr_code_url: await totpQrDataUrl(otpauthUrl) };
@@ -45,33 +58,62 @@ async function replaceRecoveryCodes(trx: Transaction<Database>, userId: string, 
  * Switches 2FA on once the user proves the authenticator works; returns the recovery codes, shown this once and
  * stored only as hashes. Other sessions are revoked.
  */
-export async function enableTwoFactor(deps: AppDeps, user: SignedInUser, code: string, meta: Omit<CommandMeta, 'actor'>) {
+export async function enableTwoFactor(
+  deps: AppDeps,
+  user: SignedInUser,
+  code: string,
+  meta: Omit<CommandMeta, 'actor'>,
+) {
   const { db } = deps.database;
   if (user.totp_enabled) throw transitionNotAllowed('2FA is already enabled');
-  const pending = await db.selectFrom('totp_secrets').select('user_id').where('user_id', '=', user.id).executeTakeFirst();
+  const pending = await db
+    .selectFrom('totp_secrets')
+    .select('user_id')
+    .where('user_id', '=', user.id)
+    .executeTakeFirst();
   if (!pending) throw transitionNotAllowed('Set up 2FA first');
   await passSecondFactor(deps, user, code, { meta });
   const codes = Array.from({ length: RECOVERY_CODES }, newRecoveryCode);
-  await handle(deps.store, userAggregate, user.id, { type: 'enableTwoFactor' }, { ...meta, actor: user.id }, {
-    alsoWrite: async (trx) => {
-      await trx.updateTable('totp_secrets').set({ enabled: true }).where('user_id', '=', user.id).execute();
-      await replaceRecoveryCodes(trx, user.id, codes);
+  await handle(
+    deps.store,
+    userAggregate,
+    user.id,
+    { type: 'enableTwoFactor' },
+    { ...meta, actor: user.id },
+    {
+      alsoWrite: async (trx) => {
+        await trx.updateTable('totp_secrets').set({ enabled: true }).where('user_id', '=', user.id).execute();
+        await replaceRecoveryCodes(trx, user.id, codes);
+      },
     },
-  });
+  );
   return codes;
 }
 
 /** Switches 2FA off with a current code (or a recovery code); the secret and codes are destroyed. */
-export async function disableTwoFactor(deps: AppDeps, user: SignedInUser, code: string, keepToken: string | undefined, meta: Omit<CommandMeta, 'actor'>) {
+export async function disableTwoFactor(
+  deps: AppDeps,
+  user: SignedInUser,
+  code: string,
+  keepToken: string | undefined,
+  meta: Omit<CommandMeta, 'actor'>,
+) {
   const { db } = deps.database;
   if (!user.totp_enabled) throw transitionNotAllowed('2FA is not enabled');
   await passSecondFactor(deps, user, code, { meta });
-  await handle(deps.store, userAggregate, user.id, { type: 'disableTwoFactor' }, { ...meta, actor: user.id }, {
-    alsoWrite: async (trx) => {
-      await trx.deleteFrom('totp_secrets').where('user_id', '=', user.id).execute();
-      await trx.deleteFrom('recovery_codes').where('user_id', '=', user.id).execute();
+  await handle(
+    deps.store,
+    userAggregate,
+    user.id,
+    { type: 'disableTwoFactor' },
+    { ...meta, actor: user.id },
+    {
+      alsoWrite: async (trx) => {
+        await trx.deleteFrom('totp_secrets').where('user_id', '=', user.id).execute();
+        await trx.deleteFrom('recovery_codes').where('user_id', '=', user.id).execute();
+      },
     },
-  });
+  );
   await revokeUserSessions(db, user.id, keepToken ? { except: keepToken } : {});
 }
 
@@ -80,21 +122,38 @@ export async function disableTwoFactor(deps: AppDeps, user: SignedInUser, code: 
  * proves it with a current code from the authenticator app: a recovery code cannot make new ones (someone holding
  * one code would otherwise hold ten). Returns the codes, shown this once; the event records only how many.
  */
-export async function regenerateRecoveryCodes(deps: AppDeps, user: SignedInUser, code: string, meta: Omit<CommandMeta, 'actor'>) {
+export async function regenerateRecoveryCodes(
+  deps: AppDeps,
+  user: SignedInUser,
+  code: string,
+  meta: Omit<CommandMeta, 'actor'>,
+) {
   if (!user.totp_enabled) throw transitionNotAllowed('2FA is not enabled: recovery codes come with it');
   if (!/^\d{6}$/.test(code.replace(/\s+/g, ''))) {
-    throw invalidInput('totp_code: enter the 6-digit code your authenticator app shows now (a recovery code cannot make new ones)');
+    throw invalidInput(
+      'totp_code: enter the 6-digit code your authenticator app shows now (a recovery code cannot make new ones)',
+    );
   }
   await passSecondFactor(deps, user, code, { meta });
   const codes = Array.from({ length: RECOVERY_CODES }, newRecoveryCode);
-  await handle(deps.store, userAggregate, user.id, { type: 'regenerateRecoveryCodes', count: codes.length }, { ...meta, actor: user.id }, {
-    alsoWrite: (trx) => replaceRecoveryCodes(trx, user.id, codes),
-  });
+  await handle(
+    deps.store,
+    userAggregate,
+    user.id,
+    { type: 'regenerateRecoveryCodes', count: codes.length },
+    { ...meta, actor: user.id },
+    {
+      alsoWrite: (trx) => replaceRecoveryCodes(trx, user.id, codes),
+    },
+  );
   return codes;
 }
 
 /** How many of the user's recovery codes are still unused; null while 2FA is off (there are none to have). */
-export async function recoveryCodesLeft(db: Kysely<Database>, user: Pick<SignedInUser, 'id' | 'totp_enabled'>): Promise<number | null> {
+export async function recoveryCodesLeft(
+  db: Kysely<Database>,
+  user: Pick<SignedInUser, 'id' | 'totp_enabled'>,
+): Promise<number | null> {
   if (!user.totp_enabled) return null;
   const { n } = await db
     .selectFrom('recovery_codes')

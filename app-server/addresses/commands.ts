@@ -29,7 +29,12 @@ async function valid(deps: Deps, input: string, exceptId?: string) {
   return checked.address;
 }
 
-async function run(deps: Deps, id: string, command: AddressCommand, meta: CommandMeta): Promise<Selectable<AddressRow>> {
+async function run(
+  deps: Deps,
+  id: string,
+  command: AddressCommand,
+  meta: CommandMeta,
+): Promise<Selectable<AddressRow>> {
   await handle(deps.store, addressAggregate, id, command, meta);
   const row = await poolAddress(deps.database.db, id);
   if (!row) throw notFound('Address not found');
@@ -44,7 +49,11 @@ export async function addPoolAddress(deps: Deps, input: string, meta: CommandMet
 }
 
 /** Adds many addresses (one second factor for all): each is checked and added on its own, answered in order. */
-export async function addPoolAddresses(deps: Deps, inputs: readonly string[], meta: CommandMeta): Promise<BulkAddressResult[]> {
+export async function addPoolAddresses(
+  deps: Deps,
+  inputs: readonly string[],
+  meta: CommandMeta,
+): Promise<BulkAddressResult[]> {
   const results: BulkAddressResult[] = [];
   for (const input of inputs) {
     const address = input.trim();
@@ -53,7 +62,12 @@ export async function addPoolAddresses(deps: Deps, inputs: readonly string[], me
       results.push({ address: row.address_string, added: true, id: row.id, detail: null });
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
-      results.push({ address, added: false, id: null, detail: error.detail.replace(/^address_string /, 'This address ') });
+      results.push({
+        address,
+        added: false,
+        id: null,
+        detail: error.detail.replace(/^address_string /, 'This address '),
+      });
     }
   }
   return results;

@@ -21,7 +21,8 @@ async function checkChain(): Promise<ChainCheckResult> {
     if (number >= stopBefore) break;
     if (number === 1 || text.trim() === '') continue; // the header is the main thread's
     const parsed = parseObjectLine(text);
-    if ('error' in parsed) return { count: verifier.count, head: verifier.head, broken: { line: number, reason: parsed.error } };
+    if ('error' in parsed)
+      return { count: verifier.count, head: verifier.head, broken: { line: number, reason: parsed.error } };
     const event = parsed.value as unknown as StoredEvent;
     const broken = verifier.check(envelopeOf(event), event.prev_hash, event.hash);
     if (broken) return { count: verifier.count, head: verifier.head, broken: { line: number, reason: broken.reason } };

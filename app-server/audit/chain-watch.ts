@@ -139,7 +139,11 @@ export class ChainWatch {
 
   private async full(now: Date, background = false): Promise<ChainReport> {
     const started = Date.now();
-    let report = await verifyChain(this.db, { pageSize: PAGE_SIZE, story: true, ...(background ? { restRatio: 1 } : {}) });
+    let report = await verifyChain(this.db, {
+      pageSize: PAGE_SIZE,
+      story: true,
+      ...(background ? { restRatio: 1 } : {}),
+    });
     // A log that verifies must still hold the event verified before: one rewritten with every hash recomputed (and
     // the chain head with them) verifies from the first event, but not against what this process remembers.
     const anchor = this.verifiedUpTo;
@@ -158,10 +162,13 @@ export class ChainWatch {
     if (report.ok) {
       const fields = { events: report.events, head: report.head.position, ms: Date.now() - started };
       if (wasBroken) {
-        this.logger.warn(fields, `Event log verifies again up to event ${report.head.position}; the earlier break is cleared`);
+        this.logger.warn(
+          fields,
+          `Event log verifies again up to event ${report.head.position}; the earlier break is cleared`,
+        );
         await this.db.deleteFrom('notices').where('name', '=', CHAIN_NOTICE).execute();
-      }
-      else this.logger.info(fields, `Event log verified: ${report.events} events, up to event ${report.head.position}`);
+      } else
+        this.logger.info(fields, `Event log verified: ${report.events} events, up to event ${report.head.position}`);
     }
     return report;
   }
@@ -181,7 +188,8 @@ export class ChainWatch {
   private async recheck(anchor: { position: number; hash: string }): Promise<ChainBreak | null> {
     if (anchor.position === 0) return null;
     const [event] = await readLog(this.db, { after: anchor.position - 1, upTo: anchor.position, limit: 1 });
-    if (!event) return { position: anchor.position, reason: 'the event is gone (it was removed or moved after it was verified)' };
+    if (!event)
+      return { position: anchor.position, reason: 'the event is gone (it was removed or moved after it was verified)' };
     const recomputed = chainHash(event.prev_hash, envelopeOf(event));
     if (recomputed !== anchor.hash) {
       const reason =
@@ -190,7 +198,8 @@ export class ChainWatch {
           : 'hash does not match the event content (the event was changed after it was verified)';
       return { position: anchor.position, reason };
     }
-    if (event.hash !== anchor.hash) return { position: anchor.position, reason: 'the stored hash differs from the one verified before' };
+    if (event.hash !== anchor.hash)
+      return { position: anchor.position, reason: 'the stored hash differs from the one verified before' };
     return null;
   }
 
@@ -205,9 +214,11 @@ export class ChainWatch {
       `Event log tampered: event ${found.position}: ${found.reason}`,
     );
     if (!mail) return;
-    this.alerting = this.alerting.then(() => this.mailAdmins(found)).catch((error: unknown) =>
-      this.logger.error({ err: (error as Error).message }, 'could not queue the tampering alert'),
-    );
+    this.alerting = this.alerting
+      .then(() => this.mailAdmins(found))
+      .catch((error: unknown) =>
+        this.logger.error({ err: (error as Error).message }, 'could not queue the tampering alert'),
+      );
   }
 
   /** Resolves once the alert for the last break found is queued (tests wait on it). */

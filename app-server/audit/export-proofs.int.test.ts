@@ -21,10 +21,32 @@ beforeAll(async () => {
   t = await openTestApp({ MIN_WORK_BITS: '0x2000ffff', MIN_CONFIRMATIONS: '3' });
   const address = testAddress(7, 'mainnet');
   const { admin, buyer } = await openMarket(t, [address]);
-  const escrow = (await (await t.app.request('/api/escrows', json({ product_service: 'Camera', description: 'Mirrorless', amount_usd: '1000.00', seller_email: 'sam@example.com' }, buyer.token))).json()) as { id: string; amount_sats: number };
+  const escrow = (await (
+    await t.app.request(
+      '/api/escrows',
+      json(
+        {
+          product_service: 'Camera',
+          description: 'Mirrorless',
+          amount_usd: '1000.00',
+          seller_email: 'sam@example.com',
+        },
+        buyer.token,
+      ),
+    )
+  ).json()) as { id: string; amount_sats: number };
   await t.app.request(`/api/escrows/${escrow.id}/mark-paid`, form({ notes: 'sent' }, buyer.token));
-  const proof = regtestProof(makeTransaction([{ address, sats: escrow.amount_sats }], 'mainnet'), { bits: 0x2000ffff, following: 2 });
-  const res = await t.app.request(`/api/admin/escrows/${escrow.id}/verify-payment`, form({ verified: 'true', notes: '', tx_hex: proof.tx_hex, txout_proof: proof.txout_proof, headers: proof.headers }, admin.token));
+  const proof = regtestProof(makeTransaction([{ address, sats: escrow.amount_sats }], 'mainnet'), {
+    bits: 0x2000ffff,
+    following: 2,
+  });
+  const res = await t.app.request(
+    `/api/admin/escrows/${escrow.id}/verify-payment`,
+    form(
+      { verified: 'true', notes: '', tx_hex: proof.tx_hex, txout_proof: proof.txout_proof, headers: proof.headers },
+      admin.token,
+    ),
+  );
   expect(res.status).toBe(200);
   let text = '';
   await exportEvents(t.database.db, (chunk) => {
@@ -50,7 +72,9 @@ async function brokenAt(run: Promise<unknown>): Promise<ExportBroken> {
 
 describe('verify-export --with-proofs', () => {
   it('re-checks every proof the export carries', async () => {
-    expect(await verifyExport(exportPath, { withProofs: { path: proofsPathOf(exportPath), ...FLOOR } })).toMatchObject({ proofsChecked: 1 });
+    expect(await verifyExport(exportPath, { withProofs: { path: proofsPathOf(exportPath), ...FLOOR } })).toMatchObject({
+      proofsChecked: 1,
+    });
     expect((await verifyExport(exportPath)).proofsChecked).toBeUndefined();
   });
 
@@ -62,10 +86,16 @@ describe('verify-export --with-proofs', () => {
     expect(changed.line).toBe(verifiedLine);
     expect(changed.message).toContain('is not in the proofs file');
 
-    const missing = await brokenAt(verifyExport(exportPath, { withProofs: { path: join(dir, 'none.ndjson'), ...FLOOR } }));
+    const missing = await brokenAt(
+      verifyExport(exportPath, { withProofs: { path: join(dir, 'none.ndjson'), ...FLOOR } }),
+    );
     expect(missing.message).toContain('there is no proofs file');
 
-    const stricter = await brokenAt(verifyExport(exportPath, { withProofs: { path: proofsPathOf(exportPath), minWorkBits: 0x17034219, minConfirmations: 3 } }));
+    const stricter = await brokenAt(
+      verifyExport(exportPath, {
+        withProofs: { path: proofsPathOf(exportPath), minWorkBits: 0x17034219, minConfirmations: 3 },
+      }),
+    );
     expect(stricter.line).toBe(verifiedLine);
     expect(stricter.message).toContain('no longer holds');
     expect(stricter.message).toContain('too little work for mainnet');

@@ -14,7 +14,10 @@ import { numberedLines, parseObjectLine } from './ndjson-lines.ts';
 export const proofsPathOf = (exportPath: string) => `${exportPath}.proofs.ndjson`;
 
 /** Writes every stored proof, one line each, through `write`; answers how many. */
-export async function exportProofs(db: Kysely<Database>, write: (chunk: string) => void | Promise<void>): Promise<number> {
+export async function exportProofs(
+  db: Kysely<Database>,
+  write: (chunk: string) => void | Promise<void>,
+): Promise<number> {
   let count = 0;
   let after = '';
   for (;;) {
@@ -37,7 +40,13 @@ export interface ProvenInExport {
   line: number;
   escrowId: string;
   txid: string | null;
-  proof: { block_hash: string; confirmations: number; received_sats: number; proof_sha256: string; work_judged: boolean };
+  proof: {
+    block_hash: string;
+    confirmations: number;
+    received_sats: number;
+    proof_sha256: string;
+    work_judged: boolean;
+  };
   /** The escrow's payment address and amount when the payment was verified. */
   address: string | null;
   amountSats: number;
@@ -50,7 +59,8 @@ export interface ProofRulesForExport {
 
 /** The network an address belongs to (regtest and testnet share legacy prefixes: either's rules judge no work). */
 function networkOf(address: string): BitcoinNetwork | null {
-  for (const network of ['mainnet', 'testnet', 'regtest'] as const) if (checkBitcoinAddress(address, network).ok) return network;
+  for (const network of ['mainnet', 'testnet', 'regtest'] as const)
+    if (checkBitcoinAddress(address, network).ok) return network;
   return null;
 }
 
@@ -59,7 +69,11 @@ function networkOf(address: string): BitcoinNetwork | null {
  * proving the same transaction, block, confirmations and satoshis to the escrow's address under today's rules.
  * Answers the first refusal as [line, reason], or null when every proof holds.
  */
-export async function recheckProofs(proofsPath: string, proven: readonly ProvenInExport[], rules: ProofRulesForExport): Promise<[line: number, reason: string] | null> {
+export async function recheckProofs(
+  proofsPath: string,
+  proven: readonly ProvenInExport[],
+  rules: ProofRulesForExport,
+): Promise<[line: number, reason: string] | null> {
   const wanted = new Map(proven.map((p) => [p.proof.proof_sha256, p]));
   const found = new Map<string, { tx_hex: string; txout_proof: string; headers: string }>();
   try {
@@ -68,23 +82,37 @@ export async function recheckProofs(proofsPath: string, proven: readonly ProvenI
       const parsed = parseObjectLine(text);
       if ('error' in parsed) return [proven[0]?.line ?? 1, `the proofs file, line ${number}: ${parsed.error}`];
       const row = parsed.value as Record<string, unknown>;
-      const fields = { tx_hex: String(row.tx_hex ?? ''), txout_proof: String(row.txout_proof ?? ''), headers: String(row.headers ?? '') };
+      const fields = {
+        tx_hex: String(row.tx_hex ?? ''),
+        txout_proof: String(row.txout_proof ?? ''),
+        headers: String(row.headers ?? ''),
+      };
       if (wanted.has(proofSha256(fields))) found.set(proofSha256(fields), fields);
     }
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
-      return proven.length ? [proven[0]!.line, `the export names payment proofs, but there is no proofs file ${proofsPath}`] : null;
+      return proven.length
+        ? [proven[0]!.line, `the export names payment proofs, but there is no proofs file ${proofsPath}`]
+        : null;
     }
     throw error;
   }
   for (const p of proven) {
     const fields = found.get(p.proof.proof_sha256);
-    if (!fields) return [p.line, `the payment proof ${p.proof.proof_sha256} of escrow ${p.escrowId} is not in the proofs file (or its bytes do not hash to it)`];
+    if (!fields)
+      return [
+        p.line,
+        `the payment proof ${p.proof.proof_sha256} of escrow ${p.escrowId} is not in the proofs file (or its bytes do not hash to it)`,
+      ];
     if (!p.address) return [p.line, `escrow ${p.escrowId} was verified by a proof without a payment address`];
     const network = networkOf(p.address);
     if (!network) return [p.line, `escrow ${p.escrowId}'s payment address ${p.address} is not a Bitcoin address`];
     try {
-      const again = checkPaymentProof(fields, { address: p.address, amountSats: p.amountSats, acceptPartial: true }, { network, ...rules });
+      const again = checkPaymentProof(
+        fields,
+        { address: p.address, amountSats: p.amountSats, acceptPartial: true },
+        { network, ...rules },
+      );
       const differs = (
         [
           ['txid', p.txid, again.txid],
@@ -93,9 +121,14 @@ export async function recheckProofs(proofsPath: string, proven: readonly ProvenI
           ['satoshis received', p.proof.received_sats, again.received_sats],
         ] as const
       ).find(([, recorded, checked]) => recorded !== checked);
-      if (differs) return [p.line, `the payment proof of escrow ${p.escrowId} proves ${differs[0]} ${String(differs[2])}, but the event records ${String(differs[1])}`];
+      if (differs)
+        return [
+          p.line,
+          `the payment proof of escrow ${p.escrowId} proves ${differs[0]} ${String(differs[2])}, but the event records ${String(differs[1])}`,
+        ];
     } catch (error) {
-      if (error instanceof ProofError) return [p.line, `the payment proof of escrow ${p.escrowId} no longer holds: ${error.message}`];
+      if (error instanceof ProofError)
+        return [p.line, `the payment proof of escrow ${p.escrowId} no longer holds: ${error.message}`];
       throw error;
     }
   }
@@ -115,7 +148,13 @@ export class ProofCollector {
     if (event.type === 'PaymentAddressAssigned') escrow.address = String(event.data.address);
     this.escrows.set(id, escrow);
     if (event.type === 'PaymentVerified' && event.data.proof) {
-      this.proven.push({ line, escrowId: id, txid: (event.data.txid as string | null) ?? null, proof: event.data.proof as ProvenInExport['proof'], ...escrow });
+      this.proven.push({
+        line,
+        escrowId: id,
+        txid: (event.data.txid as string | null) ?? null,
+        proof: event.data.proof as ProvenInExport['proof'],
+        ...escrow,
+      });
     }
   }
 }

@@ -9,7 +9,16 @@ import type { ChainWatch } from './chain-watch.ts';
 /** The log itself, as the admin ledger reads it: events by position, the chain's state, the NDJSON export. */
 
 /** One page of the raw log by position, filtered by stream, stream type or event type. */
-export const ledgerEvents = (db: Kysely<Database>, q: { after: number; limit: number; stream_id?: string | undefined; stream_type?: string | undefined; type?: string | undefined }) =>
+export const ledgerEvents = (
+  db: Kysely<Database>,
+  q: {
+    after: number;
+    limit: number;
+    stream_id?: string | undefined;
+    stream_type?: string | undefined;
+    type?: string | undefined;
+  },
+) =>
   readLog(db, {
     after: q.after,
     limit: q.limit,

@@ -37,7 +37,9 @@ export function parseObjectLine(text: string): { value: Record<string, unknown> 
   } catch {
     return { error: 'is not valid JSON' };
   }
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? { value: value as Record<string, unknown> } : { error: 'is not a JSON object' };
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? { value: value as Record<string, unknown> }
+    : { error: 'is not a JSON object' };
 }
 
 const withoutCr = (line: string) => (line.endsWith('\r') ? line.slice(0, -1) : line);

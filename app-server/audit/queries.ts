@@ -27,7 +27,17 @@ export async function auditLogPage(db: Kysely<Database>, filter: AuditLogFilter)
   let query = db
     .selectFrom('audit_log')
     .leftJoin('users', 'users.id', 'audit_log.actor_user_id')
-    .select(['audit_log.id', 'action_type', 'timestamp', 'object_type', 'object_id', 'actor', 'actor_user_id', 'summary', 'users.username as actor_username'])
+    .select([
+      'audit_log.id',
+      'action_type',
+      'timestamp',
+      'object_type',
+      'object_id',
+      'actor',
+      'actor_user_id',
+      'summary',
+      'users.username as actor_username',
+    ])
     .orderBy('audit_log.id', 'desc')
     .limit(filter.limit);
   if (filter.before) query = query.where('audit_log.id', '<', filter.before);
@@ -38,7 +48,10 @@ export async function auditLogPage(db: Kysely<Database>, filter: AuditLogFilter)
   if (filter.from) query = query.where('timestamp', '>=', new Date(filter.from));
   if (filter.to) query = query.where('timestamp', '<=', new Date(filter.to));
   const rows = await query.execute();
-  const names = await usernamesIn(db, rows.flatMap((r) => [r.summary, ...(r.object_type === 'user' ? [r.object_id] : [])]));
+  const names = await usernamesIn(
+    db,
+    rows.flatMap((r) => [r.summary, ...(r.object_type === 'user' ? [r.object_id] : [])]),
+  );
   return rows.map((r) => ({
     ...r,
     timestamp: r.timestamp.toISOString(),

@@ -53,7 +53,10 @@ function forged(name: string, crafted: StoredEvent[]): string {
   });
   const last = crafted.at(-1)!;
   const path = join(dir, name);
-  writeFileSync(path, `${[JSON.stringify({ ...header, chain_head: { position: last.position, hash: prev } }), ...lines].join('\n')}\n`);
+  writeFileSync(
+    path,
+    `${[JSON.stringify({ ...header, chain_head: { position: last.position, hash: prev } }), ...lines].join('\n')}\n`,
+  );
   return path;
 }
 
@@ -79,7 +82,9 @@ async function refusedByBoth(path: string, line: number, reason: string) {
   expect(await target.db.selectFrom('events').select('position').execute()).toHaveLength(0);
 }
 
-const withDestinations = (e: StoredEvent) => Array.isArray((e.data as { destinations?: unknown[] }).destinations) && (e.data as { destinations: unknown[] }).destinations.length > 0;
+const withDestinations = (e: StoredEvent) =>
+  Array.isArray((e.data as { destinations?: unknown[] }).destinations) &&
+  (e.data as { destinations: unknown[] }).destinations.length > 0;
 
 describe('an impossible story with every hash recomputed', () => {
   it('is accepted untouched, forged hashes and all (the control)', async () => {
@@ -111,7 +116,10 @@ describe('an impossible story with every hash recomputed', () => {
   });
 
   it('refuses an admin who was never made one', async () => {
-    const { crafted, line } = craft('PaymentVerified', (e) => ({ ...e, metadata: { ...e.metadata, actor: '11111111-2222-4333-8444-555555555555' } }));
+    const { crafted, line } = craft('PaymentVerified', (e) => ({
+      ...e,
+      metadata: { ...e.metadata, actor: '11111111-2222-4333-8444-555555555555' },
+    }));
     await refusedByBoth(forged('admin.ndjson', crafted), line, 'who was never made an admin');
   });
 
@@ -129,13 +137,19 @@ describe('--expect-head POS:HASH anywhere in the file', () => {
     const middle = events[9]!;
     const hash = (await verifyExport(file, { expectHead: { position: middle.position, hash: middle.hash } })).head;
     expect(hash.position).toBe(events.at(-1)!.position);
-    const wrong = (await verifyExport(file, { expectHead: { position: middle.position, hash: 'ab'.repeat(32) } }).catch((e: unknown) => e)) as ExportBroken;
+    const wrong = (await verifyExport(file, { expectHead: { position: middle.position, hash: 'ab'.repeat(32) } }).catch(
+      (e: unknown) => e,
+    )) as ExportBroken;
     expect(wrong).toBeInstanceOf(ExportBroken);
     expect(wrong.line).toBe(11);
-    const refused = (await importEvents(target, file, { expectHead: { position: middle.position, hash: 'ab'.repeat(32) } }).catch((e: unknown) => e)) as ImportRefused;
+    const refused = (await importEvents(target, file, {
+      expectHead: { position: middle.position, hash: 'ab'.repeat(32) },
+    }).catch((e: unknown) => e)) as ImportRefused;
     expect(refused).toBeInstanceOf(ImportRefused);
     expect(refused.message).toContain(`event ${middle.position} has hash`);
-    const beyond = (await importEvents(target, file, { expectHead: { position: 10_000, hash: 'ab'.repeat(32) } }).catch((e: unknown) => e)) as ImportRefused;
+    const beyond = (await importEvents(target, file, { expectHead: { position: 10_000, hash: 'ab'.repeat(32) } }).catch(
+      (e: unknown) => e,
+    )) as ImportRefused;
     expect(beyond.message).toContain('before the published head');
   });
 });
@@ -146,19 +160,30 @@ describe("the server's own full chain check (the chain watch)", () => {
     // An attacker with the owner's rights switches the append-only trigger off first.
     await allowEventTampering(source.db);
     const target = events.find((e) => e.type === 'PaymentVerified')!;
-    await sql`UPDATE events SET metadata = jsonb_set(metadata, '{actor}', '"11111111-2222-4333-8444-555555555555"') WHERE position = ${target.position}`.execute(source.db);
+    await sql`UPDATE events SET metadata = jsonb_set(metadata, '{actor}', '"11111111-2222-4333-8444-555555555555"') WHERE position = ${target.position}`.execute(
+      source.db,
+    );
     const rows = await source.db.selectFrom('events').selectAll().orderBy('position').execute();
     let prev = GENESIS_HASH;
     for (const row of rows) {
-      const event = { ...row, position: Number(row.position), occurred_at: events.find((e) => e.position === Number(row.position))!.occurred_at } as unknown as StoredEvent;
+      const event = {
+        ...row,
+        position: Number(row.position),
+        occurred_at: events.find((e) => e.position === Number(row.position))!.occurred_at,
+      } as unknown as StoredEvent;
       const hash = chainHash(prev, envelopeOf(event));
-      await sql`UPDATE events SET prev_hash = ${prev}, hash = ${hash} WHERE position = ${event.position}`.execute(source.db);
+      await sql`UPDATE events SET prev_hash = ${prev}, hash = ${hash} WHERE position = ${event.position}`.execute(
+        source.db,
+      );
       prev = hash;
     }
     await sql`UPDATE chain_head SET hash = ${prev}`.execute(source.db);
     expect((await verifyChain(source.db)).ok).toBe(true);
     const report = await verifyChain(source.db, { story: true });
     expect(report.ok).toBe(false);
-    expect(report.firstBreak).toEqual({ position: target.position, reason: expect.stringContaining('who was never made an admin') });
+    expect(report.firstBreak).toEqual({
+      position: target.position,
+      reason: expect.stringContaining('who was never made an admin'),
+    });
   });
 });

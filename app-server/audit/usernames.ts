@@ -9,7 +9,11 @@ export async function usernamesIn(db: Kysely<Database>, texts: readonly string[]
   const ids = new Set<string>();
   for (const text of texts) for (const [id] of text.matchAll(USER_ID)) ids.add(id.toLowerCase());
   if (ids.size === 0) return new Map();
-  const users = await db.selectFrom('users').select(['id', 'username']).where('id', 'in', [...ids]).execute();
+  const users = await db
+    .selectFrom('users')
+    .select(['id', 'username'])
+    .where('id', 'in', [...ids])
+    .execute();
   return new Map(users.map((u) => [u.id.toLowerCase(), u.username]));
 }
 

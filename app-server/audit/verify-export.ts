@@ -53,7 +53,14 @@ export async function verifyExport(
     const books = new BooksCalculator(options.range);
     const proofs = options.withProofs ? new ProofCollector() : undefined;
     const marks = options.expectHead ? new HashAt(options.expectHead.position) : undefined;
-    const { header, lastLine, store } = await checkSchemasAndReplay(path, chain, books, proofs, marks, options.checkpoints);
+    const { header, lastLine, store } = await checkSchemasAndReplay(
+      path,
+      chain,
+      books,
+      proofs,
+      marks,
+      options.checkpoints,
+    );
     const { head, count, broken } = await chain.result;
     if (broken) throw new ExportBroken(broken.line, broken.reason);
     const checkpointProblem = options.checkpoints?.problem();
@@ -61,19 +68,32 @@ export async function verifyExport(
     // A published head is matched wherever its position falls in the file (the chain vouches for every line's hash).
     const expected = options.expectHead;
     if (expected && marks) {
-      if (!marks.found) throw new ExportBroken(lastLine, `the chain ends at ${head.position}:${head.hash}, not at the published head ${expected.position}:${expected.hash} (the export stops before it)`);
+      if (!marks.found)
+        throw new ExportBroken(
+          lastLine,
+          `the chain ends at ${head.position}:${head.hash}, not at the published head ${expected.position}:${expected.hash} (the export stops before it)`,
+        );
       if (marks.found.hash !== expected.hash) {
-        throw new ExportBroken(marks.found.line, `event ${expected.position} has hash ${marks.found.hash}, not at the published head ${expected.position}:${expected.hash}`);
+        throw new ExportBroken(
+          marks.found.line,
+          `event ${expected.position} has hash ${marks.found.hash}, not at the published head ${expected.position}:${expected.hash}`,
+        );
       }
     }
     // The header was written from the chain head when the export was taken: events missing from the end (removed
     // from the log, or the file cut short) show there even when no published head is at hand.
     if (typeof header.to === 'number' && head.position < header.to) {
-      throw new ExportBroken(lastLine + 1, `the export ends at event ${head.position}, but its header says it runs to ${header.to} (events are missing from the end)`);
+      throw new ExportBroken(
+        lastLine + 1,
+        `the export ends at event ${head.position}, but its header says it runs to ${header.to} (events are missing from the end)`,
+      );
     }
     const recorded = header.chain_head;
     if (recorded && recorded.position === head.position && recorded.hash !== head.hash) {
-      throw new ExportBroken(lastLine, `the last event's hash is not the chain head recorded in the header (${recorded.position}:${recorded.hash})`);
+      throw new ExportBroken(
+        lastLine,
+        `the last event's hash is not the chain head recorded in the header (${recorded.position}:${recorded.hash})`,
+      );
     }
     if (proofs && options.withProofs) {
       const refused = await recheckProofs(options.withProofs.path, proofs.proven, options.withProofs);
@@ -106,7 +126,14 @@ export class HashAt {
   }
 }
 
-async function checkSchemasAndReplay(path: string, chain: ChainCheck, books: BooksCalculator, proofs?: ProofCollector, marks?: HashAt, checkpoints?: CheckpointsAgainstExport) {
+async function checkSchemasAndReplay(
+  path: string,
+  chain: ChainCheck,
+  books: BooksCalculator,
+  proofs?: ProofCollector,
+  marks?: HashAt,
+  checkpoints?: CheckpointsAgainstExport,
+) {
   const story = new StoryCheck();
   const store = new MemoryRowStore(projections.flatMap((p) => p.tables).filter((t) => !t.appendOnly));
   const replayed = projections.filter((p) => !p.tables.every((t) => t.appendOnly));
@@ -119,7 +146,8 @@ async function checkSchemasAndReplay(path: string, chain: ChainCheck, books: Boo
       if (number === 1) {
         header = safeParse(text, number) as ExportHeader;
         if (header.format !== EXPORT_FORMAT) throw new ExportBroken(1, `not an export of format ${EXPORT_FORMAT}`);
-        if (header.from !== 1) throw new ExportBroken(1, 'the export does not start at position 1, so balances cannot be replayed');
+        if (header.from !== 1)
+          throw new ExportBroken(1, 'the export does not start at position 1, so balances cannot be replayed');
         continue;
       }
       if (text.trim() === '') continue;
@@ -162,8 +190,20 @@ function safeParse(text: string, line: number): Record<string, unknown> {
   return parsed.value;
 }
 
-function summarise(store: MemoryRowStore, events: number, head: { position: number; hash: string }): Omit<ExportSummary, 'books'> {
-  const summary: Omit<ExportSummary, 'books'> = { events, head, escrowsByStatus: {}, satsHeldInFunded: 0, satsReleasedToSellers: 0, satsRefundedToBuyers: 0, feeSats: 0 };
+function summarise(
+  store: MemoryRowStore,
+  events: number,
+  head: { position: number; hash: string },
+): Omit<ExportSummary, 'books'> {
+  const summary: Omit<ExportSummary, 'books'> = {
+    events,
+    head,
+    escrowsByStatus: {},
+    satsHeldInFunded: 0,
+    satsReleasedToSellers: 0,
+    satsRefundedToBuyers: 0,
+    feeSats: 0,
+  };
   for (const escrow of store.tables.get('escrows')?.values() ?? []) {
     const status = String(escrow.status);
     summary.escrowsByStatus[status] = (summary.escrowsByStatus[status] ?? 0) + 1;

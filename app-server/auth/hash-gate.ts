@@ -38,7 +38,11 @@ export class HashGate {
         const at = this.waiting.indexOf(go);
         if (at >= 0) this.waiting.splice(at, 1);
         const seconds = Math.max(1, Math.ceil(this.maxWaitMs / 1000));
-        reject(new DomainError('not_ready', `Too many sign-ins at once; try again in ${seconds} seconds`, { 'Retry-After': String(seconds) }));
+        reject(
+          new DomainError('not_ready', `Too many sign-ins at once; try again in ${seconds} seconds`, {
+            'Retry-After': String(seconds),
+          }),
+        );
       }, this.maxWaitMs);
       this.waiting.push(go);
     });

@@ -24,14 +24,7 @@ function derive(password: string, salt: Buffer, params: ScryptParams): Promise<B
 export async function hashPassword(password: string, params: ScryptParams = OWASP_SCRYPT): Promise<string> {
   const salt = randomBytes(16);
   const key = await derive(password, salt, params);
-  return [
-    'scrypt',
-    params.log2N,
-    params.r,
-    params.p,
-    salt.toString('base64url'),
-    key.toString('base64url'),
-  ].join('$');
+  return ['scrypt', params.log2N, params.r, params.p, salt.toString('base64url'), key.toString('base64url')].join('$');
 }
 
 /** Constant-time check of a password against a stored hash. A malformed hash never matches. */

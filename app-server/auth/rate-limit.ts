@@ -74,31 +74,18 @@ export async function countsOf(
 }
 
 /** Adds one to `key`'s count in the current window. */
-export async function recordHit(
-  db: Kysely<Database>,
-  limit: Limit,
-  key: string,
-  now = new Date(),
-): Promise<void> {
+export async function recordHit(db: Kysely<Database>, limit: Limit, key: string, now = new Date()): Promise<void> {
   await db
     .insertInto('rate_limit_counters')
     .values({ bucket: limit.bucket, key, window_start: windowStart(now, limit.windowSeconds).toISOString(), count: 1 })
     .onConflict((oc) =>
-      oc
-        .columns(['bucket', 'key', 'window_start'])
-        .doUpdateSet({ count: sql`rate_limit_counters.count + 1` }),
+      oc.columns(['bucket', 'key', 'window_start']).doUpdateSet({ count: sql`rate_limit_counters.count + 1` }),
     )
     .execute();
 }
 
 /** Records a hit and refuses it when it goes over the limit (registrations, reviews, contact messages). */
-export async function consume(
-  db: Kysely<Database>,
-  limit: Limit,
-  key: string,
-  detail: string,
-  now = new Date(),
-) {
+export async function consume(db: Kysely<Database>, limit: Limit, key: string, detail: string, now = new Date()) {
   await recordHit(db, limit, key, now);
   const counts = await countsOf(db, limit, key, now);
   if (slidingCount(counts) > limit.max) throw tooMany(counts, limit, detail);
@@ -129,7 +116,9 @@ export async function reserve(
   const { count } = await db
     .insertInto('rate_limit_counters')
     .values({ bucket: limit.bucket, key, window_start: start.toISOString(), count: 1 })
-    .onConflict((oc) => oc.columns(['bucket', 'key', 'window_start']).doUpdateSet({ count: sql`rate_limit_counters.count + 1` }))
+    .onConflict((oc) =>
+      oc.columns(['bucket', 'key', 'window_start']).doUpdateSet({ count: sql`rate_limit_counters.count + 1` }),
+    )
     .returning('count')
     .executeTakeFirstOrThrow();
   const previousStart = new Date(start.getTime() - limit.windowSeconds * 1000);
@@ -152,7 +141,11 @@ export async function reserve(
 export function windowsAt(limit: Limit, now: Date): { start: Date; previousStart: Date; elapsed: number } {
   const start = windowStart(now, limit.windowSeconds);
   const windowMs = limit.windowSeconds * 1000;
-  return { start, previousStart: new Date(start.getTime() - windowMs), elapsed: (now.getTime() - start.getTime()) / windowMs };
+  return {
+    start,
+    previousStart: new Date(start.getTime() - windowMs),
+    elapsed: (now.getTime() - start.getTime()) / windowMs,
+  };
 }
 
 /**

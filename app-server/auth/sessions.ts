@@ -33,7 +33,9 @@ const SESSION_USER = preparedQuery((db, p: { tokenHash: string; now: Date }) =>
     .selectAll('users')
     .select([
       sql<number>`(SELECT coalesce(max(position), 0) FROM events WHERE stream_type = 'escrow')`.as('escrows_position'),
-      sql<boolean>`coalesce((SELECT must_change FROM credentials WHERE credentials.user_id = users.id), false)`.as('must_change_password'),
+      sql<boolean>`coalesce((SELECT must_change FROM credentials WHERE credentials.user_id = users.id), false)`.as(
+        'must_change_password',
+      ),
     ])
     .where('sessions.token_hash', '=', p.tokenHash)
     .where('sessions.revoked_at', 'is', null)

@@ -23,7 +23,8 @@ describe('TOTP', () => {
 
   it('refuses malformed codes', () => {
     const secret = newTotpSecret();
-    for (const code of ['', '12345', '1234567', 'abcdef', ' 123456']) expect(checkTotp(secret, code, null, now)).toBeNull();
+    for (const code of ['', '12345', '1234567', 'abcdef', ' 123456'])
+      expect(checkTotp(secret, code, null, now)).toBeNull();
   });
 
   it('draws the QR code locally as a data: URL of an otpauth URI', async () => {

@@ -9,7 +9,8 @@ export function totpUri(secret: string, account: string, issuer: string): string
 }
 
 /** A PNG of the otpauth URI as a data: URL, drawn here: no QR service is called. */
-export const totpQrDataUrl = async (uri: string) => (await import('qrcode')).default.toDataURL(uri, { margin: 1, width: 240 });
+export const totpQrDataUrl = async (uri: string) =>
+  (await import('qrcode')).default.toDataURL(uri, { margin: 1, width: 240 });
 
 /**
  * Checks a 6-digit code at `now` with one 30-second step of tolerance each way. A step at or before
@@ -28,4 +29,5 @@ export function checkTotp(secret: string, code: string, lastUsedStep: number | n
 }
 
 /** The current code (tests and the end-to-end script act as the authenticator app). */
-export const totpCodeAt = (secret: string, at: Date) => generateSync({ secret, epoch: Math.floor(at.getTime() / 1000) });
+export const totpCodeAt = (secret: string, at: Date) =>
+  generateSync({ secret, epoch: Math.floor(at.getTime() / 1000) });

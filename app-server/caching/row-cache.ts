@@ -33,7 +33,11 @@ export class RowCache {
     this.head = head;
   }
 
-  async row(spec: TableSpec, key: readonly (string | number)[], load: () => Promise<Row | undefined>): Promise<Row | undefined> {
+  async row(
+    spec: TableSpec,
+    key: readonly (string | number)[],
+    load: () => Promise<Row | undefined>,
+  ): Promise<Row | undefined> {
     const k = rowKey(spec.name, key);
     const known = this.rows.get(k);
     if (known !== undefined) return known ?? undefined;
@@ -52,7 +56,16 @@ export class RowCache {
     if (this.head && this.head.position === from.position && this.head.hash === from.hash) {
       for (const { spec, changes: rows } of changes) {
         for (const change of rows) {
-          if (change.kind === 'put') remember(this.rows, rowKey(spec.name, spec.key.map((c) => change.row[c])), change.row, MAX_ROWS);
+          if (change.kind === 'put')
+            remember(
+              this.rows,
+              rowKey(
+                spec.name,
+                spec.key.map((c) => change.row[c]),
+              ),
+              change.row,
+              MAX_ROWS,
+            );
           else remember(this.rows, rowKey(spec.name, change.key), null, MAX_ROWS);
         }
       }

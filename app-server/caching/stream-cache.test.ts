@@ -19,7 +19,13 @@ function recorder() {
 }
 
 const event = (version: number, note: string, hash = `${note}-${version}`, stream = 'escrow:x') =>
-  ({ stream_id: stream, stream_version: version, type: 'EscrowFrozen', data: { note }, hash }) as unknown as StoredEvent;
+  ({
+    stream_id: stream,
+    stream_version: version,
+    type: 'EscrowFrozen',
+    data: { note },
+    hash,
+  }) as unknown as StoredEvent;
 
 /** A cache that holds `events` for their stream, as after a read from the database. */
 function holding(events: StoredEvent[]) {

@@ -52,12 +52,22 @@ export class StreamCache {
   fold<State, Command>(aggregate: Aggregate<State, Command>, streamId: string, events: readonly StoredEvent[]): State {
     const kept = this.streams.get(streamId);
     const known = kept?.folded;
-    const reusable = known !== undefined && known.aggregate === aggregate && known.version <= events.length && events[known.version - 1]?.hash === known.hash;
+    const reusable =
+      known !== undefined &&
+      known.aggregate === aggregate &&
+      known.version <= events.length &&
+      events[known.version - 1]?.hash === known.hash;
     let state = reusable ? (known.state() as State) : aggregate.initial();
     for (let i = reusable ? known.version : 0; i < events.length; i++) state = aggregate.evolve(state, events[i]!);
     const last = events.at(-1);
     const folded = state;
-    if (kept && last) kept.folded = { aggregate: aggregate as Aggregate<unknown, unknown>, version: events.length, hash: last.hash, state: () => folded };
+    if (kept && last)
+      kept.folded = {
+        aggregate: aggregate as Aggregate<unknown, unknown>,
+        version: events.length,
+        hash: last.hash,
+        state: () => folded,
+      };
     return state;
   }
 

@@ -27,9 +27,16 @@ type StartProgress = (unit: string, total?: number) => Progress;
  * keeps the data directory's lock, and the directory is streamed as a gzipped tar (memory stays flat); the handle is
  * closed by then. PostgreSQL: `pg_dump --format=custom`, which copies from one snapshot while the servers run.
  */
-export async function backupStore(database: DatabaseHandle, dir: string, progress: StartProgress, now = new Date()): Promise<BackupResult> {
+export async function backupStore(
+  database: DatabaseHandle,
+  dir: string,
+  progress: StartProgress,
+  now = new Date(),
+): Promise<BackupResult> {
   await mkdir(dir, { recursive: true });
-  const file = resolve(join(dir, `escrow-${database.backend}-${stamp(now)}.${database.backend === 'pglite' ? 'tar.gz' : 'dump'}`));
+  const file = resolve(
+    join(dir, `escrow-${database.backend}-${stamp(now)}.${database.backend === 'pglite' ? 'tar.gz' : 'dump'}`),
+  );
   const partial = `${file}.partial`;
   try {
     if (database.backend === 'pglite') await tarPglite(database, partial, progress);
@@ -71,16 +78,26 @@ async function pgDump(url: string, file: string, startProgress: StartProgress): 
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
   const poll = setInterval(() => {
-    stat(file).then((s) => progress.update(s.size), () => undefined);
+    stat(file).then(
+      (s) => progress.update(s.size),
+      () => undefined,
+    );
   }, 250);
   try {
     const code = await new Promise<number | null>((done, fail) => {
       child.on('error', (error: NodeJS.ErrnoException) =>
-        fail(error.code === 'ENOENT' ? new Error('pg_dump is not installed (Debian: apt-get install postgresql-client)') : error),
+        fail(
+          error.code === 'ENOENT'
+            ? new Error('pg_dump is not installed (Debian: apt-get install postgresql-client)')
+            : error,
+        ),
       );
       child.on('close', done);
     });
-    if (code !== 0) throw new Error(`pg_dump failed (exit ${code}): ${stderr.trim().split('\n').slice(-3).join(' ') || 'no message'}`);
+    if (code !== 0)
+      throw new Error(
+        `pg_dump failed (exit ${code}): ${stderr.trim().split('\n').slice(-3).join(' ') || 'no message'}`,
+      );
     progress.update((await stat(file)).size);
     progress.finish();
   } finally {

@@ -58,10 +58,18 @@ function cli(store: Store | null, ...args: string[]): Promise<Run> {
       ['--import', 'tsx', 'app-server/cli/main.ts', ...args],
       {
         cwd: root,
-        env: { ...process.env, LOG_LEVEL: 'silent', PASSWORD_HASH_COST: '10', BITCOIN_NETWORK: 'regtest', SMTP_URL: '', ...(store?.env ?? { DATA_DIR: join(scratch, 'unused'), DATABASE_URL: '' }) },
+        env: {
+          ...process.env,
+          LOG_LEVEL: 'silent',
+          PASSWORD_HASH_COST: '10',
+          BITCOIN_NETWORK: 'regtest',
+          SMTP_URL: '',
+          ...(store?.env ?? { DATA_DIR: join(scratch, 'unused'), DATABASE_URL: '' }),
+        },
         maxBuffer: 16 * 1024 * 1024,
       },
-      (error, stdout, stderr) => resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+      (error, stdout, stderr) =>
+        resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
   });
 }
@@ -82,7 +90,21 @@ afterAll(async () => {
   for (const name of databases) await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
 });
 
-const COMMANDS = ['migrate', 'replay', 'verify-chain', 'export-events', 'verify-export', 'chain-head', 'create-admin', 'import-events', 'backup', 'seed-demo', 'setup-link', 'doctor', 'reset-password'];
+const COMMANDS = [
+  'migrate',
+  'replay',
+  'verify-chain',
+  'export-events',
+  'verify-export',
+  'chain-head',
+  'create-admin',
+  'import-events',
+  'backup',
+  'seed-demo',
+  'setup-link',
+  'doctor',
+  'reset-password',
+];
 
 describe('help', () => {
   it('lists every command with --help, -h and help, exit 0', async () => {
@@ -120,27 +142,50 @@ describe(`a new store (${backend})`, () => {
   });
 
   it('is never migrated by a command that only reads: each says so and stops', async () => {
-    for (const args of [['verify-chain'], ['chain-head'], ['export-events', '--out', join(scratch, 'never.ndjson')], ['backup']]) {
+    for (const args of [
+      ['verify-chain'],
+      ['chain-head'],
+      ['export-events', '--out', join(scratch, 'never.ndjson')],
+      ['backup'],
+    ]) {
       const { code, stderr, stdout } = await cli(store, ...args);
       expect(code, args[0]).toBe(1);
-      expect(stderr).toContain(`REFUSED: the store has ${Object.keys(migrations).length} migration(s) pending (0001_event_store,`);
+      expect(stderr).toContain(
+        `REFUSED: the store has ${Object.keys(migrations).length} migration(s) pending (0001_event_store,`,
+      );
       expect(stderr).toContain('does not apply them: run npm run cli -- migrate first');
       expect(stdout).toBe('');
     }
     // Still nothing applied: doctor finds every migration pending.
     const doctor = await cli(store, 'doctor', '--json');
-    const report = JSON.parse(doctor.stdout) as { ok: boolean; findings: { check: string; verdict: string; detail: string }[] };
-    expect(report.findings.find((f) => f.check === 'migrations')?.detail).toContain(`${Object.keys(migrations).length} pending`);
+    const report = JSON.parse(doctor.stdout) as {
+      ok: boolean;
+      findings: { check: string; verdict: string; detail: string }[];
+    };
+    expect(report.findings.find((f) => f.check === 'migrations')?.detail).toContain(
+      `${Object.keys(migrations).length} pending`,
+    );
   }, 300_000);
 
   it('doctor --json names every missing piece at once, exit 1', async () => {
     const { code, stdout } = await cli(store, 'doctor', '--json');
     expect(code).toBe(1);
-    const report = JSON.parse(stdout) as { ok: boolean; findings: { check: string; verdict: string; detail: string; fix?: string }[] };
+    const report = JSON.parse(stdout) as {
+      ok: boolean;
+      findings: { check: string; verdict: string; detail: string; fix?: string }[];
+    };
     expect(report.ok).toBe(false);
     const verdicts = Object.fromEntries(report.findings.map((f) => [f.check, f.verdict]));
-    expect(verdicts).toMatchObject({ migrations: 'problem', admins: 'problem', 'BTC rate': 'problem', 'address pool': 'problem', SMTP: 'warning', backup: 'warning' });
-    for (const finding of report.findings.filter((f) => f.verdict !== 'ok')) expect(finding.fix, finding.check).toBeTruthy();
+    expect(verdicts).toMatchObject({
+      migrations: 'problem',
+      admins: 'problem',
+      'BTC rate': 'problem',
+      'address pool': 'problem',
+      SMTP: 'warning',
+      backup: 'warning',
+    });
+    for (const finding of report.findings.filter((f) => f.verdict !== 'ok'))
+      expect(finding.fix, finding.check).toBeTruthy();
     expect(report.findings.find((f) => f.check === 'backup')?.detail).toBe(`no backup in ${store.env.BACKUP_DIR}`);
   }, 60_000);
 
@@ -190,7 +235,9 @@ describe(`long commands, backup and restore (${backend})`, () => {
     const files = readdirSync(store.env.BACKUP_DIR!);
     expect(files).toHaveLength(1);
     const file = join(store.env.BACKUP_DIR!, files[0]!);
-    expect(files[0]).toMatch(backend === 'pglite' ? /^escrow-pglite-\d{8}-\d{6}\.tar\.gz$/ : /^escrow-postgres-\d{8}-\d{6}\.dump$/);
+    expect(files[0]).toMatch(
+      backend === 'pglite' ? /^escrow-pglite-\d{8}-\d{6}\.tar\.gz$/ : /^escrow-postgres-\d{8}-\d{6}\.dump$/,
+    );
     expect(statSync(file).mode & 0o777).toBe(0o600);
 
     const restored = await newStore();
@@ -208,8 +255,13 @@ describe(`long commands, backup and restore (${backend})`, () => {
     // Accounts came back too (not only the log): the demo admin is there.
     expect((await cli(restored, 'reset-password', '--username', 'admin')).code).toBe(0);
 
-    const doctor = JSON.parse((await cli(store, 'doctor', '--json')).stdout) as { findings: { check: string; verdict: string; detail: string }[] };
-    expect(doctor.findings.find((f) => f.check === 'backup')).toMatchObject({ verdict: 'ok', detail: expect.stringContaining(file) as string });
+    const doctor = JSON.parse((await cli(store, 'doctor', '--json')).stdout) as {
+      findings: { check: string; verdict: string; detail: string }[];
+    };
+    expect(doctor.findings.find((f) => f.check === 'backup')).toMatchObject({
+      verdict: 'ok',
+      detail: expect.stringContaining(file) as string,
+    });
   }, 180_000);
 
   it('imports an export into an empty store with progress for both phases', async () => {

@@ -7,17 +7,32 @@ import { diagnose, formatFindings } from './doctor.ts';
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await openTestApp({ PUBLIC_URL: 'https://escrow.example', SMTP_URL: 'smtp://mail.example:587', SECRET_KEY: 'ab'.repeat(32), PASSWORD_HASH_COST: '17' });
+  t = await openTestApp({
+    PUBLIC_URL: 'https://escrow.example',
+    SMTP_URL: 'smtp://mail.example:587',
+    SECRET_KEY: 'ab'.repeat(32),
+    PASSWORD_HASH_COST: '17',
+  });
 });
 afterAll(async () => t.close());
 
-const verdicts = async () => Object.fromEntries((await diagnose(t.deps.config, t.database)).map((f) => [f.check, f.verdict]));
+const verdicts = async () =>
+  Object.fromEntries((await diagnose(t.deps.config, t.database)).map((f) => [f.check, f.verdict]));
 
 describe('doctor', () => {
   it('names what an empty store lacks, with a fix, and exits 1', async () => {
     const findings = await diagnose(t.deps.config, t.database);
     expect(Object.fromEntries(findings.map((f) => [f.check, f.verdict]))).toEqual({
-      configuration: 'ok', database: 'ok', migrations: 'ok', chain: 'ok', SMTP: 'ok', mail: 'ok', 'address pool': 'problem', 'BTC rate': 'problem', admins: 'problem', backup: 'warning',
+      configuration: 'ok',
+      database: 'ok',
+      migrations: 'ok',
+      chain: 'ok',
+      SMTP: 'ok',
+      mail: 'ok',
+      'address pool': 'problem',
+      'BTC rate': 'problem',
+      admins: 'problem',
+      backup: 'warning',
     });
     const { text, exitCode } = formatFindings(findings);
     expect(exitCode).toBe(1);

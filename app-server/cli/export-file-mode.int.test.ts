@@ -16,7 +16,8 @@ describe('export-events', () => {
     // On a PGlite store of its own on either suite: how the file is written does not depend on the backend.
     const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: join(dir, 'data'), LOG_LEVEL: 'silent' };
     delete env.DATABASE_URL;
-    const cli = (...args: string[]) => promisify(execFile)(process.execPath, ['--import', 'tsx', 'app-server/cli/main.ts', ...args], { cwd: root, env });
+    const cli = (...args: string[]) =>
+      promisify(execFile)(process.execPath, ['--import', 'tsx', 'app-server/cli/main.ts', ...args], { cwd: root, env });
     await cli('migrate'); // export-events only reads: it never migrates a new store itself
     const { stdout } = await cli('export-events', '--out', out);
     expect(stdout).toMatch(/^exported \d+ events/);

@@ -52,7 +52,8 @@ function parse<T extends ParseArgsConfig>(config: T): ReturnType<typeof parseArg
   }
 }
 
-const progressFor = (label: string) => (unit: string, total?: number) => startProgress(label, { unit, ...(total === undefined ? {} : { total }) });
+const progressFor = (label: string) => (unit: string, total?: number) =>
+  startProgress(label, { unit, ...(total === undefined ? {} : { total }) });
 
 async function openConfigured() {
   const config = loadConfig();
@@ -74,12 +75,17 @@ async function withDatabase<T>(work: (db: DatabaseHandle) => Promise<T>): Promis
  * The database for a command that only reads: never migrated (a backup or an export must not change what it
  * copies). A store behind on migrations is refused, naming them.
  */
-async function withStoreAsIs<T>(work: (db: DatabaseHandle, config: Config) => Promise<T>, options: { behindIsFine?: boolean } = {}): Promise<T> {
+async function withStoreAsIs<T>(
+  work: (db: DatabaseHandle, config: Config) => Promise<T>,
+  options: { behindIsFine?: boolean } = {},
+): Promise<T> {
   const { config, database } = await openConfigured();
   try {
     const pending = options.behindIsFine ? [] : await pendingMigrations(database.db);
     if (pending.length) {
-      throw new StoreBehind(`the store has ${pending.length} migration(s) pending (${pending.join(', ')}); this command only reads and does not apply them: run npm run cli -- migrate first (npm start also applies them)`);
+      throw new StoreBehind(
+        `the store has ${pending.length} migration(s) pending (${pending.join(', ')}); this command only reads and does not apply them: run npm run cli -- migrate first (npm start also applies them)`,
+      );
     }
     return await work(database, config);
   } finally {
@@ -105,16 +111,20 @@ const commands: Record<string, Command> = {
     help: 'Applies every migration the database has not applied yet and lists them (npm start does the same).',
     run: (args) => {
       parse({ args, options: {} });
-      return withStoreAsIs(async (database) => {
-        console.log(`database: ${database.backend} ${database.location}`);
-        const applied = await migrateToLatest(database.db);
-        if (applied.length === 0) console.log(`migrations: up to date (${Object.keys(migrations).length} applied earlier)`);
-        else {
-          console.log(`applied ${applied.length} migration(s):`);
-          for (const name of applied) console.log(`  ${name}`);
-        }
-        return 0;
-      }, { behindIsFine: true });
+      return withStoreAsIs(
+        async (database) => {
+          console.log(`database: ${database.backend} ${database.location}`);
+          const applied = await migrateToLatest(database.db);
+          if (applied.length === 0)
+            console.log(`migrations: up to date (${Object.keys(migrations).length} applied earlier)`);
+          else {
+            console.log(`applied ${applied.length} migration(s):`);
+            for (const name of applied) console.log(`  ${name}`);
+          }
+          return 0;
+        },
+        { behindIsFine: true },
+      );
     },
   },
   replay: {
@@ -163,7 +173,8 @@ tables (exit 1 on a mismatch). --swap then replaces the live tables' rows with t
         progress.finish();
         console.log(`events: ${report.events}`);
         console.log(`head: ${report.head.position}:${report.head.hash}`);
-        if (report.firstBreak) console.log(`BROKEN at position ${report.firstBreak.position}: ${report.firstBreak.reason}`);
+        if (report.firstBreak)
+          console.log(`BROKEN at position ${report.firstBreak.position}: ${report.firstBreak.reason}`);
         else console.log('chain: ok');
         return report.ok ? 0 : 1;
       });
@@ -176,13 +187,27 @@ tables (exit 1 on a mismatch). --swap then replaces the live tables' rows with t
       'Writes the log as NDJSON (a header line, then one line per event with its hash) to FILE, owner-readable only.\n' +
       'With --with-proofs, the payment proofs go to FILE.proofs.ndjson beside it.\nReads only: never migrates.',
     run: (args) => {
-      const { values } = parse({ args, options: { out: { type: 'string' }, from: { type: 'string' }, to: { type: 'string' }, 'with-proofs': { type: 'boolean' } } });
+      const { values } = parse({
+        args,
+        options: {
+          out: { type: 'string' },
+          from: { type: 'string' },
+          to: { type: 'string' },
+          'with-proofs': { type: 'boolean' },
+        },
+      });
       if (!values.out) throw new UsageError('--out FILE is required');
       const out = values.out;
-      const range = { ...(values.from ? { from: positionArg('--from', values.from) } : {}), ...(values.to ? { to: positionArg('--to', values.to) } : {}) };
+      const range = {
+        ...(values.from ? { from: positionArg('--from', values.from) } : {}),
+        ...(values.to ? { to: positionArg('--to', values.to) } : {}),
+      };
       return withStoreAsIs(async (database) => {
         const head = await readChainHead(database.db);
-        const total = Math.max(0, Math.min(range.to ?? head.position, head.position) - Math.max(range.from ?? 1, 1) + 1);
+        const total = Math.max(
+          0,
+          Math.min(range.to ?? head.position, head.position) - Math.max(range.from ?? 1, 1) + 1,
+        );
         const progress = startProgress('export-events', { unit: 'events', total });
         // Names and e-mails are in it: readable by its owner only, even when it replaces a file that was not.
         const fd = openSync(out, 'w', 0o600);
@@ -196,13 +221,21 @@ tables (exit 1 on a mismatch). --swap then replaces the live tables' rows with t
             progress.add(lines);
           });
         const { events, last } = await exportEvents(database.db, write, range);
-        await new Promise<void>((resolve, reject) => file.end((error?: Error | null) => (error ? reject(error) : resolve())));
+        await new Promise<void>((resolve, reject) =>
+          file.end((error?: Error | null) => (error ? reject(error) : resolve())),
+        );
         progress.update(events);
         progress.finish();
         console.log(`exported ${events} events (up to position ${last}) to ${out}`);
         if (values['with-proofs']) {
           const proofsFile = createWriteStream(proofsPathOf(out), { mode: 0o600 });
-          const proofs = await exportProofs(database.db, (chunk) => new Promise<void>((resolve, reject) => proofsFile.write(chunk, (error) => (error ? reject(error) : resolve()))));
+          const proofs = await exportProofs(
+            database.db,
+            (chunk) =>
+              new Promise<void>((resolve, reject) =>
+                proofsFile.write(chunk, (error) => (error ? reject(error) : resolve())),
+              ),
+          );
           await new Promise<void>((resolve) => proofsFile.end(resolve));
           console.log(`exported ${proofs} payment proofs to ${proofsPathOf(out)}`);
         }
@@ -216,9 +249,9 @@ tables (exit 1 on a mismatch). --swap then replaces the live tables' rows with t
       'verify-export FILE [--expect-head POSITION:HASH] [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--with-proofs [--proofs PROOFS_FILE]] [--checkpoint NOTES [--vkey VKEY]]',
     help:
       'Checks an export with no database: every schema, hash and link, that its story is possible, then replays it in\n' +
-      'memory and prints the books (of the --from/--to range: the console Overview\'s figures). --with-proofs re-checks\n' +
-      'every payment proof from FILE.proofs.ndjson (or --proofs) under this environment\'s MIN_WORK_BITS and MIN_CONFIRMATIONS.\n' +
-      'Each signed checkpoint in NOTES (--checkpoint) must be signed by VKEY (or the key it names) and match the file\'s own Merkle tree.',
+      "memory and prints the books (of the --from/--to range: the console Overview's figures). --with-proofs re-checks\n" +
+      "every payment proof from FILE.proofs.ndjson (or --proofs) under this environment's MIN_WORK_BITS and MIN_CONFIRMATIONS.\n" +
+      "Each signed checkpoint in NOTES (--checkpoint) must be signed by VKEY (or the key it names) and match the file's own Merkle tree.",
     run: async (args) => {
       const { values, positionals } = parse({
         args,
@@ -240,13 +273,19 @@ tables (exit 1 on a mismatch). --swap then replaces the live tables' rows with t
       // Proofs are judged by the rules in force here (MIN_WORK_BITS, MIN_CONFIRMATIONS from the environment).
       const proofRulesHere = () => {
         const config = configSchema.pick({ MIN_WORK_BITS: true, MIN_CONFIRMATIONS: true }).parse(process.env);
-        return { path: values.proofs ?? proofsPathOf(file), minWorkBits: config.MIN_WORK_BITS, minConfirmations: config.MIN_CONFIRMATIONS };
+        return {
+          path: values.proofs ?? proofsPathOf(file),
+          minWorkBits: config.MIN_WORK_BITS,
+          minConfirmations: config.MIN_CONFIRMATIONS,
+        };
       };
       const [position, hash] = (values['expect-head'] ?? '').split(':');
       const expectHead = values['expect-head'] ? { position: Number(position), hash: hash ?? '' } : undefined;
       const started = performance.now();
       try {
-        const checkpoints = values.checkpoint ? new CheckpointsAgainstExport(readFileSync(values.checkpoint, 'utf8'), values.vkey) : undefined;
+        const checkpoints = values.checkpoint
+          ? new CheckpointsAgainstExport(readFileSync(values.checkpoint, 'utf8'), values.vkey)
+          : undefined;
         const summary = await verifyExport(file, {
           ...(expectHead ? { expectHead } : {}),
           ...(checkpoints ? { checkpoints } : {}),
@@ -254,11 +293,15 @@ tables (exit 1 on a mismatch). --swap then replaces the live tables' rows with t
           ...(values['with-proofs'] ? { withProofs: proofRulesHere() } : {}),
         });
         const seconds = (performance.now() - started) / 1000;
-        console.log(`events: ${summary.events} (${seconds.toFixed(2)} s, ${Math.round(summary.events / seconds)} events/s)`);
+        console.log(
+          `events: ${summary.events} (${seconds.toFixed(2)} s, ${Math.round(summary.events / seconds)} events/s)`,
+        );
         console.log('chain: ok');
-        if (checkpoints) console.log(`checkpoints: ${checkpoints.count} ok (signed, and the export's tree has their roots)`);
+        if (checkpoints)
+          console.log(`checkpoints: ${checkpoints.count} ok (signed, and the export's tree has their roots)`);
         if (summary.proofsChecked !== undefined) console.log(`payment proofs: ${summary.proofsChecked} re-checked, ok`);
-        for (const [status, count] of Object.entries(summary.escrowsByStatus).sort()) console.log(`escrows ${status}: ${count}`);
+        for (const [status, count] of Object.entries(summary.escrowsByStatus).sort())
+          console.log(`escrows ${status}: ${count}`);
         console.log(`BTC held in funded escrows: ${formatSats(summary.satsHeldInFunded)}`);
         console.log(`BTC released to sellers: ${formatSats(summary.satsReleasedToSellers)}`);
         console.log(`BTC refunded to buyers: ${formatSats(summary.satsRefundedToBuyers)}`);
@@ -294,7 +337,8 @@ tables (exit 1 on a mismatch). --swap then replaces the live tables' rows with t
         console.error(`BROKEN: ${result.reason}`);
         return 1;
       }
-      if (!values.vkey) console.log(`note: checked with the key the file names (${bundle.vkey}); pass --vkey with the key you trust`);
+      if (!values.vkey)
+        console.log(`note: checked with the key the file names (${bundle.vkey}); pass --vkey with the key you trust`);
       console.log(`proof: ok (${result.events} events included in the checkpoint of size ${result.size})`);
       return 0;
     },
@@ -307,7 +351,9 @@ tables (exit 1 on a mismatch). --swap then replaces the live tables' rows with t
       parse({ args, options: {} });
       return withRuntime(async (deps) => {
         if (deps.config.LOG_SIGNING_KEY) {
-          console.error('LOG_SIGNING_KEY is set: set it to a new key (64 hex) and restart; the servers then need the log to name it, so run this without LOG_SIGNING_KEY on a key file instead');
+          console.error(
+            'LOG_SIGNING_KEY is set: set it to a new key (64 hex) and restart; the servers then need the log to name it, so run this without LOG_SIGNING_KEY on a key file instead',
+          );
           return 1;
         }
         const next = replaceLogSigningKeyFile(deps.config.DATA_DIR);
@@ -335,12 +381,20 @@ tables (exit 1 on a mismatch). --swap then replaces the live tables' rows with t
     usage: 'create-admin --username U --email E --password P',
     help: 'Creates an admin account unless a user with that username exists already.',
     run: (args) => {
-      const { values } = parse({ args, options: { username: { type: 'string' }, email: { type: 'string' }, password: { type: 'string' } } });
-      if (!values.username || !values.email || !values.password) throw new UsageError('--username, --email and --password are required');
+      const { values } = parse({
+        args,
+        options: { username: { type: 'string' }, email: { type: 'string' }, password: { type: 'string' } },
+      });
+      if (!values.username || !values.email || !values.password)
+        throw new UsageError('--username, --email and --password are required');
       const { username, email, password } = values;
       return withRuntime(async (deps) => {
         const outcome = await ensureAdmin(deps, { username, email, password });
-        console.log(outcome === 'created' ? `admin ${username} created` : `a user named ${username} already exists; nothing changed`);
+        console.log(
+          outcome === 'created'
+            ? `admin ${username} created`
+            : `a user named ${username} already exists; nothing changed`,
+        );
         return 0;
       });
     },
@@ -352,7 +406,11 @@ tables (exit 1 on a mismatch). --swap then replaces the live tables' rows with t
       'Loads an export into a store with no events, checking every line (chain and story, as verify-export does; with\n' +
       '--expect-head, that the event at POSITION has HASH), then rebuilds every read model.',
     run: (args) => {
-      const { values, positionals } = parse({ args, allowPositionals: true, options: { 'expect-head': { type: 'string' } } });
+      const { values, positionals } = parse({
+        args,
+        allowPositionals: true,
+        options: { 'expect-head': { type: 'string' } },
+      });
       if (!positionals[0]) throw new UsageError('FILE is required');
       const [position, hash] = (values['expect-head'] ?? '').split(':');
       const expectHead = values['expect-head'] ? { position: Number(position), hash: hash ?? '' } : undefined;
@@ -371,9 +429,15 @@ Reads only: never migrates. Restore: see README, "Back up and restore".`,
       return withStoreAsIs(async (database, config) => {
         const { file, bytes } = await backupStore(database, values.out ?? backupDir(config), progressFor('backup'));
         console.log(`backup: ${file} (${bytes} bytes)`);
-        if (database.backend === 'pglite') console.log(`restore: stop the server, then: mkdir -p NEW_DATA_DIR/pglite && tar -xzf ${file} -C NEW_DATA_DIR/pglite`);
-        else console.log(`restore: createdb NEW_DB && pg_restore --no-owner --dbname=postgres://USER@HOST/NEW_DB ${file}`);
-        console.log('Keep a copy of the key that seals TOTP secrets (SECRET_KEY, or DATA_DIR/secret.key) apart from this file.');
+        if (database.backend === 'pglite')
+          console.log(
+            `restore: stop the server, then: mkdir -p NEW_DATA_DIR/pglite && tar -xzf ${file} -C NEW_DATA_DIR/pglite`,
+          );
+        else
+          console.log(`restore: createdb NEW_DB && pg_restore --no-owner --dbname=postgres://USER@HOST/NEW_DB ${file}`);
+        console.log(
+          'Keep a copy of the key that seals TOTP secrets (SECRET_KEY, or DATA_DIR/secret.key) apart from this file.',
+        );
         return 0;
       });
     },
@@ -419,7 +483,8 @@ Reads only: never migrates. Restore: see README, "Back up and restore".`,
     },
   },
   doctor: {
-    summary: 'check configuration, database, migrations, chain, mail, pool, rate, admins and backups; exit 1 on a problem',
+    summary:
+      'check configuration, database, migrations, chain, mail, pool, rate, admins and backups; exit 1 on a problem',
     usage: 'doctor [--json]',
     help: 'Checks everything a deployment needs and names what is missing, with the fix; exit 1 on a problem.\n--json prints the findings as JSON. Reads only: never migrates.',
     run: async (args) => {
@@ -483,7 +548,7 @@ async function main(): Promise<number> {
     console.log(about ? helpOf(about) : usage);
     return 0;
   }
-  const command = name ? Object.hasOwn(commands, name) ? commands[name] : undefined : undefined;
+  const command = name ? (Object.hasOwn(commands, name) ? commands[name] : undefined) : undefined;
   if (!command) {
     console.error(name ? `Unknown command: ${name}\n\n${usage}` : usage);
     return 2;
@@ -510,9 +575,7 @@ async function main(): Promise<number> {
 main().then(
   (code) => process.exit(code),
   (error: unknown) => {
-    console.error(
-      error instanceof ConfigError ? error.message : `Failed: ${(error as Error).message ?? error}`,
-    );
+    console.error(error instanceof ConfigError ? error.message : `Failed: ${(error as Error).message ?? error}`);
     process.exit(1);
   },
 );

@@ -10,7 +10,13 @@ describe('progress', () => {
   it('writes a plain line at most every interval when not on a terminal, then the total', () => {
     let now = 0;
     const { writes, stream } = fakeStream(false);
-    const progress = startProgress('verify-chain', { unit: 'events', total: 1_000_000, stream, intervalMs: 10_000, now: () => now });
+    const progress = startProgress('verify-chain', {
+      unit: 'events',
+      total: 1_000_000,
+      stream,
+      intervalMs: 10_000,
+      now: () => now,
+    });
     now = 5_000;
     progress.update(100_000);
     expect(writes).toEqual([]);

@@ -60,7 +60,8 @@ export function startProgress(label: string, options: ProgressOptions): Progress
   let finished = false;
 
   const rate = (elapsedMs: number) => (elapsedMs > 0 ? (done * 1000) / elapsedMs : 0);
-  const rateText = (elapsedMs: number) => (bytes ? `${megabytes(rate(elapsedMs))}/s` : `${grouped(rate(elapsedMs))} ${options.unit}/s`);
+  const rateText = (elapsedMs: number) =>
+    bytes ? `${megabytes(rate(elapsedMs))}/s` : `${grouped(rate(elapsedMs))} ${options.unit}/s`;
   const left = (elapsedMs: number) => {
     const r = rate(elapsedMs);
     return total !== undefined && r > 0 ? formatDuration(Math.max(0, total - done) / r) : undefined;
@@ -112,7 +113,9 @@ export function startProgress(label: string, options: ProgressOptions): Progress
       const elapsed = now() - started;
       if (tty) stream.write(`\r${barLine(elapsed)}\u001b[K\n`);
       finished = true;
-      stream.write(`${label}: ${amount(done)} in ${formatDuration(elapsed / 1000)}, ${rateText(elapsed)}${note ? `; ${note}` : ''}\n`);
+      stream.write(
+        `${label}: ${amount(done)} in ${formatDuration(elapsed / 1000)}, ${rateText(elapsed)}${note ? `; ${note}` : ''}\n`,
+      );
     },
   };
 }

@@ -7,7 +7,11 @@ import type { AppDeps } from '../app-deps.ts';
 import { type Progress, startProgress } from './progress.ts';
 
 /** `import-events FILE`: an export into an empty store, then every read model rebuilt. */
-export async function importEventsCommand(database: DatabaseHandle, file: string, expectHead?: { position: number; hash: string }): Promise<number> {
+export async function importEventsCommand(
+  database: DatabaseHandle,
+  file: string,
+  expectHead?: { position: number; hash: string },
+): Promise<number> {
   const loading = startProgress('import-events: load', { unit: 'events' });
   let replaying: Progress | undefined;
   let events = 0;
@@ -28,10 +32,14 @@ export async function importEventsCommand(database: DatabaseHandle, file: string
     });
     loading.finish();
     replaying?.finish();
-    console.log(`imported ${report.events} events into ${database.backend} ${database.location} (${report.seconds.toFixed(2)} s)`);
+    console.log(
+      `imported ${report.events} events into ${database.backend} ${database.location} (${report.seconds.toFixed(2)} s)`,
+    );
     for (const table of report.tables) console.log(`  ${table.table}: ${table.rows} rows rebuilt`);
     console.log(`chain head: ${report.head.position}:${report.head.hash}`);
-    console.log('Passwords, second factors, sessions and evidence files are not in the log: see README, "Back up and restore".');
+    console.log(
+      'Passwords, second factors, sessions and evidence files are not in the log: see README, "Back up and restore".',
+    );
     return 0;
   } catch (error) {
     if (error instanceof ImportRefused) {

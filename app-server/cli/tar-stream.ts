@@ -70,7 +70,8 @@ function header(path: string, size: number, mode: number, mtimeMs: number, type:
     // ustar: the part after the first '/' that leaves at most 100 bytes is the name, the rest (155 at most) the prefix.
     let cut = path.indexOf('/');
     while (cut >= 0 && Buffer.byteLength(path.slice(cut + 1)) > 100) cut = path.indexOf('/', cut + 1);
-    if (cut < 0 || Buffer.byteLength(path.slice(0, cut)) > 155) throw new Error(`path too long for a tar archive: ${path}`);
+    if (cut < 0 || Buffer.byteLength(path.slice(0, cut)) > 155)
+      throw new Error(`path too long for a tar archive: ${path}`);
     prefix = path.slice(0, cut);
     name = path.slice(cut + 1);
   }

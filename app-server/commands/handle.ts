@@ -87,18 +87,34 @@ export async function handle<State, Command>(
  * that was read, and all events are appended in one transaction with an expected version per stream. Any refusal
  * or concurrent change leaves every stream as it was.
  */
-export async function handleAll(store: EventStore, parts: Part<unknown, unknown>[], meta: CommandMeta, options: HandleOptions = {}): Promise<StoredEvent[]> {
+export async function handleAll(
+  store: EventStore,
+  parts: Part<unknown, unknown>[],
+  meta: CommandMeta,
+  options: HandleOptions = {},
+): Promise<StoredEvent[]> {
   return (await handleParts(store, parts, meta, options)).events;
 }
 
 /** Widens a typed part for `handleAll`. */
 export const part = <State, Command>(p: Part<State, Command>) => p as unknown as Part<unknown, unknown>;
 
-async function handleParts(store: EventStore, parts: Part<unknown, unknown>[], meta: CommandMeta, options: HandleOptions) {
+async function handleParts(
+  store: EventStore,
+  parts: Part<unknown, unknown>[],
+  meta: CommandMeta,
+  options: HandleOptions,
+) {
   const { attempts = 1, ...append } = options;
   for (let attempt = 1; ; attempt++) {
     try {
-      return await decideAndAppend(store, attempt === 1 ? parts : parts.map(({ loaded: _read, ...p }) => p), meta, append, false);
+      return await decideAndAppend(
+        store,
+        attempt === 1 ? parts : parts.map(({ loaded: _read, ...p }) => p),
+        meta,
+        append,
+        false,
+      );
     } catch (error) {
       if (attempt >= attempts || !(error instanceof DomainError) || error.code !== 'conflict') throw error;
     }
@@ -111,7 +127,13 @@ async function handleParts(store: EventStore, parts: Part<unknown, unknown>[], m
  * it reads the streams from the database and runs once more: a failure is then always about the log as it is.
  * Nothing was written by the failed run (an append is all or nothing).
  */
-async function decideAndAppend(store: EventStore, parts: Part<unknown, unknown>[], meta: CommandMeta, options: Pick<AppendOptions, 'alsoWrite' | 'alsoInsert'>, fresh: boolean): Promise<{ events: StoredEvent[]; loaded: LoadedAggregate<unknown>[] }> {
+async function decideAndAppend(
+  store: EventStore,
+  parts: Part<unknown, unknown>[],
+  meta: CommandMeta,
+  options: Pick<AppendOptions, 'alsoWrite' | 'alsoInsert'>,
+  fresh: boolean,
+): Promise<{ events: StoredEvent[]; loaded: LoadedAggregate<unknown>[] }> {
   const loaded = await Promise.all(parts.map((p) => load(store, p, fresh)));
   try {
     for (const [i, p] of parts.entries()) await p.check?.(loaded[i]!);
@@ -125,7 +147,11 @@ async function decideAndAppend(store: EventStore, parts: Part<unknown, unknown>[
     const rulesVersion = parts.find((p) => p.aggregate.rulesVersion !== undefined)?.aggregate.rulesVersion;
     const events = await store.append(
       appends,
-      { actor: meta.actor, request_id: meta.requestId, ...(rulesVersion !== undefined ? { machine_version: rulesVersion } : {}) },
+      {
+        actor: meta.actor,
+        request_id: meta.requestId,
+        ...(rulesVersion !== undefined ? { machine_version: rulesVersion } : {}),
+      },
       { now: ctx.now, ...options },
     );
     return { events, loaded };
@@ -136,7 +162,11 @@ async function decideAndAppend(store: EventStore, parts: Part<unknown, unknown>[
 }
 
 /** A part's stream as it is decided on: new (nothing to read), given by the caller, or read (fresh for a check). */
-function load(store: EventStore, p: Part<unknown, unknown>, fresh: boolean): LoadedAggregate<unknown> | Promise<LoadedAggregate<unknown>> {
+function load(
+  store: EventStore,
+  p: Part<unknown, unknown>,
+  fresh: boolean,
+): LoadedAggregate<unknown> | Promise<LoadedAggregate<unknown>> {
   if (p.newStream) return { state: p.aggregate.initial(), version: 0, fromMemory: false, events: [] };
   if (p.loaded && !fresh) return p.loaded;
   return store.aggregate(p.aggregate, p.id, { fresh: fresh || p.check !== undefined });

@@ -21,16 +21,33 @@ describe('the PGlite data directory belongs to one process', () => {
   it('refuses the CLI on the data directory of a running server, in one line naming the holder', async () => {
     const server = lockDataDir(join(dir, 'pglite.lock')); // as openDatabase takes it for a running server
     try {
-      const cli = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'app-server/cli/main.ts', 'create-admin', '--username', 'late', '--email', 'late@example.com', '--password', 'a long enough password'], {
-        cwd: root,
-        env: { ...process.env, DATA_DIR: dir, DATABASE_URL: '', LOG_LEVEL: 'silent' },
-      }).then(
+      const cli = await promisify(execFile)(
+        process.execPath,
+        [
+          '--import',
+          'tsx',
+          'app-server/cli/main.ts',
+          'create-admin',
+          '--username',
+          'late',
+          '--email',
+          'late@example.com',
+          '--password',
+          'a long enough password',
+        ],
+        {
+          cwd: root,
+          env: { ...process.env, DATA_DIR: dir, DATABASE_URL: '', LOG_LEVEL: 'silent' },
+        },
+      ).then(
         () => ({ code: 0, stderr: '', stdout: '' }),
         (error: { code: number; stderr: string; stdout: string }) => error,
       );
       expect(cli.code).toBe(1);
       expect(cli.stdout).not.toContain('created');
-      expect(cli.stderr.trim().split('\n')).toEqual([`Failed: The data directory is in use by process ${process.pid} (lock file ${join(dir, 'pglite.lock')}); stop that process first, or set another DATA_DIR`]);
+      expect(cli.stderr.trim().split('\n')).toEqual([
+        `Failed: The data directory is in use by process ${process.pid} (lock file ${join(dir, 'pglite.lock')}); stop that process first, or set another DATA_DIR`,
+      ]);
       expect(existsSync(join(dir, 'pglite'))).toBe(false); // refused before opening anything
     } finally {
       server.release();
@@ -64,7 +81,16 @@ describe('the PGlite data directory belongs to one process', () => {
 
   it('is freed when the holding process exits without closing', () => {
     const lockFile = join(dir, 'pglite.lock');
-    const child = spawnSync(process.execPath, ['--import', 'tsx', '-e', `import('./app-server/db/data-dir-lock.ts').then((m) => { m.lockDataDir(${JSON.stringify(lockFile)}); process.exit(0); })`], { cwd: root, encoding: 'utf8' });
+    const child = spawnSync(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        '-e',
+        `import('./app-server/db/data-dir-lock.ts').then((m) => { m.lockDataDir(${JSON.stringify(lockFile)}); process.exit(0); })`,
+      ],
+      { cwd: root, encoding: 'utf8' },
+    );
     expect(child.status).toBe(0);
     expect(existsSync(lockFile)).toBe(false);
   }, 30_000);

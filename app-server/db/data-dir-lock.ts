@@ -6,7 +6,9 @@ export class DataDirLocked extends Error {
     readonly lockFile: string,
     readonly pid: number,
   ) {
-    super(`The data directory is in use by process ${pid} (lock file ${lockFile}); stop that process first, or set another DATA_DIR`);
+    super(
+      `The data directory is in use by process ${pid} (lock file ${lockFile}); stop that process first, or set another DATA_DIR`,
+    );
     this.name = 'DataDirLocked';
   }
 }

@@ -77,7 +77,10 @@ async function openPglite(dataDir: string): Promise<DatabaseHandle> {
     }
   }
   // Loaded only when used: the embedded engine costs ~45 MB of memory that a server on PostgreSQL does not need.
-  const [{ PGlite, types: pgliteTypes }, { PGliteDialect }] = await Promise.all([import('@electric-sql/pglite'), import('kysely-pglite-dialect')]);
+  const [{ PGlite, types: pgliteTypes }, { PGliteDialect }] = await Promise.all([
+    import('@electric-sql/pglite'),
+    import('kysely-pglite-dialect'),
+  ]);
   try {
     const client = await PGlite.create(inMemory ? undefined : location, {
       parsers: { [pgliteTypes.INT8]: (value: string) => parseInt8(value) },
@@ -141,7 +144,9 @@ interface CompiledOnce {
  * behind a token, one escrow): building and compiling the query each time was a tenth of such a request. `build`
  * must use each param only as a value (never branch on it): it runs once, with stand-ins for the values.
  */
-export function preparedQuery<Params extends Record<string, unknown>, Row>(build: (db: Kysely<Database>, params: Params) => Compilable<Row>) {
+export function preparedQuery<Params extends Record<string, unknown>, Row>(
+  build: (db: Kysely<Database>, params: Params) => Compilable<Row>,
+) {
   const compiled = new WeakMap<Kysely<Database>, CompiledOnce>();
   return async (db: Kysely<Database>, params: Params): Promise<Row[]> => {
     let once = compiled.get(db);
@@ -151,7 +156,10 @@ export function preparedQuery<Params extends Record<string, unknown>, Row>(build
   };
 }
 
-function compileOnce<Params, Row>(db: Kysely<Database>, build: (db: Kysely<Database>, params: Params) => Compilable<Row>): CompiledOnce {
+function compileOnce<Params, Row>(
+  db: Kysely<Database>,
+  build: (db: Kysely<Database>, params: Params) => Compilable<Row>,
+): CompiledOnce {
   const standIns = new Map<string, string>();
   const params = new Proxy({} as Record<string, string>, {
     get: (_, name) => {
@@ -163,7 +171,9 @@ function compileOnce<Params, Row>(db: Kysely<Database>, build: (db: Kysely<Datab
   const { sql, parameters } = build(db, params).compile();
   return {
     text: `${PREPARE} ${sql}`,
-    slots: parameters.map((value) => (typeof value === 'string' && standIns.has(value) ? { param: standIns.get(value)! } : { value })),
+    slots: parameters.map((value) =>
+      typeof value === 'string' && standIns.has(value) ? { param: standIns.get(value)! } : { value },
+    ),
   };
 }
 

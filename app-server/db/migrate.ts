@@ -23,10 +23,12 @@ async function nothingPending(db: Kysely<Database>): Promise<boolean> {
 
 /** The known migrations the database has not applied, in order (all of them on a new database). */
 export async function pendingMigrations(db: Kysely<Database>): Promise<string[]> {
-  const { rows } = await sql<{ name: string }>`SELECT name FROM kysely_migration`.execute(db).catch((error: unknown) => {
-    if ((error as { code?: string }).code === UNDEFINED_TABLE) return { rows: [] }; // a new database
-    throw error;
-  });
+  const { rows } = await sql<{ name: string }>`SELECT name FROM kysely_migration`
+    .execute(db)
+    .catch((error: unknown) => {
+      if ((error as { code?: string }).code === UNDEFINED_TABLE) return { rows: [] }; // a new database
+      throw error;
+    });
   const applied = new Set(rows.map((r) => r.name));
   return Object.keys(migrations).filter((name) => !applied.has(name));
 }

@@ -5,7 +5,10 @@ import { preparedQuery } from './database.ts';
 let t: TestDatabase;
 beforeAll(async () => {
   t = await openTestDatabase();
-  await t.db.insertInto('notices').values([{ name: 'first' }, { name: 'second' }]).execute();
+  await t.db
+    .insertInto('notices')
+    .values([{ name: 'first' }, { name: 'second' }])
+    .execute();
 });
 afterAll(async () => t.dispose());
 
@@ -14,7 +17,11 @@ describe('preparedQuery', () => {
     let builds = 0;
     const noticeNamed = preparedQuery((db, p: { name: string; also: string }) => {
       builds += 1;
-      return db.selectFrom('notices').select('name').where((eb) => eb.or([eb('name', '=', p.name), eb('name', '=', p.also)])).orderBy('name');
+      return db
+        .selectFrom('notices')
+        .select('name')
+        .where((eb) => eb.or([eb('name', '=', p.name), eb('name', '=', p.also)]))
+        .orderBy('name');
     });
     expect(await noticeNamed(t.db, { name: 'first', also: 'none' })).toEqual([{ name: 'first' }]);
     expect(await noticeNamed(t.db, { name: 'none', also: 'second' })).toEqual([{ name: 'second' }]);
@@ -23,7 +30,9 @@ describe('preparedQuery', () => {
   });
 
   it('keeps the constants of the query beside the bound values', async () => {
-    const firstOr = preparedQuery((db, p: { name: string }) => db.selectFrom('notices').select('name').where('name', 'in', ['first', p.name]).orderBy('name'));
+    const firstOr = preparedQuery((db, p: { name: string }) =>
+      db.selectFrom('notices').select('name').where('name', 'in', ['first', p.name]).orderBy('name'),
+    );
     expect(await firstOr(t.db, { name: 'second' })).toEqual([{ name: 'first' }, { name: 'second' }]);
     expect(await firstOr(t.db, { name: 'none' })).toEqual([{ name: 'first' }]);
   });

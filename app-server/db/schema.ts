@@ -26,7 +26,13 @@ export interface EventStoreTables {
   /** The transparency log's Merkle tree: every complete subtree hash (see migration 0011). */
   tlog_nodes: { level: number; idx: number; hash: Uint8Array };
   tlog_state: { id: number; size: number };
-  tlog_checkpoints: { size: number; root_hash: string; signed_at: ColumnType<Date, string, string>; note: string; vkey: string };
+  tlog_checkpoints: {
+    size: number;
+    root_hash: string;
+    signed_at: ColumnType<Date, string, string>;
+    note: string;
+    vkey: string;
+  };
   mail_outbox: {
     id: Generated<number>;
     to_address: string;
@@ -71,4 +77,5 @@ export interface EventStoreTables {
   };
 }
 
-export interface Database extends EventStoreTables, ReadModelTables, AccountsTables, IntegrationsTables, MessageMailTables {}
+export interface Database
+  extends EventStoreTables, ReadModelTables, AccountsTables, IntegrationsTables, MessageMailTables {}

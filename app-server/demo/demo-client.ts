@@ -8,7 +8,12 @@ type Body = { json: unknown } | { form: Record<string, string> } | { multipart: 
  * with the server's detail.
  */
 export function demoClient(app: App, onCall?: () => void) {
-  return async function call<T = Record<string, unknown>>(method: 'GET' | 'POST' | 'PUT', path: string, body?: Body, token?: string): Promise<T> {
+  return async function call<T = Record<string, unknown>>(
+    method: 'GET' | 'POST' | 'PUT',
+    path: string,
+    body?: Body,
+    token?: string,
+  ): Promise<T> {
     const headers: Record<string, string> = {};
     if (token) headers.authorization = `Bearer ${token}`;
     let payload: BodyInit | undefined;
@@ -21,7 +26,11 @@ export function demoClient(app: App, onCall?: () => void) {
     } else if (body && 'multipart' in body) {
       payload = body.multipart;
     }
-    const res = await app.request(`/api${path}`, { method, headers, ...(payload === undefined ? {} : { body: payload }) });
+    const res = await app.request(`/api${path}`, {
+      method,
+      headers,
+      ...(payload === undefined ? {} : { body: payload }),
+    });
     const text = await res.text();
     if (!res.ok) throw new Error(`${method} /api${path} answered ${res.status}: ${text.slice(0, 300)}`);
     onCall?.();

@@ -4,7 +4,15 @@ import { jsonArray } from '../db/json-view.ts';
 import { actingOnRow, ESCROW_STATE_COLUMNS } from './allowed-actions.ts';
 import { escrowViewJson, withSide } from './view.ts';
 
-export const ESCROW_STATUSES = ['pending_payment', 'funded', 'released', 'disputed', 'frozen', 'cancelled', 'refunded'] as const;
+export const ESCROW_STATUSES = [
+  'pending_payment',
+  'funded',
+  'released',
+  'disputed',
+  'frozen',
+  'cancelled',
+  'refunded',
+] as const;
 
 export interface AdminEscrowQuery {
   status?: (typeof ESCROW_STATUSES)[number] | undefined;
@@ -59,14 +67,19 @@ export async function listEscrowsForAdmin(db: Kysely<Database>, query: AdminEscr
     [query.ready, ready],
     [query.refund_due, refundDue],
   ] as const) {
-    if (asked === 'true') filtered = ids.length ? filtered.where('e.id', 'in', ids) : filtered.where(sql<boolean>`false`);
+    if (asked === 'true')
+      filtered = ids.length ? filtered.where('e.id', 'in', ids) : filtered.where(sql<boolean>`false`);
   }
   const search = query.search?.trim().toLowerCase();
   if (search) {
     const prefix = `${literal(search)}%`;
     const part = `%${literal(search)}%`;
     filtered = filtered.where((eb) =>
-      eb.or([eb(sql`e.id::text`, 'like', prefix), eb('e.buyer_email', 'like', part), eb('e.seller_email', 'like', part)]),
+      eb.or([
+        eb(sql`e.id::text`, 'like', prefix),
+        eb('e.buyer_email', 'like', part),
+        eb('e.seller_email', 'like', part),
+      ]),
     );
   }
   const [rows, count] = await Promise.all([

@@ -32,11 +32,21 @@ const meta = () => ({ actor: USER, requestId: 'test', now: at(minute) });
 
 /** What each side may do, and the admins' queues, as a list answers them (from the row) and as a command does (from the stream). */
 async function bothWays(now: string) {
-  const row = await t.db.selectFrom('escrows as e').select(ESCROW_STATE_COLUMNS).where('e.id', '=', ESCROW).executeTakeFirstOrThrow();
+  const row = await t.db
+    .selectFrom('escrows as e')
+    .select(ESCROW_STATE_COLUMNS)
+    .where('e.id', '=', ESCROW)
+    .executeTakeFirstOrThrow();
   const { events } = await readStream(t.db, `escrow:${ESCROW}`);
-  const folded = events.reduce((state, event) => evolveEscrow(state, event as unknown as EscrowEvent & { occurred_at: string }), initialEscrowState());
+  const folded = events.reduce(
+    (state, event) => evolveEscrow(state, event as unknown as EscrowEvent & { occurred_at: string }),
+    initialEscrowState(),
+  );
   const sides = ['buyer', 'seller', 'admin'] as const;
-  return { fromRow: sides.map((side) => actingOnRow(row, side, now)), fromStream: sides.map((side) => actingOn(folded, side, now)) };
+  return {
+    fromRow: sides.map((side) => actingOnRow(row, side, now)),
+    fromStream: sides.map((side) => actingOn(folded, side, now)),
+  };
 }
 
 type Step = EscrowCommand | 'assign' | 'verify' | { wait: number } | { proposal: string; command: EscrowCommand };
@@ -48,15 +58,37 @@ async function walk(creator: 'buyer' | 'seller', inspectionDays: number, steps: 
   const escrow = (command: EscrowCommand, newId?: string) =>
     handle(store, escrowAggregate, ESCROW, command, { ...meta(), ...(newId ? { newId: () => newId } : {}) });
   await escrow({
-    type: 'create', by: creator, escrow_id: ESCROW, created_by: USER, creator_side: creator, creator_email: 'c@example.com',
-    counterparty_email: 'o@example.com', product_service: 'Lamp', description: 'Desk lamp', amount_cents: 50_000, deadline_days: 7,
-    inspection_days: inspectionDays, pricing: { rate_cents: 5_000_000, fee_bps: 150 },
+    type: 'create',
+    by: creator,
+    escrow_id: ESCROW,
+    created_by: USER,
+    creator_side: creator,
+    creator_email: 'c@example.com',
+    counterparty_email: 'o@example.com',
+    product_service: 'Lamp',
+    description: 'Desk lamp',
+    amount_cents: 50_000,
+    deadline_days: 7,
+    inspection_days: inspectionDays,
+    pricing: { rate_cents: 5_000_000, fee_bps: 150 },
   });
-  await handle(store, addressAggregate, ADDRESS, { type: 'add', address_id: ADDRESS, address: 'bc1qpool', network: 'mainnet' }, meta());
+  await handle(
+    store,
+    addressAggregate,
+    ADDRESS,
+    { type: 'add', address_id: ADDRESS, address: 'bc1qpool', network: 'mainnet' },
+    meta(),
+  );
   for (const step of ['start', ...steps] as const) {
     minute += 10;
-    if (step === 'assign') await assignPaymentAddress(store, { escrowId: ESCROW, addressId: ADDRESS, address: 'bc1qpool', by: 'buyer' }, meta());
-    else if (step === 'verify') await verifyPayment(store, { escrowId: ESCROW, notes: 'seen', txid: 'a'.repeat(64) }, meta());
+    if (step === 'assign')
+      await assignPaymentAddress(
+        store,
+        { escrowId: ESCROW, addressId: ADDRESS, address: 'bc1qpool', by: 'buyer' },
+        meta(),
+      );
+    else if (step === 'verify')
+      await verifyPayment(store, { escrowId: ESCROW, notes: 'seen', txid: 'a'.repeat(64) }, meta());
     else if (typeof step === 'object' && 'wait' in step) minute += step.wait;
     else if (typeof step === 'object' && 'proposal' in step) await escrow(step.command, step.proposal);
     else if (step !== 'start') await escrow(step);
@@ -92,7 +124,21 @@ describe('allowed_actions from the read model row (lists) equal those from the s
       { type: 'unfreeze', by: 'admin', reason: 'Fine' },
       { type: 'release', by: 'admin', notes: 'done', txid: null },
     ]);
-    expect([...seen]).toEqual(expect.arrayContaining(['agree', 'mark_paid', 'verify_payment', 'ship', 'receive', 'confirm_receipt', 'accept_proposal', 'withdraw_proposal', 'release', 'unfreeze', '(ready)']));
+    expect([...seen]).toEqual(
+      expect.arrayContaining([
+        'agree',
+        'mark_paid',
+        'verify_payment',
+        'ship',
+        'receive',
+        'confirm_receipt',
+        'accept_proposal',
+        'withdraw_proposal',
+        'release',
+        'unfreeze',
+        '(ready)',
+      ]),
+    );
   });
 
   it('through a dispute after receipt, and a split agreed in it', async () => {
@@ -113,10 +159,22 @@ describe('allowed_actions from the read model row (lists) equal those from the s
   });
 
   it('through terms declined after payment, and a deal with no inspection period', async () => {
-    const declined = await walk('buyer', 3, ['assign', { type: 'markPaid', by: 'buyer', notes: 'sent', evidence: [] }, { type: 'decline', by: 'seller', reason: 'Sold' }, 'verify']);
+    const declined = await walk('buyer', 3, [
+      'assign',
+      { type: 'markPaid', by: 'buyer', notes: 'sent', evidence: [] },
+      { type: 'decline', by: 'seller', reason: 'Sold' },
+      'verify',
+    ]);
     expect([...declined]).toContain('(refund due)');
     await t.reset();
-    const instant = await walk('buyer', 0, ['assign', { type: 'markPaid', by: 'buyer', notes: 'sent', evidence: [] }, 'verify', { type: 'agree', by: 'seller' }, { type: 'ship', by: 'seller', method: 'service' }, { type: 'receive', by: 'buyer' }]);
+    const instant = await walk('buyer', 0, [
+      'assign',
+      { type: 'markPaid', by: 'buyer', notes: 'sent', evidence: [] },
+      'verify',
+      { type: 'agree', by: 'seller' },
+      { type: 'ship', by: 'seller', method: 'service' },
+      { type: 'receive', by: 'buyer' },
+    ]);
     expect([...instant]).toContain('receive');
   });
 });

@@ -94,7 +94,8 @@ export function escrowStateOfRow(row: EscrowStateRow): EscrowState {
 }
 
 /** What this user, on this side, may do on the escrow of this row now, and where it stands in the admins' queues. */
-export const actingOnRow = (row: EscrowStateRow, side: EscrowActor, now = new Date().toISOString()) => actingOn(escrowStateOfRow(row), side, now);
+export const actingOnRow = (row: EscrowStateRow, side: EscrowActor, now = new Date().toISOString()) =>
+  actingOn(escrowStateOfRow(row), side, now);
 
 /** What this user, on this side, may do on the escrow in this state now, and where it stands in the admins' queues. */
 export function actingOn(state: EscrowState, side: EscrowActor, now = new Date().toISOString()) {

@@ -13,11 +13,20 @@ export interface CancelledUnpaid {
  * escrow's own command (an event per escrow, its address freed, both parties mailed). One that changed meanwhile (the
  * buyer marked the payment, say) is left and named with why; the others are cancelled all the same.
  */
-export async function cancelUnpaidEscrowsOf(deps: AppDeps, userId: string, reason: string, meta: CommandMeta): Promise<CancelledUnpaid> {
+export async function cancelUnpaidEscrowsOf(
+  deps: AppDeps,
+  userId: string,
+  reason: string,
+  meta: CommandMeta,
+): Promise<CancelledUnpaid> {
   const { db } = deps.database;
   const user = await db.selectFrom('users').select(['id', 'is_frozen']).where('id', '=', userId).executeTakeFirst();
   if (!user) throw notFound('User not found');
-  if (!user.is_frozen) throw new DomainError('conflict', 'Suspend the account first: only a suspended account has all its unpaid escrows cancelled at once');
+  if (!user.is_frozen)
+    throw new DomainError(
+      'conflict',
+      'Suspend the account first: only a suspended account has all its unpaid escrows cancelled at once',
+    );
   const unpaid = await db
     .selectFrom('escrows')
     .select('id')

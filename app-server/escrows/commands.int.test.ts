@@ -48,13 +48,7 @@ async function anEscrow(): Promise<string> {
 async function anAddress(): Promise<{ id: string; address: string }> {
   const id = randomUUID();
   const address = `bc1q${id.replaceAll('-', '')}`;
-  await handle(
-    store,
-    addressAggregate,
-    id,
-    { type: 'add', address_id: id, address, network: 'mainnet' },
-    meta,
-  );
+  await handle(store, addressAggregate, id, { type: 'add', address_id: id, address, network: 'mainnet' }, meta);
   return { id, address };
 }
 
@@ -64,11 +58,7 @@ describe('payment address assignment across two streams', () => {
     const escrows = await Promise.all(Array.from({ length: 5 }, anEscrow));
     const results = await Promise.allSettled(
       escrows.map((escrowId) =>
-        assignPaymentAddress(
-          store,
-          { escrowId, addressId: address.id, address: address.address, by: 'buyer' },
-          meta,
-        ),
+        assignPaymentAddress(store, { escrowId, addressId: address.id, address: address.address, by: 'buyer' }, meta),
       ),
     );
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
@@ -81,11 +71,7 @@ describe('payment address assignment across two streams', () => {
       .where('assigned_address_id', '=', address.id)
       .execute();
     expect(holders).toHaveLength(1);
-    const row = await t.db
-      .selectFrom('addresses')
-      .selectAll()
-      .where('id', '=', address.id)
-      .executeTakeFirstOrThrow();
+    const row = await t.db.selectFrom('addresses').selectAll().where('id', '=', address.id).executeTakeFirstOrThrow();
     expect(row).toMatchObject({ status: 'assigned', assigned_to_escrow_id: holders[0]!.id });
   });
 
@@ -115,13 +101,9 @@ describe('payment address assignment across two streams', () => {
   it('marks the address used when the payment is verified', async () => {
     const address = await anAddress();
     const escrowId = await anEscrow();
-    await assignPaymentAddress(
-      store,
-      { escrowId, addressId: address.id, address: address.address, by: 'buyer' },
-      meta,
-    );
+    await assignPaymentAddress(store, { escrowId, addressId: address.id, address: address.address, by: 'buyer' }, meta);
     await handle(
-    store,
+      store,
       escrowAggregate,
       escrowId,
       { type: 'markPaid', by: 'buyer', notes: 'sent', evidence: [] },

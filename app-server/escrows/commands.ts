@@ -3,7 +3,15 @@ import { addressAggregate, escrowAggregate } from '../../domain/aggregates.ts';
 import type { EscrowActor, EscrowCommand } from '../../domain/escrow/decide.ts';
 import { DomainError, notFound } from '../../domain/shared/errors.ts';
 import { passSecondFactor } from '../accounts/second-factor.ts';
-import { type CommandMeta, decideContext, handle, handleAll, type HandleOptions, part, type Part } from '../commands/handle.ts';
+import {
+  type CommandMeta,
+  decideContext,
+  handle,
+  handleAll,
+  type HandleOptions,
+  part,
+  type Part,
+} from '../commands/handle.ts';
 import { decideEscrow } from '../../domain/escrow/decide.ts';
 import { type EscrowState, evolveEscrow } from '../../domain/escrow/state.ts';
 import { streamId } from '../../domain/events.ts';
@@ -34,8 +42,13 @@ export interface EscrowAfter {
 }
 
 /** A command on the escrow stream alone. */
-export const onEscrow = (store: EventStore, escrowId: string, command: EscrowCommand, meta: CommandMeta, options: EscrowOptions & { newStream?: boolean } = {}) =>
-  handle(store, escrowAggregate, escrowId, command, meta, options);
+export const onEscrow = (
+  store: EventStore,
+  escrowId: string,
+  command: EscrowCommand,
+  meta: CommandMeta,
+  options: EscrowOptions & { newStream?: boolean } = {},
+) => handle(store, escrowAggregate, escrowId, command, meta, options);
 
 /**
  * Gives the escrow a pool address: the escrow and the address streams move together or not at all. `holdingCap`
@@ -45,15 +58,34 @@ export const onEscrow = (store: EventStore, escrowId: string, command: EscrowCom
  */
 export function assignPaymentAddress(
   store: EventStore,
-  input: { escrowId: string; addressId: string; address: string; by: EscrowActor; holdingCap?: { buyerId: string; max: number } },
+  input: {
+    escrowId: string;
+    addressId: string;
+    address: string;
+    by: EscrowActor;
+    holdingCap?: { buyerId: string; max: number };
+  },
   meta: CommandMeta,
 ) {
   const cap = input.holdingCap;
   return handleAll(
     store,
     [
-      part({ aggregate: escrowAggregate, id: input.escrowId, command: { type: input.by === 'admin' ? 'assignAddress' : 'requestPayment', by: input.by, address_id: input.addressId, address: input.address } }),
-      part({ aggregate: addressAggregate, id: input.addressId, command: { type: 'assign', escrow_id: input.escrowId } }),
+      part({
+        aggregate: escrowAggregate,
+        id: input.escrowId,
+        command: {
+          type: input.by === 'admin' ? 'assignAddress' : 'requestPayment',
+          by: input.by,
+          address_id: input.addressId,
+          address: input.address,
+        },
+      }),
+      part({
+        aggregate: addressAggregate,
+        id: input.addressId,
+        command: { type: 'assign', escrow_id: input.escrowId },
+      }),
     ],
     meta,
     cap ? { alsoWrite: (trx) => refuseOverCap(trx, cap, input.escrowId) } : {},
@@ -100,7 +132,9 @@ async function withAddress(
     store,
     [
       part({ aggregate: escrowAggregate, id: escrowId, command, loaded: read, ...(check ? { check } : {}) }),
-      ...(addressId ? [part({ aggregate: addressAggregate, id: addressId, command: { type: addressCommand, escrow_id: escrowId } })] : []),
+      ...(addressId
+        ? [part({ aggregate: addressAggregate, id: addressId, command: { type: addressCommand, escrow_id: escrowId } })]
+        : []),
     ],
     meta,
     append,
@@ -115,7 +149,12 @@ async function withAddress(
  */
 export function verifyPayment(
   store: EventStore,
-  input: { escrowId: string; notes: string; txid: string | null; proof?: { proven: ProvenPayment; request: ProofRequest } | undefined },
+  input: {
+    escrowId: string;
+    notes: string;
+    txid: string | null;
+    proof?: { proven: ProvenPayment; request: ProofRequest } | undefined;
+  },
   meta: CommandMeta,
   options: Omit<EscrowOptions, 'attempts'> = {},
 ) {
@@ -131,14 +170,22 @@ export function verifyPayment(
   return withAddress(store, input.escrowId, command, 'markUsed', meta, {
     ...options,
     alsoWrite: async (trx, stored) => {
-      await trx.insertInto('payment_proofs').values(proofRow(input.escrowId, proof.proven, proof.request)).onConflict((oc) => oc.doNothing()).execute();
+      await trx
+        .insertInto('payment_proofs')
+        .values(proofRow(input.escrowId, proof.proven, proof.request))
+        .onConflict((oc) => oc.doNothing())
+        .execute();
       await options.alsoWrite?.(trx, stored);
     },
   });
 }
 
 /** Cancel (by the creator) or expire (by the system) an unpaid escrow, freeing its address. */
-export function endUnpaid(store: EventStore, input: { escrowId: string; how: 'cancel' | 'expire'; by: EscrowActor }, meta: CommandMeta) {
+export function endUnpaid(
+  store: EventStore,
+  input: { escrowId: string; how: 'cancel' | 'expire'; by: EscrowActor },
+  meta: CommandMeta,
+) {
   return withAddress(store, input.escrowId, { type: input.how, by: input.by }, 'free', meta);
 }
 
@@ -146,7 +193,11 @@ export function endUnpaid(store: EventStore, input: { escrowId: string; how: 'ca
  * The counterparty declines the terms. When the machine ends the escrow by it (unpaid), its address goes back to the
  * pool in the same append; after a payment mark it stays with the escrow, which the admins refund.
  */
-export function declineTerms(store: EventStore, input: { escrowId: string; by: EscrowActor; reason: string }, meta: CommandMeta) {
+export function declineTerms(
+  store: EventStore,
+  input: { escrowId: string; by: EscrowActor; reason: string },
+  meta: CommandMeta,
+) {
   return freeingAddressIfEnded(store, input.escrowId, { type: 'decline', by: input.by, reason: input.reason }, meta);
 }
 
@@ -154,7 +205,12 @@ export function declineTerms(store: EventStore, input: { escrowId: string; by: E
  * A command that may end an unpaid escrow (a decline of its terms, an accepted cancel proposal): when the machine ends
  * it by the command, its address goes back to the pool in the same append.
  */
-export async function freeingAddressIfEnded(store: EventStore, escrowId: string, command: EscrowCommand, meta: CommandMeta) {
+export async function freeingAddressIfEnded(
+  store: EventStore,
+  escrowId: string,
+  command: EscrowCommand,
+  meta: CommandMeta,
+) {
   const { state } = await store.aggregate(escrowAggregate, escrowId, { fresh: true });
   const after = decideEscrow(command, state, decideContext(meta)).reduce(evolveEscrow, state);
   if (after.snapshot.status === 'done') return withAddress(store, escrowId, command, 'free', meta);
@@ -169,7 +225,10 @@ export function cancelUnpaidByAdmin(store: EventStore, input: { escrowId: string
 type Txid = string | null;
 
 /** A money action's result as the escrow after it: the state the command left and the view its append wrote. */
-const asEscrowAfter = ({ result, view }: { result: { state: EscrowState }; view: string }): EscrowAfter => ({ state: result.state, view });
+const asEscrowAfter = ({ result, view }: { result: { state: EscrowState }; view: string }): EscrowAfter => ({
+  state: result.state,
+  view,
+});
 
 /**
  * The admin's verdict on a marked payment: seen on the chain (funded, the address used) or not (the buyer may mark
@@ -182,8 +241,11 @@ export async function reviewPayment(
   meta: CommandMeta,
 ): Promise<EscrowAfter> {
   const guarded = await guardMoneyAction(deps, escrowId, async (guard) => {
-    if (!input.verified) return onEscrow(deps.store, escrowId, { type: 'rejectPayment', by: 'admin', notes: input.notes }, meta, guard);
-    const proof = input.proof ? { proven: await checkEscrowPaymentProof(deps, escrowId, input.proof), request: input.proof } : undefined;
+    if (!input.verified)
+      return onEscrow(deps.store, escrowId, { type: 'rejectPayment', by: 'admin', notes: input.notes }, meta, guard);
+    const proof = input.proof
+      ? { proven: await checkEscrowPaymentProof(deps, escrowId, input.proof), request: input.proof }
+      : undefined;
     return verifyPayment(deps.store, { escrowId, notes: input.notes, txid: input.txid, proof }, meta, guard);
   });
   return asEscrowAfter(guarded);
@@ -197,7 +259,13 @@ export async function payOut(
   meta: CommandMeta,
 ): Promise<EscrowAfter> {
   const guarded = await guardMoneyAction(deps, escrowId, (guard) =>
-    onEscrow(deps.store, escrowId, { type: input.to, by: 'admin', notes: input.notes, txid: input.txid, expected_address: input.expected_address }, meta, guard),
+    onEscrow(
+      deps.store,
+      escrowId,
+      { type: input.to, by: 'admin', notes: input.notes, txid: input.txid, expected_address: input.expected_address },
+      meta,
+      guard,
+    ),
   );
   return asEscrowAfter(guarded);
 }
@@ -212,7 +280,13 @@ export async function resolveDispute(
   const dispute = await disputeById(deps.database.db, disputeId);
   if (!dispute) throw notFound('Dispute not found');
   const guarded = await guardMoneyAction(deps, dispute.escrow_id, (guard) =>
-    onEscrow(deps.store, dispute.escrow_id, { type: 'resolveDispute', by: 'admin', dispute_id: disputeId, ...input }, meta, guard),
+    onEscrow(
+      deps.store,
+      dispute.escrow_id,
+      { type: 'resolveDispute', by: 'admin', dispute_id: disputeId, ...input },
+      meta,
+      guard,
+    ),
   );
   return asEscrowAfter(guarded);
 }
@@ -240,19 +314,37 @@ export async function resolveEscrow(
  */
 export async function markPaid(
   store: EventStore,
-  input: { escrowId: string; by: EscrowActor; notes: string; file: { name: string; type: string; bytes: Uint8Array } | null },
+  input: {
+    escrowId: string;
+    by: EscrowActor;
+    notes: string;
+    file: { name: string; type: string; bytes: Uint8Array } | null;
+  },
   meta: CommandMeta,
 ) {
   const evidence = input.file ? [await checkEvidence(input.file.name, input.file.type, input.file.bytes)] : [];
-  return onEscrow(store, input.escrowId, { type: 'markPaid', by: input.by, notes: input.notes, evidence: evidence.map((e) => e.ref) }, meta, {
-    alsoWrite: async (trx) => {
-      if (!evidence.length) return;
-      await trx
-        .insertInto('evidence_files')
-        .values(evidence.map((e) => ({ evidence_id: e.ref.evidence_id, escrow_id: input.escrowId, content: e.content, sha256: e.ref.sha256 })))
-        .execute();
+  return onEscrow(
+    store,
+    input.escrowId,
+    { type: 'markPaid', by: input.by, notes: input.notes, evidence: evidence.map((e) => e.ref) },
+    meta,
+    {
+      alsoWrite: async (trx) => {
+        if (!evidence.length) return;
+        await trx
+          .insertInto('evidence_files')
+          .values(
+            evidence.map((e) => ({
+              evidence_id: e.ref.evidence_id,
+              escrow_id: input.escrowId,
+              content: e.content,
+              sha256: e.ref.sha256,
+            })),
+          )
+          .execute();
+      },
     },
-  });
+  );
 }
 
 /**
@@ -262,7 +354,13 @@ export async function markPaid(
 export async function setPayoutAddress(
   deps: AppDeps,
   user: SignedInUser,
-  input: { escrowId: string; by: EscrowActor; address: string; totpCode: string | undefined; signature?: string | undefined },
+  input: {
+    escrowId: string;
+    by: EscrowActor;
+    address: string;
+    totpCode: string | undefined;
+    signature?: string | undefined;
+  },
   meta: CommandMeta,
 ) {
   const signature = checkAddressProof(deps, input);

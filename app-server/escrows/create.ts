@@ -24,7 +24,12 @@ const overCapIsNoAddress = (error: unknown) => {
  * Opens an escrow at the rate and fee in force. The creator's role decides the side; the counterparty is invited
  * by mail in the same transaction; a buyer's escrow takes a free pool address at once when there is one.
  */
-export async function createEscrow(deps: AppDeps, user: SignedInUser, input: z.infer<typeof createEscrowSchema>, meta: Omit<CommandMeta, 'actor'>) {
+export async function createEscrow(
+  deps: AppDeps,
+  user: SignedInUser,
+  input: z.infer<typeof createEscrowSchema>,
+  meta: Omit<CommandMeta, 'actor'>,
+) {
   const { db } = deps.database;
   if (user.role === 'admin') throw forbidden('Admins do not create escrows; sign in as a buyer or seller');
   if (!user.email_verified) {
@@ -35,10 +40,12 @@ export async function createEscrow(deps: AppDeps, user: SignedInUser, input: z.i
       'email_unverified',
     );
   }
-  if (user.totp_enabled) await passSecondFactor(deps, user, input.totp_code, { missing: '2FA code required to create escrow', meta });
+  if (user.totp_enabled)
+    await passSecondFactor(deps, user, input.totp_code, { missing: '2FA code required to create escrow', meta });
   const side = user.role;
   const counterparty = side === 'buyer' ? input.seller_email : input.buyer_email;
-  if (!counterparty) throw new DomainError('invalid_input', side === 'buyer' ? 'seller_email is required' : 'buyer_email is required');
+  if (!counterparty)
+    throw new DomainError('invalid_input', side === 'buyer' ? 'seller_email is required' : 'buyer_email is required');
   // The per-user limit's slot, the pricing and the counterparty's account: one statement (creation-context.ts).
   const { slot, pricing, counterpartyId } = await creationContext(db, {
     limit: { bucket: 'escrows-user', max: deps.config.RATE_LIMIT_ESCROWS, windowSeconds: 3600 },
@@ -47,7 +54,11 @@ export async function createEscrow(deps: AppDeps, user: SignedInUser, input: z.i
     detail: 'You have opened too many escrows in the last hour',
   });
   try {
-    if (!pricing) throw new DomainError('not_ready', 'The BTC/USD rate has not been set yet; escrows cannot be created until an admin sets it');
+    if (!pricing)
+      throw new DomainError(
+        'not_ready',
+        'The BTC/USD rate has not been set yet; escrows cannot be created until an admin sets it',
+      );
     return await open(deps, user, input, meta, { side, counterparty, counterpartyId, pricing });
   } catch (error) {
     await slot.release();
@@ -60,7 +71,17 @@ async function open(
   user: SignedInUser,
   input: z.infer<typeof createEscrowSchema>,
   meta: Omit<CommandMeta, 'actor'>,
-  { side, counterparty, counterpartyId, pricing }: { side: 'buyer' | 'seller'; counterparty: string; counterpartyId: string | null; pricing: { rate_cents: number; fee_bps: number } },
+  {
+    side,
+    counterparty,
+    counterpartyId,
+    pricing,
+  }: {
+    side: 'buyer' | 'seller';
+    counterparty: string;
+    counterpartyId: string | null;
+    pricing: { rate_cents: number; fee_bps: number };
+  },
 ) {
   const checkpoint = await currentCheckpointLine(deps.database.db);
   const escrowId = randomUUID();
@@ -92,33 +113,38 @@ async function open(
         const created = stored[0]!;
         if (created.type !== 'EscrowCreated') return [];
         const d = created.data;
-        return [queuedMail([
-          {
-            to: counterparty.toLowerCase(),
-            subject: 'You are invited to an escrow',
-            text: [
-              `The account ${user.email} opened an escrow with you as the ${side === 'buyer' ? 'seller' : 'buyer'}.`,
-              '',
-              ...userWords('Their name', user.full_name),
-              '',
-              ...userWords('What it is for', d.product_service),
-              '',
-              `Amount: ${displayUsd(d.amount_cents)} + ${displayUsd(d.fee_cents)} fee = ${displayUsd(d.total_cents)} (${displayBtc(d.amount_sats)})`,
-              `Payment due by: ${displayUtc(d.payment_due_at)}`,
-              '',
-              side === 'seller'
-                ? 'Agree to the terms and pay, or decline them, on the escrow page.'
-                : 'Agree to the terms, or decline them, on the escrow page: you ship only once the payment is verified.',
-              '',
-              `Sign in (or register with this e-mail address and confirm it) to see it: ${publicUrl(deps.config)}/escrow/${escrowId}`,
-              ...(checkpoint ? [checkpoint] : []),
-            ].join('\n'),
-          },
-        ])];
+        return [
+          queuedMail([
+            {
+              to: counterparty.toLowerCase(),
+              subject: 'You are invited to an escrow',
+              text: [
+                `The account ${user.email} opened an escrow with you as the ${side === 'buyer' ? 'seller' : 'buyer'}.`,
+                '',
+                ...userWords('Their name', user.full_name),
+                '',
+                ...userWords('What it is for', d.product_service),
+                '',
+                `Amount: ${displayUsd(d.amount_cents)} + ${displayUsd(d.fee_cents)} fee = ${displayUsd(d.total_cents)} (${displayBtc(d.amount_sats)})`,
+                `Payment due by: ${displayUtc(d.payment_due_at)}`,
+                '',
+                side === 'seller'
+                  ? 'Agree to the terms and pay, or decline them, on the escrow page.'
+                  : 'Agree to the terms, or decline them, on the escrow page: you ship only once the payment is verified.',
+                '',
+                `Sign in (or register with this e-mail address and confirm it) to see it: ${publicUrl(deps.config)}/escrow/${escrowId}`,
+                ...(checkpoint ? [checkpoint] : []),
+              ].join('\n'),
+            },
+          ]),
+        ];
       },
     },
   );
   // Over MAX_UNPAID_ESCROWS the escrow opens without an address; Make Payment then says why.
-  if (side === 'buyer') await takeFreeAddress(deps, escrowId, 'buyer', actorMeta, { mailAdminsWhenNone: false, buyerId: user.id }).catch(overCapIsNoAddress);
+  if (side === 'buyer')
+    await takeFreeAddress(deps, escrowId, 'buyer', actorMeta, { mailAdminsWhenNone: false, buyerId: user.id }).catch(
+      overCapIsNoAddress,
+    );
   return { escrowId, events: result.events };
 }

@@ -44,10 +44,22 @@ interface Found {
 
 export async function creationContext(
   db: Kysely<Database>,
-  { limit, userId, counterpartyEmail, detail, now = new Date() }: { limit: Limit; userId: string; counterpartyEmail: string; detail: string; now?: Date },
+  {
+    limit,
+    userId,
+    counterpartyEmail,
+    detail,
+    now = new Date(),
+  }: { limit: Limit; userId: string; counterpartyEmail: string; detail: string; now?: Date },
 ): Promise<CreationContext> {
   const { start, previousStart, elapsed } = windowsAt(limit, now);
-  const values = [limit.bucket, userId, start.toISOString(), previousStart.toISOString(), counterpartyEmail.toLowerCase()];
+  const values = [
+    limit.bucket,
+    userId,
+    start.toISOString(),
+    previousStart.toISOString(),
+    counterpartyEmail.toLowerCase(),
+  ];
   const found = (await db.executeQuery<Found>(CompiledQuery.raw(TEXT, values))).rows[0]!;
   const counts = { current: Number(found.current), previous: Number(found.previous), elapsed };
   const slot = await reservationOf(db, limit, userId, { start, counts }, detail);

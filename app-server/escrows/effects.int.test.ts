@@ -22,7 +22,11 @@ describe('The effects registered with the event store', () => {
     const lettered = new Set<string>();
     for (const event of await readLog(t.db)) {
       if (event.stream_type !== 'escrow') continue;
-      const escrow = await t.db.selectFrom('escrows').selectAll().where('id', '=', idOfStream(event.stream_id)).executeTakeFirstOrThrow();
+      const escrow = await t.db
+        .selectFrom('escrows')
+        .selectAll()
+        .where('id', '=', idOfStream(event.stream_id))
+        .executeTakeFirstOrThrow();
       if (lettersFor(event, escrow).length) lettered.add(event.type);
     }
     const mailed = new Set<string>(MAILED_ESCROW_EVENTS);

@@ -10,5 +10,9 @@ import { checkAddressPool } from './pool-alert.ts';
  */
 export const escrowEffects = (baseUrl: string): AfterAppend[] => [
   { name: 'escrow mail', handles: MAILED_ESCROW_EVENTS, run: notifyOnEscrowEvents(baseUrl) },
-  { name: 'address pool alert', handles: Object.keys(addressEventSchemas) as AddressEventType[], run: checkAddressPool(baseUrl) },
+  {
+    name: 'address pool alert',
+    handles: Object.keys(addressEventSchemas) as AddressEventType[],
+    run: checkAddressPool(baseUrl),
+  },
 ];

@@ -27,18 +27,36 @@ export const evidencePath = (evidenceId: string) => `/api/evidence/${evidenceId}
  * The evidence of these escrows, per escrow id, oldest mark first: every mark's files, or with `currentMarkOnly` the
  * files of the mark awaiting an admin.
  */
-export async function evidenceByEscrow(db: Kysely<Database>, escrowIds: readonly string[], options: { currentMarkOnly?: boolean } = {}): Promise<Map<string, EvidenceItem[]>> {
+export async function evidenceByEscrow(
+  db: Kysely<Database>,
+  escrowIds: readonly string[],
+  options: { currentMarkOnly?: boolean } = {},
+): Promise<Map<string, EvidenceItem[]>> {
   // Keyed by the ids as given; the database answers a uuid in lower case whatever case it was asked in.
   const byEscrow = new Map<string, EvidenceItem[]>(escrowIds.map((id) => [id, []]));
   const given = new Map(escrowIds.map((id) => [id.toLowerCase(), id]));
   if (!escrowIds.length) return byEscrow;
   let query = db
     .selectFrom('payment_evidence as f')
-    .innerJoin('payment_marks as m', (j) => j.onRef('m.escrow_id', '=', 'f.escrow_id').onRef('m.mark_position', '=', 'f.mark_position'))
-    .select(['f.evidence_id', 'f.escrow_id', 'f.filename', 'f.content_type', 'f.size_bytes', 'f.sha256', 'm.notes', 'm.marked_at', 'm.status'])
+    .innerJoin('payment_marks as m', (j) =>
+      j.onRef('m.escrow_id', '=', 'f.escrow_id').onRef('m.mark_position', '=', 'f.mark_position'),
+    )
+    .select([
+      'f.evidence_id',
+      'f.escrow_id',
+      'f.filename',
+      'f.content_type',
+      'f.size_bytes',
+      'f.sha256',
+      'm.notes',
+      'm.marked_at',
+      'm.status',
+    ])
     .where('f.escrow_id', 'in', escrowIds);
   if (options.currentMarkOnly) {
-    query = query.innerJoin('payment_mark_current as cur', (j) => j.onRef('cur.escrow_id', '=', 'f.escrow_id').onRef('cur.mark_position', '=', 'f.mark_position'));
+    query = query.innerJoin('payment_mark_current as cur', (j) =>
+      j.onRef('cur.escrow_id', '=', 'f.escrow_id').onRef('cur.mark_position', '=', 'f.mark_position'),
+    );
   }
   const rows = await query.orderBy('f.mark_position').orderBy('f.evidence_id').execute();
   for (const row of rows) {
@@ -60,4 +78,5 @@ export async function evidenceByEscrow(db: Kysely<Database>, escrowIds: readonly
 }
 
 /** An escrow's JSON answer with its evidence list added. */
-export const withEvidence = (answer: string, evidence: readonly EvidenceItem[]) => `${answer.slice(0, -1)},"evidence":${JSON.stringify(evidence)}}`;
+export const withEvidence = (answer: string, evidence: readonly EvidenceItem[]) =>
+  `${answer.slice(0, -1)},"evidence":${JSON.stringify(evidence)}}`;

@@ -8,7 +8,10 @@ export { MAX_EVIDENCE_BYTES };
 export const MAX_UPLOAD_BODY_BYTES = MAX_EVIDENCE_BYTES + 64 * 1024;
 
 /** What each accepted type (EVIDENCE_TYPES) may be declared as by the client, and the name extensions it may carry. */
-const ACCEPTED: Record<keyof typeof EVIDENCE_TYPES | string, { declared: readonly string[]; extensions: readonly string[] }> = {
+const ACCEPTED: Record<
+  keyof typeof EVIDENCE_TYPES | string,
+  { declared: readonly string[]; extensions: readonly string[] }
+> = {
   'image/png': { declared: ['image/png'], extensions: ['png'] },
   'image/jpeg': { declared: ['image/jpeg', 'image/jpg', 'image/pjpeg'], extensions: ['jpg', 'jpeg', 'jpe', 'jfif'] },
   'image/webp': { declared: ['image/webp'], extensions: ['webp'] },
@@ -24,7 +27,8 @@ const EXTENSION: Record<string, string> = EVIDENCE_TYPES;
  * Markup and scripts that a browser or a viewer could run or render, wherever they are in the text (old sniffers
  * read past the start): WHATWG's HTML sniffing signatures, SVG, XML and other processing instructions (`<?php`), and a script's `#!` line.
  */
-const MARKUP = /<(?:!doctype|!--|\?|(?:html|head|body|script|iframe|frame|frameset|object|embed|applet|svg|math|style|link|meta|base|form|input|img|video|audio|template|title|table|div|font|h1|a|b|br|p)(?=[\s/>]))|^\uFEFF?\s*#!/i;
+const MARKUP =
+  /<(?:!doctype|!--|\?|(?:html|head|body|script|iframe|frame|frameset|object|embed|applet|svg|math|style|link|meta|base|form|input|img|video|audio|template|title|table|div|font|h1|a|b|br|p)(?=[\s/>]))|^\uFEFF?\s*#!/i;
 
 export interface CheckedEvidence {
   ref: EvidenceRef;
@@ -45,7 +49,12 @@ function isPlainText(bytes: Uint8Array): boolean {
 
 /** A safe name to offer on download: the type's extension, never the client's path or a double extension. */
 function safeFilename(clientName: string, contentType: string): string {
-  const base = clientName.replace(/^.*[\\/]/, '').replace(/\.[^.]*$/, '').replace(/[^\w .-]+/g, '_').trim().slice(0, 100);
+  const base = clientName
+    .replace(/^.*[\\/]/, '')
+    .replace(/\.[^.]*$/, '')
+    .replace(/[^\w .-]+/g, '_')
+    .trim()
+    .slice(0, 100);
   return `${base || 'evidence'}.${EXTENSION[contentType]}`;
 }
 
@@ -58,7 +67,11 @@ const extensionOf = (name: string) => /\.([^./\\]+)$/.exec(name.replace(/^.*[\\/
  * with what the bytes are, else 415 naming both. Answers the reference the event records (with its SHA-256) and the
  * bytes.
  */
-export async function checkEvidence(clientName: string, declaredType: string, bytes: Uint8Array): Promise<CheckedEvidence> {
+export async function checkEvidence(
+  clientName: string,
+  declaredType: string,
+  bytes: Uint8Array,
+): Promise<CheckedEvidence> {
   if (bytes.byteLength > MAX_EVIDENCE_BYTES) {
     throw new DomainError('payload_too_large', 'file must be at most 10 MB');
   }
@@ -70,7 +83,10 @@ export async function checkEvidence(clientName: string, declaredType: string, by
   const sniffed = await fileTypeFromBuffer(bytes);
   const text = !sniffed && isPlainText(bytes) ? new TextDecoder().decode(bytes) : null;
   if (text !== null && MARKUP.test(text)) {
-    throw new DomainError('unsupported_media_type', `file holds HTML, SVG, XML or a script, which is never accepted (${sentAs})`);
+    throw new DomainError(
+      'unsupported_media_type',
+      `file holds HTML, SVG, XML or a script, which is never accepted (${sentAs})`,
+    );
   }
   const contentType = sniffed ? sniffed.mime : text !== null ? 'text/plain' : null;
   const accepted = contentType ? ACCEPTED[contentType] : undefined;
@@ -83,7 +99,10 @@ export async function checkEvidence(clientName: string, declaredType: string, by
   const declaredAgrees = UNDECLARED.has(declared) || accepted.declared.includes(declared);
   const extensionAgrees = extension === '' || accepted.extensions.includes(extension);
   if (!declaredAgrees || !extensionAgrees) {
-    throw new DomainError('unsupported_media_type', `file content is ${contentType} but it was ${sentAs}; the type and the extension must match the content`);
+    throw new DomainError(
+      'unsupported_media_type',
+      `file content is ${contentType} but it was ${sentAs}; the type and the extension must match the content`,
+    );
   }
   return {
     content: bytes,

@@ -26,7 +26,12 @@ function streamReads(escrowId: string) {
   const seen = { count: 0 };
   const reads = (node: RootOperationNode) => {
     const text = JSON.stringify(node);
-    return node.kind === 'SelectQueryNode' && text.includes('"name":"events"') && text.includes('"name":"data"') && text.includes(`escrow:${escrowId}`);
+    return (
+      node.kind === 'SelectQueryNode' &&
+      text.includes('"name":"events"') &&
+      text.includes('"name":"data"') &&
+      text.includes(`escrow:${escrowId}`)
+    );
   };
   const plugin: KyselyPlugin = {
     transformQuery: ({ node }) => {
@@ -52,7 +57,10 @@ describe('a money action reads its escrow once', () => {
     const app = countedApp(plugin);
     const folds = vi.spyOn(escrowAggregate, 'initial');
 
-    const res = await app.request(`/api/admin/escrows/${deal.id}/release`, form({ notes: 'sent', txid: 'b'.repeat(64) }, deal.admin.token));
+    const res = await app.request(
+      `/api/admin/escrows/${deal.id}/release`,
+      form({ notes: 'sent', txid: 'b'.repeat(64) }, deal.admin.token),
+    );
 
     expect(res.status).toBe(200);
     const body = (await res.json()) as { status: string; payout_txid: string; allowed_actions: string[]; side: string };
@@ -64,14 +72,25 @@ describe('a money action reads its escrow once', () => {
 
   it('a payment verification, which also marks its address used, makes one read and one fold of the escrow', async () => {
     const { admin, buyer } = await openMarket(t, [freshAddress()]);
-    const created = await t.app.request('/api/escrows', json({ product_service: 'Lens', description: 'A lens', amount_usd: '500.00', seller_email: 'sam@example.com' }, buyer.token));
+    const created = await t.app.request(
+      '/api/escrows',
+      json(
+        { product_service: 'Lens', description: 'A lens', amount_usd: '500.00', seller_email: 'sam@example.com' },
+        buyer.token,
+      ),
+    );
     const { id } = (await created.json()) as { id: string };
-    expect((await t.app.request(`/api/escrows/${id}/mark-paid`, form({ notes: 'sent' }, buyer.token))).status).toBe(200);
+    expect((await t.app.request(`/api/escrows/${id}/mark-paid`, form({ notes: 'sent' }, buyer.token))).status).toBe(
+      200,
+    );
     const { seen, plugin } = streamReads(id);
     const app = countedApp(plugin);
     const folds = vi.spyOn(escrowAggregate, 'initial');
 
-    const res = await app.request(`/api/admin/escrows/${id}/verify-payment`, form({ verified: 'true', notes: 'seen' }, admin.token));
+    const res = await app.request(
+      `/api/admin/escrows/${id}/verify-payment`,
+      form({ verified: 'true', notes: 'seen' }, admin.token),
+    );
 
     expect(res.status).toBe(200);
     expect(((await res.json()) as { status: string }).status).toBe('funded');

@@ -12,7 +12,11 @@ import { mailAdminsOnce } from '../mail/admins.ts';
 import { escrowView, escrowViewJson } from './view.ts';
 
 const stopped = (why: string) =>
-  new DomainError('not_ready', `Money actions are stopped: ${why}. An operator must look into it before any money moves`, { 'Retry-After': '600' });
+  new DomainError(
+    'not_ready',
+    `Money actions are stopped: ${why}. An operator must look into it before any money moves`,
+    { 'Retry-After': '600' },
+  );
 
 /** What the check found wrong with an escrow's records: the position it points at, and why. */
 export interface StreamProblem {
@@ -40,7 +44,13 @@ interface Link {
 
 /** Each event of the escrow's stream as the database holds it now, with its neighbours in the global chain. */
 async function linksOf(executor: Kysely<Database>, stream: string): Promise<Map<number, Link>> {
-  const { rows } = await sql<{ position: string | number; hash: string; before_hash: string | null; after_prev_hash: string | null; after_exists: boolean }>`
+  const { rows } = await sql<{
+    position: string | number;
+    hash: string;
+    before_hash: string | null;
+    after_prev_hash: string | null;
+    after_exists: boolean;
+  }>`
     SELECT e.position, e.hash, b.hash AS before_hash, a.prev_hash AS after_prev_hash, (a.position IS NOT NULL) AS after_exists
     FROM events e
     LEFT JOIN events b ON b.position = e.position - 1
@@ -50,7 +60,15 @@ async function linksOf(executor: Kysely<Database>, stream: string): Promise<Map<
 }
 
 /** The row's columns the looks compare with the events. */
-const ROW_COLUMNS = ['e.status', 'e.amount_sats', 'e.fee_cents', 'e.total_cents', 'e.assigned_address', 'e.payout_address', 'e.refund_address'] as const;
+const ROW_COLUMNS = [
+  'e.status',
+  'e.amount_sats',
+  'e.fee_cents',
+  'e.total_cents',
+  'e.assigned_address',
+  'e.payout_address',
+  'e.refund_address',
+] as const;
 
 /**
  * The first look, before the command is decided, at the stream the command read and the state it folded (one read,
@@ -60,14 +78,21 @@ const ROW_COLUMNS = ['e.status', 'e.amount_sats', 'e.fee_cents', 'e.total_cents'
  * for tampering: it moved the version on, and the append will be refused as a conflict). The chain head is left to
  * the second look, under its lock. Null when nothing is wrong, or when the escrow has no events (404).
  */
-async function firstLook(db: Kysely<Database>, escrowId: string, { events, state }: LoadedAggregate<EscrowState>): Promise<StreamProblem | null> {
+async function firstLook(
+  db: Kysely<Database>,
+  escrowId: string,
+  { events, state }: LoadedAggregate<EscrowState>,
+): Promise<StreamProblem | null> {
   if (events.length === 0) return null;
   const stream = streamId('escrow', escrowId);
   const [links, row] = await Promise.all([
     linksOf(db, stream),
     db
       .selectFrom('escrows as e')
-      .select([...ROW_COLUMNS, (eb) => eb.selectFrom('streams').select('version').where('stream_id', '=', stream).as('recorded_version')])
+      .select([
+        ...ROW_COLUMNS,
+        (eb) => eb.selectFrom('streams').select('version').where('stream_id', '=', stream).as('recorded_version'),
+      ])
       .where('e.id', '=', escrowId)
       .executeTakeFirst(),
   ]);
@@ -84,7 +109,12 @@ async function firstLook(db: Kysely<Database>, escrowId: string, { events, state
  * recorded version the last one's, and the escrow's read-model row what `after` (the state the command read, with
  * its new events folded on) says. Answers the row's view for the command's answer.
  */
-async function secondLook(trx: Transaction<Database>, escrowId: string, events: readonly StoredEvent[], after: EscrowState): Promise<{ problem: StreamProblem | null; view: string | undefined }> {
+async function secondLook(
+  trx: Transaction<Database>,
+  escrowId: string,
+  events: readonly StoredEvent[],
+  after: EscrowState,
+): Promise<{ problem: StreamProblem | null; view: string | undefined }> {
   const stream = streamId('escrow', escrowId);
   const [links, recorded, head, row] = await Promise.all([
     linksOf(trx, stream),
@@ -101,16 +131,30 @@ async function secondLook(trx: Transaction<Database>, escrowId: string, events: 
   const unknown = [...links.keys()].find((position) => !known.has(position));
   const problem =
     eventProblem(events, links, head ? { position: Number(head.position), hash: head.hash } : null) ??
-    (unknown !== undefined ? { position: unknown, reason: `event ${unknown} of this escrow was not in its stream when the action read it (it was inserted)` } : null) ??
-    (!recorded || Number(recorded.version) !== last.stream_version
-      ? { position: last.position, reason: `the stream records version ${recorded?.version ?? 'none'}, but its last event is version ${last.stream_version} (events were removed)` }
+    (unknown !== undefined
+      ? {
+          position: unknown,
+          reason: `event ${unknown} of this escrow was not in its stream when the action read it (it was inserted)`,
+        }
       : null) ??
-    (row ? rowProblem(row, after, last.position) : { position: last.position, reason: 'the escrow has events but no row in the read model' });
+    (!recorded || Number(recorded.version) !== last.stream_version
+      ? {
+          position: last.position,
+          reason: `the stream records version ${recorded?.version ?? 'none'}, but its last event is version ${last.stream_version} (events were removed)`,
+        }
+      : null) ??
+    (row
+      ? rowProblem(row, after, last.position)
+      : { position: last.position, reason: 'the escrow has events but no row in the read model' });
   return { problem, view: row?.view };
 }
 
 /** The row's status and money fields against the state the events make. */
-function rowProblem(row: Record<string, unknown>, { status, context }: EscrowState, position: number): StreamProblem | null {
+function rowProblem(
+  row: Record<string, unknown>,
+  { status, context }: EscrowState,
+  position: number,
+): StreamProblem | null {
   const expected: Record<string, unknown> = {
     status,
     amount_sats: context.amount_sats,
@@ -125,7 +169,10 @@ function rowProblem(row: Record<string, unknown>, { status, context }: EscrowSta
     return (typeof expected[field] === 'number' ? Number(shown) : shown) !== expected[field];
   });
   if (differs.length === 0) return null;
-  return { position, reason: `the stored ${differs.join(', ')} of this escrow disagree${differs.length === 1 ? 's' : ''} with its events` };
+  return {
+    position,
+    reason: `the stored ${differs.join(', ')} of this escrow disagree${differs.length === 1 ? 's' : ''} with its events`,
+  };
 }
 
 /**
@@ -137,26 +184,43 @@ function rowProblem(row: Record<string, unknown>, { status, context }: EscrowSta
  *   recomputed no longer matches what follows it. The last event of the log must be the chain head's; before the
  *   append (`not_yet`), another append may have moved the head on, so that is left to the second look.
  */
-function eventProblem(events: readonly StoredEvent[], links: Map<number, Link>, head: { position: number; hash: string } | null | 'not_yet'): StreamProblem | null {
+function eventProblem(
+  events: readonly StoredEvent[],
+  links: Map<number, Link>,
+  head: { position: number; hash: string } | null | 'not_yet',
+): StreamProblem | null {
   if (events[0]!.type !== 'EscrowCreated') {
-    return { position: events[0]!.position, reason: `the escrow's first event is a ${events[0]!.type}, not its EscrowCreated (events were removed)` };
+    return {
+      position: events[0]!.position,
+      reason: `the escrow's first event is a ${events[0]!.type}, not its EscrowCreated (events were removed)`,
+    };
   }
   for (const [i, event] of events.entries()) {
     const at = `event ${event.position} of this escrow`;
     if (event.stream_version !== i + 1) {
-      return { position: event.position, reason: `${at} is version ${event.stream_version} where version ${i + 1} belongs (an event of the escrow was removed)` };
+      return {
+        position: event.position,
+        reason: `${at} is version ${event.stream_version} where version ${i + 1} belongs (an event of the escrow was removed)`,
+      };
     }
-    if (chainHash(event.prev_hash, envelopeOf(event)) !== event.hash) return { position: event.position, reason: `${at} no longer matches its hash` };
+    if (chainHash(event.prev_hash, envelopeOf(event)) !== event.hash)
+      return { position: event.position, reason: `${at} no longer matches its hash` };
     const link = links.get(event.position);
     if (!link) return { position: event.position, reason: `${at} is gone (events were removed)` };
-    if (link.hash !== event.hash) return { position: event.position, reason: `${at} was rewritten while the action read it` };
+    if (link.hash !== event.hash)
+      return { position: event.position, reason: `${at} was rewritten while the action read it` };
     const before = event.position === 1 ? GENESIS_HASH : link.before_hash;
     if (before === null) return { position: event.position, reason: `the event before ${at} is gone` };
-    if (before !== event.prev_hash) return { position: event.position, reason: `${at} does not link to the event before it` };
+    if (before !== event.prev_hash)
+      return { position: event.position, reason: `${at} does not link to the event before it` };
     if (link.after_exists) {
-      if (link.after_prev_hash !== event.hash) return { position: event.position + 1, reason: `the event after ${at} does not link to it (it was rewritten)` };
+      if (link.after_prev_hash !== event.hash)
+        return { position: event.position + 1, reason: `the event after ${at} does not link to it (it was rewritten)` };
     } else if (head !== 'not_yet' && (!head || head.position !== event.position || head.hash !== event.hash)) {
-      return { position: event.position, reason: `${at} is the last in the log, but the chain head records event ${head?.position ?? 'none'} (events were removed or rewritten)` };
+      return {
+        position: event.position,
+        reason: `${at} is the last in the log, but the chain head records event ${head?.position ?? 'none'} (events were removed or rewritten)`,
+      };
     }
   }
   return null;
@@ -180,10 +244,16 @@ export interface MoneyGuard {
  * stops) and mails the admins once per escrow. A chain already known to be broken stops the action at once.
  * Answers the action's result and the escrow's view as its append left the row (the answer's JSON, see view.ts).
  */
-export async function guardMoneyAction<T>(deps: AppDeps, escrowId: string, action: (guard: MoneyGuard) => Promise<T>): Promise<{ result: T; view: string }> {
+export async function guardMoneyAction<T>(
+  deps: AppDeps,
+  escrowId: string,
+  action: (guard: MoneyGuard) => Promise<T>,
+): Promise<{ result: T; view: string }> {
   const chain = deps.chainWatch?.state();
   if (chain?.status === 'broken' && chain.broken) {
-    throw stopped(`the event log failed its integrity check at event ${chain.broken.position} (${chain.broken.reason})`);
+    throw stopped(
+      `the event log failed its integrity check at event ${chain.broken.position} (${chain.broken.reason})`,
+    );
   }
   const stream = streamId('escrow', escrowId);
   let read: LoadedAggregate<EscrowState> | undefined;
@@ -214,7 +284,10 @@ export async function guardMoneyAction<T>(deps: AppDeps, escrowId: string, actio
 
 async function refuse(deps: AppDeps, escrowId: string, problem: StreamProblem): Promise<never> {
   const why = problem.reason;
-  deps.logger.error({ escrow_id: escrowId, chain_position: problem.position, reason: why }, `Escrow ${escrowId} tampered: ${why}`);
+  deps.logger.error(
+    { escrow_id: escrowId, chain_position: problem.position, reason: why },
+    `Escrow ${escrowId} tampered: ${why}`,
+  );
   deps.chainWatch?.markBroken({ position: problem.position, reason: `escrow ${escrowId}: ${why}` });
   await mailAdminsOnce(deps.database.db, `escrow_tampered:${escrowId}`, {
     subject: 'Money actions stopped on an escrow: its records were changed',

@@ -21,7 +21,9 @@ interface Mail {
   body: string;
 }
 const allMail = async (): Promise<Mail[]> =>
-  (await t.database.db.selectFrom('mail_outbox').select(['to_address', 'subject', 'body']).orderBy('id').execute()).map((m) => ({ to: m.to_address, subject: m.subject, body: m.body }));
+  (await t.database.db.selectFrom('mail_outbox').select(['to_address', 'subject', 'body']).orderBy('id').execute()).map(
+    (m) => ({ to: m.to_address, subject: m.subject, body: m.body }),
+  );
 const mailAbout = async (subjectStart: string) => (await allMail()).filter((m) => m.subject.startsWith(subjectStart));
 const ok = async (res: Response | Promise<Response>) => {
   const answer = await res;
@@ -32,13 +34,32 @@ const ok = async (res: Response | Promise<Response>) => {
 /** ann (buyer) opens a $2,000.00 deal with sam (seller) at $50,000/BTC and 1.5%: $2,030.00 = 0.04060000 BTC. */
 async function openDeal() {
   const people = await openMarket(t, [ADDRESS]);
-  const res = await ok(t.app.request('/api/escrows', json({ product_service: 'Camera', description: 'Mirrorless body', amount_usd: '2000.00', deadline_days: 7, seller_email: 'sam@example.com' }, people.buyer.token)));
+  const res = await ok(
+    t.app.request(
+      '/api/escrows',
+      json(
+        {
+          product_service: 'Camera',
+          description: 'Mirrorless body',
+          amount_usd: '2000.00',
+          deadline_days: 7,
+          seller_email: 'sam@example.com',
+        },
+        people.buyer.token,
+      ),
+    ),
+  );
   const { id } = (await res.json()) as { id: string };
   return { ...people, id };
 }
 async function fund(deal: Awaited<ReturnType<typeof openDeal>>) {
   await ok(t.app.request(`/api/escrows/${deal.id}/mark-paid`, form({ notes: 'sent' }, deal.buyer.token)));
-  await ok(t.app.request(`/api/admin/escrows/${deal.id}/verify-payment`, form({ verified: 'true', notes: 'seen on chain' }, deal.admin.token)));
+  await ok(
+    t.app.request(
+      `/api/admin/escrows/${deal.id}/verify-payment`,
+      form({ verified: 'true', notes: 'seen on chain' }, deal.admin.token),
+    ),
+  );
 }
 
 describe('Mail about an escrow', () => {
@@ -60,7 +81,12 @@ describe('Mail about an escrow', () => {
     expect(marked!.body).toContain(`Open it in the admin console: ${BASE}/admin?tab=verifications`);
     expect(marked!.body).toContain('Amount: $2,030.00 = 0.04060000 BTC');
 
-    await ok(t.app.request(`/api/admin/escrows/${deal.id}/verify-payment`, form({ verified: 'true', notes: 'seen' }, deal.admin.token)));
+    await ok(
+      t.app.request(
+        `/api/admin/escrows/${deal.id}/verify-payment`,
+        form({ verified: 'true', notes: 'seen' }, deal.admin.token),
+      ),
+    );
     const funded = await mailAbout('Escrow funded');
     expect(funded.map((m) => m.to).sort()).toEqual(['ann@example.com', 'sam@example.com']);
     for (const mail of funded) expect(mail.body).toContain(`Open it: ${BASE}/escrow/${deal.id}`);
@@ -69,7 +95,12 @@ describe('Mail about an escrow', () => {
   it('mails the other party and the admins when a dispute opens, not the party who opened it', async () => {
     const deal = await openDeal();
     await fund(deal);
-    await ok(t.app.request(`/api/escrows/${deal.id}/open-dispute`, json({ reason: 'The camera never arrived' }, deal.buyer.token)));
+    await ok(
+      t.app.request(
+        `/api/escrows/${deal.id}/open-dispute`,
+        json({ reason: 'The camera never arrived' }, deal.buyer.token),
+      ),
+    );
     const disputes = await mailAbout('Dispute opened');
     expect(disputes.map((m) => m.to).sort()).toEqual(['root@example.com', 'sam@example.com']);
     const toSeller = disputes.find((m) => m.to === 'sam@example.com')!;
@@ -82,7 +113,12 @@ describe('Mail about an escrow', () => {
   it('tells a buyer when the seller opened the dispute', async () => {
     const deal = await openDeal();
     await fund(deal);
-    await ok(t.app.request(`/api/escrows/${deal.id}/open-dispute`, json({ reason: 'Buyer stopped answering' }, deal.seller.token)));
+    await ok(
+      t.app.request(
+        `/api/escrows/${deal.id}/open-dispute`,
+        json({ reason: 'Buyer stopped answering' }, deal.seller.token),
+      ),
+    );
     const toParties = (await mailAbout('Dispute opened')).filter((m) => m.to !== 'root@example.com');
     expect(toParties.map((m) => m.to)).toEqual(['ann@example.com']);
     expect(toParties[0]!.body).toContain('The seller opened a dispute');
@@ -91,8 +127,15 @@ describe('Mail about an escrow', () => {
   it("mails both parties when an escrow is frozen and unfrozen, without the admin's reason", async () => {
     const deal = await openDeal();
     await fund(deal);
-    await ok(t.app.request(`/api/admin/escrows/${deal.id}/freeze`, form({ reason: 'internal: checking the seller' }, deal.admin.token)));
-    await ok(t.app.request(`/api/admin/escrows/${deal.id}/unfreeze`, form({ reason: 'internal: cleared' }, deal.admin.token)));
+    await ok(
+      t.app.request(
+        `/api/admin/escrows/${deal.id}/freeze`,
+        form({ reason: 'internal: checking the seller' }, deal.admin.token),
+      ),
+    );
+    await ok(
+      t.app.request(`/api/admin/escrows/${deal.id}/unfreeze`, form({ reason: 'internal: cleared' }, deal.admin.token)),
+    );
     for (const subject of ['Escrow frozen', 'Escrow unfrozen']) {
       const mails = await mailAbout(subject);
       expect(mails.map((m) => m.to).sort(), subject).toEqual(['ann@example.com', 'sam@example.com']);
@@ -106,14 +149,31 @@ describe('Mail about an escrow', () => {
   it('links every mail of a whole deal: parties to the escrow page, admins to the console; no ISO times anywhere', async () => {
     const deal = await openDeal();
     await fund(deal);
-    await ok(t.app.request(`/api/escrows/${deal.id}/payout-address`, json({ address: '1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2' }, deal.seller.token)));
-    await ok(t.app.request(`/api/escrows/${deal.id}/confirm-receipt`, { method: 'POST', headers: { authorization: `Bearer ${deal.buyer.token}` } }));
-    await ok(t.app.request(`/api/admin/escrows/${deal.id}/release`, form({ notes: 'paid out', txid: 'b'.repeat(64) }, deal.admin.token)));
+    await ok(
+      t.app.request(
+        `/api/escrows/${deal.id}/payout-address`,
+        json({ address: '1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2' }, deal.seller.token),
+      ),
+    );
+    await ok(
+      t.app.request(`/api/escrows/${deal.id}/confirm-receipt`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${deal.buyer.token}` },
+      }),
+    );
+    await ok(
+      t.app.request(
+        `/api/admin/escrows/${deal.id}/release`,
+        form({ notes: 'paid out', txid: 'b'.repeat(64) }, deal.admin.token),
+      ),
+    );
 
     const mails = (await allMail()).filter((m) => !m.subject.startsWith('Confirm your e-mail'));
     // Subjects name the escrow by its id, never by the title its creator typed.
     const ref = escrowRef(deal.id);
-    expect(mails.map((m) => m.subject)).toEqual(expect.arrayContaining([`Escrow released: ${ref}`, `Escrow funded: ${ref}`, `Payment marked: ${ref}`]));
+    expect(mails.map((m) => m.subject)).toEqual(
+      expect.arrayContaining([`Escrow released: ${ref}`, `Escrow funded: ${ref}`, `Payment marked: ${ref}`]),
+    );
     for (const mail of mails) {
       const link = mail.to === 'root@example.com' ? `${BASE}/admin?tab=` : `${BASE}/escrow/${deal.id}`;
       expect(mail.body, `${mail.subject} to ${mail.to}`).toContain(link);
@@ -127,19 +187,41 @@ describe('Mail about an escrow', () => {
 describe('Mail at each step of a deal, to whoever acts next', () => {
   it("a seller's shipped deal: the buyer is asked to agree, each step mails the party who acts next with the escrow's page", async () => {
     const { admin, buyer, seller } = await openMarket(t, []);
-    const created = await ok(t.app.request('/api/escrows', json({ product_service: 'Lamp', description: 'Desk lamp', amount_usd: '50.00', inspection_days: 2, buyer_email: 'ann@example.com' }, seller.token)));
+    const created = await ok(
+      t.app.request(
+        '/api/escrows',
+        json(
+          {
+            product_service: 'Lamp',
+            description: 'Desk lamp',
+            amount_usd: '50.00',
+            inspection_days: 2,
+            buyer_email: 'ann@example.com',
+          },
+          seller.token,
+        ),
+      ),
+    );
     const { id } = (await created.json()) as { id: string };
     const page = `Open it: ${BASE}/escrow/${id}`;
     const post = (path: string, token: string, body?: unknown) =>
-      t.app.request(`/api/escrows/${id}/${path}`, body === undefined ? { method: 'POST', headers: { authorization: `Bearer ${token}` } } : json(body, token));
+      t.app.request(
+        `/api/escrows/${id}/${path}`,
+        body === undefined ? { method: 'POST', headers: { authorization: `Bearer ${token}` } } : json(body, token),
+      );
     const only = async (subject: string, to: string) => {
       const mails = await mailAbout(subject);
-      expect(mails.map((m) => m.to), subject).toEqual([to]);
+      expect(
+        mails.map((m) => m.to),
+        subject,
+      ).toEqual([to]);
       expect(mails[0]!.body, subject).not.toMatch(ISO_TIME);
       return mails[0]!.body;
     };
 
-    const invitation = (await allMail()).find((m) => m.to === 'ann@example.com' && m.subject === 'You are invited to an escrow')!;
+    const invitation = (await allMail()).find(
+      (m) => m.to === 'ann@example.com' && m.subject === 'You are invited to an escrow',
+    )!;
     expect(invitation.body).toContain('Agree to the terms and pay, or decline them, on the escrow page');
 
     await ok(post('agree', buyer.token));
@@ -154,7 +236,9 @@ describe('Mail at each step of a deal, to whoever acts next', () => {
     expect(ready).toContain(page);
 
     await ok(t.app.request(`/api/escrows/${id}/mark-paid`, form({ notes: 'sent' }, buyer.token)));
-    await ok(t.app.request(`/api/admin/escrows/${id}/verify-payment`, form({ verified: 'true', notes: 'seen' }, admin.token)));
+    await ok(
+      t.app.request(`/api/admin/escrows/${id}/verify-payment`, form({ verified: 'true', notes: 'seen' }, admin.token)),
+    );
     await ok(post('ship', seller.token, { method: 'shipping', carrier: 'DHL', tracking: 'JD1' }));
     const shipped = await only('Shipped', 'ann@example.com');
     expect(shipped).toContain('with DHL, tracking JD1');
@@ -180,15 +264,34 @@ describe('Mail at each step of a deal, to whoever acts next', () => {
 describe('Mail of a deal with no inspection period', () => {
   it('tells the seller once that the goods were accepted on receipt, with no inspection period to wait for', async () => {
     const people = await openMarket(t, [ADDRESS]);
-    const res = await ok(t.app.request('/api/escrows', json({ product_service: 'Key', description: 'Licence key', amount_usd: '20.00', inspection_days: 0, seller_email: 'sam@example.com' }, people.buyer.token)));
+    const res = await ok(
+      t.app.request(
+        '/api/escrows',
+        json(
+          {
+            product_service: 'Key',
+            description: 'Licence key',
+            amount_usd: '20.00',
+            inspection_days: 0,
+            seller_email: 'sam@example.com',
+          },
+          people.buyer.token,
+        ),
+      ),
+    );
     const deal = { ...people, id: ((await res.json()) as { id: string }).id };
     const post = (path: string, token: string, body?: unknown) =>
-      t.app.request(`/api/escrows/${deal.id}/${path}`, body === undefined ? { method: 'POST', headers: { authorization: `Bearer ${token}` } } : json(body, token));
+      t.app.request(
+        `/api/escrows/${deal.id}/${path}`,
+        body === undefined ? { method: 'POST', headers: { authorization: `Bearer ${token}` } } : json(body, token),
+      );
     await ok(post('agree', deal.seller.token));
     await fund(deal);
     await ok(post('ship', deal.seller.token, { method: 'digital' }));
     await ok(post('receive', deal.buyer.token));
-    const toSeller = (await allMail()).filter((m) => m.to === 'sam@example.com').map((m) => m.subject.replace(/:.*/, ''));
+    const toSeller = (await allMail())
+      .filter((m) => m.to === 'sam@example.com')
+      .map((m) => m.subject.replace(/:.*/, ''));
     expect(toSeller.slice(-2)).toEqual(['Escrow funded', 'Accepted']);
   });
 });
@@ -200,13 +303,48 @@ describe('Mail to admins about the payment address pool', () => {
     expect(low!.to).toBe('root@example.com');
     expect(low!.body).toContain(`${BASE}/admin?tab=addresses`);
 
-    await ok(t.app.request('/api/escrows', json({ product_service: 'Lens', description: 'Takes the pool address', amount_usd: '10.00', seller_email: 'sam@example.com' }, buyer.token)));
+    await ok(
+      t.app.request(
+        '/api/escrows',
+        json(
+          {
+            product_service: 'Lens',
+            description: 'Takes the pool address',
+            amount_usd: '10.00',
+            seller_email: 'sam@example.com',
+          },
+          buyer.token,
+        ),
+      ),
+    );
     const seller = await signedInUser(t, 'sue', 'seller');
-    const confirmation = (await allMail()).find((m) => m.to === 'sue@example.com' && m.subject === 'Confirm your e-mail address')!;
+    const confirmation = (await allMail()).find(
+      (m) => m.to === 'sue@example.com' && m.subject === 'Confirm your e-mail address',
+    )!;
     await ok(t.app.request('/api/auth/verify-email', json({ token: tokenInMail(confirmation.body) })));
-    const res = await ok(t.app.request('/api/escrows', json({ product_service: 'Tripod', description: 'Waits for an address', amount_usd: '10.00', buyer_email: 'ann@example.com' }, seller.token)));
+    const res = await ok(
+      t.app.request(
+        '/api/escrows',
+        json(
+          {
+            product_service: 'Tripod',
+            description: 'Waits for an address',
+            amount_usd: '10.00',
+            buyer_email: 'ann@example.com',
+          },
+          seller.token,
+        ),
+      ),
+    );
     const { id } = (await res.json()) as { id: string };
-    expect((await t.app.request(`/api/escrows/${id}/request-payment`, { method: 'POST', headers: { authorization: `Bearer ${buyer.token}` } })).status).toBe(409);
+    expect(
+      (
+        await t.app.request(`/api/escrows/${id}/request-payment`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${buyer.token}` },
+        })
+      ).status,
+    ).toBe(409);
     const [empty] = await mailAbout('The payment address pool is empty');
     expect(empty!.body).toContain(`${BASE}/admin?tab=escrows&escrow=${id}`);
     expect(empty!.body).toContain(`${BASE}/admin?tab=addresses`);

@@ -105,7 +105,7 @@ export function letterFor(event: StoredEvent, escrow: Escrow): Letter | null {
           ...userWords(`The ${event.data.side}'s reason`, event.data.reason),
           escrow.status === 'cancelled'
             ? 'Nothing was paid, so the escrow is cancelled.'
-            : 'The payment was already sent: the admins refund it to the buyer\'s refund address (the buyer sets it on the escrow page).',
+            : "The payment was already sent: the admins refund it to the buyer's refund address (the buyer sets it on the escrow page).",
         ],
       };
     case 'ShipmentRecorded': {
@@ -183,40 +183,60 @@ export function letterFor(event: StoredEvent, escrow: Escrow): Letter | null {
         to: 'admins',
         adminPath: adminConsolePath.disputes,
         subject: `Dispute opened: ${ref}`,
-        lines: [`The ${event.data.opened_by_side} opened a dispute on escrow ${what}.`, ...userWords(`The ${event.data.opened_by_side}'s reason`, event.data.reason), 'Review it under Disputes in the admin console.'],
+        lines: [
+          `The ${event.data.opened_by_side} opened a dispute on escrow ${what}.`,
+          ...userWords(`The ${event.data.opened_by_side}'s reason`, event.data.reason),
+          'Review it under Disputes in the admin console.',
+        ],
       };
     case 'EscrowReleased':
       return {
         to: 'parties',
         subject: `Escrow released: ${ref}`,
-        lines: [`${btc(event.data.seller_sats)} was released to the seller's payout address ${paidTo(event.data.destinations, 'seller') ?? escrow.payout_address ?? ''}.`, txLine(event.data.txid), 'The deal is complete; you can leave a review.'],
+        lines: [
+          `${btc(event.data.seller_sats)} was released to the seller's payout address ${paidTo(event.data.destinations, 'seller') ?? escrow.payout_address ?? ''}.`,
+          txLine(event.data.txid),
+          'The deal is complete; you can leave a review.',
+        ],
       };
     case 'EscrowRefunded':
       return {
         to: 'parties',
         subject: `Escrow refunded: ${ref}`,
-        lines: [`${btc(event.data.buyer_sats)} was refunded to the buyer's address ${paidTo(event.data.destinations, 'buyer') ?? escrow.refund_address ?? ''}.`, txLine(event.data.txid), 'The escrow is closed.'],
+        lines: [
+          `${btc(event.data.buyer_sats)} was refunded to the buyer's address ${paidTo(event.data.destinations, 'buyer') ?? escrow.refund_address ?? ''}.`,
+          txLine(event.data.txid),
+          'The escrow is closed.',
+        ],
       };
     case 'EscrowCancelled':
       return {
         to: 'parties',
         subject: `Escrow cancelled: ${ref}`,
-        lines:
-          event.data.proposal_id
-            ? [`Escrow ${what} was cancelled before any payment, as both parties agreed.`, 'Do not send money to its payment address; nothing more is needed from you.']
-            : event.data.by === 'admin'
+        lines: event.data.proposal_id
+          ? [
+              `Escrow ${what} was cancelled before any payment, as both parties agreed.`,
+              'Do not send money to its payment address; nothing more is needed from you.',
+            ]
+          : event.data.by === 'admin'
             ? [
                 `An admin cancelled escrow ${what} before any payment.`,
                 ...userWords("The admin's reason", event.data.reason),
                 'Do not send money to its payment address; contact support if you have questions.',
               ]
-            : [`Escrow ${what} was cancelled by its creator before any payment.`, 'Do not send money to its payment address; nothing more is needed from you.'],
+            : [
+                `Escrow ${what} was cancelled by its creator before any payment.`,
+                'Do not send money to its payment address; nothing more is needed from you.',
+              ],
       };
     case 'EscrowExpired':
       return {
         to: 'parties',
         subject: `Escrow expired: ${ref}`,
-        lines: [`No payment was marked on escrow ${what} before its deadline, so it was cancelled.`, 'Do not send money to its payment address; open a new escrow to try again.'],
+        lines: [
+          `No payment was marked on escrow ${what} before its deadline, so it was cancelled.`,
+          'Do not send money to its payment address; open a new escrow to try again.',
+        ],
       };
     case 'DisputeResolved': {
       const money =
@@ -224,7 +244,15 @@ export function letterFor(event: StoredEvent, escrow: Escrow): Letter | null {
           ? 'No money was moved.'
           : `Seller receives ${btc(event.data.seller_sats)}, buyer receives ${btc(event.data.buyer_sats)}.`;
       if (event.data.dispute_id === null) {
-        return { to: 'parties', subject: `Settlement paid out: ${ref}`, lines: [`The settlement both parties agreed to on escrow ${what} was paid out.`, money, txLine(event.data.txid)] };
+        return {
+          to: 'parties',
+          subject: `Settlement paid out: ${ref}`,
+          lines: [
+            `The settlement both parties agreed to on escrow ${what} was paid out.`,
+            money,
+            txLine(event.data.txid),
+          ],
+        };
       }
       return {
         to: 'parties',
@@ -245,7 +273,10 @@ export function letterFor(event: StoredEvent, escrow: Escrow): Letter | null {
       return {
         to: 'parties',
         subject: `Escrow unfrozen: ${ref}`,
-        lines: [`An admin unfroze escrow ${what}: it carries on from where it stood.`, 'The escrow page shows what the next step is.'],
+        lines: [
+          `An admin unfroze escrow ${what}: it carries on from where it stood.`,
+          'The escrow page shows what the next step is.',
+        ],
       };
     case 'PayoutAddressSet': {
       // A first address is news to nobody; a replacement is what a thief holding one session would do.
@@ -256,7 +287,9 @@ export function letterFor(event: StoredEvent, escrow: Escrow): Letter | null {
         subject: `Address changed: ${ref}`,
         lines: [
           `The ${which} of escrow ${what} was changed from ${event.data.replaces} to ${event.data.address}.`,
-          event.data.held_until ? `No money can be sent to the new address before ${displayUtc(event.data.held_until)}.` : '',
+          event.data.held_until
+            ? `No money can be sent to the new address before ${displayUtc(event.data.held_until)}.`
+            : '',
           'If you did not expect this change, contact support at once and do not release or refund until it is explained.',
         ],
       };
@@ -266,8 +299,10 @@ export function letterFor(event: StoredEvent, escrow: Escrow): Letter | null {
   }
 }
 
-const paidTo = (destinations: readonly { to: 'buyer' | 'seller'; address: string }[] | undefined, side: 'buyer' | 'seller') =>
-  destinations?.find((d) => d.to === side)?.address;
+const paidTo = (
+  destinations: readonly { to: 'buyer' | 'seller'; address: string }[] | undefined,
+  side: 'buyer' | 'seller',
+) => destinations?.find((d) => d.to === side)?.address;
 
 const txLine = (txid: string | null) => (txid ? `Transaction: ${txid}` : '');
 
@@ -275,7 +310,13 @@ const txLine = (txid: string | null) => (txid ? `Transaction: ${txid}` : '');
  * Writes the letter out as mails to its readers, each with the escrow's figures (as the web app shows them) and a
  * link: the escrow's page for its parties, the admin console's place for it for admins. Pure.
  */
-export function mailsFor(letter: Letter, escrow: Escrow, adminEmails: readonly string[], baseUrl: string, checkpoint: string | null = null): OutgoingMail[] {
+export function mailsFor(
+  letter: Letter,
+  escrow: Escrow,
+  adminEmails: readonly string[],
+  baseUrl: string,
+  checkpoint: string | null = null,
+): OutgoingMail[] {
   const footer = (path: string, where: string) => [
     '',
     `Escrow: ${escrow.id}`,
@@ -288,7 +329,10 @@ export function mailsFor(letter: Letter, escrow: Escrow, adminEmails: readonly s
   const toAdmins = adminEmails.map((to) => ({
     to,
     subject: letter.subject,
-    text: [...body('buyer'), ...footer(letter.adminPath ?? adminConsolePath.escrow(escrow.id), 'Open it in the admin console')].join('\n'),
+    text: [
+      ...body('buyer'),
+      ...footer(letter.adminPath ?? adminConsolePath.escrow(escrow.id), 'Open it in the admin console'),
+    ].join('\n'),
   }));
   if (letter.to === 'admins') return toAdmins;
   const sides: Side[] = letter.to === 'parties' || letter.to === 'everyone' ? ['buyer', 'seller'] : [letter.to];
@@ -311,7 +355,11 @@ export function notifyOnEscrowEvents(baseUrl: string) {
     let checkpoint: Promise<string | null> | null = null;
     for (const event of stored) {
       if (event.stream_type !== 'escrow') continue;
-      const escrow = await trx.selectFrom('escrows').selectAll().where('id', '=', idOfStream(event.stream_id)).executeTakeFirst();
+      const escrow = await trx
+        .selectFrom('escrows')
+        .selectAll()
+        .where('id', '=', idOfStream(event.stream_id))
+        .executeTakeFirst();
       if (!escrow) continue;
       const proposalId = PROPOSAL_EVENTS.has(event.type) ? (event.data as { proposal_id: string }).proposal_id : null;
       const proposal = proposalId
@@ -337,11 +385,21 @@ const READY_AFTER = new Set<string>(['ReceiptConfirmed', 'PayoutAddressSet']);
  * One mail to the admins when the escrow becomes ready to release (contract 7.4), never a second for it: after the
  * events that may make it ready, and from the clock when a replaced payout address's hold runs out (ready-after-hold.ts).
  */
-export async function mailWhenReady(trx: Transaction<Database>, escrow: Escrow, baseUrl: string, now = new Date().toISOString()) {
+export async function mailWhenReady(
+  trx: Transaction<Database>,
+  escrow: Escrow,
+  baseUrl: string,
+  now = new Date().toISOString(),
+) {
   // An agreed refund or split was mailed to the admins when it was accepted (proposal-letters.ts).
   if (escrow.settlement_proposal_id !== null || !actingOnRow(escrow, 'admin', now).ready_to_release) return;
   const notice = `ready_to_release:${escrow.id}`;
-  const first = await trx.insertInto('notices').values({ name: notice }).onConflict((oc) => oc.doNothing()).returning('name').executeTakeFirst();
+  const first = await trx
+    .insertInto('notices')
+    .values({ name: notice })
+    .onConflict((oc) => oc.doNothing())
+    .returning('name')
+    .executeTakeFirst();
   if (!first) return;
   const letter: Letter = {
     to: 'admins',

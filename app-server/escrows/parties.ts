@@ -9,7 +9,10 @@ import type { SignedInUser } from '../app-deps.ts';
 import { actingOnRow, ESCROW_STATE_COLUMNS } from './allowed-actions.ts';
 import { escrowViewJson, withSide } from './view.ts';
 
-type Parties = Pick<Selectable<EscrowRow>, 'created_by' | 'creator_side' | 'buyer_email' | 'seller_email' | 'buyer_id' | 'seller_id'>;
+type Parties = Pick<
+  Selectable<EscrowRow>,
+  'created_by' | 'creator_side' | 'buyer_email' | 'seller_email' | 'buyer_id' | 'seller_id'
+>;
 
 /**
  * How a signed-in user stands to an escrow: admins act as admin; the creator on their side; a side bound to an
@@ -29,7 +32,9 @@ export function relationTo(escrow: Parties, user: SignedInUser): EscrowActor | n
   return email === user.email.toLowerCase() ? counterparty : null;
 }
 
-const ONE_ESCROW = preparedQuery((db, p: { id: string }) => db.selectFrom('escrows as e').selectAll('e').select(escrowViewJson().as('view')).where('e.id', '=', p.id));
+const ONE_ESCROW = preparedQuery((db, p: { id: string }) =>
+  db.selectFrom('escrows as e').selectAll('e').select(escrowViewJson().as('view')).where('e.id', '=', p.id),
+);
 
 /**
  * The escrow, the user's side in it and the API's answer for it (JSON text); 404 when it does not exist or the user
@@ -66,13 +71,18 @@ export async function listVisibleEscrows(db: Kysely<Database>, user: SignedInUse
             eb('e.seller_id', '=', user.id),
             ...(email === null
               ? []
-              : [eb.and([eb('e.buyer_email', '=', email), eb('e.buyer_id', 'is', null)]), eb.and([eb('e.seller_email', '=', email), eb('e.seller_id', 'is', null)])]),
+              : [
+                  eb.and([eb('e.buyer_email', '=', email), eb('e.buyer_id', 'is', null)]),
+                  eb.and([eb('e.seller_email', '=', email), eb('e.seller_id', 'is', null)]),
+                ]),
           ]),
         ),
   );
   const now = new Date().toISOString();
-  return jsonArray(rows.flatMap((row) => {
-    const side = relationTo(row, user);
-    return side ? [withSide(row.view, side, actingOnRow(row, side, now))] : [];
-  }));
+  return jsonArray(
+    rows.flatMap((row) => {
+      const side = relationTo(row, user);
+      return side ? [withSide(row.view, side, actingOnRow(row, side, now))] : [];
+    }),
+  );
 }

@@ -20,11 +20,27 @@ const MAX_ATTEMPTS = 100;
  * the admins are told and the answer is 409. takeFreeAddress reads a refusal about the address as a lost race for it
  * and would go on through every free one, so the decider is asked first whether this escrow may take one at all.
  */
-export async function requestPaymentAddress(deps: AppDeps, escrowId: string, by: EscrowActor, meta: CommandMeta): Promise<void> {
+export async function requestPaymentAddress(
+  deps: AppDeps,
+  escrowId: string,
+  by: EscrowActor,
+  meta: CommandMeta,
+): Promise<void> {
   const { state } = await deps.store.aggregate(escrowAggregate, escrowId, { fresh: true });
-  refuseUnlessAllowed({ type: 'requestPayment', by, address_id: NO_ADDRESS_YET, address: '' }, state, meta.now ?? new Date().toISOString());
-  const assigned = await takeFreeAddress(deps, escrowId, 'buyer', meta, { mailAdminsWhenNone: true, buyerId: meta.actor });
-  if (!assigned) throw new DomainError('conflict', 'No payment address is free right now; the admins have been told and will assign one shortly');
+  refuseUnlessAllowed(
+    { type: 'requestPayment', by, address_id: NO_ADDRESS_YET, address: '' },
+    state,
+    meta.now ?? new Date().toISOString(),
+  );
+  const assigned = await takeFreeAddress(deps, escrowId, 'buyer', meta, {
+    mailAdminsWhenNone: true,
+    buyerId: meta.actor,
+  });
+  if (!assigned)
+    throw new DomainError(
+      'conflict',
+      'No payment address is free right now; the admins have been told and will assign one shortly',
+    );
 }
 
 /**
@@ -37,23 +53,42 @@ export async function takeFreeAddress(
   escrowId: string,
   by: 'buyer' | 'admin',
   meta: CommandMeta,
-  options: { mailAdminsWhenNone: boolean; /** A buyer asking: MAX_UNPAID_ESCROWS applies to them. */ buyerId?: string } = { mailAdminsWhenNone: true },
+  options: {
+    mailAdminsWhenNone: boolean;
+    /** A buyer asking: MAX_UNPAID_ESCROWS applies to them. */ buyerId?: string;
+  } = { mailAdminsWhenNone: true },
 ): Promise<boolean> {
   const holdingCap = options.buyerId ? { buyerId: options.buyerId, max: deps.config.MAX_UNPAID_ESCROWS } : undefined;
   const { db } = deps.database;
   const tried = new Set<string>();
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    let query = db.selectFrom('addresses').select(['id', 'address_string']).where('status', '=', 'available').orderBy('created_at').orderBy('id').limit(1);
+    let query = db
+      .selectFrom('addresses')
+      .select(['id', 'address_string'])
+      .where('status', '=', 'available')
+      .orderBy('created_at')
+      .orderBy('id')
+      .limit(1);
     if (tried.size) query = query.where('id', 'not in', [...tried]);
     const free = await query.executeTakeFirst();
     if (!free) break;
     tried.add(free.id);
     try {
-      await assignPaymentAddress(deps.store, { escrowId, addressId: free.id, address: free.address_string, by, ...(holdingCap ? { holdingCap } : {}) }, meta);
+      await assignPaymentAddress(
+        deps.store,
+        { escrowId, addressId: free.id, address: free.address_string, by, ...(holdingCap ? { holdingCap } : {}) },
+        meta,
+      );
       return true;
     } catch (error) {
       // Taken by a concurrent request: try the next one. Anything else (e.g. the escrow changed) is final.
-      if (!(error instanceof DomainError) || error.code !== 'conflict' || error.reason === 'unpaid_escrow_limit' || !/address/i.test(error.detail)) throw error;
+      if (
+        !(error instanceof DomainError) ||
+        error.code !== 'conflict' ||
+        error.reason === 'unpaid_escrow_limit' ||
+        !/address/i.test(error.detail)
+      )
+        throw error;
     }
   }
   if (options.mailAdminsWhenNone) await mailAdmins(deps, escrowId);

@@ -1,6 +1,12 @@
 import { refuseUnlessAllowed } from '../../domain/escrow/decide.ts';
 import { escrowAggregate } from '../../domain/aggregates.ts';
-import { checkPaymentProof, normaliseProof, type PaymentProofInput, ProofError, type ProvenPayment } from '../../domain/bitcoin/spv.ts';
+import {
+  checkPaymentProof,
+  normaliseProof,
+  type PaymentProofInput,
+  ProofError,
+  type ProvenPayment,
+} from '../../domain/bitcoin/spv.ts';
 import type { PaymentProof } from '../../domain/escrow/events.ts';
 import { DomainError, invalidInput } from '../../domain/shared/errors.ts';
 import type { AppDeps } from '../app-deps.ts';
@@ -23,17 +29,30 @@ export const proofRules = (config: Pick<Config, 'BITCOIN_NETWORK' | 'MIN_WORK_BI
 });
 
 /** Checks the proof; a proof that proves nothing is a 422 whose detail says why (and how much arrived). */
-export async function checkEscrowPaymentProof(deps: AppDeps, escrowId: string, request: ProofRequest): Promise<ProvenPayment> {
+export async function checkEscrowPaymentProof(
+  deps: AppDeps,
+  escrowId: string,
+  request: ProofRequest,
+): Promise<ProvenPayment> {
   const { state } = await deps.store.aggregate(escrowAggregate, escrowId, { fresh: true });
   // A proof is judged only for a payment the escrow could take now (marked, so it has an address).
   refuseUnlessAllowed({ type: 'verifyPayment', by: 'admin', notes: '', txid: null }, state, new Date().toISOString());
   const { amount_sats } = state.context;
   const address = state.context.address ?? '';
   try {
-    return checkPaymentProof(request, { address, amountSats: amount_sats, acceptPartial: request.accept_partial }, proofRules(deps.config));
+    return checkPaymentProof(
+      request,
+      { address, amountSats: amount_sats, acceptPartial: request.accept_partial },
+      proofRules(deps.config),
+    );
   } catch (error) {
     // The detail names the field; a short payment's names accept_partial, its way out.
-    if (error instanceof ProofError) throw invalidInput(error.field === 'amount' || error.message.startsWith(error.field) ? error.message : `${error.field}: ${error.message}`);
+    if (error instanceof ProofError)
+      throw invalidInput(
+        error.field === 'amount' || error.message.startsWith(error.field)
+          ? error.message
+          : `${error.field}: ${error.message}`,
+      );
     throw error;
   }
 }
@@ -48,10 +67,15 @@ export const proofOfEvent = (proven: ProvenPayment): PaymentProof => ({
 });
 
 /** The proof's row beside the log, as normalised hex. */
-export const proofRow = (escrowId: string, proven: ProvenPayment, request: PaymentProofInput) => ({ proof_sha256: proven.proof_sha256, escrow_id: escrowId, ...normaliseProof(request) });
+export const proofRow = (escrowId: string, proven: ProvenPayment, request: PaymentProofInput) => ({
+  proof_sha256: proven.proof_sha256,
+  escrow_id: escrowId,
+  ...normaliseProof(request),
+});
 
 /** An admin's txid must be the proven one (or left out: the proof gives it). */
 export function txidOfProof(given: string | null, proven: ProvenPayment): string {
-  if (given !== null && given.toLowerCase() !== proven.txid) throw new DomainError('invalid_input', `txid ${given} is not the proven transaction ${proven.txid}`);
+  if (given !== null && given.toLowerCase() !== proven.txid)
+    throw new DomainError('invalid_input', `txid ${given} is not the proven transaction ${proven.txid}`);
   return proven.txid;
 }

@@ -13,34 +13,41 @@ const NOTICE = 'address_pool_low';
  * three or more the notice clears, so the next shortage is reported again. Runs in the transaction of the change,
  * so concurrent changes serialise on the notice row's primary key.
  */
-export const checkAddressPool = (baseUrl: string) => async (trx: Transaction<Database>): Promise<void> => {
-  const { available } = await trx
-    .selectFrom('addresses')
-    .select((eb) => eb.fn.countAll<number>().as('available'))
-    .where('status', '=', 'available')
-    .executeTakeFirstOrThrow();
-  if (Number(available) >= LOW_POOL_THRESHOLD) {
-    await trx.deleteFrom('notices').where('name', '=', NOTICE).execute();
-    return;
-  }
-  const raised = await trx.insertInto('notices').values({ name: NOTICE }).onConflict((oc) => oc.doNothing()).returning('name').executeTakeFirst();
-  // A pool that flaps around the threshold raises the notice again and again: one mail an hour at most.
-  if (!raised || !(await claimHourly(trx, `${NOTICE}_mailed`))) return;
-  const admins = await adminEmails(trx);
-  await enqueueMail(
-    trx,
-    admins.map((to) => ({
-      to,
-      subject: `Payment address pool is low: ${available} left`,
-      text: [
-        `Only ${available} payment address${Number(available) === 1 ? ' is' : 'es are'} available in the pool.`,
-        'Buyers who ask for an address when none is free must wait for an admin. Add addresses under Addresses in the admin console.',
-        '',
-        `Add addresses: ${baseUrl}${adminConsolePath.addresses}`,
-      ].join('\n'),
-    })),
-  );
-};
+export const checkAddressPool =
+  (baseUrl: string) =>
+  async (trx: Transaction<Database>): Promise<void> => {
+    const { available } = await trx
+      .selectFrom('addresses')
+      .select((eb) => eb.fn.countAll<number>().as('available'))
+      .where('status', '=', 'available')
+      .executeTakeFirstOrThrow();
+    if (Number(available) >= LOW_POOL_THRESHOLD) {
+      await trx.deleteFrom('notices').where('name', '=', NOTICE).execute();
+      return;
+    }
+    const raised = await trx
+      .insertInto('notices')
+      .values({ name: NOTICE })
+      .onConflict((oc) => oc.doNothing())
+      .returning('name')
+      .executeTakeFirst();
+    // A pool that flaps around the threshold raises the notice again and again: one mail an hour at most.
+    if (!raised || !(await claimHourly(trx, `${NOTICE}_mailed`))) return;
+    const admins = await adminEmails(trx);
+    await enqueueMail(
+      trx,
+      admins.map((to) => ({
+        to,
+        subject: `Payment address pool is low: ${available} left`,
+        text: [
+          `Only ${available} payment address${Number(available) === 1 ? ' is' : 'es are'} available in the pool.`,
+          'Buyers who ask for an address when none is free must wait for an admin. Add addresses under Addresses in the admin console.',
+          '',
+          `Add addresses: ${baseUrl}${adminConsolePath.addresses}`,
+        ].join('\n'),
+      })),
+    );
+  };
 
 /**
  * Claims the right to send the alert `name` now: true at most once an hour, across every server process (the notice

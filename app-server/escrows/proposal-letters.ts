@@ -56,7 +56,11 @@ export function proposalLetters(event: StoredEvent, escrow: Escrow, proposal: Pr
       const toMaker: Letter = {
         to: maker,
         subject: subject('Proposal accepted'),
-        lines: [`The ${otherSide(maker)} accepted your proposal on escrow ${what}: ${terms}.`, moneyLine(proposal), outcome],
+        lines: [
+          `The ${otherSide(maker)} accepted your proposal on escrow ${what}: ${terms}.`,
+          moneyLine(proposal),
+          outcome,
+        ],
       };
       if (!settles) return [toMaker];
       const missing = [

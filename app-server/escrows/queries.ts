@@ -23,19 +23,30 @@ export const disputeById = (db: Kysely<Database>, disputeId: string) =>
 export async function disputesForAdmin(db: Kysely<Database>) {
   const rows = await db.selectFrom('disputes').selectAll().orderBy('status').orderBy('opened_at', 'desc').execute();
   const evidence = await evidenceByEscrow(db, [...new Set(rows.map((r) => r.escrow_id))]);
-  return rows.map((r) => ({ ...r, opened_at: r.opened_at.toISOString(), resolved_at: r.resolved_at?.toISOString() ?? null, evidence: evidence.get(r.escrow_id)! }));
+  return rows.map((r) => ({
+    ...r,
+    opened_at: r.opened_at.toISOString(),
+    resolved_at: r.resolved_at?.toISOString() ?? null,
+    evidence: evidence.get(r.escrow_id)!,
+  }));
 }
 
 /** Marked payments awaiting an admin, oldest first: the escrow as admins see it, the current mark and its evidence. */
 export async function pendingVerifications(db: Kysely<Database>) {
   const marks = await db
     .selectFrom('payment_mark_current as cur')
-    .innerJoin('payment_marks as m', (j) => j.onRef('m.escrow_id', '=', 'cur.escrow_id').onRef('m.mark_position', '=', 'cur.mark_position'))
+    .innerJoin('payment_marks as m', (j) =>
+      j.onRef('m.escrow_id', '=', 'cur.escrow_id').onRef('m.mark_position', '=', 'cur.mark_position'),
+    )
     .innerJoin('escrows as e', 'e.id', 'cur.escrow_id')
     .select([...ESCROW_STATE_COLUMNS, escrowViewJson().as('view'), 'm.notes as mark_notes', 'm.marked_at as mark_at'])
     .orderBy('m.marked_at')
     .execute();
-  const evidence = await evidenceByEscrow(db, marks.map((m) => m.id), { currentMarkOnly: true });
+  const evidence = await evidenceByEscrow(
+    db,
+    marks.map((m) => m.id),
+    { currentMarkOnly: true },
+  );
   return marks.map(({ view, mark_notes, mark_at, ...row }) => ({
     escrow: JSON.parse(withSide(view, 'admin', actingOnRow(row, 'admin'))) as Escrow,
     notes: mark_notes,
@@ -84,10 +95,13 @@ export const evidenceFacts = (db: Kysely<Database>, evidenceId: string) =>
 
 /** The bytes of one evidence file. */
 export const evidenceContent = async (db: Kysely<Database>, evidenceId: string) =>
-  (await db.selectFrom('evidence_files').select('content').where('evidence_id', '=', evidenceId).executeTakeFirst())?.content;
+  (await db.selectFrom('evidence_files').select('content').where('evidence_id', '=', evidenceId).executeTakeFirst())
+    ?.content;
 
 /** The escrow's timeline as its parties may read it (no admin notes, no account ids), oldest first. */
 export async function escrowHistoryForParties(db: Kysely<Database>, escrowId: string) {
   const { events } = await readStream(db, streamId(escrowAggregate.streamType, escrowId));
-  return partyHistory(events.filter((e): e is StoredEvent<EscrowEvent> => e.stream_type === escrowAggregate.streamType));
+  return partyHistory(
+    events.filter((e): e is StoredEvent<EscrowEvent> => e.stream_type === escrowAggregate.streamType),
+  );
 }

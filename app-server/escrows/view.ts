@@ -54,7 +54,10 @@ const FIELDS: Array<[name: string, expression: string]> = [
   ['buyer_sats', 'e.buyer_sats'],
   ['fee_sats', 'e.fee_sats'],
   ['funded_at', isoSql('e.funded_at')],
-  ['payment_rejected_at', `(SELECT ${isoSql('max(m.decided_at)')} FROM payment_marks m WHERE m.escrow_id = e.id AND m.status = 'rejected')`],
+  [
+    'payment_rejected_at',
+    `(SELECT ${isoSql('max(m.decided_at)')} FROM payment_marks m WHERE m.escrow_id = e.id AND m.status = 'rejected')`,
+  ],
   ['dispute', LATEST_DISPUTE],
   ['inspection_days', 'e.inspection_days'],
   ['agreed_at', isoSql('e.agreed_at')],
@@ -85,7 +88,11 @@ export const escrowViewJson = (): RawBuilder<string> => sql<string>`${sql.raw(VI
 
 /** One escrow's view (JSON text) as its read-model row is now; 404 when there is none. */
 export async function escrowView(db: Kysely<Database>, id: string): Promise<string> {
-  const row = await db.selectFrom('escrows as e').select(escrowViewJson().as('view')).where('e.id', '=', id).executeTakeFirst();
+  const row = await db
+    .selectFrom('escrows as e')
+    .select(escrowViewJson().as('view'))
+    .where('e.id', '=', id)
+    .executeTakeFirst();
   if (!row) throw notFound('Escrow not found');
   return row.view;
 }

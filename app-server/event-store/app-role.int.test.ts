@@ -35,7 +35,9 @@ beforeAll(async () => {
   if (!onPostgres) return;
   t = await openTestApp();
   const url = new URL(process.env.TEST_DATABASE_URL!);
-  const dbName = (await t.database.db.selectNoFrom((eb) => eb.fn<string>('current_database', []).as('name')).executeTakeFirstOrThrow()).name;
+  const dbName = (
+    await t.database.db.selectNoFrom((eb) => eb.fn<string>('current_database', []).as('name')).executeTakeFirstOrThrow()
+  ).name;
   url.pathname = `/${dbName}`;
   owner = new pg.Client({ connectionString: url.toString() });
   await owner.connect();
@@ -49,7 +51,9 @@ beforeAll(async () => {
 afterAll(async () => {
   if (!onPostgres) return;
   await asApp?.end();
-  await owner?.query(`REASSIGN OWNED BY "${role}" TO CURRENT_USER; DROP OWNED BY "${role}"; DROP ROLE IF EXISTS "${role}"`).catch(() => undefined);
+  await owner
+    ?.query(`REASSIGN OWNED BY "${role}" TO CURRENT_USER; DROP OWNED BY "${role}"; DROP ROLE IF EXISTS "${role}"`)
+    .catch(() => undefined);
   await owner?.end();
   await t?.close();
 });
@@ -67,7 +71,11 @@ describe.runIf(onPostgres)('the application role of deploy/app-role.sql', () => 
     }
     await asApp.query('SELECT count(*) FROM events');
     await asApp.query('UPDATE escrows SET status = status WHERE false');
-    const refused = async (text: string) => asApp.query(text).then(() => 'accepted', (error: Error) => error.message);
+    const refused = async (text: string) =>
+      asApp.query(text).then(
+        () => 'accepted',
+        (error: Error) => error.message,
+      );
     expect(await refused('UPDATE events SET data = data')).toMatch(/permission denied/);
     expect(await refused('DELETE FROM events')).toMatch(/permission denied/);
     expect(await refused('TRUNCATE events')).toMatch(/permission denied/);

@@ -23,7 +23,20 @@ export interface PlainInsert {
   rows: Row[];
 }
 
-const EVENT_COLUMNS = ['position', 'event_id', 'stream_id', 'stream_type', 'stream_version', 'type', 'schema_version', 'data', 'metadata', 'occurred_at', 'prev_hash', 'hash'] as const;
+const EVENT_COLUMNS = [
+  'position',
+  'event_id',
+  'stream_id',
+  'stream_type',
+  'stream_version',
+  'type',
+  'schema_version',
+  'data',
+  'metadata',
+  'occurred_at',
+  'prev_hash',
+  'hash',
+] as const;
 
 const quote = (identifier: string) => `"${identifier.replaceAll('"', '""')}"`;
 const columnList = (columns: readonly string[]) => columns.map(quote).join(', ');
@@ -60,7 +73,10 @@ function putParts(spec: TableSpec, puts: Row[]): Part[] {
     sql: () => {
       const columns = joined.split(',');
       const updates = columns.filter((c) => !spec.key.includes(c));
-      const onConflict = updates.length === 0 ? 'DO NOTHING' : `DO UPDATE SET ${updates.map((c) => `${quote(c)} = excluded.${quote(c)}`).join(', ')}`;
+      const onConflict =
+        updates.length === 0
+          ? 'DO NOTHING'
+          : `DO UPDATE SET ${updates.map((c) => `${quote(c)} = excluded.${quote(c)}`).join(', ')}`;
       return `INSERT INTO ${quote(spec.name)} (${columnList(columns)}) SELECT ${columnList(columns)} FROM ${recordset(spec.name)} WHERE ${APPLIED} ON CONFLICT (${columnList(spec.key)}) ${onConflict}`;
     },
     rows,
@@ -71,7 +87,8 @@ function putParts(spec: TableSpec, puts: Row[]): Part[] {
 function insertParts({ table, rows: all }: PlainInsert): Part[] {
   return [...byColumns(all)].map(([joined, rows]) => ({
     shape: `insert ${table} ${joined}`,
-    sql: () => `INSERT INTO ${quote(table)} (${columnList(joined.split(','))}) SELECT ${columnList(joined.split(','))} FROM ${recordset(table)} WHERE ${APPLIED}`,
+    sql: () =>
+      `INSERT INTO ${quote(table)} (${columnList(joined.split(','))}) SELECT ${columnList(joined.split(','))} FROM ${recordset(table)} WHERE ${APPLIED}`,
     rows,
   }));
 }
@@ -80,7 +97,8 @@ function deletePart(spec: TableSpec, keys: ReadonlyArray<readonly (string | numb
   const matches = () => spec.key.map((c) => `target.${quote(c)} = gone.${quote(c)}`).join(' AND ');
   return {
     shape: `delete ${spec.name}`,
-    sql: () => `DELETE FROM ${quote(spec.name)} AS target USING ${recordset(spec.name)} AS gone WHERE ${matches()} AND ${APPLIED}`,
+    sql: () =>
+      `DELETE FROM ${quote(spec.name)} AS target USING ${recordset(spec.name)} AS gone WHERE ${matches()} AND ${APPLIED}`,
     rows: keys.map((key) => Object.fromEntries(spec.key.map((column, i) => [column, key[i]]))),
   };
 }
@@ -96,7 +114,10 @@ function statementText(streams: number, parts: Part[]): string {
   const known = texts.get(shape);
   if (known) return known;
   let n = 4;
-  const streamChecks = Array.from({ length: streams }, () => `AND coalesce((SELECT version FROM streams WHERE stream_id = $${++n}), 0) = $${++n}`);
+  const streamChecks = Array.from(
+    { length: streams },
+    () => `AND coalesce((SELECT version FROM streams WHERE stream_id = $${++n}), 0) = $${++n}`,
+  );
   const ctes = parts.map((p, i) => `w${i} AS (${p.sql().replace('$$', () => `$${++n}`)})`);
   const text = `${PREPARE} WITH head AS (UPDATE chain_head SET position = $1, hash = $2 WHERE id = 1 AND position = $3 AND hash = $4 ${streamChecks.join(' ')} RETURNING 1), ${ctes.join(', ')} SELECT count(*)::int AS moved FROM head`;
   if (texts.size < 1_000) texts.set(shape, text);
@@ -114,12 +135,14 @@ export async function writeAppend(db: Kysely<Database>, write: AppendWrite): Pro
   const parts: Part[] = [
     {
       shape: 'streams',
-      sql: () => `INSERT INTO streams (stream_id, stream_type, version) SELECT stream_id, stream_type, version FROM ${recordset('streams')} WHERE ${APPLIED} ON CONFLICT (stream_id) DO UPDATE SET version = excluded.version`,
+      sql: () =>
+        `INSERT INTO streams (stream_id, stream_type, version) SELECT stream_id, stream_type, version FROM ${recordset('streams')} WHERE ${APPLIED} ON CONFLICT (stream_id) DO UPDATE SET version = excluded.version`,
       rows: write.streams.map((s) => ({ stream_id: s.streamId, stream_type: s.streamType, version: s.version })),
     },
     {
       shape: 'events',
-      sql: () => `INSERT INTO events (${columnList(EVENT_COLUMNS)}) SELECT ${columnList(EVENT_COLUMNS)} FROM ${recordset('events')} WHERE ${APPLIED}`,
+      sql: () =>
+        `INSERT INTO events (${columnList(EVENT_COLUMNS)}) SELECT ${columnList(EVENT_COLUMNS)} FROM ${recordset('events')} WHERE ${APPLIED}`,
       rows: write.events,
     },
   ];
@@ -133,6 +156,8 @@ export async function writeAppend(db: Kysely<Database>, write: AppendWrite): Pro
   const values: unknown[] = [write.to.position, write.to.hash, write.from.position, write.from.hash];
   for (const s of write.streams) values.push(s.streamId, s.expectedVersion);
   for (const p of parts) values.push(JSON.stringify(p.rows));
-  const result = await db.executeQuery<{ moved: number }>(CompiledQuery.raw(statementText(write.streams.length, parts), values));
+  const result = await db.executeQuery<{ moved: number }>(
+    CompiledQuery.raw(statementText(write.streams.length, parts), values),
+  );
   return Number(result.rows[0]?.moved ?? 0) === 1;
 }

@@ -28,7 +28,9 @@ interface PendingAppend {
 }
 
 /** What became of one append of a batch: written (answered after the commit) or refused. */
-type Outcome = { written: { stored: StoredEvent[]; to: ChainHead }; refused?: undefined } | { written?: undefined; refused: unknown };
+type Outcome =
+  | { written: { stored: StoredEvent[]; to: ChainHead }; refused?: undefined }
+  | { written?: undefined; refused: unknown };
 
 const isUniqueViolation = (error: unknown) => (error as { code?: string })?.code === '23505';
 
@@ -91,7 +93,11 @@ function chainEvents(
  * out until commit), reading and writing the same way under it. A batch is always written under the lock. Either
  * way each append's writes are one statement.
  */
-export function createEventStore(db: Kysely<Database>, projections: readonly Projection[], effects: readonly AfterAppend[] = []): EventStore {
+export function createEventStore(
+  db: Kysely<Database>,
+  projections: readonly Projection[],
+  effects: readonly AfterAppend[] = [],
+): EventStore {
   const tableSpecs = projections.flatMap((p) => p.tables);
   const recent = new RowCache();
   const streams = new StreamCache();
@@ -101,12 +107,26 @@ export function createEventStore(db: Kysely<Database>, projections: readonly Pro
     streams.clear();
   };
   /** Chains, projects and writes against `head` through `executor`; false when the head was no longer there. */
-  async function attempt(executor: Kysely<Database>, appends: readonly StreamAppend[], head: ChainHead, metadata: EventMetadata, occurredAt: string, options: AppendOptions) {
+  async function attempt(
+    executor: Kysely<Database>,
+    appends: readonly StreamAppend[],
+    head: ChainHead,
+    metadata: EventMetadata,
+    occurredAt: string,
+    options: AppendOptions,
+  ) {
     const { stored, to } = chainEvents(appends, head, metadata, occurredAt);
     recent.at(head);
-    const rows = new BufferedRowStore(tableSpecs, (spec, key) => recent.row(spec, key, () => readRow(executor, spec, key)));
+    const rows = new BufferedRowStore(tableSpecs, (spec, key) =>
+      recent.row(spec, key, () => readRow(executor, spec, key)),
+    );
     await applyEvents(rows, projections, stored);
-    const streams = appends.map((a) => ({ streamId: a.streamId, streamType: a.streamType, expectedVersion: a.expectedVersion, version: a.expectedVersion + a.events.length }));
+    const streams = appends.map((a) => ({
+      streamId: a.streamId,
+      streamType: a.streamType,
+      expectedVersion: a.expectedVersion,
+      version: a.expectedVersion + a.events.length,
+    }));
     const changes = rows.changes();
     const inserts = options.alsoInsert?.(stored) ?? [];
     const moved = await writeAppend(executor, { from: head, to, streams, events: stored, changes, inserts });
@@ -142,7 +162,11 @@ export function createEventStore(db: Kysely<Database>, projections: readonly Pro
    * no longer at its expected version) without writing anything; what it wrote is remembered before commit, still
    * under the lock, so the next writer of this process finds the head and rows it will lock at.
    */
-  async function appendLocked(trx: Transaction<Database>, head: ChainHead, { appends, metadata, occurredAt, options }: PendingAppend) {
+  async function appendLocked(
+    trx: Transaction<Database>,
+    head: ChainHead,
+    { appends, metadata, occurredAt, options }: PendingAppend,
+  ) {
     const written = await attempt(trx, appends, head, metadata, occurredAt, options);
     // Under the lock the head cannot have moved: a refusal means a stream is no longer at its expected version.
     if (!written) return { refused: staleStream(appends, await streamVersions(trx, appends)) };
@@ -187,13 +211,21 @@ export function createEventStore(db: Kysely<Database>, projections: readonly Pro
    * stale one is refused and writes nothing, the others are chained and projected in order into one set of row
    * changes. The statement re-checks every stream at the version the batch found it at.
    */
-  async function appendMerged(trx: Transaction<Database>, head: ChainHead, jobs: readonly PendingAppend[], versions: Map<string, number>) {
+  async function appendMerged(
+    trx: Transaction<Database>,
+    head: ChainHead,
+    jobs: readonly PendingAppend[],
+    versions: Map<string, number>,
+  ) {
     recent.at(head);
     const rows = new BufferedRowStore(tableSpecs, (spec, key) => recent.row(spec, key, () => readRow(trx, spec, key)));
     const outcomes: Outcome[] = [];
     const events: StoredEvent[] = [];
     const inserts: PlainInsert[] = [];
-    const touched = new Map<string, { streamId: string; streamType: string; expectedVersion: number; version: number }>();
+    const touched = new Map<
+      string,
+      { streamId: string; streamType: string; expectedVersion: number; version: number }
+    >();
     let at = head;
     for (const job of jobs) {
       if (job.appends.some((a) => (versions.get(a.streamId) ?? 0) !== a.expectedVersion)) {
@@ -238,9 +270,12 @@ export function createEventStore(db: Kysely<Database>, projections: readonly Pro
       .transaction()
       .execute(async (trx) => {
         let head = await lockChainHead(trx);
-        const versions = await streamVersions(trx, batch.flatMap((q) => q.job.appends));
+        const versions = await streamVersions(
+          trx,
+          batch.flatMap((q) => q.job.appends),
+        );
         const done: Outcome[] = [];
-        for (let i = 0; i < batch.length; ) {
+        for (let i = 0; i < batch.length;) {
           const job = batch[i]!.job;
           if (job.options.alsoWrite) {
             const outcome = await appendLocked(trx, head, job);
@@ -254,7 +289,12 @@ export function createEventStore(db: Kysely<Database>, projections: readonly Pro
           }
           let end = i;
           while (end < batch.length && !batch[end]!.job.options.alsoWrite) end += 1;
-          const merged = await appendMerged(trx, head, batch.slice(i, end).map((q) => q.job), versions);
+          const merged = await appendMerged(
+            trx,
+            head,
+            batch.slice(i, end).map((q) => q.job),
+            versions,
+          );
           head = merged.head;
           done.push(...merged.outcomes);
           i = end;
@@ -302,7 +342,12 @@ export function createEventStore(db: Kysely<Database>, projections: readonly Pro
       const known = streams.events(stream);
       const events = known ?? (await readStreamFromDb(db, stream)).events;
       if (!known && events.length) streams.remember(stream, events);
-      return { state: streams.fold(aggregate, stream, events), version: events.at(-1)?.stream_version ?? 0, fromMemory: known !== undefined, events };
+      return {
+        state: streams.fold(aggregate, stream, events),
+        version: events.at(-1)?.stream_version ?? 0,
+        fromMemory: known !== undefined,
+        events,
+      };
     },
   };
 }
@@ -312,9 +357,18 @@ export function createEventStore(db: Kysely<Database>, projections: readonly Pro
  * `alsoWrite` (secrets, evidence files), the registered effects its events call for, the request's scope (the
  * idempotency record).
  */
-function withEffects(options: AppendOptions, effects: readonly AfterAppend[], appends: readonly StreamAppend[], scope: AppendScope | undefined): AppendOptions {
+function withEffects(
+  options: AppendOptions,
+  effects: readonly AfterAppend[],
+  appends: readonly StreamAppend[],
+  scope: AppendScope | undefined,
+): AppendOptions {
   const types = new Set(appends.flatMap((a) => a.events.map((e) => e.type)));
-  const writes = [options.alsoWrite, ...effects.filter((e) => e.handles.some((t) => types.has(t))).map((e) => e.run), scope?.alsoWrite].filter((w) => w !== undefined);
+  const writes = [
+    options.alsoWrite,
+    ...effects.filter((e) => e.handles.some((t) => types.has(t))).map((e) => e.run),
+    scope?.alsoWrite,
+  ].filter((w) => w !== undefined);
   if (writes.length === 0) return options;
   return {
     ...options,
@@ -327,7 +381,11 @@ function withEffects(options: AppendOptions, effects: readonly AfterAppend[], ap
 /** Thrown inside the optimistic transaction to roll it back when the head had moved. */
 const HEAD_MOVED = new Error('the chain head moved');
 
-async function readRow(db: Kysely<Database>, spec: TableSpec, key: readonly (string | number)[]): Promise<Row | undefined> {
+async function readRow(
+  db: Kysely<Database>,
+  spec: TableSpec,
+  key: readonly (string | number)[],
+): Promise<Row | undefined> {
   let query = (db as unknown as DynamicDb).selectFrom(spec.name).selectAll();
   spec.key.forEach((column, i) => {
     query = query.where(column, '=', key[i]);
@@ -336,8 +394,19 @@ async function readRow(db: Kysely<Database>, spec: TableSpec, key: readonly (str
   return raw ? normaliseRow(raw) : undefined;
 }
 
-async function streamVersions(trx: Transaction<Database>, appends: readonly StreamAppend[]): Promise<Map<string, number>> {
-  const found = await trx.selectFrom('streams').select(['stream_id', 'version']).where('stream_id', 'in', appends.map((a) => a.streamId)).execute();
+async function streamVersions(
+  trx: Transaction<Database>,
+  appends: readonly StreamAppend[],
+): Promise<Map<string, number>> {
+  const found = await trx
+    .selectFrom('streams')
+    .select(['stream_id', 'version'])
+    .where(
+      'stream_id',
+      'in',
+      appends.map((a) => a.streamId),
+    )
+    .execute();
   return new Map(found.map((s) => [s.stream_id, Number(s.version)]));
 }
 

@@ -9,7 +9,11 @@ export interface ChainHead {
 
 /** The head as committed now (a plain read: appends may move it right after). */
 export async function readChainHead(db: Kysely<Database>): Promise<ChainHead> {
-  const head = await db.selectFrom('chain_head').select(['position', 'hash']).where('id', '=', 1).executeTakeFirstOrThrow();
+  const head = await db
+    .selectFrom('chain_head')
+    .select(['position', 'hash'])
+    .where('id', '=', 1)
+    .executeTakeFirstOrThrow();
   return { position: Number(head.position), hash: head.hash };
 }
 
@@ -18,7 +22,12 @@ export async function readChainHead(db: Kysely<Database>): Promise<ChainHead> {
  * holds it until commit keeps every writer of the log, and so of the read models, out; plain reads go on.
  */
 export async function lockChainHead(trx: Transaction<Database>): Promise<ChainHead> {
-  const head = await trx.selectFrom('chain_head').select(['position', 'hash']).where('id', '=', 1).forUpdate().executeTakeFirstOrThrow();
+  const head = await trx
+    .selectFrom('chain_head')
+    .select(['position', 'hash'])
+    .where('id', '=', 1)
+    .forUpdate()
+    .executeTakeFirstOrThrow();
   return { position: Number(head.position), hash: head.hash };
 }
 

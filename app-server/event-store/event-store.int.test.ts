@@ -27,9 +27,7 @@ const newAddress = (id = randomUUID()): StreamAppend => ({
   streamId: `address:${id}`,
   streamType: 'address',
   expectedVersion: 0,
-  events: [
-    { type: 'AddressAdded', data: { address_id: id, address: `bc1q${id.slice(0, 8)}`, network: 'mainnet' } },
-  ],
+  events: [{ type: 'AddressAdded', data: { address_id: id, address: `bc1q${id.slice(0, 8)}`, network: 'mainnet' } }],
 });
 
 let t: TestDatabase;
@@ -79,9 +77,7 @@ describe('event store', () => {
     await store.append([settings(0, rate(1))], meta);
     const before = await readChainHead(t.db);
     // The address stream is new and fine; the settings stream is stale: neither may be written.
-    await expect(store.append([newAddress(), settings(0, rate(2))], meta)).rejects.toBeInstanceOf(
-      DomainError,
-    );
+    await expect(store.append([newAddress(), settings(0, rate(2))], meta)).rejects.toBeInstanceOf(DomainError);
     expect(await readChainHead(t.db)).toEqual(before);
     expect(await readLog(t.db)).toHaveLength(1);
     const streams = await t.db.selectFrom('streams').select('stream_id').execute();
@@ -101,9 +97,13 @@ describe('event store', () => {
   });
 
   it('inserts the rows that go with an append in its own statement, and none with an append that is refused or fails', async () => {
-    const mail = (to: string | null) => ({ alsoInsert: () => [{ table: 'mail_outbox', rows: [{ to_address: to, subject: 'Rate set', body: '-' }] }] });
+    const mail = (to: string | null) => ({
+      alsoInsert: () => [{ table: 'mail_outbox', rows: [{ to_address: to, subject: 'Rate set', body: '-' }] }],
+    });
     await store.append([settings(0, rate(1))], meta, mail('kept@example.com'));
-    await expect(store.append([settings(0, rate(2))], meta, mail('stale@example.com'))).rejects.toBeInstanceOf(DomainError);
+    await expect(store.append([settings(0, rate(2))], meta, mail('stale@example.com'))).rejects.toBeInstanceOf(
+      DomainError,
+    );
     // A row the table refuses (no recipient) takes the events down with it.
     await expect(store.append([settings(1, rate(3))], meta, mail(null))).rejects.toThrow();
     const mails = await t.db.selectFrom('mail_outbox').select(['to_address', 'sent_at']).execute();
@@ -162,11 +162,23 @@ describe('two processes on one log (each with its own memory of it)', () => {
   it('reads the rows the other process changed: a stale remembered row is never written back', async () => {
     const [first, second] = [createEventStore(t.db, projections), createEventStore(t.db, projections)];
     const id = randomUUID();
-    const address = (version: number, event: DomainEvent): StreamAppend => ({ streamId: `address:${id}`, streamType: 'address', expectedVersion: version, events: [event] });
-    await first.append([address(0, { type: 'AddressAdded', data: { address_id: id, address: 'bc1qfirst', network: 'mainnet' } })], meta);
+    const address = (version: number, event: DomainEvent): StreamAppend => ({
+      streamId: `address:${id}`,
+      streamType: 'address',
+      expectedVersion: version,
+      events: [event],
+    });
+    await first.append(
+      [address(0, { type: 'AddressAdded', data: { address_id: id, address: 'bc1qfirst', network: 'mainnet' } })],
+      meta,
+    );
     await second.append([address(1, { type: 'AddressChanged', data: { address: 'bc1qchanged' } })], meta);
     await first.append([address(2, { type: 'AddressAssigned', data: { escrow_id: randomUUID() } })], meta);
-    const row = await t.db.selectFrom('addresses').select(['address_string', 'status']).where('id', '=', id).executeTakeFirstOrThrow();
+    const row = await t.db
+      .selectFrom('addresses')
+      .select(['address_string', 'status'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
     expect(row).toEqual({ address_string: 'bc1qchanged', status: 'assigned' });
     expect(await verifyChain(t.db)).toMatchObject({ ok: true, events: 3 });
   });
@@ -177,19 +189,24 @@ describe('two processes on one log (each with its own memory of it)', () => {
         await trx.insertInto('mail_outbox').values({ to_address: to, subject: 'Address added', body: '-' }).execute();
       },
     }),
-    'in its statement (alsoInsert)': (to) => ({ alsoInsert: () => [{ table: 'mail_outbox', rows: [{ to_address: to, subject: 'Address added', body: '-' }] }] }),
+    'in its statement (alsoInsert)': (to) => ({
+      alsoInsert: () => [{ table: 'mail_outbox', rows: [{ to_address: to, subject: 'Address added', body: '-' }] }],
+    }),
   };
-  it.each(Object.keys(outbox))('writes what goes with an append %s once, chained after the other process moved the head', async (how) => {
-    const [first, second] = [createEventStore(t.db, projections), createEventStore(t.db, projections)];
-    const mail = outbox[how]!;
-    await first.append([newAddress()], meta, mail('one@example.com'));
-    await second.append([newAddress()], meta, mail('two@example.com'));
-    const [third] = await first.append([newAddress()], meta, mail('three@example.com'));
-    expect(third!.position).toBe(3);
-    const mails = await t.db.selectFrom('mail_outbox').select('to_address').orderBy('id').execute();
-    expect(mails.map((m) => m.to_address)).toEqual(['one@example.com', 'two@example.com', 'three@example.com']);
-    expect(await verifyChain(t.db)).toMatchObject({ ok: true, events: 3 });
-  });
+  it.each(Object.keys(outbox))(
+    'writes what goes with an append %s once, chained after the other process moved the head',
+    async (how) => {
+      const [first, second] = [createEventStore(t.db, projections), createEventStore(t.db, projections)];
+      const mail = outbox[how]!;
+      await first.append([newAddress()], meta, mail('one@example.com'));
+      await second.append([newAddress()], meta, mail('two@example.com'));
+      const [third] = await first.append([newAddress()], meta, mail('three@example.com'));
+      expect(third!.position).toBe(3);
+      const mails = await t.db.selectFrom('mail_outbox').select('to_address').orderBy('id').execute();
+      expect(mails.map((m) => m.to_address)).toEqual(['one@example.com', 'two@example.com', 'three@example.com']);
+      expect(await verifyChain(t.db)).toMatchObject({ ok: true, events: 3 });
+    },
+  );
 
   it('runs a command on a stream the other process appended to since: read again, not refused', async () => {
     const [first, second] = [createEventStore(t.db, projections), createEventStore(t.db, projections)];
@@ -200,7 +217,11 @@ describe('two processes on one log (each with its own memory of it)', () => {
     await run(second, 200);
     const third = await run(first, 300);
     expect(third.version).toBe(3);
-    expect((await readStream(t.db, 'settings:pricing')).events.map((e) => e.data)).toEqual([{ rate_cents: 100 }, { rate_cents: 200 }, { rate_cents: 300 }]);
+    expect((await readStream(t.db, 'settings:pricing')).events.map((e) => e.data)).toEqual([
+      { rate_cents: 100 },
+      { rate_cents: 200 },
+      { rate_cents: 300 },
+    ]);
     expect(await verifyChain(t.db)).toMatchObject({ ok: true, events: 3 });
   });
 });
@@ -225,9 +246,7 @@ describe('verifyChain on a tampered table', () => {
 
   it('detects two reordered events', async () => {
     await sql`UPDATE events SET position = -position WHERE position IN (2, 3)`.execute(t.db);
-    await sql`UPDATE events SET position = CASE position WHEN -2 THEN 3 ELSE 2 END WHERE position < 0`.execute(
-      t.db,
-    );
+    await sql`UPDATE events SET position = CASE position WHEN -2 THEN 3 ELSE 2 END WHERE position < 0`.execute(t.db);
     expect(await verifyChain(t.db)).toMatchObject({ ok: false, firstBreak: { position: 2 } });
   });
 

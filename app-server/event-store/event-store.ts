@@ -55,6 +55,10 @@ export interface EventStore {
    * another process appended to the stream (an append at its version is then refused as a conflict): a command
    * refused on such a state is tried once more with `fresh`, which reads the stream from the database.
    */
-  aggregate<State, Command>(aggregate: Aggregate<State, Command>, id: string, options?: { fresh?: boolean }): Promise<LoadedAggregate<State>>;
+  aggregate<State, Command>(
+    aggregate: Aggregate<State, Command>,
+    id: string,
+    options?: { fresh?: boolean },
+  ): Promise<LoadedAggregate<State>>;
   append(appends: StreamAppend[], metadata: EventMetadata, options?: AppendOptions): Promise<StoredEvent[]>;
 }

@@ -36,7 +36,14 @@ async function addAddresses(count: number): Promise<string[]> {
   const ids = Array.from({ length: count }, () => randomUUID());
   for (const id of ids) {
     await stores[0].append(
-      [{ streamId: `address:${id}`, streamType: 'address', expectedVersion: 0, events: [{ type: 'AddressAdded', data: { address_id: id, address: address(id, 0), network: 'mainnet' } }] }],
+      [
+        {
+          streamId: `address:${id}`,
+          streamType: 'address',
+          expectedVersion: 0,
+          events: [{ type: 'AddressAdded', data: { address_id: id, address: address(id, 0), network: 'mainnet' } }],
+        },
+      ],
       meta,
     );
   }
@@ -48,10 +55,21 @@ describe('group commit', () => {
     const ids = await addAddresses(8);
     // Per stream, eight commands: the first store sends the even ones, the second the odd ones, and each pair
     // expects the same version (1, 2, 3, 4). Exactly one of each pair can win, whatever order they commit in.
-    const commands = ids.flatMap((id) => Array.from({ length: 8 }, (_, j) => ({ id, j, store: stores[j % 2]!, append: change(id, 1 + Math.floor(j / 2), j + 1) })));
+    const commands = ids.flatMap((id) =>
+      Array.from({ length: 8 }, (_, j) => ({
+        id,
+        j,
+        store: stores[j % 2]!,
+        append: change(id, 1 + Math.floor(j / 2), j + 1),
+      })),
+    );
     const outcomes = await Promise.allSettled(commands.map((c) => c.store.append([c.append], meta)));
 
-    const accepted = commands.flatMap((c, i) => (outcomes[i]!.status === 'fulfilled' ? [{ ...c, stored: (outcomes[i] as PromiseFulfilledResult<StoredEvent[]>).value }] : []));
+    const accepted = commands.flatMap((c, i) =>
+      outcomes[i]!.status === 'fulfilled'
+        ? [{ ...c, stored: (outcomes[i] as PromiseFulfilledResult<StoredEvent[]>).value }]
+        : [],
+    );
     const refused = commands.filter((_, i) => outcomes[i]!.status === 'rejected');
     expect(accepted).toHaveLength(32);
     expect(refused).toHaveLength(32);
@@ -63,7 +81,9 @@ describe('group commit', () => {
     expect(log.map((e) => e.position)).toEqual(Array.from({ length: 8 + 32 }, (_, i) => i + 1));
     const changes = log.filter((e) => e.type === 'AddressChanged');
     for (const c of accepted) {
-      const mine = changes.filter((e) => e.stream_id === `address:${c.id}` && (e.data as { address: string }).address === address(c.id, c.j + 1));
+      const mine = changes.filter(
+        (e) => e.stream_id === `address:${c.id}` && (e.data as { address: string }).address === address(c.id, c.j + 1),
+      );
       expect(mine.map((e) => e.event_id)).toEqual(c.stored.map((e) => e.event_id));
       expect(mine[0]!.stream_version).toBe(c.append.expectedVersion + 1);
     }
@@ -76,7 +96,12 @@ describe('group commit', () => {
     }
 
     // Commands that queued together committed together: fewer transactions than accepted commands.
-    const transactions = await t.db.selectFrom('events').select('transaction_id').where('type', '=', 'AddressChanged').distinct().execute();
+    const transactions = await t.db
+      .selectFrom('events')
+      .select('transaction_id')
+      .where('type', '=', 'AddressChanged')
+      .distinct()
+      .execute();
     expect(transactions.length).toBeLessThan(32);
     expect(await verifyChain(t.db)).toMatchObject({ ok: true, events: 40 });
     expect(await readChainHead(t.db)).toEqual({ position: 40, hash: log.at(-1)!.hash });
@@ -104,7 +129,10 @@ describe('group commit', () => {
           throw new Error('outbox write failed');
         },
       }),
-      store.append([{ ...change(ids[3]!, 1, 1), events: [{ type: 'AddressChanged', data: { address: address(ids[2]!, 0) } }] }], meta),
+      store.append(
+        [{ ...change(ids[3]!, 1, 1), events: [{ type: 'AddressChanged', data: { address: address(ids[2]!, 0) } }] }],
+        meta,
+      ),
       store.append([change(ids[3]!, 1, 2)], meta),
     ];
     const [firstDone, ...outcomes] = await Promise.allSettled([first, ...batch]);

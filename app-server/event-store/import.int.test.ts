@@ -24,15 +24,49 @@ beforeAll(async () => {
   // A little of everything: accounts, a rate, a pool, escrows (one funded, one disputed), a review.
   const { admin, buyer, seller } = await openMarket(source, [freshAddress(), freshAddress()]);
   const open = async () => {
-    const res = await source.app.request('/api/escrows', json({ product_service: 'Camera', description: 'Mirrorless', amount_usd: '1000.00', seller_email: 'sam@example.com' }, buyer.token));
+    const res = await source.app.request(
+      '/api/escrows',
+      json(
+        {
+          product_service: 'Camera',
+          description: 'Mirrorless',
+          amount_usd: '1000.00',
+          seller_email: 'sam@example.com',
+        },
+        buyer.token,
+      ),
+    );
     return ((await res.json()) as { id: string }).id;
   };
   const funded = await open();
   await source.app.request(`/api/escrows/${funded}/mark-paid`, form({ notes: 'sent' }, buyer.token));
-  expect((await source.app.request(`/api/admin/escrows/${funded}/verify-payment`, form({ verified: 'true' }, admin.token))).status).toBe(200);
+  expect(
+    (await source.app.request(`/api/admin/escrows/${funded}/verify-payment`, form({ verified: 'true' }, admin.token)))
+      .status,
+  ).toBe(200);
   const disputed = await open();
-  expect((await source.app.request(`/api/escrows/${disputed}/open-dispute`, json({ reason: 'The seller went quiet' }, seller.token))).status).toBe(200);
-  await source.app.request('/api/reviews', json({ reviewer_name: 'Ann', reviewer_email: 'ann@example.com', rating: 5, title: 'Smooth', content: 'It all went as described.', country: 'Germany' }, buyer.token));
+  expect(
+    (
+      await source.app.request(
+        `/api/escrows/${disputed}/open-dispute`,
+        json({ reason: 'The seller went quiet' }, seller.token),
+      )
+    ).status,
+  ).toBe(200);
+  await source.app.request(
+    '/api/reviews',
+    json(
+      {
+        reviewer_name: 'Ann',
+        reviewer_email: 'ann@example.com',
+        rating: 5,
+        title: 'Smooth',
+        content: 'It all went as described.',
+        country: 'Germany',
+      },
+      buyer.token,
+    ),
+  );
   const out = createWriteStream(file);
   await exportEvents(source.database.db, (chunk) => void out.write(chunk));
   await new Promise<void>((resolve) => out.end(resolve));
@@ -70,7 +104,8 @@ describe('import-events', () => {
     expect(head.position).toBeGreaterThan(20);
     expect(report.head).toEqual(head);
     expect(await readChainHead(target.db)).toEqual(head);
-    for (const table of readModelTables) expect(await rowsOf(target.db, table), table).toEqual(await rowsOf(source.database.db, table));
+    for (const table of readModelTables)
+      expect(await rowsOf(target.db, table), table).toEqual(await rowsOf(source.database.db, table));
     expect(await rowsOf(target.db, 'streams')).toEqual(await rowsOf(source.database.db, 'streams'));
     expect((await rowsOf(target.db, 'escrows')).length).toBe(2);
     // No secrets travel: nobody can sign in until an admin sets passwords again.
@@ -85,14 +120,24 @@ describe('import-events', () => {
     const restored = await openTestApp();
     try {
       await importEvents(restored.database, file);
-      const admin = await restored.database.db.selectFrom('users').select('id').where('role', '=', 'admin').executeTakeFirstOrThrow();
+      const admin = await restored.database.db
+        .selectFrom('users')
+        .select('id')
+        .where('role', '=', 'admin')
+        .executeTakeFirstOrThrow();
       const { resetPassword } = await import('../accounts/admin-users.ts');
       await resetPassword(restored.deps, admin.id, 'a temporary passphrase', { actor: 'system', requestId: 'test' });
-      const login = await restored.app.request('/api/auth/login', json({ username: 'root', password: 'a temporary passphrase' }));
+      const login = await restored.app.request(
+        '/api/auth/login',
+        json({ username: 'root', password: 'a temporary passphrase' }),
+      );
       expect(login.status).toBe(200);
       const { access_token } = (await login.json()) as { access_token: string };
       // A temporary password must be replaced before anything else.
-      const changed = await restored.app.request('/api/auth/change-password', json({ current_password: 'a temporary passphrase', new_password: 'the admin own passphrase' }, access_token));
+      const changed = await restored.app.request(
+        '/api/auth/change-password',
+        json({ current_password: 'a temporary passphrase', new_password: 'the admin own passphrase' }, access_token),
+      );
       expect(changed.status).toBe(200);
       const list = await restored.app.request('/api/admin/disputes', bearer(access_token));
       expect(list.status).toBe(200);

@@ -53,20 +53,25 @@ export async function importEvents(
   const progress = options;
   const started = performance.now();
   const { db } = database;
-  const head = await db
-    .transaction()
-    .execute(async (trx) => {
-      const current = await readChainHead(trx);
-      const any = await trx.selectFrom('events').select('position').limit(1).executeTakeFirst();
-      if (current.position !== 0 || any) {
-        throw new ImportRefused(0, `the store is not empty (its log holds events up to position ${current.position}); import into a new database or DATA_DIR`);
-      }
-      // The transparency tree restarts from the imported log (checkpoints of another store do not carry over).
-      await resetTree(trx);
-      return loadLines(trx, path, options.expectHead, progress.loaded);
-    });
+  const head = await db.transaction().execute(async (trx) => {
+    const current = await readChainHead(trx);
+    const any = await trx.selectFrom('events').select('position').limit(1).executeTakeFirst();
+    if (current.position !== 0 || any) {
+      throw new ImportRefused(
+        0,
+        `the store is not empty (its log holds events up to position ${current.position}); import into a new database or DATA_DIR`,
+      );
+    }
+    // The transparency tree restarts from the imported log (checkpoints of another store do not carry over).
+    await resetTree(trx);
+    return loadLines(trx, path, options.expectHead, progress.loaded);
+  });
   await extendTree(db);
-  const report = await replayProjections(database, { swap: true, swapInOne: true, ...(progress.replayed ? { onProgress: progress.replayed } : {}) });
+  const report = await replayProjections(database, {
+    swap: true,
+    swapInOne: true,
+    ...(progress.replayed ? { onProgress: progress.replayed } : {}),
+  });
   return {
     events: head.position,
     head,
@@ -75,12 +80,18 @@ export async function importEvents(
   };
 }
 
-async function loadLines(trx: Transaction<Database>, path: string, expectHead?: { position: number; hash: string }, loaded?: (events: number, total: number) => void) {
+async function loadLines(
+  trx: Transaction<Database>,
+  path: string,
+  expectHead?: { position: number; hash: string },
+  loaded?: (events: number, total: number) => void,
+) {
   const verifier = new ChainVerifier();
   const story = new StoryCheck();
   let expectedSeen = false;
   const streams = new Map<string, { type: string; version: number }>();
-  let header: { format?: unknown; from?: unknown; to?: unknown; chain_head?: { position?: unknown; hash?: unknown } } | undefined;
+  let header:
+    { format?: unknown; from?: unknown; to?: unknown; chain_head?: { position?: unknown; hash?: unknown } } | undefined;
   let batch: StoredEvent[] = [];
   let lastLine = 0;
   for await (const { number, text } of numberedLines(path)) {
@@ -91,14 +102,18 @@ async function loadLines(trx: Transaction<Database>, path: string, expectHead?: 
     if (!header) {
       header = parsed.value;
       if (header.format !== EXPORT_FORMAT) throw new ImportRefused(number, `not an export of format ${EXPORT_FORMAT}`);
-      if (header.from !== 1) throw new ImportRefused(number, 'the export does not start at position 1 (export the whole log to restore it)');
+      if (header.from !== 1)
+        throw new ImportRefused(number, 'the export does not start at position 1 (export the whole log to restore it)');
       continue;
     }
     const event = parsed.value as unknown as StoredEvent;
     try {
       parseEvent(event.type, event.data);
     } catch {
-      throw new ImportRefused(number, `event ${String(event.position)} does not match the schema of ${String(event.type)}`);
+      throw new ImportRefused(
+        number,
+        `event ${String(event.position)} does not match the schema of ${String(event.type)}`,
+      );
     }
     const broken = verifier.check(envelopeOf(event), event.prev_hash, event.hash);
     if (broken) throw new ImportRefused(number, `event ${broken.position}: ${broken.reason}`);
@@ -107,12 +122,19 @@ async function loadLines(trx: Transaction<Database>, path: string, expectHead?: 
     if (impossible) throw new ImportRefused(number, impossible);
     // A published head is matched wherever its position falls in the file.
     if (expectHead && event.position === expectHead.position) {
-      if (event.hash !== expectHead.hash) throw new ImportRefused(number, `event ${expectHead.position} has hash ${event.hash}, not at the published head ${expectHead.position}:${expectHead.hash}`);
+      if (event.hash !== expectHead.hash)
+        throw new ImportRefused(
+          number,
+          `event ${expectHead.position} has hash ${event.hash}, not at the published head ${expectHead.position}:${expectHead.hash}`,
+        );
       expectedSeen = true;
     }
     const stream = streams.get(event.stream_id);
     if (event.stream_version !== (stream?.version ?? 0) + 1 || (stream && stream.type !== event.stream_type)) {
-      throw new ImportRefused(number, `event ${event.position}: stream ${event.stream_id} is at version ${stream?.version ?? 0}, the event says ${event.stream_version}`);
+      throw new ImportRefused(
+        number,
+        `event ${event.position}: stream ${event.stream_id} is at version ${stream?.version ?? 0}, the event says ${event.stream_version}`,
+      );
     }
     streams.set(event.stream_id, { type: event.stream_type, version: event.stream_version });
     batch.push(event);
@@ -126,15 +148,26 @@ async function loadLines(trx: Transaction<Database>, path: string, expectHead?: 
   await insertEvents(trx, batch);
   loaded?.(verifier.count, typeof header.to === 'number' ? header.to : verifier.count);
   const last = verifier.head;
-  if (expectHead && !expectedSeen) throw new ImportRefused(lastLine, `the chain ends at ${last.position}:${last.hash}, before the published head ${expectHead.position}:${expectHead.hash}`);
+  if (expectHead && !expectedSeen)
+    throw new ImportRefused(
+      lastLine,
+      `the chain ends at ${last.position}:${last.hash}, before the published head ${expectHead.position}:${expectHead.hash}`,
+    );
   if (typeof header.to === 'number' && last.position !== header.to) {
-    throw new ImportRefused(lastLine + 1, `the export ends at event ${last.position}, but its header says it runs to ${header.to} (events are missing from the end)`);
+    throw new ImportRefused(
+      lastLine + 1,
+      `the export ends at event ${last.position}, but its header says it runs to ${header.to} (events are missing from the end)`,
+    );
   }
   if (header.chain_head?.position === last.position && header.chain_head.hash !== last.hash) {
     throw new ImportRefused(lastLine, `the last event's hash is not the chain head recorded in the header`);
   }
   const rows = [...streams].map(([stream_id, s]) => ({ stream_id, stream_type: s.type, version: s.version }));
-  for (let i = 0; i < rows.length; i += BATCH) await trx.insertInto('streams').values(rows.slice(i, i + BATCH)).execute();
+  for (let i = 0; i < rows.length; i += BATCH)
+    await trx
+      .insertInto('streams')
+      .values(rows.slice(i, i + BATCH))
+      .execute();
   await setChainHead(trx, last);
   return last;
 }

@@ -28,7 +28,8 @@ function toStoredEvent(row: Omit<EventRow, 'transaction_id'>): StoredEvent {
  * `occurred_at` as the application writes it (ISO 8601 in UTC, milliseconds, Z), formatted by the database: the
  * hash covers this text, and parsing a timestamp into a Date only to format it again was a tenth of a replay.
  */
-export const occurredAtIso = () => sql<string>`to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+export const occurredAtIso = () =>
+  sql<string>`to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 const eventColumns = [
   'position',

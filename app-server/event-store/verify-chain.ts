@@ -60,12 +60,22 @@ export async function verifyChain(db: Kysely<Database>, options: VerifyChainOpti
   }
   const story = options.story && !options.after ? new StoryCheck() : undefined;
   let pageStarted = performance.now();
-  for await (const page of walkLog(db, { after: start, upTo: recorded.position, pageSize: options.pageSize ?? 5_000 })) {
+  for await (const page of walkLog(db, {
+    after: start,
+    upTo: recorded.position,
+    pageSize: options.pageSize ?? 5_000,
+  })) {
     for (const event of page) {
       const found = verifier.check(envelopeOf(event), event.prev_hash, event.hash);
       if (found) return { ok: false, events: verifier.count, head: verifier.head, firstBreak: found };
       const impossible = story?.see(event);
-      if (impossible) return { ok: false, events: verifier.count, head: verifier.head, firstBreak: { position: event.position, reason: impossible } };
+      if (impossible)
+        return {
+          ok: false,
+          events: verifier.count,
+          head: verifier.head,
+          firstBreak: { position: event.position, reason: impossible },
+        };
     }
     options.onProgress?.(verifier.count, recorded.position - start);
     if (options.restRatio) {

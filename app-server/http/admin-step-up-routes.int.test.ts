@@ -19,9 +19,16 @@ function adminWrites(t: TestApp): Route[] {
   for (const r of t.app.routes) {
     if (!r.path.startsWith('/api/admin') || r.path.endsWith('*') || r.method === 'GET' || r.method === 'HEAD') continue;
     const key = `${r.method} ${r.path}`;
-    const route = seen.get(key) ?? { method: r.method, template: r.path, path: r.path.replace(/:\w+/g, ZERO), powers: 0, exemptions: [] };
+    const route = seen.get(key) ?? {
+      method: r.method,
+      template: r.path,
+      path: r.path.replace(/:\w+/g, ZERO),
+      powers: 0,
+      exemptions: [],
+    };
     if (r.handler.name === 'adminPowerMiddleware') route.powers += 1;
-    if (r.handler.name === 'notAPowerMiddleware') route.exemptions.push((r.handler as unknown as { reason: string }).reason);
+    if (r.handler.name === 'notAPowerMiddleware')
+      route.exemptions.push((r.handler as unknown as { reason: string }).reason);
     seen.set(key, route);
   }
   return [...seen.values()];
@@ -60,7 +67,10 @@ describe('the app asks what the routes declare', () => {
   it('every power refuses an admin without 2FA (403, admin_totp_not_enabled); no exempt route does', async () => {
     const admin = await signedInAdmin(t, 'plain');
     for (const route of routes) {
-      const res = await t.app.request(route.path, { method: route.method, headers: { authorization: `Bearer ${admin.token}` } });
+      const res = await t.app.request(route.path, {
+        method: route.method,
+        headers: { authorization: `Bearer ${admin.token}` },
+      });
       const { code } = (await res.json()) as { code?: string };
       const seen = `${route.method} ${route.template}: ${res.status} ${code}`;
       if (isPower(route)) expect([res.status, code], seen).toEqual([403, 'admin_totp_not_enabled']);
@@ -72,7 +82,10 @@ describe('the app asks what the routes declare', () => {
     const admin = await signedInAdmin(t, 'coded');
     await enableTwoFactorFor(t, admin.token);
     for (const route of routes) {
-      const res = await t.app.request(route.path, { method: route.method, headers: { authorization: `Bearer ${admin.token}` } });
+      const res = await t.app.request(route.path, {
+        method: route.method,
+        headers: { authorization: `Bearer ${admin.token}` },
+      });
       const { code } = (await res.json()) as { code?: string };
       const seen = `${route.method} ${route.template}: ${res.status} ${code}`;
       if (isPower(route)) expect([res.status, code], seen).toEqual([422, 'totp_required']);

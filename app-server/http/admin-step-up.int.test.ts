@@ -1,5 +1,14 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { bearer, codeFor, enableTwoFactorFor, form, freshCode, json, signedInAdmin, signedInUser } from '../testing/accounts.ts';
+import {
+  bearer,
+  codeFor,
+  enableTwoFactorFor,
+  form,
+  freshCode,
+  json,
+  signedInAdmin,
+  signedInUser,
+} from '../testing/accounts.ts';
 import { freshAddress } from '../testing/bitcoin.ts';
 import { openTestApp, type TestApp } from '../testing/test-app.ts';
 
@@ -21,7 +30,12 @@ type Call = { name: string; method: string; path: string; fields: Record<string,
 
 /** Every admin power, each with a body the route accepts. */
 function powers(target: { userId: string; addressId: string; escrowId: string; disputeId: string }): Call[] {
-  const escrow = (action: string, fields: Record<string, string> = {}): Call => ({ name: action, method: 'POST', path: `/api/admin/escrows/${target.escrowId}/${action}`, fields });
+  const escrow = (action: string, fields: Record<string, string> = {}): Call => ({
+    name: action,
+    method: 'POST',
+    path: `/api/admin/escrows/${target.escrowId}/${action}`,
+    fields,
+  });
   return [
     escrow('verify-payment', { verified: 'true' }),
     escrow('release', { notes: '' }),
@@ -29,19 +43,40 @@ function powers(target: { userId: string; addressId: string; escrowId: string; d
     escrow('freeze', { reason: 'Check' }),
     escrow('unfreeze', { reason: 'Fine' }),
     escrow('assign-address', { address_id: target.addressId }),
-    { name: 'resolve', method: 'POST', path: `/api/admin/disputes/${target.disputeId}/resolve`, fields: { outcome: 'Done' } },
+    {
+      name: 'resolve',
+      method: 'POST',
+      path: `/api/admin/disputes/${target.disputeId}/resolve`,
+      fields: { outcome: 'Done' },
+    },
     { name: 'role change', method: 'PUT', path: `/api/admin/users/${target.userId}`, fields: { role: 'admin' } },
     { name: 'suspend', method: 'POST', path: `/api/admin/users/${target.userId}/suspend`, fields: { reason: 'Abuse' } },
     { name: 'unsuspend', method: 'POST', path: `/api/admin/users/${target.userId}/unsuspend`, fields: {} },
-    { name: 'reset-password', method: 'POST', path: `/api/admin/users/${target.userId}/reset-password`, fields: { temporary_password: 'a temporary one' } },
+    {
+      name: 'reset-password',
+      method: 'POST',
+      path: `/api/admin/users/${target.userId}/reset-password`,
+      fields: { temporary_password: 'a temporary one' },
+    },
     { name: 'delete user', method: 'DELETE', path: `/api/admin/users/${target.userId}`, fields: {} },
-    { name: 'rate and fee', method: 'PUT', path: '/api/admin/btc-rate', fields: { btc_usd_rate: '60000', fee_percentage: '2' } },
+    {
+      name: 'rate and fee',
+      method: 'PUT',
+      path: '/api/admin/btc-rate',
+      fields: { btc_usd_rate: '60000', fee_percentage: '2' },
+    },
     { name: 'pool add', method: 'POST', path: '/api/admin/addresses', fields: { address_string: freshAddress() } },
-    { name: 'pool edit', method: 'PUT', path: `/api/admin/addresses/${target.addressId}`, fields: { address_string: freshAddress() } },
+    {
+      name: 'pool edit',
+      method: 'PUT',
+      path: `/api/admin/addresses/${target.addressId}`,
+      fields: { address_string: freshAddress() },
+    },
     { name: 'pool delete', method: 'DELETE', path: `/api/admin/addresses/${target.addressId}`, fields: {} },
   ];
 }
-const send = (call: Call, token: string, extra: Record<string, string> = {}) => t.app.request(call.path, form({ ...call.fields, ...extra }, token, call.method));
+const send = (call: Call, token: string, extra: Record<string, string> = {}) =>
+  t.app.request(call.path, form({ ...call.fields, ...extra }, token, call.method));
 
 describe('admin powers need a second factor', () => {
   it('an admin without 2FA can sign in and read, but use no power until 2FA is on (403, admin_totp_not_enabled)', async () => {
@@ -56,13 +91,22 @@ describe('admin powers need a second factor', () => {
       expect(answer.detail).toMatch(/set up two-factor authentication on your profile page/);
       expect(answer.detail).not.toMatch(/totp_code/); // people read it: no API field names
     }
-    const user = await t.database.db.selectFrom('users').select(['role', 'is_frozen']).where('id', '=', target.id).executeTakeFirstOrThrow();
+    const user = await t.database.db
+      .selectFrom('users')
+      .select(['role', 'is_frozen'])
+      .where('id', '=', target.id)
+      .executeTakeFirstOrThrow();
     expect(user).toEqual({ role: 'buyer', is_frozen: false });
-    expect((await t.database.db.selectFrom('settings').select('rate_cents').executeTakeFirst())?.rate_cents ?? null).toBeNull();
+    expect(
+      (await t.database.db.selectFrom('settings').select('rate_cents').executeTakeFirst())?.rate_cents ?? null,
+    ).toBeNull();
     expect(await t.database.db.selectFrom('addresses').select('id').execute()).toEqual([]);
     // The first admin switches 2FA on, then acts with a code.
     const { secret } = await enableTwoFactorFor(t, admin.token);
-    const rate = await t.app.request('/api/admin/btc-rate', form({ btc_usd_rate: '50000', totp_code: await freshCode(t, admin.id, secret) }, admin.token, 'PUT'));
+    const rate = await t.app.request(
+      '/api/admin/btc-rate',
+      form({ btc_usd_rate: '50000', totp_code: await freshCode(t, admin.id, secret) }, admin.token, 'PUT'),
+    );
     expect(rate.status).toBe(200);
   });
 
@@ -74,23 +118,42 @@ describe('admin powers need a second factor', () => {
       const res = await send(call, admin.token);
       const answer = await body(res);
       expect([call.name, res.status, answer.code]).toEqual([call.name, 422, 'totp_required']);
-      expect(answer.detail).toBe('A 2FA code is required: every admin power needs a fresh code from your authenticator app');
+      expect(answer.detail).toBe(
+        'A 2FA code is required: every admin power needs a fresh code from your authenticator app',
+      );
     }
-    const promote = { name: 'role change', method: 'PUT', path: `/api/admin/users/${target.id}`, fields: { role: 'admin' } };
+    const promote = {
+      name: 'role change',
+      method: 'PUT',
+      path: `/api/admin/users/${target.id}`,
+      fields: { role: 'admin' },
+    };
     const wrong = await send(promote, admin.token, { totp_code: codeFor(secret, new Date(Date.now() - 10 * 60_000)) });
     expect([wrong.status, (await body(wrong)).code]).toEqual([422, 'totp_invalid']);
-    expect((await t.database.db.selectFrom('users').select('role').where('id', '=', target.id).executeTakeFirstOrThrow()).role).toBe('buyer');
+    expect(
+      (await t.database.db.selectFrom('users').select('role').where('id', '=', target.id).executeTakeFirstOrThrow())
+        .role,
+    ).toBe('buyer');
 
     const code = await freshCode(t, admin.id, secret);
     expect((await send(promote, admin.token, { totp_code: code })).status).toBe(200);
-    expect((await t.database.db.selectFrom('users').select('role').where('id', '=', target.id).executeTakeFirstOrThrow()).role).toBe('admin');
+    expect(
+      (await t.database.db.selectFrom('users').select('role').where('id', '=', target.id).executeTakeFirstOrThrow())
+        .role,
+    ).toBe('admin');
     // The same code again: used.
     const again = await send({ ...promote, fields: { full_name: 'Ann Admin' } }, admin.token, { totp_code: code });
     expect([again.status, (await body(again)).code]).toEqual([422, 'totp_invalid']);
     // JSON bodies and a DELETE without a body (the code in X-TOTP-Code) are asked the same.
-    const json404 = await t.app.request('/api/admin/btc-rate', { ...json({ btc_usd_rate: '1' }, admin.token), method: 'PUT' });
+    const json404 = await t.app.request('/api/admin/btc-rate', {
+      ...json({ btc_usd_rate: '1' }, admin.token),
+      method: 'PUT',
+    });
     expect((await body(json404)).code).toBe('totp_required');
-    const removed = await t.app.request(`/api/admin/users/${target.id}`, { method: 'DELETE', headers: { authorization: `Bearer ${admin.token}`, 'x-totp-code': await freshCode(t, admin.id, secret) } });
+    const removed = await t.app.request(`/api/admin/users/${target.id}`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${admin.token}`, 'x-totp-code': await freshCode(t, admin.id, secret) },
+    });
     expect(removed.status).toBe(200);
   });
 
@@ -108,7 +171,9 @@ describe('admin powers need a second factor', () => {
     const t2 = await openTestApp({ ADMIN_2FA_REQUIRED: 'false' });
     try {
       const admin = await signedInAdmin(t2);
-      expect((await t2.app.request('/api/admin/btc-rate', form({ btc_usd_rate: '50000' }, admin.token, 'PUT'))).status).toBe(200);
+      expect(
+        (await t2.app.request('/api/admin/btc-rate', form({ btc_usd_rate: '50000' }, admin.token, 'PUT'))).status,
+      ).toBe(200);
     } finally {
       await t2.close();
     }

@@ -17,7 +17,10 @@ const dir = mkdtempSync(join(tmpdir(), 'escrow-shell-'));
 beforeAll(async () => {
   t = await openTestApp();
   mkdirSync(join(dir, 'assets'), { recursive: true });
-  writeFileSync(join(dir, 'index.html'), '<!doctype html><html><head><title>Escrow</title></head><body><div id="root"></div></body></html>');
+  writeFileSync(
+    join(dir, 'index.html'),
+    '<!doctype html><html><head><title>Escrow</title></head><body><div id="root"></div></body></html>',
+  );
   writeFileSync(join(dir, 'assets', 'index-3f9a1c.js'), 'console.log("app")');
   writeFileSync(join(dir, 'robots.txt'), 'User-agent: *\n');
   web = createApp(t.deps, { webDist: dir });
@@ -35,7 +38,13 @@ async function nonces(res: Response) {
   return { html, inPage, inPolicy };
 }
 
-const pages = ['/', '/index.html', ...CLIENT_ROUTES.filter((r) => r !== '/').map((r) => r.replace(':id', randomUUID())), '/dashboard/', '/login?next=%2Fdashboard'];
+const pages = [
+  '/',
+  '/index.html',
+  ...CLIENT_ROUTES.filter((r) => r !== '/').map((r) => r.replace(':id', randomUUID())),
+  '/dashboard/',
+  '/login?next=%2Fdashboard',
+];
 
 describe('the app shell', () => {
   it.each(pages)('%s: 200, the nonce of its own CSP, no-store', async (path) => {
@@ -54,7 +63,15 @@ describe('the app shell', () => {
     expect(first.inPage).not.toBe(second.inPage);
   });
 
-  it.each(['/nonsense', '/escrow', '/escrow/1/extra', '/admin/secret-panel', '/assets/missing.js', '/..%2f..%2fetc/passwd', '/index.htm'])('%s: 404 with the app (its not-found page), the same way', async (path) => {
+  it.each([
+    '/nonsense',
+    '/escrow',
+    '/escrow/1/extra',
+    '/admin/secret-panel',
+    '/assets/missing.js',
+    '/..%2f..%2fetc/passwd',
+    '/index.htm',
+  ])('%s: 404 with the app (its not-found page), the same way', async (path) => {
     const res = await web.request(path);
     expect(res.status).toBe(404);
     expect(res.headers.get('cache-control')).toBe('no-store');

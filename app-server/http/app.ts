@@ -57,7 +57,15 @@ function routeTable(app: { routes: ReadonlyArray<{ method: string; path: string 
   return (method: string, path: string) => {
     table ??= app.routes
       .filter((r) => !r.path.includes('*'))
-      .map((r) => ({ method: r.method, pattern: new RegExp(`^${r.path.split('/').map((s) => (s.startsWith(':') ? '[^/]+' : escape(s))).join('/')}/?$`) }));
+      .map((r) => ({
+        method: r.method,
+        pattern: new RegExp(
+          `^${r.path
+            .split('/')
+            .map((s) => (s.startsWith(':') ? '[^/]+' : escape(s)))
+            .join('/')}/?$`,
+        ),
+      }));
     return table.some((r) => (r.method === method || r.method === 'ALL') && r.pattern.test(path));
   };
 }
@@ -73,7 +81,8 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
     defaultHook: (result) => {
       if (!result.success) throw invalidInput(describeZodError(result.error, result.target));
       const field = unstorableField(result.data);
-      if (field !== undefined) throw invalidInput(`${field || result.target} must not contain NUL characters or unpaired surrogates`);
+      if (field !== undefined)
+        throw invalidInput(`${field || result.target} must not contain NUL characters or unpaired surrogates`);
     },
   });
 
@@ -133,7 +142,10 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
     openapi: '3.1.0',
     info: { title: 'Bitcoin escrow API', version: VERSION },
   });
-  app.route('/', metricsRoutes(deps, metrics, { served: deps.config.METRICS_TOKEN !== undefined, token: deps.config.METRICS_TOKEN }));
+  app.route(
+    '/',
+    metricsRoutes(deps, metrics, { served: deps.config.METRICS_TOKEN !== undefined, token: deps.config.METRICS_TOKEN }),
+  );
   app.route('/api/docs', apiDocsRoutes());
   app.all('/api/*', () => {
     throw notFound('No such API route');

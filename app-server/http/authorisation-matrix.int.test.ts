@@ -2,7 +2,21 @@ import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSession } from '../auth/sessions.ts';
-import { bearer, enableTwoFactorFor, form, freshCode, json, lastMailTo, multipart, PASSWORD, signedInAdmin, signedInUser, signIn, tokenInMail, verifyEmailOf } from '../testing/accounts.ts';
+import {
+  bearer,
+  enableTwoFactorFor,
+  form,
+  freshCode,
+  json,
+  lastMailTo,
+  multipart,
+  PASSWORD,
+  signedInAdmin,
+  signedInUser,
+  signIn,
+  tokenInMail,
+  verifyEmailOf,
+} from '../testing/accounts.ts';
 import { freshAddress } from '../testing/bitcoin.ts';
 import { integrationObjects, type IntegrationObjects, matrixApiTokens } from '../testing/integration-fixtures.ts';
 import { openTestApp, type TestApp } from '../testing/test-app.ts';
@@ -89,7 +103,10 @@ const ROUTES: Record<string, Entry> = {
   'GET /api/transparency/checkpoints': { access: 'public' },
   'GET /api/transparency/inclusion': { access: 'public' },
   'GET /api/transparency/consistency': { access: 'public' },
-  'POST /api/contact': { access: 'public', body: () => ({ json: { name: 'Matrix', email: 'matrix@example.com', message: 'Hello' } }) },
+  'POST /api/contact': {
+    access: 'public',
+    body: () => ({ json: { name: 'Matrix', email: 'matrix@example.com', message: 'Hello' } }),
+  },
   'GET /api/btc-rate': { access: 'public' },
   'GET /api/docs': { access: 'public' },
   'GET /api/docs/swagger-ui.css': { access: 'public' },
@@ -97,13 +114,34 @@ const ROUTES: Record<string, Entry> = {
   'GET /api/docs/init.js': { access: 'public' },
   'POST /api/setup/status': { access: 'public', body: () => ({ json: { token: 'x'.repeat(43) } }) },
   // An admin exists, so every setup link is refused (409), whoever calls.
-  'POST /api/setup/admin': { access: 'public', body: () => ({ json: { token: 'x'.repeat(43), full_name: 'Mallory', email: 'mallory@example.com', username: 'mallory', password: PASSWORD, confirm_password: PASSWORD } }) },
+  'POST /api/setup/admin': {
+    access: 'public',
+    body: () => ({
+      json: {
+        token: 'x'.repeat(43),
+        full_name: 'Mallory',
+        email: 'mallory@example.com',
+        username: 'mallory',
+        password: PASSWORD,
+        confirm_password: PASSWORD,
+      },
+    }),
+  },
 
   'POST /api/auth/register': {
     access: 'public',
     body: () => {
       const username = `reg${++registrations}`;
-      return { json: { full_name: 'New One', email: `${username}@example.com`, username, password: PASSWORD, confirm_password: PASSWORD, role: 'buyer' } };
+      return {
+        json: {
+          full_name: 'New One',
+          email: `${username}@example.com`,
+          username,
+          password: PASSWORD,
+          confirm_password: PASSWORD,
+          role: 'buyer',
+        },
+      };
     },
   },
   'POST /api/auth/login': { access: 'public', body: () => ({ json: { username: 'ann', password: PASSWORD } }) },
@@ -116,7 +154,10 @@ const ROUTES: Record<string, Entry> = {
   'POST /api/auth/recovery-codes': { access: 'user', body: () => ({ form: { totp_code: '000000' } }) },
   'POST /api/auth/resend-verification': { access: 'user' },
   // The current password again: a well-formed call that changes nothing (422), so no session is signed out.
-  'POST /api/auth/change-password': { access: 'user', body: () => ({ json: { current_password: PASSWORD, new_password: PASSWORD } }) },
+  'POST /api/auth/change-password': {
+    access: 'user',
+    body: () => ({ json: { current_password: PASSWORD, new_password: PASSWORD } }),
+  },
   // Each caller asks for the role it has (422, nothing changes); the admin role cannot be switched at all.
   'POST /api/profile/switch-role': {
     access: 'user',
@@ -127,22 +168,49 @@ const ROUTES: Record<string, Entry> = {
   'GET /api/reviews': { access: 'public' },
   'GET /api/reviews/stats': { access: 'public' },
   'GET /api/reviews/countries': { access: 'public' },
-  'POST /api/reviews': { access: 'public', body: () => ({ json: { name: 'Matrix', country: 'Norway', rating: 5, text: 'Fine', terms_accepted: true } }) },
+  'POST /api/reviews': {
+    access: 'public',
+    body: () => ({ json: { name: 'Matrix', country: 'Norway', rating: 5, text: 'Fine', terms_accepted: true } }),
+  },
 
   'GET /api/admin/users': { access: 'admin' },
-  'PUT /api/admin/users/{id}': { access: 'admin', id: (f) => f.victim, body: () => ({ form: { full_name: 'Vic Renamed' } }) },
-  'POST /api/admin/users/{id}/suspend': { access: 'admin', id: (f) => f.victim, body: () => ({ form: { reason: 'Matrix check' } }) },
+  'PUT /api/admin/users/{id}': {
+    access: 'admin',
+    id: (f) => f.victim,
+    body: () => ({ form: { full_name: 'Vic Renamed' } }),
+  },
+  'POST /api/admin/users/{id}/suspend': {
+    access: 'admin',
+    id: (f) => f.victim,
+    body: () => ({ form: { reason: 'Matrix check' } }),
+  },
   'POST /api/admin/users/{id}/unsuspend': { access: 'admin', id: (f) => f.victim },
   'DELETE /api/admin/users/{id}': { access: 'admin', id: (f) => f.doomed },
-  'POST /api/admin/users/{id}/reset-password': { access: 'admin', id: (f) => f.victim, body: () => ({ form: { temporary_password: 'temporary pass' } }) },
+  'POST /api/admin/users/{id}/reset-password': {
+    access: 'admin',
+    id: (f) => f.victim,
+    body: () => ({ form: { temporary_password: 'temporary pass' } }),
+  },
   // An empty reason: the admin passes the door and is refused for the field (422), so nothing is cancelled.
-  'POST /api/admin/users/{id}/cancel-unpaid-escrows': { access: 'admin', id: (f) => f.victim, body: () => ({ form: { reason: ' ' } }) },
+  'POST /api/admin/users/{id}/cancel-unpaid-escrows': {
+    access: 'admin',
+    id: (f) => f.victim,
+    body: () => ({ form: { reason: ' ' } }),
+  },
 
   'GET /api/admin/reviews/pending': { access: 'admin' },
   'GET /api/admin/reviews': { access: 'admin' },
   'POST /api/admin/reviews/{id}/approve': { access: 'admin', id: (f) => f.review },
-  'POST /api/admin/reviews/{id}/reject': { access: 'admin', id: (f) => f.review, body: () => ({ form: { reason: 'Matrix check' } }) },
-  'POST /api/admin/reviews/{id}/edit': { access: 'admin', id: (f) => f.review, body: () => ({ form: { edited_text: 'Edited', admin_note: 'Matrix' } }) },
+  'POST /api/admin/reviews/{id}/reject': {
+    access: 'admin',
+    id: (f) => f.review,
+    body: () => ({ form: { reason: 'Matrix check' } }),
+  },
+  'POST /api/admin/reviews/{id}/edit': {
+    access: 'admin',
+    id: (f) => f.review,
+    body: () => ({ form: { edited_text: 'Edited', admin_note: 'Matrix' } }),
+  },
   'POST /api/admin/reviews/{id}/reopen': { access: 'admin', id: (f) => f.review },
   'DELETE /api/admin/reviews/{id}': { access: 'admin', id: (f) => f.review },
 
@@ -150,7 +218,11 @@ const ROUTES: Record<string, Entry> = {
   'GET /api/admin/addresses': { access: 'admin' },
   'POST /api/admin/addresses': { access: 'admin', body: () => ({ form: { address_string: freshAddress() } }) },
   'POST /api/admin/addresses/bulk': { access: 'admin', body: () => ({ json: { addresses: [freshAddress()] } }) },
-  'PUT /api/admin/addresses/{id}': { access: 'admin', id: (f) => f.address.id, body: (f) => ({ form: { address_string: f.address.address_string } }) },
+  'PUT /api/admin/addresses/{id}': {
+    access: 'admin',
+    id: (f) => f.address.id,
+    body: (f) => ({ form: { address_string: f.address.address_string } }),
+  },
   'DELETE /api/admin/addresses/{id}': { access: 'admin', id: (f) => f.address.id },
 
   'GET /api/admin/audit-logs': { access: 'admin' },
@@ -164,7 +236,15 @@ const ROUTES: Record<string, Entry> = {
   'POST /api/escrows': {
     access: 'user',
     deny: ['admin', 'unverified'], // Admins do not create escrows; an unverified e-mail may not open one.
-    body: () => ({ json: { product_service: 'Book', description: 'A used book', amount_usd: '20.00', buyer_email: 'ann@example.com', seller_email: 'sam@example.com' } }),
+    body: () => ({
+      json: {
+        product_service: 'Book',
+        description: 'A used book',
+        amount_usd: '20.00',
+        buyer_email: 'ann@example.com',
+        seller_email: 'sam@example.com',
+      },
+    }),
   },
   'GET /api/escrows/{id}': { access: 'party', ...escrowId },
   'GET /api/escrows/{id}/history': { access: 'party', ...escrowId },
@@ -172,14 +252,45 @@ const ROUTES: Record<string, Entry> = {
   'POST /api/escrows/{id}/request-payment': { access: 'party', deny: ['seller', 'admin'], ...escrowId },
   // ann (the buyer) created the escrow: sam, the counterparty, agrees or declines; the seller ships, the buyer receives.
   'POST /api/escrows/{id}/agree': { access: 'party', deny: ['buyer', 'admin'], ...escrowId },
-  'POST /api/escrows/{id}/decline': { access: 'party', deny: ['buyer', 'admin'], ...escrowId, body: () => ({ json: { reason: 'Not now' } }) },
-  'POST /api/escrows/{id}/ship': { access: 'party', deny: ['buyer', 'admin'], ...escrowId, body: () => ({ json: { method: 'digital' } }) },
+  'POST /api/escrows/{id}/decline': {
+    access: 'party',
+    deny: ['buyer', 'admin'],
+    ...escrowId,
+    body: () => ({ json: { reason: 'Not now' } }),
+  },
+  'POST /api/escrows/{id}/ship': {
+    access: 'party',
+    deny: ['buyer', 'admin'],
+    ...escrowId,
+    body: () => ({ json: { method: 'digital' } }),
+  },
   'POST /api/escrows/{id}/receive': { access: 'party', deny: ['seller', 'admin'], ...escrowId },
   // Settlement proposals are the two parties' own: an admin is refused by the escrow's rules.
-  'POST /api/escrows/{id}/proposals': { access: 'party', deny: ['admin'], ...escrowId, body: () => ({ json: { kind: 'extend_deadline', days: 1 } }) },
-  'POST /api/escrows/{id}/proposals/{pid}/accept': { access: 'party', deny: ['admin'], ...escrowId, pid: (f) => f.proposal },
-  'POST /api/escrows/{id}/proposals/{pid}/decline': { access: 'party', deny: ['admin'], ...escrowId, pid: (f) => f.proposal, body: () => ({ json: {} }) },
-  'POST /api/escrows/{id}/proposals/{pid}/withdraw': { access: 'party', deny: ['admin'], ...escrowId, pid: (f) => f.proposal },
+  'POST /api/escrows/{id}/proposals': {
+    access: 'party',
+    deny: ['admin'],
+    ...escrowId,
+    body: () => ({ json: { kind: 'extend_deadline', days: 1 } }),
+  },
+  'POST /api/escrows/{id}/proposals/{pid}/accept': {
+    access: 'party',
+    deny: ['admin'],
+    ...escrowId,
+    pid: (f) => f.proposal,
+  },
+  'POST /api/escrows/{id}/proposals/{pid}/decline': {
+    access: 'party',
+    deny: ['admin'],
+    ...escrowId,
+    pid: (f) => f.proposal,
+    body: () => ({ json: {} }),
+  },
+  'POST /api/escrows/{id}/proposals/{pid}/withdraw': {
+    access: 'party',
+    deny: ['admin'],
+    ...escrowId,
+    pid: (f) => f.proposal,
+  },
   'POST /api/escrows/{id}/cancel': {
     access: 'party',
     deny: ['seller', 'admin'], // ann, the creator, only
@@ -187,23 +298,62 @@ const ROUTES: Record<string, Entry> = {
   },
   'POST /api/escrows/{id}/confirm-receipt': { access: 'party', deny: ['seller', 'admin'], ...escrowId },
   'GET /api/escrows/{id}/address-message': { access: 'party', deny: ['admin'], ...escrowId },
-  'POST /api/escrows/{id}/payout-address': { access: 'party', deny: ['admin'], ...escrowId, body: () => ({ json: { address: freshAddress() } }) },
-  'POST /api/escrows/{id}/mark-paid': { access: 'party', deny: ['seller', 'admin'], ...escrowId, body: () => ({ multipart: { notes: 'Sent' } }) },
-  'POST /api/escrows/{id}/open-dispute': { access: 'party', deny: ['admin'], ...escrowId, body: () => ({ json: { reason: 'Matrix check' } }) },
+  'POST /api/escrows/{id}/payout-address': {
+    access: 'party',
+    deny: ['admin'],
+    ...escrowId,
+    body: () => ({ json: { address: freshAddress() } }),
+  },
+  'POST /api/escrows/{id}/mark-paid': {
+    access: 'party',
+    deny: ['seller', 'admin'],
+    ...escrowId,
+    body: () => ({ multipart: { notes: 'Sent' } }),
+  },
+  'POST /api/escrows/{id}/open-dispute': {
+    access: 'party',
+    deny: ['admin'],
+    ...escrowId,
+    body: () => ({ json: { reason: 'Matrix check' } }),
+  },
   'GET /api/escrows/{id}/messages': { access: 'party', ...escrowId },
   'POST /api/escrows/{id}/messages': { access: 'party', ...escrowId, body: () => ({ json: { text: 'Matrix check' } }) },
   'GET /api/evidence/{id}': { access: 'party', hidden: 'Evidence not found', id: (f) => f.evidence },
 
-  'POST /api/admin/escrows/{id}/verify-payment': { access: 'admin', ...escrowId, body: () => ({ form: { verified: 'false', notes: 'Not seen' } }) },
-  'POST /api/admin/escrows/{id}/payment-proof': { access: 'admin', ...escrowId, body: () => ({ form: { tx_hex: '00', txout_proof: '00' } }) },
+  'POST /api/admin/escrows/{id}/verify-payment': {
+    access: 'admin',
+    ...escrowId,
+    body: () => ({ form: { verified: 'false', notes: 'Not seen' } }),
+  },
+  'POST /api/admin/escrows/{id}/payment-proof': {
+    access: 'admin',
+    ...escrowId,
+    body: () => ({ form: { tx_hex: '00', txout_proof: '00' } }),
+  },
   'POST /api/admin/escrows/{id}/release': { access: 'admin', ...escrowId, body: () => ({ form: { notes: '' } }) },
   'POST /api/admin/escrows/{id}/refund': { access: 'admin', ...escrowId, body: () => ({ form: { notes: '' } }) },
-  'POST /api/admin/escrows/{id}/freeze': { access: 'admin', ...escrowId, body: () => ({ form: { reason: 'Matrix check' } }) },
-  'POST /api/admin/escrows/{id}/unfreeze': { access: 'admin', ...escrowId, body: () => ({ form: { reason: 'Matrix check' } }) },
-  'POST /api/admin/escrows/{id}/assign-address': { access: 'admin', ...escrowId, body: (f) => ({ form: { address_id: f.freeAddress } }) },
+  'POST /api/admin/escrows/{id}/freeze': {
+    access: 'admin',
+    ...escrowId,
+    body: () => ({ form: { reason: 'Matrix check' } }),
+  },
+  'POST /api/admin/escrows/{id}/unfreeze': {
+    access: 'admin',
+    ...escrowId,
+    body: () => ({ form: { reason: 'Matrix check' } }),
+  },
+  'POST /api/admin/escrows/{id}/assign-address': {
+    access: 'admin',
+    ...escrowId,
+    body: (f) => ({ form: { address_id: f.freeAddress } }),
+  },
   'POST /api/admin/escrows/{id}/resolve': { access: 'admin', ...escrowId, body: () => ({ form: {} }) },
   'POST /api/admin/escrows/{id}/cancel': { access: 'admin', ...escrowId, body: () => ({ form: { reason: ' ' } }) },
-  'POST /api/admin/disputes/{id}/resolve': { access: 'admin', id: (f) => f.dispute, body: () => ({ form: { outcome: 'Matrix check' } }) },
+  'POST /api/admin/disputes/{id}/resolve': {
+    access: 'admin',
+    id: (f) => f.dispute,
+    body: () => ({ form: { outcome: 'Matrix check' } }),
+  },
   'GET /api/admin/disputes': { access: 'admin' },
   'GET /api/admin/escrows': { access: 'admin' },
   'GET /api/admin/pending-verifications': { access: 'admin' },
@@ -211,15 +361,45 @@ const ROUTES: Record<string, Entry> = {
   // Integrations: webhooks, API tokens. A caller's own objects; unrelated and uma are shown ann's, which they may
   // not see (404, as for none).
   'GET /api/webhooks': { access: 'user' },
-  'POST /api/webhooks': { access: 'user', body: () => ({ json: { url: 'http://93.184.216.34/hook', event_types: ['escrow.created'] } }) },
-  'POST /api/webhooks/{id}/disable': { access: 'party', hidden: 'Webhook endpoint not found', id: (f, who) => mineOf(f, who).webhook },
-  'POST /api/webhooks/{id}/enable': { access: 'party', hidden: 'Webhook endpoint not found', id: (f, who) => mineOf(f, who).webhook },
-  'POST /api/webhooks/{id}/test': { access: 'party', hidden: 'Webhook endpoint not found', id: (f, who) => mineOf(f, who).webhook },
-  'GET /api/webhooks/{id}/deliveries': { access: 'party', hidden: 'Webhook endpoint not found', id: (f, who) => mineOf(f, who).webhook },
-  'DELETE /api/webhooks/{id}': { access: 'party', hidden: 'Webhook endpoint not found', id: (f, who) => mineOf(f, who).doomedWebhook },
-  'POST /api/webhooks/deliveries/{id}/redeliver': { access: 'party', hidden: 'Webhook delivery not found', id: (f, who) => String(mineOf(f, who).delivery) },
+  'POST /api/webhooks': {
+    access: 'user',
+    body: () => ({ json: { url: 'http://93.184.216.34/hook', event_types: ['escrow.created'] } }),
+  },
+  'POST /api/webhooks/{id}/disable': {
+    access: 'party',
+    hidden: 'Webhook endpoint not found',
+    id: (f, who) => mineOf(f, who).webhook,
+  },
+  'POST /api/webhooks/{id}/enable': {
+    access: 'party',
+    hidden: 'Webhook endpoint not found',
+    id: (f, who) => mineOf(f, who).webhook,
+  },
+  'POST /api/webhooks/{id}/test': {
+    access: 'party',
+    hidden: 'Webhook endpoint not found',
+    id: (f, who) => mineOf(f, who).webhook,
+  },
+  'GET /api/webhooks/{id}/deliveries': {
+    access: 'party',
+    hidden: 'Webhook endpoint not found',
+    id: (f, who) => mineOf(f, who).webhook,
+  },
+  'DELETE /api/webhooks/{id}': {
+    access: 'party',
+    hidden: 'Webhook endpoint not found',
+    id: (f, who) => mineOf(f, who).doomedWebhook,
+  },
+  'POST /api/webhooks/deliveries/{id}/redeliver': {
+    access: 'party',
+    hidden: 'Webhook delivery not found',
+    id: (f, who) => String(mineOf(f, who).delivery),
+  },
   'GET /api/admin/webhooks': { access: 'admin' },
-  'POST /api/admin/webhooks': { access: 'admin', body: () => ({ json: { url: 'http://93.184.216.34/hook', event_types: ['escrow.created'] } }) },
+  'POST /api/admin/webhooks': {
+    access: 'admin',
+    body: () => ({ json: { url: 'http://93.184.216.34/hook', event_types: ['escrow.created'] } }),
+  },
   'POST /api/admin/webhooks/{id}/disable': { access: 'admin', id: (f) => f.adminHooks.webhook },
   'POST /api/admin/webhooks/{id}/enable': { access: 'admin', id: (f) => f.adminHooks.webhook },
   'POST /api/admin/webhooks/{id}/test': { access: 'admin', id: (f) => f.adminHooks.webhook },
@@ -232,7 +412,11 @@ const ROUTES: Record<string, Entry> = {
   'GET /api/admin/reports/overview': { access: 'admin' },
   'GET /api/tokens': { access: 'user' },
   'POST /api/tokens': { access: 'user', deny: ['admin'], body: () => ({ json: { name: 'Matrix', scopes: ['read'] } }) },
-  'DELETE /api/tokens/{id}': { access: 'party', hidden: 'API token not found', id: (f, who) => mineOf(f, who).apiToken },
+  'DELETE /api/tokens/{id}': {
+    access: 'party',
+    hidden: 'API token not found',
+    id: (f, who) => mineOf(f, who).apiToken,
+  },
 };
 
 /** A caller's own integration objects; unrelated and uma get ann's. */
@@ -288,7 +472,10 @@ function requestFor(route: string, entry: Entry, who: Caller, id?: string): [str
 
 /** A fresh code of the admin's authenticator: each 30-second step is accepted once. */
 let adminCode: () => Promise<string>;
-const withCode = async (init: RequestInit): Promise<RequestInit> => ({ ...init, headers: { ...(init.headers as Record<string, string>), 'x-totp-code': await adminCode() } });
+const withCode = async (init: RequestInit): Promise<RequestInit> => ({
+  ...init,
+  headers: { ...(init.headers as Record<string, string>), 'x-totp-code': await adminCode() },
+});
 
 async function call(route: string, entry: Entry, who: Caller, id?: string) {
   const [path, init] = requestFor(route, entry, who, id);
@@ -328,41 +515,91 @@ beforeAll(async () => {
   const { secret } = await enableTwoFactorFor(t, admin.token);
   adminCode = () => freshCode(t, admin.id, secret);
   await ok(t.app.request('/api/admin/btc-rate', await withCode(form({ btc_usd_rate: '50000' }, admin.token, 'PUT'))));
-  for (let i = 0; i < 5; i++) await ok(t.app.request('/api/admin/addresses', await withCode(form({ address_string: freshAddress() }, admin.token))), 201);
+  for (let i = 0; i < 5; i++)
+    await ok(
+      t.app.request('/api/admin/addresses', await withCode(form({ address_string: freshAddress() }, admin.token))),
+      201,
+    );
   const buyer = await signedInUser(t, 'ann', 'buyer');
   const seller = await signedInUser(t, 'sam', 'seller');
   await verifyEmailOf(t, 'ann');
   await verifyEmailOf(t, 'sam');
-  const deal = (counterparty: string) => json({ product_service: 'Camera', description: 'Mirrorless', amount_usd: '1000.00', seller_email: counterparty }, buyer.token);
+  const deal = (counterparty: string) =>
+    json(
+      { product_service: 'Camera', description: 'Mirrorless', amount_usd: '1000.00', seller_email: counterparty },
+      buyer.token,
+    );
 
   const unrelated = await signedInUser(t, 'ulf', 'buyer');
-  await ok(t.app.request('/api/auth/verify-email', json({ token: tokenInMail((await lastMailTo(t, 'ulf@example.com')).body) })));
+  await ok(
+    t.app.request(
+      '/api/auth/verify-email',
+      json({ token: tokenInMail((await lastMailTo(t, 'ulf@example.com')).body) }),
+    ),
+  );
   const unverified = await signedInUser(t, 'uma', 'seller');
   const suspended = await signedInUser(t, 'sue', 'buyer');
   const victim = await signedInUser(t, 'vic', 'buyer');
   const doomed = await signedInUser(t, 'dee', 'buyer');
 
   const escrow = await ok(t.app.request('/api/escrows', deal('sam@example.com')), 201);
-  const proposed = await ok(t.app.request(`/api/escrows/${escrow.id}/proposals`, json({ kind: 'extend_deadline', days: 2 }, seller.token)));
+  const proposed = await ok(
+    t.app.request(`/api/escrows/${escrow.id}/proposals`, json({ kind: 'extend_deadline', days: 2 }, seller.token)),
+  );
   const proposal = (proposed.proposals as { id: string }[])[0]!.id;
   await ok(t.app.request(`/api/escrows/${escrow.id}/proposals/${proposal}/withdraw`, bearer(seller.token, 'POST')));
   const unverifiedEscrow = await ok(t.app.request('/api/escrows', deal('uma@example.com')), 201);
   const cancellable = await ok(t.app.request('/api/escrows', deal('sam@example.com')), 201);
   const withEvidence = await ok(t.app.request('/api/escrows', deal('sam@example.com')), 201);
   const receipt = new File(['txid 4a5e1e4b, sent 0.0203 BTC\n'], 'receipt.txt', { type: 'text/plain' });
-  await ok(t.app.request(`/api/escrows/${withEvidence.id}/mark-paid`, multipart({ notes: 'Sent', file: receipt }, buyer.token)));
-  const evidence = await t.database.db.selectFrom('payment_evidence').select('evidence_id').where('escrow_id', '=', withEvidence.id).executeTakeFirstOrThrow();
+  await ok(
+    t.app.request(
+      `/api/escrows/${withEvidence.id}/mark-paid`,
+      multipart({ notes: 'Sent', file: receipt }, buyer.token),
+    ),
+  );
+  const evidence = await t.database.db
+    .selectFrom('payment_evidence')
+    .select('evidence_id')
+    .where('escrow_id', '=', withEvidence.id)
+    .executeTakeFirstOrThrow();
   const disputed = await ok(t.app.request('/api/escrows', deal('sam@example.com')), 201);
-  await ok(t.app.request(`/api/escrows/${disputed.id}/open-dispute`, json({ reason: 'Nothing arrived' }, seller.token)));
-  const dispute = await t.database.db.selectFrom('disputes').select('id').where('escrow_id', '=', disputed.id).executeTakeFirstOrThrow();
-  const review = await ok(t.app.request('/api/reviews', json({ name: 'Rita', country: 'Norway', rating: 5, text: 'Smooth deal', terms_accepted: true })), 201);
-  const address = await ok(t.app.request('/api/admin/addresses', await withCode(form({ address_string: freshAddress() }, admin.token))), 201);
-  const freeAddress = await ok(t.app.request('/api/admin/addresses', await withCode(form({ address_string: freshAddress() }, admin.token))), 201);
+  await ok(
+    t.app.request(`/api/escrows/${disputed.id}/open-dispute`, json({ reason: 'Nothing arrived' }, seller.token)),
+  );
+  const dispute = await t.database.db
+    .selectFrom('disputes')
+    .select('id')
+    .where('escrow_id', '=', disputed.id)
+    .executeTakeFirstOrThrow();
+  const review = await ok(
+    t.app.request(
+      '/api/reviews',
+      json({ name: 'Rita', country: 'Norway', rating: 5, text: 'Smooth deal', terms_accepted: true }),
+    ),
+    201,
+  );
+  const address = await ok(
+    t.app.request('/api/admin/addresses', await withCode(form({ address_string: freshAddress() }, admin.token))),
+    201,
+  );
+  const freeAddress = await ok(
+    t.app.request('/api/admin/addresses', await withCode(form({ address_string: freshAddress() }, admin.token))),
+    201,
+  );
 
   // Suspended through the admin route, which signs the user out everywhere; the sessions below stand for tokens that
   // outlived it (issued in a race, or restored from a backup): the middleware must still refuse them.
-  await ok(t.app.request(`/api/admin/users/${suspended.id}/suspend`, await withCode(form({ reason: 'Chargeback fraud' }, admin.token))));
-  const suspendedTokens = [await openSession(t.database.db, suspended.id), await openSession(t.database.db, suspended.id)] as const;
+  await ok(
+    t.app.request(
+      `/api/admin/users/${suspended.id}/suspend`,
+      await withCode(form({ reason: 'Chargeback fraud' }, admin.token)),
+    ),
+  );
+  const suspendedTokens = [
+    await openSession(t.database.db, suspended.id),
+    await openSession(t.database.db, suspended.id),
+  ] as const;
 
   // A signed checkpoint covering the fixtures, for the transparency routes.
   await t.deps.transparency!.introduceKey(t.deps.store);
@@ -398,7 +635,8 @@ beforeAll(async () => {
     adminHooks: await integrationObjects(t, admin.id, 'admin'),
   };
   // The fixtures are what their names say.
-  const me = async (token: string) => (await t.app.request('/api/auth/me', bearer(token))).json() as Promise<{ email_verified: boolean }>;
+  const me = async (token: string) =>
+    (await t.app.request('/api/auth/me', bearer(token))).json() as Promise<{ email_verified: boolean }>;
   expect((await me(f.users.unrelated.token)).email_verified).toBe(true);
   expect((await me(f.users.unverified.token)).email_verified).toBe(false);
   expect((await t.app.request('/api/auth/me', bearer(suspended.token))).status).toBe(401);
@@ -415,7 +653,9 @@ describe('the route table', () => {
   });
 
   it('names a fixture for every path parameter', () => {
-    const unnamed = Object.entries(ROUTES).filter(([route, entry]) => route.includes('{') && !entry.id).map(([route]) => route);
+    const unnamed = Object.entries(ROUTES)
+      .filter(([route, entry]) => route.includes('{') && !entry.id)
+      .map(([route]) => route);
     expect(unnamed).toEqual([]);
   });
 });
@@ -442,7 +682,10 @@ const OBJECT_CASES = Object.entries(ROUTES)
   .flatMap(([route, entry]) =>
     (['unrelated', 'unverified'] as const).map((who) => {
       const outcome = entry.access === 'party' ? 404 : 403;
-      return [`${route} as ${who} with another user's id -> ${outcome}, the same as for no such object`, { route, entry, who, outcome }] as const;
+      return [
+        `${route} as ${who} with another user's id -> ${outcome}, the same as for no such object`,
+        { route, entry, who, outcome },
+      ] as const;
     }),
   );
 
@@ -468,13 +711,26 @@ const OUT_OF_REACH = /^\/api\/(admin|tokens|auth|profile|setup)(\/|$)/;
 function expectedWithToken(route: string, entry: Entry, kind: TokenKind): Outcome {
   if (kind === 'revoked token') return expected(entry, 'anonymous');
   const [method, path] = route.split(' ') as [string, string];
-  if (OUT_OF_REACH.test(path) && route !== 'GET /api/auth/me') return { allowed: false, status: 403, detail: 'API tokens cannot be used here: admin routes, tokens, sign-in, password and 2FA need a signed-in session' };
-  if (kind === 'read token' && method !== 'GET') return { allowed: false, status: 403, detail: 'This API token has no write scope' };
+  if (OUT_OF_REACH.test(path) && route !== 'GET /api/auth/me')
+    return {
+      allowed: false,
+      status: 403,
+      detail:
+        'API tokens cannot be used here: admin routes, tokens, sign-in, password and 2FA need a signed-in session',
+    };
+  if (kind === 'read token' && method !== 'GET')
+    return { allowed: false, status: 403, detail: 'This API token has no write scope' };
   return expected(entry, 'buyer');
 }
 
 const TOKEN_CASES = Object.entries(ROUTES).flatMap(([route, entry]) =>
-  TOKEN_KINDS.map((kind) => [`${route} with ann's ${kind} -> ${label(expectedWithToken(route, entry, kind))}`, { route, entry, kind }] as const),
+  TOKEN_KINDS.map(
+    (kind) =>
+      [
+        `${route} with ann's ${kind} -> ${label(expectedWithToken(route, entry, kind))}`,
+        { route, entry, kind },
+      ] as const,
+  ),
 );
 
 describe('every route x API token scopes', () => {

@@ -20,7 +20,12 @@ let server: ServerType;
 let port: number;
 const BODY_MS = 1_500;
 beforeAll(async () => {
-  t = await openTestApp({ BODY_READ_TIMEOUT_MS: String(BODY_MS), UPLOADS_PER_CLIENT: '1', UPLOADS_IN_ALL: '2', TRUST_PROXY: '127.0.0.1' });
+  t = await openTestApp({
+    BODY_READ_TIMEOUT_MS: String(BODY_MS),
+    UPLOADS_PER_CLIENT: '1',
+    UPLOADS_IN_ALL: '2',
+    TRUST_PROXY: '127.0.0.1',
+  });
   server = serve({ fetch: t.app.fetch, port: 0, hostname: '127.0.0.1' });
   await new Promise<void>((resolve) => server.once('listening', () => resolve()));
   applyServerTimeouts(server as Server, { idleMs: 1_000, headersMs: 5_000, bodyMs: BODY_MS });
@@ -37,21 +42,29 @@ afterAll(async () => {
 /** A body that counts how much of it the server pulled: 40 chunks of 256 KiB. */
 function countedBody(chunk = new Uint8Array(256 * 1024).fill(0x20), chunks = 40) {
   const counter = { pulled: 0 };
-  const body = new ReadableStream<Uint8Array>({
-    pull(controller) {
-      if (counter.pulled >= chunks * chunk.byteLength) return controller.close();
-      counter.pulled += chunk.byteLength;
-      controller.enqueue(chunk);
+  const body = new ReadableStream<Uint8Array>(
+    {
+      pull(controller) {
+        if (counter.pulled >= chunks * chunk.byteLength) return controller.close();
+        counter.pulled += chunk.byteLength;
+        controller.enqueue(chunk);
+      },
     },
-  }, { highWaterMark: 0 });
+    { highWaterMark: 0 },
+  );
   return { body, counter };
 }
 
 const post = (path: string, body: ReadableStream<Uint8Array> | string, headers: Record<string, string>) =>
-  t.app.request(new Request(`http://localhost${path}`, { method: 'POST', body, duplex: 'half', headers } as RequestInit));
+  t.app.request(
+    new Request(`http://localhost${path}`, { method: 'POST', body, duplex: 'half', headers } as RequestInit),
+  );
 
 /** A raw HTTP exchange: what is written, and everything read until the server closes or `waitMs` passes. */
-function rawExchange(write: (socket: Socket) => void, waitMs: number): Promise<{ text: string; closedAfterMs: number | null }> {
+function rawExchange(
+  write: (socket: Socket) => void,
+  waitMs: number,
+): Promise<{ text: string; closedAfterMs: number | null }> {
   return new Promise((resolve) => {
     const started = Date.now();
     const socket = connect(port, '127.0.0.1', () => write(socket));
@@ -74,7 +87,13 @@ function rawExchange(write: (socket: Socket) => void, waitMs: number): Promise<{
 async function buyerWithEscrow() {
   await t.database.reset();
   const { buyer } = await openMarket(t, [freshAddress()]);
-  const created = await t.app.request('/api/escrows', json({ product_service: 'Camera', description: 'Mirrorless', amount_usd: '1000.00', seller_email: 'sam@example.com' }, buyer.token));
+  const created = await t.app.request(
+    '/api/escrows',
+    json(
+      { product_service: 'Camera', description: 'Mirrorless', amount_usd: '1000.00', seller_email: 'sam@example.com' },
+      buyer.token,
+    ),
+  );
   const { id } = (await created.json()) as { id: string };
   return { token: buyer.token, id };
 }
@@ -82,7 +101,9 @@ async function buyerWithEscrow() {
 describe('the session and the route come before the body', () => {
   it('an anonymous upload gets 401 and a path no route answers 404, with none of the body read', async () => {
     const anonymous = countedBody();
-    const res = await post(`/api/escrows/${randomUUID()}/mark-paid`, anonymous.body, { 'content-type': 'multipart/form-data; boundary=x' });
+    const res = await post(`/api/escrows/${randomUUID()}/mark-paid`, anonymous.body, {
+      'content-type': 'multipart/form-data; boundary=x',
+    });
     expect(res.status).toBe(401);
     expect(anonymous.counter.pulled).toBe(0);
     for (const path of ['/api/anything/mark-paid', '/api/escrows/x/y/mark-paid', '/api/health', '/nowhere']) {
@@ -97,7 +118,10 @@ describe('the session and the route come before the body', () => {
     const { token } = await buyerWithEscrow();
     // 10 MiB to a JSON call by a signed-in user: refused after a little over 1 MB, not read to the end.
     const big = countedBody();
-    const refused = await post('/api/escrows', big.body, { 'content-type': 'application/json', authorization: `Bearer ${token}` });
+    const refused = await post('/api/escrows', big.body, {
+      'content-type': 'application/json',
+      authorization: `Bearer ${token}`,
+    });
     expect(refused.status).toBe(413);
     expect(big.counter.pulled).toBeLessThanOrEqual(1024 * 1024 + 2 * 256 * 1024);
   });
@@ -106,11 +130,17 @@ describe('the session and the route come before the body', () => {
     const nested = countedBody(new TextEncoder().encode('['.repeat(64 * 1024)), 16);
     const started = performance.now();
     const res = await post('/api/auth/login', nested.body, { 'content-type': 'application/json' });
-    expect([res.status, ((await res.json()) as { detail: string }).detail]).toEqual([422, 'body: JSON nested deeper than 32 levels']);
+    expect([res.status, ((await res.json()) as { detail: string }).detail]).toEqual([
+      422,
+      'body: JSON nested deeper than 32 levels',
+    ]);
     expect(performance.now() - started).toBeLessThan(1_000);
     expect(nested.counter.pulled).toBeLessThan(16 * 64 * 1024);
     // Brackets inside strings do not count, and ordinary nesting passes.
-    const fine = await t.app.request('/api/auth/login', json({ username: 'nobody', password: `${'['.repeat(100)}{{{{` }));
+    const fine = await t.app.request(
+      '/api/auth/login',
+      json({ username: 'nobody', password: `${'['.repeat(100)}{{{{` }),
+    );
     expect(fine.status).toBe(401);
   });
 });
@@ -118,7 +148,9 @@ describe('the session and the route come before the body', () => {
 describe('deadlines', () => {
   it('a body that stalls gets 408 at BODY_READ_TIMEOUT_MS and its connection is closed', async () => {
     const { text, closedAfterMs } = await rawExchange((socket) => {
-      socket.write('POST /api/auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"username":');
+      socket.write(
+        'POST /api/auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"username":',
+      );
     }, 8_000);
     expect(text).toMatch(/^HTTP\/1\.1 408/);
     expect(text).toContain('Request body was not received within');
@@ -128,7 +160,9 @@ describe('deadlines', () => {
 
   it('an anonymous stalled chunked upload is answered 401 without waiting for its body', async () => {
     const { text, closedAfterMs } = await rawExchange((socket) => {
-      socket.write(`POST /api/escrows/${randomUUID()}/mark-paid HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=x\r\nTransfer-Encoding: chunked\r\n\r\n`);
+      socket.write(
+        `POST /api/escrows/${randomUUID()}/mark-paid HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=x\r\nTransfer-Encoding: chunked\r\n\r\n`,
+      );
       const mib = Buffer.alloc(1024 * 1024, 0x61);
       socket.write(`${mib.length.toString(16)}\r\n`);
       socket.write(mib);
@@ -161,12 +195,18 @@ describe('uploads at once', () => {
     const upload = (from: string) =>
       fetch(`http://127.0.0.1:${port}/api/escrows/${id}/mark-paid`, {
         method: 'POST',
-        headers: { authorization: `Bearer ${token}`, 'x-forwarded-for': from, 'content-type': 'application/x-www-form-urlencoded' },
+        headers: {
+          authorization: `Bearer ${token}`,
+          'x-forwarded-for': from,
+          'content-type': 'application/x-www-form-urlencoded',
+        },
         body: 'notes=sent',
       });
     const sameClient = await upload('10.0.0.1');
     expect(sameClient.status).toBe(429);
-    expect(((await sameClient.json()) as { detail: string }).detail).toMatch(/Too many uploads at once from this address/);
+    expect(((await sameClient.json()) as { detail: string }).detail).toMatch(
+      /Too many uploads at once from this address/,
+    );
     const second = stalled('10.0.0.2');
     await new Promise((r) => setTimeout(r, 300));
     const third = await upload('10.0.0.3');

@@ -53,19 +53,38 @@ async function freePort(): Promise<number> {
   return found;
 }
 
-const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+const rssMb = (pid: number) =>
+  Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'body-memory-'));
   port = await freePort();
   base = `http://127.0.0.1:${port}`;
-  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'error', SECRET_KEY: randomBytes(32).toString('hex'), BODY_READ_TIMEOUT_MS: '5000' };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'error',
+    SECRET_KEY: randomBytes(32).toString('hex'),
+    BODY_READ_TIMEOUT_MS: '5000',
+  };
   delete env.DATABASE_URL;
   const databaseUrl = await freshDatabaseUrl();
   if (databaseUrl) env.DATABASE_URL = databaseUrl;
-  child = spawn(process.execPath, ['--import', 'tsx', 'app-server/main.ts'], { cwd: root, env, stdio: ['ignore', 'ignore', 'inherit'] });
+  child = spawn(process.execPath, ['--import', 'tsx', 'app-server/main.ts'], {
+    cwd: root,
+    env,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   for (let i = 0; i < 240; i++) {
-    if (await fetch(`${base}/api/health`).then((r) => r.ok, () => false)) return;
+    if (
+      await fetch(`${base}/api/health`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return;
     await new Promise((r) => setTimeout(r, 250));
   }
   throw new Error('the server did not start in 60 s');
@@ -86,7 +105,9 @@ function stalledUpload(): Promise<string> {
   return new Promise((resolve) => {
     let answer = '';
     const socket = connect(port, '127.0.0.1', async () => {
-      socket.write(`POST /api/escrows/${randomUUID()}/mark-paid HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=x\r\nTransfer-Encoding: chunked\r\n\r\n`);
+      socket.write(
+        `POST /api/escrows/${randomUUID()}/mark-paid HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=x\r\nTransfer-Encoding: chunked\r\n\r\n`,
+      );
       const mib = Buffer.alloc(1024 * 1024, 0x61);
       for (let i = 0; i < 10 && !socket.destroyed; i++) {
         socket.write(`${mib.length.toString(16)}\r\n`);
@@ -119,7 +140,10 @@ describe('100 stalled anonymous chunked uploads', () => {
     console.info(`server RSS: ${before.toFixed(0)} MB before, ${peak.toFixed(0)} MB at most under 100 stalled uploads`);
     if (dropDatabase) expect(peak).toBeLessThan(300);
     else expect(peak - before).toBeLessThan(200);
-    const tally = answers.reduce<Record<string, number>>((acc, a) => ({ ...acc, [a || 'none']: (acc[a || 'none'] ?? 0) + 1 }), {});
+    const tally = answers.reduce<Record<string, number>>(
+      (acc, a) => ({ ...acc, [a || 'none']: (acc[a || 'none'] ?? 0) + 1 }),
+      {},
+    );
     // Each is answered 401 and closed; now and then the close (with the client's unsent chunks still queued)
     // resets the connection before the client reads the answer.
     expect(Object.keys(tally).filter((k) => k !== 'none' && k !== 'HTTP/1.1 401 Unauthorized')).toEqual([]);

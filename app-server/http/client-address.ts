@@ -13,7 +13,10 @@ export function clientAddress(c: Context, trustProxy: string | undefined): strin
     // app.request() in tests has no socket.
   }
   if (trustProxy && socket === trustProxy) {
-    const hops = (c.req.header('x-forwarded-for') ?? '').split(',').map((h) => h.trim()).filter(Boolean);
+    const hops = (c.req.header('x-forwarded-for') ?? '')
+      .split(',')
+      .map((h) => h.trim())
+      .filter(Boolean);
     return hops.at(-1) ?? socket;
   }
   return socket;

@@ -21,7 +21,10 @@ beforeAll(async () => {
   t = await openTestApp();
   mkdirSync(join(dir, 'assets'), { recursive: true });
   // As small as the real shell (about 950 bytes with its nonce): still compressed.
-  writeFileSync(join(dir, 'index.html'), `<!doctype html><html><head><title>Escrow</title></head><body><div id="root"></div>${'<!-- padding -->'.repeat(40)}</body></html>`);
+  writeFileSync(
+    join(dir, 'index.html'),
+    `<!doctype html><html><head><title>Escrow</title></head><body><div id="root"></div>${'<!-- padding -->'.repeat(40)}</body></html>`,
+  );
   writeFileSync(join(dir, 'assets', 'index-3f9a1c.js'), script);
   writeFileSync(join(dir, 'assets', 'logo-3f9a1c.png'), picture);
   web = createApp(t.deps, { webDist: dir });
@@ -31,11 +34,14 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const get = (path: string, encoding = 'gzip, deflate, br') => web.request(path, { headers: { 'accept-encoding': encoding } });
+const get = (path: string, encoding = 'gzip, deflate, br') =>
+  web.request(path, { headers: { 'accept-encoding': encoding } });
 const decoded = async (res: Response) => {
   const bytes = Buffer.from(await res.arrayBuffer());
   const encoding = res.headers.get('content-encoding');
-  return (encoding === 'br' ? brotliDecompressSync(bytes) : encoding === 'gzip' ? gunzipSync(bytes) : bytes).toString('utf8');
+  return (encoding === 'br' ? brotliDecompressSync(bytes) : encoding === 'gzip' ? gunzipSync(bytes) : bytes).toString(
+    'utf8',
+  );
 };
 
 describe('compression', () => {
@@ -72,7 +78,9 @@ describe('compression', () => {
     expect(png.headers.get('content-encoding')).toBeNull();
     expect(Buffer.from(await png.arrayBuffer()).equals(picture)).toBe(true);
     const admin = await signedInAdmin(t);
-    const exported = await web.request('/api/admin/events/export?from=1', { headers: { 'accept-encoding': 'br, gzip', authorization: `Bearer ${admin.token}` } });
+    const exported = await web.request('/api/admin/events/export?from=1', {
+      headers: { 'accept-encoding': 'br, gzip', authorization: `Bearer ${admin.token}` },
+    });
     expect(exported.status).toBe(200);
     expect(exported.headers.get('content-type')).toMatch(/^application\/x-ndjson/);
     expect(exported.headers.get('content-encoding')).toBeNull();

@@ -4,16 +4,54 @@ type OpenAPIRegistry = OpenAPIHono['openAPIRegistry'];
 import { ERROR_DESCRIPTIONS, type ErrorStatus, errorSchema } from '../../contract/errors.ts';
 
 /** Routes whose calls are counted against a limit per client or per account (429 with Retry-After). */
-const RATE_LIMITED = new Set(['post /api/auth/login', 'post /api/auth/register', 'post /api/reviews', 'post /api/contact', 'post /api/escrows', 'post /api/auth/resend-verification']);
+const RATE_LIMITED = new Set([
+  'post /api/auth/login',
+  'post /api/auth/register',
+  'post /api/reviews',
+  'post /api/contact',
+  'post /api/escrows',
+  'post /api/auth/resend-verification',
+]);
 
-const errorAnswer = (status: ErrorStatus) => ({ description: ERROR_DESCRIPTIONS[status], content: { 'application/json': { schema: errorSchema } } });
+const errorAnswer = (status: ErrorStatus) => ({
+  description: ERROR_DESCRIPTIONS[status],
+  content: { 'application/json': { schema: errorSchema } },
+});
 
 /** The group a route is listed under in /api/docs: its resource, and whether it is the admins'. */
 export function tagOf(path: string): string {
-  const [first = '', second = ''] = path.replace(/^\/api\//, '/').split('/').filter(Boolean);
-  const names: Record<string, string> = { auth: 'Accounts', profile: 'Accounts', setup: 'First start', escrows: 'Escrows', evidence: 'Escrows', reviews: 'Reviews', 'btc-rate': 'Pricing', health: 'Service', ready: 'Service', site: 'Site', 'pgp-key': 'Site', contact: 'Site' };
+  const [first = '', second = ''] = path
+    .replace(/^\/api\//, '/')
+    .split('/')
+    .filter(Boolean);
+  const names: Record<string, string> = {
+    auth: 'Accounts',
+    profile: 'Accounts',
+    setup: 'First start',
+    escrows: 'Escrows',
+    evidence: 'Escrows',
+    reviews: 'Reviews',
+    'btc-rate': 'Pricing',
+    health: 'Service',
+    ready: 'Service',
+    site: 'Site',
+    'pgp-key': 'Site',
+    contact: 'Site',
+  };
   if (first !== 'admin') return names[first] ?? 'Other';
-  const admin: Record<string, string> = { users: 'users', reviews: 'reviews', 'btc-rate': 'pricing', addresses: 'address pool', escrows: 'escrows', disputes: 'escrows', 'pending-verifications': 'escrows', 'audit-logs': 'audit', events: 'audit', replay: 'audit', chain: 'audit' };
+  const admin: Record<string, string> = {
+    users: 'users',
+    reviews: 'reviews',
+    'btc-rate': 'pricing',
+    addresses: 'address pool',
+    escrows: 'escrows',
+    disputes: 'escrows',
+    'pending-verifications': 'escrows',
+    'audit-logs': 'audit',
+    events: 'audit',
+    replay: 'audit',
+    chain: 'audit',
+  };
   return `Admin: ${admin[second] ?? second}`;
 }
 
@@ -38,7 +76,12 @@ export function withDocumentation<R extends RouteConfig>(config: R): R {
   if (config.path !== '/api/health') statuses.add(503);
   const responses: Record<string, unknown> = { ...config.responses };
   for (const status of [...statuses].sort()) responses[status] ??= errorAnswer(status);
-  return { ...config, operationId: config.operationId ?? operationIdOf(config.method, config.path), tags: config.tags ?? [tagOf(config.path)], responses };
+  return {
+    ...config,
+    operationId: config.operationId ?? operationIdOf(config.method, config.path),
+    tags: config.tags ?? [tagOf(config.path)],
+    responses,
+  };
 }
 
 /**

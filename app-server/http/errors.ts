@@ -26,19 +26,11 @@ export interface HttpError {
   unexpected: boolean;
 }
 
-const DATABASE_DOWN = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ETIMEDOUT',
-  '57P01',
-  '57P03',
-  '08006',
-  '08001',
-  '08003',
-]);
+const DATABASE_DOWN = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', '57P01', '57P03', '08006', '08001', '08003']);
 
 /** What the driver says, without a code, when the server went away or no connection could be had in time. */
-const CONNECTION_LOST = /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/;
+const CONNECTION_LOST =
+  /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/;
 
 const codeForStatus = (status: number): string =>
   (Object.entries(statusByCode).find(([, s]) => s === status)?.[0] as ErrorCode | undefined) ?? 'invalid_input';
@@ -74,7 +66,8 @@ export function toHttpError(error: unknown): HttpError {
     };
   }
   const status = (error as { status?: number } | null)?.status;
-  if (status === 413) return { status, code: 'payload_too_large', detail: 'Request body is too large', headers: {}, unexpected: false };
+  if (status === 413)
+    return { status, code: 'payload_too_large', detail: 'Request body is too large', headers: {}, unexpected: false };
   if (error instanceof HTTPException && status && status >= 400 && status < 500) {
     const detail = status === 415 ? 'Unsupported content type for this call' : error.message || 'Bad request';
     return { status, code: codeForStatus(status), detail, headers: {}, unexpected: false };
@@ -107,7 +100,8 @@ const UNPAIRED_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBF
  * path ('' for the whole value), or undefined when all is well.
  */
 export function unstorableField(value: unknown, path: readonly string[] = []): string | undefined {
-  if (typeof value === 'string') return value.includes('\u0000') || UNPAIRED_SURROGATE.test(value) ? path.join('.') : undefined;
+  if (typeof value === 'string')
+    return value.includes('\u0000') || UNPAIRED_SURROGATE.test(value) ? path.join('.') : undefined;
   if (value instanceof File) return unstorableField(value.name, path);
   if (value === null || typeof value !== 'object') return undefined;
   const proto = Object.getPrototypeOf(value) as unknown;

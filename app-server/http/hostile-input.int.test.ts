@@ -18,7 +18,12 @@ import { openTestApp } from '../testing/test-app.ts';
 /** Requests per route; the whole file stays near a minute on PGlite. */
 const RUNS = Number(process.env.HOSTILE_RUNS ?? 24);
 /** Set high so the fuzzer reaches the code behind the rate limits instead of a 429 after a dozen tries. */
-const t = await openTestApp({ RATE_LIMIT_LOGIN: '100000', RATE_LIMIT_REGISTER: '100000', RATE_LIMIT_REVIEWS: '100000', RATE_LIMIT_CONTACT: '100000' });
+const t = await openTestApp({
+  RATE_LIMIT_LOGIN: '100000',
+  RATE_LIMIT_REGISTER: '100000',
+  RATE_LIMIT_REVIEWS: '100000',
+  RATE_LIMIT_CONTACT: '100000',
+});
 const { db } = t.database;
 afterAll(async () => t.close());
 
@@ -60,12 +65,15 @@ for (const r of t.app.routes) {
   if (routes.some((known) => known.method === r.method && known.path === r.path)) continue;
   const op = doc.paths[r.path.replace(/:(\w+)/g, '{$1}')]?.[r.method.toLowerCase()];
   const bodies: Route['bodies'] = {};
-  for (const [type, content] of Object.entries(op?.requestBody?.content ?? {})) bodies[type] = content.schema?.properties ?? {};
+  for (const [type, content] of Object.entries(op?.requestBody?.content ?? {}))
+    bodies[type] = content.schema?.properties ?? {};
   routes.push({
     method: r.method,
     path: r.path,
     params: [...r.path.matchAll(/:(\w+)/g)].map((m) => m[1]!),
-    query: Object.fromEntries((op?.parameters ?? []).filter((p) => p.in === 'query').map((p) => [p.name, p.schema ?? {}])),
+    query: Object.fromEntries(
+      (op?.parameters ?? []).filter((p) => p.in === 'query').map((p) => [p.name, p.schema ?? {}]),
+    ),
     bodies,
   });
 }
@@ -104,7 +112,15 @@ const OVER_LIMIT = 'x'.repeat(MAX_BODY_BYTES + 1);
 const isHuge = (s: string) => s.length >= 100_000;
 
 /** Strings by kind, each kind drawn as often as the others. */
-const CONTROL = ['\u0000', 'a\u0000b', '\u0000'.repeat(8), '\u0001\u001f\u007f', '\t\n\r', '\r\n\r\n', '\u0085\u2028\u2029'];
+const CONTROL = [
+  '\u0000',
+  'a\u0000b',
+  '\u0000'.repeat(8),
+  '\u0001\u001f\u007f',
+  '\t\n\r',
+  '\r\n\r\n',
+  '\u0085\u2028\u2029',
+];
 const UNICODE = [
   '\uD800',
   '\uDFFF',
@@ -135,7 +151,30 @@ const INJECTION = [
   '%s%s%s%n',
   '{"__proto__":{"polluted":true}}',
 ];
-const NUMBERS_AS_STRINGS = ['NaN', 'Infinity', '-Infinity', '-0', '0', '-1', '1e308', '1e309', '-1e308', '5e-324', '0x10', '0b101', '1_000', '+5', '.5', '5.', ' 5 ', '4.5', '٣', '9'.repeat(400), '9007199254740993', '123456789012345678901234567890.123456789'];
+const NUMBERS_AS_STRINGS = [
+  'NaN',
+  'Infinity',
+  '-Infinity',
+  '-0',
+  '0',
+  '-1',
+  '1e308',
+  '1e309',
+  '-1e308',
+  '5e-324',
+  '0x10',
+  '0b101',
+  '1_000',
+  '+5',
+  '.5',
+  '5.',
+  ' 5 ',
+  '4.5',
+  '٣',
+  '9'.repeat(400),
+  '9007199254740993',
+  '123456789012345678901234567890.123456789',
+];
 const WORDS = [
   '',
   ' ',
@@ -158,7 +197,17 @@ const WORDS = [
   '__proto__',
 ];
 /** Inserted into an otherwise plausible value, so that it passes the type check and reaches what lies behind. */
-const TAINTS = ['\u0000', '\uD800', '\uDC00', "'; DROP TABLE events; --", '<script>alert(1)</script>', '😀', '\u202E', '%00', ' '];
+const TAINTS = [
+  '\u0000',
+  '\uD800',
+  '\uDC00',
+  "'; DROP TABLE events; --",
+  '<script>alert(1)</script>',
+  '😀',
+  '\u202E',
+  '%00',
+  ' ',
+];
 const NASTY_KEYS = [
   '__proto__',
   'constructor',
@@ -184,7 +233,23 @@ const NASTY_KEYS = [
   '$where',
   "'; DROP TABLE events; --",
 ];
-const RAW_NUMBERS = ['-0', '0', '-1', '1e308', '-1e308', '1e309', '-1e309', '5e-324', '1e-400', '9007199254740993', '123456789012345678901234567890', '4.5', '2.5', '0.1', '1E2'];
+const RAW_NUMBERS = [
+  '-0',
+  '0',
+  '-1',
+  '1e308',
+  '-1e308',
+  '1e309',
+  '-1e309',
+  '5e-324',
+  '1e-400',
+  '9007199254740993',
+  '123456789012345678901234567890',
+  '4.5',
+  '2.5',
+  '0.1',
+  '1E2',
+];
 
 const hostileString: fc.Arbitrary<string> = fc.oneof(
   { weight: 2, arbitrary: fc.constantFrom(...CONTROL) },
@@ -219,7 +284,10 @@ const hostileValue = (fields: string[]): fc.Arbitrary<J> =>
       { weight: 1, arbitrary: fc.constant(null) },
       { weight: 1, arbitrary: fc.boolean() },
       { weight: 1, arbitrary: fc.array(tie('value'), { maxLength: 3 }) },
-      { weight: 1, arbitrary: fc.array(fc.tuple(hostileKey(fields), tie('value')), { maxLength: 3 }).map((e) => new Obj(e)) },
+      {
+        weight: 1,
+        arbitrary: fc.array(fc.tuple(hostileKey(fields), tie('value')), { maxLength: 3 }).map((e) => new Obj(e)),
+      },
     ),
   })).value;
 
@@ -253,10 +321,19 @@ const BROKEN_JSON = [
 const BROKEN_MULTIPART: { contentType: string; text: string }[] = [
   { contentType: 'multipart/form-data', text: '--x\r\nContent-Disposition: form-data; name="a"\r\n\r\nb\r\n--x--\r\n' },
   { contentType: 'multipart/form-data; boundary=', text: '--\r\n\r\n--' },
-  { contentType: 'multipart/form-data; boundary=XYZ', text: '--XYZ\r\nContent-Disposition: form-data; name="notes"\r\n\r\nunterminated' },
-  { contentType: 'multipart/form-data; boundary=XYZ', text: '--ABC\r\nContent-Disposition: form-data; name="notes"\r\n\r\nx\r\n--ABC--\r\n' },
+  {
+    contentType: 'multipart/form-data; boundary=XYZ',
+    text: '--XYZ\r\nContent-Disposition: form-data; name="notes"\r\n\r\nunterminated',
+  },
+  {
+    contentType: 'multipart/form-data; boundary=XYZ',
+    text: '--ABC\r\nContent-Disposition: form-data; name="notes"\r\n\r\nx\r\n--ABC--\r\n',
+  },
   { contentType: 'multipart/form-data; boundary=XYZ', text: '--XYZ\r\n\r\nno headers\r\n--XYZ--\r\n' },
-  { contentType: 'multipart/form-data; boundary=XYZ', text: '--XYZ\r\nContent-Disposition: form-data; name="a\r\nX-Evil: 1"\r\n\r\nv\r\n--XYZ--\r\n' },
+  {
+    contentType: 'multipart/form-data; boundary=XYZ',
+    text: '--XYZ\r\nContent-Disposition: form-data; name="a\r\nX-Evil: 1"\r\n\r\nv\r\n--XYZ--\r\n',
+  },
   {
     contentType: 'multipart/form-data; boundary=XYZ',
     text: '--XYZ\r\nContent-Disposition: form-data; name="file"; filename="../../etc/passwd"\r\nContent-Type: application/x-msdownload\r\n\r\nMZ\u0000\u0000\r\n--XYZ--\r\n',
@@ -264,7 +341,10 @@ const BROKEN_MULTIPART: { contentType: string; text: string }[] = [
   { contentType: `multipart/form-data; boundary=${'b'.repeat(300)}`, text: `--${'b'.repeat(300)}\r\n\r\n` },
   { contentType: 'multipart/form-data; boundary="unclosed', text: '--unclosed--' },
   { contentType: 'multipart/form-data; boundary=XYZ', text: '' },
-  { contentType: 'multipart/form-data; boundary=XYZ', text: `--XYZ\r\nContent-Disposition: form-data; name="notes"\r\n\r\n${ONE_MB}\r\n--XYZ` },
+  {
+    contentType: 'multipart/form-data; boundary=XYZ',
+    text: `--XYZ\r\nContent-Disposition: form-data; name="notes"\r\n\r\n${ONE_MB}\r\n--XYZ`,
+  },
 ];
 const WRONG_TYPES = [
   'text/plain',
@@ -283,7 +363,16 @@ const WRONG_TYPES = [
   '*/*',
   'foo',
 ];
-const WRONG_TEXTS = ['', '<?xml version="1.0"?><!DOCTYPE a [<!ENTITY x SYSTEM "file:///etc/passwd">]><a>&x;</a>', '{"a":1}', 'a=1&b=2', '%%%=&&=%ZZ', '\u0000\u0001\u0002', 'not json at all', 'role=admin&__proto__[polluted]=1'];
+const WRONG_TEXTS = [
+  '',
+  '<?xml version="1.0"?><!DOCTYPE a [<!ENTITY x SYSTEM "file:///etc/passwd">]><a>&x;</a>',
+  '{"a":1}',
+  'a=1&b=2',
+  '%%%=&&=%ZZ',
+  '\u0000\u0001\u0002',
+  'not json at all',
+  'role=admin&__proto__[polluted]=1',
+];
 
 interface FilePart {
   file: string;
@@ -296,11 +385,24 @@ type Body =
   | { kind: 'form'; parts: (readonly [string, string | FilePart])[] };
 
 const hostileFile: fc.Arbitrary<FilePart> = fc.record({
-  file: fc.constantFrom('proof.txt', '', '../../etc/passwd', 'a\u0000.png', 'évidence 😀.pdf', 'x'.repeat(300), 'shell.php.png'),
+  file: fc.constantFrom(
+    'proof.txt',
+    '',
+    '../../etc/passwd',
+    'a\u0000.png',
+    'évidence 😀.pdf',
+    'x'.repeat(300),
+    'shell.php.png',
+  ),
   type: fc.constantFrom('text/plain', 'image/png', 'application/pdf', 'application/x-msdownload', '', 'text/html'),
   bytes: fc.oneof(
     fc.uint8Array({ maxLength: 64 }),
-    fc.constantFrom(new TextEncoder().encode('plain proof'), new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 0, 0]), new TextEncoder().encode('<script>alert(1)</script>'), new Uint8Array(0)),
+    fc.constantFrom(
+      new TextEncoder().encode('plain proof'),
+      new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 0, 0]),
+      new TextEncoder().encode('<script>alert(1)</script>'),
+      new Uint8Array(0),
+    ),
   ),
 });
 
@@ -328,7 +430,9 @@ const chainHead = () => readChainHead(db);
  * answered "Invalid 2FA code"; the lock is the record of those refusals). Nothing else.
  */
 const appendedByRefusal = async (after: number) =>
-  (await db.selectFrom('events').select('type').where('position', '>', after).execute()).map((e) => e.type).filter((type) => type !== 'TwoFactorLocked');
+  (await db.selectFrom('events').select('type').where('position', '>', after).execute())
+    .map((e) => e.type)
+    .filter((type) => type !== 'TwoFactorLocked');
 
 /** A plausible value for a field, to get past the first check and reach the code behind it. */
 function plausible(name: string, schema: FieldSchema, asForm: boolean): fc.Arbitrary<J | FilePart> {
@@ -358,13 +462,22 @@ const taint = (value: string, fragment: string, at: number) => {
   const i = at % (value.length + 1);
   return value.slice(0, i) + fragment + value.slice(i);
 };
-type Mutation = { drop: string } | { set: string; to: J | FilePart } | { add: string; to: J | FilePart } | { taint: string; with: string; at: number };
+type Mutation =
+  | { drop: string }
+  | { set: string; to: J | FilePart }
+  | { add: string; to: J | FilePart }
+  | { taint: string; with: string; at: number };
 
 /** Entries with the route's real field names: plausible values, then some replaced, dropped, repeated or added. */
-function shapedEntries(fields: Record<string, FieldSchema>, asForm: boolean): fc.Arbitrary<(readonly [string, J | FilePart])[]> {
+function shapedEntries(
+  fields: Record<string, FieldSchema>,
+  asForm: boolean,
+): fc.Arbitrary<(readonly [string, J | FilePart])[]> {
   const names = Object.keys(fields);
   const base = fc.tuple(...names.map((n) => plausible(n, fields[n]!, asForm).map((v) => [n, v] as const)));
-  const value = asForm ? fc.oneof({ weight: 5, arbitrary: hostileValue(names) }, { weight: 1, arbitrary: hostileFile }) : hostileValue(names);
+  const value = asForm
+    ? fc.oneof({ weight: 5, arbitrary: hostileValue(names) }, { weight: 1, arbitrary: hostileFile })
+    : hostileValue(names);
   const mutation: fc.Arbitrary<Mutation> = fc.oneof(
     ...(names.length
       ? [
@@ -382,7 +495,8 @@ function shapedEntries(fields: Record<string, FieldSchema>, asForm: boolean): fc
     for (const m of mutations) {
       if ('drop' in m) out = out.filter(([k]) => k !== m.drop);
       else if ('set' in m) out = out.map(([k, v]) => [k, k === m.set ? m.to : v] as const);
-      else if ('taint' in m) out = out.map(([k, v]) => [k, k === m.taint && typeof v === 'string' ? taint(v, m.with, m.at) : v] as const);
+      else if ('taint' in m)
+        out = out.map(([k, v]) => [k, k === m.taint && typeof v === 'string' ? taint(v, m.with, m.at) : v] as const);
       else out = [...out, [m.add, m.to] as const];
     }
     return out;
@@ -390,7 +504,8 @@ function shapedEntries(fields: Record<string, FieldSchema>, asForm: boolean): fc
 }
 
 const isFile = (v: unknown): v is FilePart => typeof v === 'object' && v !== null && 'bytes' in v;
-const jsonOf = (entries: (readonly [string, J | FilePart])[]) => toJson(new Obj(entries.map(([k, v]) => [k, isFile(v) ? v.file : v] as const)));
+const jsonOf = (entries: (readonly [string, J | FilePart])[]) =>
+  toJson(new Obj(entries.map(([k, v]) => [k, isFile(v) ? v.file : v] as const)));
 type Part = readonly [string, string | FilePart];
 const formParts = (entries: (readonly [string, J | FilePart])[]): Part[] =>
   entries.flatMap(([k, v]): Part[] => (isFile(v) ? [[k, v]] : toFormValues(v).map((s): Part => [k, s])));
@@ -400,19 +515,63 @@ function bodies(route: Route): fc.Arbitrary<Body> {
   const jsonFields = route.bodies['application/json'];
   const formFields = route.bodies['application/x-www-form-urlencoded'] ?? route.bodies['multipart/form-data'];
   const anyFields = Object.keys(jsonFields ?? formFields ?? {});
-  const jsonType = fc.constantFrom('application/json', 'application/json; charset=utf-8', 'application/vnd.api+json', 'Application/JSON');
+  const jsonType = fc.constantFrom(
+    'application/json',
+    'application/json; charset=utf-8',
+    'application/vnd.api+json',
+    'Application/JSON',
+  );
   const options: { weight: number; arbitrary: fc.Arbitrary<Body> }[] = [
-    { weight: 2, arbitrary: fc.record({ kind: fc.constant('none' as const), contentType: fc.option(fc.constantFrom(...WRONG_TYPES), { nil: undefined }) }) },
     {
       weight: 2,
-      arbitrary: fc.record({ kind: fc.constant('text' as const), contentType: fc.option(fc.constantFrom(...WRONG_TYPES), { nil: undefined }), text: fc.constantFrom(...WRONG_TEXTS) }),
+      arbitrary: fc.record({
+        kind: fc.constant('none' as const),
+        contentType: fc.option(fc.constantFrom(...WRONG_TYPES), { nil: undefined }),
+      }),
+    },
+    {
+      weight: 2,
+      arbitrary: fc.record({
+        kind: fc.constant('text' as const),
+        contentType: fc.option(fc.constantFrom(...WRONG_TYPES), { nil: undefined }),
+        text: fc.constantFrom(...WRONG_TEXTS),
+      }),
     },
     { weight: 1, arbitrary: fc.constantFrom(...BROKEN_MULTIPART).map((b) => ({ kind: 'text' as const, ...b })) },
-    { weight: 1, arbitrary: fc.record({ kind: fc.constant('text' as const), contentType: jsonType, text: fc.constantFrom(...BROKEN_JSON) }) },
-    { weight: 1, arbitrary: fc.record({ kind: fc.constant('text' as const), contentType: jsonType, text: hostileValue(anyFields).map(toJson) }) },
-    { weight: 1, arbitrary: fc.record({ kind: fc.constant('text' as const), contentType: jsonType, text: fc.jsonValue().map((v) => JSON.stringify(v)) }) },
+    {
+      weight: 1,
+      arbitrary: fc.record({
+        kind: fc.constant('text' as const),
+        contentType: jsonType,
+        text: fc.constantFrom(...BROKEN_JSON),
+      }),
+    },
+    {
+      weight: 1,
+      arbitrary: fc.record({
+        kind: fc.constant('text' as const),
+        contentType: jsonType,
+        text: hostileValue(anyFields).map(toJson),
+      }),
+    },
+    {
+      weight: 1,
+      arbitrary: fc.record({
+        kind: fc.constant('text' as const),
+        contentType: jsonType,
+        text: fc.jsonValue().map((v) => JSON.stringify(v)),
+      }),
+    },
   ];
-  if (jsonFields) options.push({ weight: 8, arbitrary: fc.record({ kind: fc.constant('text' as const), contentType: jsonType, text: shapedEntries(jsonFields, false).map(jsonOf) }) });
+  if (jsonFields)
+    options.push({
+      weight: 8,
+      arbitrary: fc.record({
+        kind: fc.constant('text' as const),
+        contentType: jsonType,
+        text: shapedEntries(jsonFields, false).map(jsonOf),
+      }),
+    });
   if (formFields) {
     const shaped = shapedEntries(formFields, true).map(formParts);
     options.push(
@@ -429,12 +588,16 @@ function bodies(route: Route): fc.Arbitrary<Body> {
   }
   if (!jsonFields && !formFields) {
     // No declared body: one of each shape is still sent, with the names of a few real fields of other calls.
-    options.push({ weight: 2, arbitrary: shapedEntries({}, true).map((entries) => ({ kind: 'form' as const, parts: formParts(entries) })) });
+    options.push({
+      weight: 2,
+      arbitrary: shapedEntries({}, true).map((entries) => ({ kind: 'form' as const, parts: formParts(entries) })),
+    });
   }
   return fc.oneof(...options);
 }
 
-const wellFormed = (s: string) => s.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
+const wellFormed = (s: string) =>
+  s.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
 const BAD_PARAMS = [
   'not-a-uuid',
   '%',
@@ -469,19 +632,50 @@ const paramValue = (route: Route): fc.Arbitrary<string> => {
 };
 const queryString = (route: Route): fc.Arbitrary<string> => {
   const names = Object.keys(route.query);
-  const search = (entries: (readonly [string, string])[]) => `?${new URLSearchParams(entries.map(([k, v]) => [wellFormed(k), wellFormed(v)])).toString()}`;
+  const search = (entries: (readonly [string, string])[]) =>
+    `?${new URLSearchParams(entries.map(([k, v]) => [wellFormed(k), wellFormed(v)])).toString()}`;
   return fc.oneof(
     { weight: 2, arbitrary: fc.constant('') },
     ...(names.length
-      ? [{ weight: 6, arbitrary: shapedEntries(route.query, true).map((entries) => search(formParts(entries).map(([k, v]) => [k, typeof v === 'string' ? v : v.file] as const))) }]
+      ? [
+          {
+            weight: 6,
+            arbitrary: shapedEntries(route.query, true).map((entries) =>
+              search(formParts(entries).map(([k, v]) => [k, typeof v === 'string' ? v : v.file] as const)),
+            ),
+          },
+        ]
       : []),
     {
       weight: 4,
       arbitrary: fc
-        .array(fc.tuple(hostileKey(names), hostileString.filter((s) => s !== OVER_LIMIT)), { minLength: 1, maxLength: 4 })
+        .array(
+          fc.tuple(
+            hostileKey(names),
+            hostileString.filter((s) => s !== OVER_LIMIT),
+          ),
+          { minLength: 1, maxLength: 4 },
+        )
         .map(search),
     },
-    { weight: 1, arbitrary: fc.constantFrom('?%', '?a=%ZZ', '?&&&==', '?limit=1e308', '?before=99999999999', '?after=-1', '?skip=9007199254740993', '?from=2024-13-45T99:99:99Z', '?limit[]=1&limit[]=2', '?__proto__[x]=1', '?country=%ED%A0%80', '?actor=%00', '?q=%C0%AF') },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        '?%',
+        '?a=%ZZ',
+        '?&&&==',
+        '?limit=1e308',
+        '?before=99999999999',
+        '?after=-1',
+        '?skip=9007199254740993',
+        '?from=2024-13-45T99:99:99Z',
+        '?limit[]=1&limit[]=2',
+        '?__proto__[x]=1',
+        '?country=%ED%A0%80',
+        '?actor=%00',
+        '?q=%C0%AF',
+      ),
+    },
   );
 };
 
@@ -495,13 +689,26 @@ interface Attempt {
 }
 const callers = (route: Route): fc.Arbitrary<Caller> =>
   route.path.startsWith('/api/admin/')
-    ? fc.oneof({ weight: 8, arbitrary: fc.constant<Caller>('admin') }, { weight: 1, arbitrary: fc.constantFrom<Caller>('buyer', 'anonymous', 'stranger-token') })
-    : fc.oneof({ weight: 4, arbitrary: fc.constant<Caller>('buyer') }, { weight: 2, arbitrary: fc.constantFrom<Caller>('admin', 'seller') }, { weight: 1, arbitrary: fc.constantFrom<Caller>('anonymous', 'stranger-token') });
+    ? fc.oneof(
+        { weight: 8, arbitrary: fc.constant<Caller>('admin') },
+        { weight: 1, arbitrary: fc.constantFrom<Caller>('buyer', 'anonymous', 'stranger-token') },
+      )
+    : fc.oneof(
+        { weight: 4, arbitrary: fc.constant<Caller>('buyer') },
+        { weight: 2, arbitrary: fc.constantFrom<Caller>('admin', 'seller') },
+        { weight: 1, arbitrary: fc.constantFrom<Caller>('anonymous', 'stranger-token') },
+      );
 const extraHeaders = fc.oneof(
   { weight: 6, arbitrary: fc.constant({}) },
-  { weight: 1, arbitrary: fc.constantFrom('key with spaces', 'x'.repeat(300), '', 'ok-key').map((k) => ({ 'idempotency-key': k })) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom('key with spaces', 'x'.repeat(300), '', 'ok-key').map((k) => ({ 'idempotency-key': k })),
+  },
   { weight: 1, arbitrary: fc.uuid().map((k) => ({ 'idempotency-key': k })) },
-  { weight: 1, arbitrary: fc.constantFrom('bad id\twith tab', '../../x', 'x'.repeat(500)).map((id) => ({ 'x-request-id': id })) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom('bad id\twith tab', '../../x', 'x'.repeat(500)).map((id) => ({ 'x-request-id': id })),
+  },
 );
 
 function attempts(route: Route): fc.Arbitrary<Attempt> {
@@ -510,7 +717,10 @@ function attempts(route: Route): fc.Arbitrary<Attempt> {
     .record({
       caller: callers(route),
       // Now and then the route's path with a method it does not have.
-      method: fc.oneof({ weight: 19, arbitrary: fc.constant(route.method) }, { weight: 1, arbitrary: fc.constantFrom('PATCH', 'OPTIONS', 'PUT', 'DELETE', 'POST') }),
+      method: fc.oneof(
+        { weight: 19, arbitrary: fc.constant(route.method) },
+        { weight: 1, arbitrary: fc.constantFrom('PATCH', 'OPTIONS', 'PUT', 'DELETE', 'POST') },
+      ),
       params: fc.tuple(...route.params.map(() => paramValue(route))),
       query: queryString(route),
       body: sendsBody ? bodies(route) : fc.constant<Body>({ kind: 'none' }),
@@ -547,7 +757,11 @@ async function check(route: Route, a: Attempt) {
     if (a.body.kind === 'text') body = a.body.text;
     else {
       const data = new FormData();
-      for (const [k, v] of a.body.parts) data.append(k, typeof v === 'string' ? v : new File([v.bytes as Uint8Array<ArrayBuffer>], v.file, { type: v.type }));
+      for (const [k, v] of a.body.parts)
+        data.append(
+          k,
+          typeof v === 'string' ? v : new File([v.bytes as Uint8Array<ArrayBuffer>], v.file, { type: v.type }),
+        );
       body = data;
     }
   }
@@ -573,7 +787,8 @@ async function check(route: Route, a: Attempt) {
   }
   expect(typeof detail === 'string' && detail.trim().length > 0, `no detail in ${what}`).toBe(true);
   expect(STACK.test(text), `a stack or a file path in ${what}`).toBe(false);
-  if (after.position !== before.position) expect(await appendedByRefusal(before.position), `refused, yet the event log moved: ${what}`).toEqual([]);
+  if (after.position !== before.position)
+    expect(await appendedByRefusal(before.position), `refused, yet the event log moved: ${what}`).toEqual([]);
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -581,7 +796,10 @@ async function check(route: Route, a: Attempt) {
 let market: Awaited<ReturnType<typeof openMarket>>;
 
 beforeAll(async () => {
-  market = await openMarket(t, Array.from({ length: 8 }, () => freshAddress()));
+  market = await openMarket(
+    t,
+    Array.from({ length: 8 }, () => freshAddress()),
+  );
   const { admin, buyer, seller } = market;
   const ok = async (res: Response | Promise<Response>, status = 200) => {
     const r = await res;
@@ -589,19 +807,48 @@ beforeAll(async () => {
     return (await r.json()) as Record<string, unknown> & { id: string };
   };
   const target = await signedInUser(t, 'tim');
-  const deal = { product_service: 'Camera', description: 'Mirrorless', amount_usd: '1000.00', seller_email: 'sam@example.com' };
+  const deal = {
+    product_service: 'Camera',
+    description: 'Mirrorless',
+    amount_usd: '1000.00',
+    seller_email: 'sam@example.com',
+  };
   const open = await ok(t.app.request('/api/escrows', json(deal, buyer.token)), 201);
   const disputed = await ok(t.app.request('/api/escrows', json(deal, buyer.token)), 201);
   const proof = new File(['sent 0.02 BTC'], 'proof.txt', { type: 'text/plain' });
-  await ok(t.app.request(`/api/escrows/${disputed.id}/mark-paid`, multipart({ notes: 'sent', file: proof }, buyer.token)));
-  await ok(t.app.request(`/api/admin/escrows/${disputed.id}/verify-payment`, form({ verified: 'true', notes: 'seen', txid: 'b'.repeat(64) }, admin.token)));
+  await ok(
+    t.app.request(`/api/escrows/${disputed.id}/mark-paid`, multipart({ notes: 'sent', file: proof }, buyer.token)),
+  );
+  await ok(
+    t.app.request(
+      `/api/admin/escrows/${disputed.id}/verify-payment`,
+      form({ verified: 'true', notes: 'seen', txid: 'b'.repeat(64) }, admin.token),
+    ),
+  );
   // Opened with fields the client may not choose; the mass-assignment tests look at what was kept.
   mallory = randomUUID();
-  await ok(t.app.request(`/api/escrows/${disputed.id}/open-dispute`, json({ reason: 'Not delivered', dispute_id: mallory, by: 'admin', opened_by_side: 'seller', status: 'resolved' }, buyer.token)));
+  await ok(
+    t.app.request(
+      `/api/escrows/${disputed.id}/open-dispute`,
+      json(
+        { reason: 'Not delivered', dispute_id: mallory, by: 'admin', opened_by_side: 'seller', status: 'resolved' },
+        buyer.token,
+      ),
+    ),
+  );
   const evidence = await db.selectFrom('payment_evidence').select('evidence_id').executeTakeFirstOrThrow();
   const dispute = await db.selectFrom('disputes').select('id').executeTakeFirstOrThrow();
-  const review = await ok(t.app.request('/api/reviews', json({ name: 'Ann', country: 'Norway', rating: 5, text: 'Smooth deal', terms_accepted: true })), 201);
-  const address = await ok(t.app.request('/api/admin/addresses', form({ address_string: freshAddress() }, admin.token)), 201);
+  const review = await ok(
+    t.app.request(
+      '/api/reviews',
+      json({ name: 'Ann', country: 'Norway', rating: 5, text: 'Smooth deal', terms_accepted: true }),
+    ),
+    201,
+  );
+  const address = await ok(
+    t.app.request('/api/admin/addresses', form({ address_string: freshAddress() }, admin.token)),
+    201,
+  );
 
   Object.assign(ids, {
     escrows: [open.id, disputed.id],
@@ -626,15 +873,23 @@ describe('mass assignment: fields a client may not set are ignored or refused', 
     confirm_password: 'a long enough password',
     ...extra,
   });
-  const userNamed = (username: string) => db.selectFrom('users').selectAll().where('username', '=', username).executeTakeFirst();
+  const userNamed = (username: string) =>
+    db.selectFrom('users').selectAll().where('username', '=', username).executeTakeFirst();
 
   it('registration never creates an admin, however the role is smuggled in', async () => {
     const before = await chainHead();
     const asAdmin = await t.app.request('/api/auth/register', json(registration('mal1', { role: 'admin' })));
-    expect([asAdmin.status, await asAdmin.json()]).toEqual([422, { detail: 'role: Registration cannot create an admin', code: 'invalid_input' }]);
+    expect([asAdmin.status, await asAdmin.json()]).toEqual([
+      422,
+      { detail: 'role: Registration cannot create an admin', code: 'invalid_input' },
+    ]);
     // Duplicate keys: the last one wins in JSON.parse, and it says admin.
     const dup = `{${toJson(new Obj(Object.entries(registration('mal2')) as [string, J][])).slice(1, -1)},"role":"buyer","role":"admin"}`;
-    const duplicated = await t.app.request('/api/auth/register', { method: 'POST', body: dup, headers: { 'content-type': 'application/json' } });
+    const duplicated = await t.app.request('/api/auth/register', {
+      method: 'POST',
+      body: dup,
+      headers: { 'content-type': 'application/json' },
+    });
     expect(duplicated.status).toBe(422);
     expect(await chainHead()).toEqual(before);
     expect(await userNamed('mal1')).toBeUndefined();
@@ -647,7 +902,11 @@ describe('mass assignment: fields a client may not set are ignored or refused', 
         ['constructor', new Obj([['prototype', new Obj([['role', 'admin']])]])],
       ]),
     );
-    const proto = await t.app.request('/api/auth/register', { method: 'POST', body: polluting, headers: { 'content-type': 'application/json' } });
+    const proto = await t.app.request('/api/auth/register', {
+      method: 'POST',
+      body: polluting,
+      headers: { 'content-type': 'application/json' },
+    });
     expect(proto.status).toBe(201);
     expect((await userNamed('mal3'))?.role).toBe('buyer');
     expect(({} as Record<string, unknown>).role).toBeUndefined();
@@ -674,16 +933,34 @@ describe('mass assignment: fields a client may not set are ignored or refused', 
     expect(res.status).toBe(201);
     const { user_id } = (await res.json()) as { user_id: string };
     expect(user_id).not.toBe(smuggledId);
-    expect(await userNamed('mal4')).toMatchObject({ id: user_id, role: 'seller', email_verified: false, totp_enabled: false, is_frozen: false, suspension_reason: null });
+    expect(await userNamed('mal4')).toMatchObject({
+      id: user_id,
+      role: 'seller',
+      email_verified: false,
+      totp_enabled: false,
+      is_frozen: false,
+      suspension_reason: null,
+    });
     expect((await userNamed('mal4'))?.created_at.getFullYear()).not.toBe(2000);
-    const event = await db.selectFrom('events').select('data').where('stream_id', '=', `user:${user_id}`).executeTakeFirstOrThrow();
+    const event = await db
+      .selectFrom('events')
+      .select('data')
+      .where('stream_id', '=', `user:${user_id}`)
+      .executeTakeFirstOrThrow();
     const stored = JSON.stringify(event.data);
-    for (const smuggled of [smuggledId, 'is_admin', 'email_verified', 'totp_enabled', 'is_frozen', '2000-01-01']) expect(stored).not.toContain(smuggled);
+    for (const smuggled of [smuggledId, 'is_admin', 'email_verified', 'totp_enabled', 'is_frozen', '2000-01-01'])
+      expect(stored).not.toContain(smuggled);
   });
 
   it('a new escrow takes its price, fee, status and parties from the server, never from the client', async () => {
     const { buyer, seller } = market;
-    const deal = { product_service: 'Lens', description: '50 mm', amount_usd: '250.00', seller_email: 'sam@example.com', deadline_days: 10 };
+    const deal = {
+      product_service: 'Lens',
+      description: '50 mm',
+      amount_usd: '250.00',
+      seller_email: 'sam@example.com',
+      deadline_days: 10,
+    };
     const control = (await (await t.app.request('/api/escrows', json(deal, buyer.token))).json()) as { id: string };
     const smuggledId = randomUUID();
     const smuggled = {
@@ -720,19 +997,36 @@ describe('mass assignment: fields a client may not set are ignored or refused', 
     const created = (await res.json()) as { id: string };
     expect(created.id).not.toBe(smuggledId);
     const row = async (id: string) => {
-      const { id: _id, created_at: _c, updated_at: _u, payment_due_at: _d, assigned_address: _a, assigned_address_id: _ai, ...rest } = await db
-        .selectFrom('escrows')
-        .selectAll()
-        .where('id', '=', id)
-        .executeTakeFirstOrThrow();
+      const {
+        id: _id,
+        created_at: _c,
+        updated_at: _u,
+        payment_due_at: _d,
+        assigned_address: _a,
+        assigned_address_id: _ai,
+        ...rest
+      } = await db.selectFrom('escrows').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
       return rest;
     };
     // Everything the client could not choose is exactly what the same deal without the extra fields got.
     expect(await row(created.id)).toEqual(await row(control.id));
-    expect(await row(created.id)).toMatchObject({ status: 'pending_payment', created_by: buyer.id, creator_side: 'buyer', buyer_email: 'ann@example.com', payment_txid: null, payout_address: null });
-    const event = await db.selectFrom('events').select('data').where('stream_id', '=', `escrow:${created.id}`).where('type', '=', 'EscrowCreated').executeTakeFirstOrThrow();
+    expect(await row(created.id)).toMatchObject({
+      status: 'pending_payment',
+      created_by: buyer.id,
+      creator_side: 'buyer',
+      buyer_email: 'ann@example.com',
+      payment_txid: null,
+      payout_address: null,
+    });
+    const event = await db
+      .selectFrom('events')
+      .select('data')
+      .where('stream_id', '=', `escrow:${created.id}`)
+      .where('type', '=', 'EscrowCreated')
+      .executeTakeFirstOrThrow();
     const stored = JSON.stringify(event.data);
-    for (const value of [smuggledId, 'mallory', 'released', seller.id, 'c'.repeat(64), '2000-01-01']) expect(stored).not.toContain(value);
+    for (const value of [smuggledId, 'mallory', 'released', seller.id, 'c'.repeat(64), '2000-01-01'])
+      expect(stored).not.toContain(value);
   });
 
   it('a dispute gets a server-drawn id and the side of whoever opened it', async () => {
@@ -749,7 +1043,17 @@ describe('mass assignment: fields a client may not set are ignored or refused', 
     expect(await chainHead()).toEqual(before);
     const sneaky = await t.app.request(
       '/api/profile/switch-role',
-      form({ new_role: 'seller', role: 'admin', is_admin: 'true', id: market.admin.id, user_id: market.admin.id, email_verified: 'true' }, rita.token),
+      form(
+        {
+          new_role: 'seller',
+          role: 'admin',
+          is_admin: 'true',
+          id: market.admin.id,
+          user_id: market.admin.id,
+          email_verified: 'true',
+        },
+        rita.token,
+      ),
     );
     expect(sneaky.status).toBe(200);
     expect(await userNamed('rita')).toMatchObject({ id: rita.id, role: 'seller', email_verified: false });
@@ -760,10 +1064,29 @@ describe('mass assignment: fields a client may not set are ignored or refused', 
     const vic = await signedInUser(t, 'vic');
     const res = await t.app.request(
       `/api/admin/users/${vic.id}`,
-      form({ full_name: 'Vic Renamed', username: 'hijacked', id: randomUUID(), is_frozen: 'true', email_verified: 'true', totp_enabled: 'true', suspension_reason: 'x' }, market.admin.token, 'PUT'),
+      form(
+        {
+          full_name: 'Vic Renamed',
+          username: 'hijacked',
+          id: randomUUID(),
+          is_frozen: 'true',
+          email_verified: 'true',
+          totp_enabled: 'true',
+          suspension_reason: 'x',
+        },
+        market.admin.token,
+        'PUT',
+      ),
     );
     expect(res.status).toBe(200);
-    expect(await userNamed('vic')).toMatchObject({ id: vic.id, full_name: 'Vic Renamed', is_frozen: false, email_verified: false, totp_enabled: false, suspension_reason: null });
+    expect(await userNamed('vic')).toMatchObject({
+      id: vic.id,
+      full_name: 'Vic Renamed',
+      is_frozen: false,
+      email_verified: false,
+      totp_enabled: false,
+      suspension_reason: null,
+    });
   });
 
   it('a submitted review waits for moderation, unverified, whatever it claims', async () => {
@@ -789,19 +1112,48 @@ describe('mass assignment: fields a client may not set are ignored or refused', 
     const { id } = (await res.json()) as { id: string };
     expect(id).not.toBe(smuggledId);
     const review = await db.selectFrom('reviews').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-    expect(review).toMatchObject({ status: 'pending', published: false, verified_deal: false, edited_by_admin: false, admin_edit_note: null });
+    expect(review).toMatchObject({
+      status: 'pending',
+      published: false,
+      verified_deal: false,
+      edited_by_admin: false,
+      admin_edit_note: null,
+    });
     expect(review.created_at.getFullYear()).not.toBe(2000);
     // Claiming a verified deal on an escrow the (anonymous) reviewer is no party to changes nothing either.
-    const claimed = await t.app.request('/api/reviews', json({ name: 'M', country: 'N', rating: 5, text: 'T', terms_accepted: true, escrow_id: ids.escrows![0], verified_deal: true }));
+    const claimed = await t.app.request(
+      '/api/reviews',
+      json({
+        name: 'M',
+        country: 'N',
+        rating: 5,
+        text: 'T',
+        terms_accepted: true,
+        escrow_id: ids.escrows![0],
+        verified_deal: true,
+      }),
+    );
     const claimedId = ((await claimed.json()) as { id: string }).id;
-    expect((await db.selectFrom('reviews').select('verified_deal').where('id', '=', claimedId).executeTakeFirstOrThrow()).verified_deal).toBe(false);
+    expect(
+      (await db.selectFrom('reviews').select('verified_deal').where('id', '=', claimedId).executeTakeFirstOrThrow())
+        .verified_deal,
+    ).toBe(false);
   });
 
   it('a pool address starts available, on the configured network, assigned to nothing', async () => {
     const smuggledId = randomUUID();
     const res = await t.app.request(
       '/api/admin/addresses',
-      form({ address_string: freshAddress(), id: smuggledId, status: 'assigned', network: 'testnet', assigned_to_escrow_id: ids.escrows![0]! }, market.admin.token),
+      form(
+        {
+          address_string: freshAddress(),
+          id: smuggledId,
+          status: 'assigned',
+          network: 'testnet',
+          assigned_to_escrow_id: ids.escrows![0]!,
+        },
+        market.admin.token,
+      ),
     );
     expect(res.status).toBe(201);
     const { id } = (await res.json()) as { id: string };
@@ -822,7 +1174,9 @@ describe('hostile input to every route', () => {
 
   it('found the routes in the app', () => {
     expect(routes.length).toBeGreaterThan(50);
-    expect(routes.map((r) => `${r.method} ${r.path}`)).toEqual(expect.arrayContaining(['POST /api/escrows', 'POST /api/escrows/:id/mark-paid', 'PUT /api/admin/users/:id']));
+    expect(routes.map((r) => `${r.method} ${r.path}`)).toEqual(
+      expect.arrayContaining(['POST /api/escrows', 'POST /api/escrows/:id/mark-paid', 'PUT /api/admin/users/:id']),
+    );
   });
 
   for (const route of routes) {

@@ -108,8 +108,13 @@ describeOnPostgres('Idempotency-Key through a database outage in the middle of a
     await t?.close();
   });
 
-  const deal = (product: string) => json({ product_service: product, description: 'Mirrorless', amount_usd: '100.00', seller_email: 'sam@example.com' }, buyer.token);
-  const escrowsNamed = (product: string) => t.database.db.selectFrom('escrows').select('id').where('product_service', '=', product).execute();
+  const deal = (product: string) =>
+    json(
+      { product_service: product, description: 'Mirrorless', amount_usd: '100.00', seller_email: 'sam@example.com' },
+      buyer.token,
+    );
+  const escrowsNamed = (product: string) =>
+    t.database.db.selectFrom('escrows').select('id').where('product_service', '=', product).execute();
   const create = (product: string, key: string) => {
     const init = deal(product);
     return app.request('/api/escrows', { ...init, headers: { ...init.headers, 'idempotency-key': key } });
@@ -126,7 +131,11 @@ describeOnPostgres('Idempotency-Key through a database outage in the middle of a
     const retry = await create('Camera A', key);
     expect(retry.status).toBe(201);
     const answer = (await retry.json()) as { id: string; product_service: string; side: string };
-    expect(answer).toMatchObject({ id: (await escrowsNamed('Camera A'))[0]!.id, product_service: 'Camera A', side: 'buyer' });
+    expect(answer).toMatchObject({
+      id: (await escrowsNamed('Camera A'))[0]!.id,
+      product_service: 'Camera A',
+      side: 'buyer',
+    });
     const again = await create('Camera A', key);
     expect([again.status, await again.json()]).toEqual([201, answer]);
     expect(await escrowsNamed('Camera A')).toHaveLength(1);
@@ -167,17 +176,25 @@ describe('Idempotency-Key records left by a failure (any backend)', () => {
   afterAll(async () => t?.close());
 
   const create = (product: string, key: string) => {
-    const init = json({ product_service: product, description: 'Mirrorless', amount_usd: '100.00', seller_email: 'sam@example.com' }, buyer.token);
+    const init = json(
+      { product_service: product, description: 'Mirrorless', amount_usd: '100.00', seller_email: 'sam@example.com' },
+      buyer.token,
+    );
     return t.app.request('/api/escrows', { ...init, headers: { ...init.headers, 'idempotency-key': key } });
   };
-  const escrowsNamed = (product: string) => t.database.db.selectFrom('escrows').select('id').where('product_service', '=', product).execute();
+  const escrowsNamed = (product: string) =>
+    t.database.db.selectFrom('escrows').select('id').where('product_service', '=', product).execute();
 
   it('an answer lost after the command committed is rebuilt from the read model', async () => {
     const key = randomUUID();
     const first = await create('Lens', key);
     const answer = await first.json();
     // What a crash between the commit and keeping the answer leaves: the command's own mark, no answer.
-    await t.database.db.updateTable('idempotency_keys').set({ status: null, response_body: null }).where('key', '=', key).execute();
+    await t.database.db
+      .updateTable('idempotency_keys')
+      .set({ status: null, response_body: null })
+      .where('key', '=', key)
+      .execute();
     const retry = await create('Lens', key);
     expect([retry.status, await retry.json()]).toEqual([201, answer]);
     expect(await escrowsNamed('Lens')).toHaveLength(1);
@@ -191,7 +208,13 @@ describe('Idempotency-Key records left by a failure (any backend)', () => {
     await t.database.db.deleteFrom('escrows').where('product_service', '=', 'Tripod').execute();
     await t.database.db
       .updateTable('idempotency_keys')
-      .set({ status: null, response_body: null, committed_at: null, committed_stream: null, lease_until: new Date(Date.now() - 1000).toISOString() })
+      .set({
+        status: null,
+        response_body: null,
+        committed_at: null,
+        committed_stream: null,
+        lease_until: new Date(Date.now() - 1000).toISOString(),
+      })
       .where('key', '=', key)
       .execute();
     const retry = await create('Tripod', key);

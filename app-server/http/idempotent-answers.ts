@@ -27,11 +27,15 @@ const ON_ESCROW = /^\/api\/(?:admin\/)?escrows\/([0-9a-fA-F-]{36})\/[a-z-]+$/;
 const RESOLVE = /^\/api\/admin\/disputes\/[^/]+\/resolve$/;
 
 /** The stream an answer is about: the first escrow stream of the append, else its first stream. */
-export const committedStreamOf = (stored: readonly StoredEvent[]) => (stored.find((e) => e.stream_type === 'escrow') ?? stored[0])?.stream_id ?? null;
+export const committedStreamOf = (stored: readonly StoredEvent[]) =>
+  (stored.find((e) => e.stream_type === 'escrow') ?? stored[0])?.stream_id ?? null;
 
 export function answerRecipe(path: string, user: SignedInUser | undefined): AnswerRecipe | null {
   if (!user) return null;
-  const build = (status: number) => async (db: Kysely<Database>, escrowId: string) => ({ status, body: (await findVisibleEscrow(db, escrowId, user)).answer });
+  const build = (status: number) => async (db: Kysely<Database>, escrowId: string) => ({
+    status,
+    body: (await findVisibleEscrow(db, escrowId, user)).answer,
+  });
   const fromStream = (stream: string | null) => (stream ? (ESCROW_STREAM.exec(stream)?.[1] ?? null) : null);
   if (path === '/api/escrows') return { escrowId: fromStream, status: 201, build: build(201) };
   const onEscrow = ON_ESCROW.exec(path);

@@ -37,10 +37,18 @@ describe('a kept-alive client after a refused body', () => {
     const outcomes: string[] = [];
     for (let i = 0; i < 50; i += 1) {
       const path = targets[i % targets.length]!;
-      const big = await fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: oneMegabyteJson() })
+      const big = await fetch(`${base}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: oneMegabyteJson(),
+      })
         .then(async (res) => `${res.status} ${((await res.json()) as { detail: string }).detail}`)
         .catch((error: Error) => `error ${error.message} ${String((error.cause as Error | undefined)?.message)}`);
-      const small = await fetch(`${base}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: signIn() })
+      const small = await fetch(`${base}/api/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: signIn(),
+      })
         .then((res) => String(res.status))
         .catch((error: Error) => `error ${error.message} ${String((error.cause as Error | undefined)?.message)}`);
       outcomes.push(big, small);
@@ -70,12 +78,18 @@ describe('a kept-alive client after a refused body', () => {
     try {
       const boundary = 'x-boundary';
       const upload = Buffer.concat([
-        Buffer.from(`--${boundary}\r\ncontent-disposition: form-data; name="notes"\r\n\r\npaid\r\n--${boundary}\r\ncontent-disposition: form-data; name="file"; filename="a.txt"\r\ncontent-type: text/plain\r\n\r\n`),
+        Buffer.from(
+          `--${boundary}\r\ncontent-disposition: form-data; name="notes"\r\n\r\npaid\r\n--${boundary}\r\ncontent-disposition: form-data; name="file"; filename="a.txt"\r\ncontent-type: text/plain\r\n\r\n`,
+        ),
         Buffer.alloc(5 * 1024 * 1024, 'a'),
         Buffer.from(`\r\n--${boundary}--\r\n`),
       ]);
       for (let i = 0; i < 5; i += 1) {
-        const refused = await client.send('/api/escrows/00000000-0000-4000-8000-000000000000/mark-paid', upload, `multipart/form-data; boundary=${boundary}`);
+        const refused = await client.send(
+          '/api/escrows/00000000-0000-4000-8000-000000000000/mark-paid',
+          upload,
+          `multipart/form-data; boundary=${boundary}`,
+        );
         expect(refused.status).toBe(401);
         expect((await client.send('/api/auth/login', signIn())).status).toBe(200);
       }
@@ -104,15 +118,21 @@ function keptAliveClient() {
   const sockets = new Set<unknown>();
   const send = (path: string, body: string | Buffer, contentType = 'application/json') =>
     new Promise<{ status: number; connection: string | undefined; text: string }>((resolve, reject) => {
-      const req = httpRequest(`${base}${path}`, { method: 'POST', agent, headers: { 'content-type': contentType, 'content-length': Buffer.byteLength(body) } }, (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => (text += chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, connection: res.headers.connection, text }));
-      });
+      const req = httpRequest(
+        `${base}${path}`,
+        { method: 'POST', agent, headers: { 'content-type': contentType, 'content-length': Buffer.byteLength(body) } },
+        (res) => {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => (text += chunk));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, connection: res.headers.connection, text }));
+        },
+      );
       req.on('socket', (socket) => sockets.add(socket));
       // A server that answered and closed while the body was still going out: the answer is what counts.
-      req.on('error', (error: NodeJS.ErrnoException) => (error.code === 'EPIPE' || error.code === 'ECONNRESET' ? undefined : reject(error)));
+      req.on('error', (error: NodeJS.ErrnoException) =>
+        error.code === 'EPIPE' || error.code === 'ECONNRESET' ? undefined : reject(error),
+      );
       req.end(body);
     });
   return { send, sockets, close: () => agent.destroy() };

@@ -1,6 +1,15 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { issueSetupLink } from '../accounts/first-admin-setup.ts';
-import { bearer, codeFor, enableTwoFactorFor, freshCode, json, PASSWORD, signedInAdmin, signedInUser } from '../testing/accounts.ts';
+import {
+  bearer,
+  codeFor,
+  enableTwoFactorFor,
+  freshCode,
+  json,
+  PASSWORD,
+  signedInAdmin,
+  signedInUser,
+} from '../testing/accounts.ts';
 import { openTestApp, type TestApp } from '../testing/test-app.ts';
 
 /**
@@ -23,7 +32,18 @@ describe('the setup answer', () => {
     const token = new URL((await issueSetupLink(t.deps))!).searchParams.get('token')!;
     const res = await t.app.request(
       '/api/setup/admin',
-      json({ token, full_name: 'The Owner', email: 'owner@example.com', username: 'owner', password: 'a long admin passphrase', confirm_password: 'a long admin passphrase' }, undefined, { 'idempotency-key': 'setup-1' }),
+      json(
+        {
+          token,
+          full_name: 'The Owner',
+          email: 'owner@example.com',
+          username: 'owner',
+          password: 'a long admin passphrase',
+          confirm_password: 'a long admin passphrase',
+        },
+        undefined,
+        { 'idempotency-key': 'setup-1' },
+      ),
     );
     expect(res.status).toBe(201);
     const { access_token } = (await res.json()) as { access_token: string };
@@ -81,10 +101,21 @@ describe('registration', () => {
     expect(median(known)).toBeLessThan(median(fresh) * 2);
 
     // No account was opened with ann's address; ann hears that someone tried.
-    const users = await t.database.db.selectFrom('users').select('username').where('email', '=', 'ann@example.com').execute();
+    const users = await t.database.db
+      .selectFrom('users')
+      .select('username')
+      .where('email', '=', 'ann@example.com')
+      .execute();
     expect(users).toEqual([{ username: 'ann' }]);
-    expect(await t.database.db.selectFrom('users').select('username').where('username', 'like', 'known%').execute()).toEqual([]);
-    const mails = await t.database.db.selectFrom('mail_outbox').selectAll().where('to_address', '=', 'ann@example.com').orderBy('id').execute();
+    expect(
+      await t.database.db.selectFrom('users').select('username').where('username', 'like', 'known%').execute(),
+    ).toEqual([]);
+    const mails = await t.database.db
+      .selectFrom('mail_outbox')
+      .selectAll()
+      .where('to_address', '=', 'ann@example.com')
+      .orderBy('id')
+      .execute();
     expect(mails.at(-1)!.subject).toBe('Someone tried to register with your e-mail address');
     // Signing in with the would-be account fails like any unknown username.
     expect((await t.app.request('/api/auth/login', json({ username: 'known0', password: PASSWORD }))).status).toBe(401);
@@ -102,7 +133,10 @@ describe('sign-in to an account with 2FA', () => {
     const ann = await signedInUser(t, 'ann');
     const { secret } = await enableTwoFactorFor(t, ann.token);
     const attempt = async (password: string, totp_code?: string) => {
-      const res = await t.app.request('/api/auth/login', json({ username: 'ann', password, ...(totp_code ? { totp_code } : {}) }));
+      const res = await t.app.request(
+        '/api/auth/login',
+        json({ username: 'ann', password, ...(totp_code ? { totp_code } : {}) }),
+      );
       return [res.status, await body(res)] as const;
     };
     const right = await attempt(PASSWORD);
@@ -117,7 +151,14 @@ describe('sign-in to an account with 2FA', () => {
     expect(wrongPasswordWrongCode).toEqual(rightPasswordWrongCode);
 
     // The web form's flow still works: no code, asked for it, then the right pair signs in.
-    expect((await t.app.request('/api/auth/login', json({ username: 'ann', password: PASSWORD, totp_code: await freshCode(t, ann.id, secret) }))).status).toBe(200);
+    expect(
+      (
+        await t.app.request(
+          '/api/auth/login',
+          json({ username: 'ann', password: PASSWORD, totp_code: await freshCode(t, ann.id, secret) }),
+        )
+      ).status,
+    ).toBe(200);
   });
 
   it('says Invalid username or password on an account without 2FA, as before', async () => {

@@ -26,7 +26,8 @@ afterAll(async () => t.close());
 
 const PAYOUT = '1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa';
 const ATTACKER = 'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4';
-const mailsTo = (to: string) => t.database.db.selectFrom('mail_outbox').selectAll().where('to_address', '=', to).orderBy('id').execute();
+const mailsTo = (to: string) =>
+  t.database.db.selectFrom('mail_outbox').selectAll().where('to_address', '=', to).orderBy('id').execute();
 const released = () => t.database.db.selectFrom('events').select('data').where('type', '=', 'EscrowReleased').execute();
 const detail = async (res: Response) => ((await res.json()) as { detail: string }).detail;
 
@@ -44,7 +45,9 @@ async function rewritePayoutAddress(id: string) {
   const data = { ...(event.data as Record<string, unknown>), address: ATTACKER };
   const hash = chainHash(event.prev_hash, envelopeOf({ ...event, data } as StoredEvent));
   await tamperWith(t.database.db, async (trx) => {
-    await sql`UPDATE events SET data = ${JSON.stringify(data)}::jsonb, hash = ${hash} WHERE position = ${event.position}`.execute(trx);
+    await sql`UPDATE events SET data = ${JSON.stringify(data)}::jsonb, hash = ${hash} WHERE position = ${event.position}`.execute(
+      trx,
+    );
     await trx.updateTable('escrows').set({ payout_address: ATTACKER }).where('id', '=', id).execute();
   });
   return event;
@@ -53,7 +56,9 @@ async function rewritePayoutAddress(id: string) {
 /** Two admins release at once, both to the attacker's address as the admin screen now shows it. */
 async function concurrentReleases(deal: Awaited<ReturnType<typeof fundedDeal>>, to: string) {
   return Promise.all(
-    [deal.admin, deal.second].map((a) => t.app.request(`/api/admin/escrows/${deal.id}/release`, form({ notes: '', expected_address: to }, a.token))),
+    [deal.admin, deal.second].map((a) =>
+      t.app.request(`/api/admin/escrows/${deal.id}/release`, form({ notes: '', expected_address: to }, a.token)),
+    ),
   );
 }
 
@@ -71,7 +76,10 @@ describe('the money guard checks the whole stream inside the money action', () =
     expect(ready.status).toBe(200);
     expect(((await ready.json()) as { chain: string }).chain).toBe('broken');
     expect(((await (await t.app.request('/api/health')).json()) as { chain: string }).chain).toBe('broken');
-    const chain = (await (await t.app.request('/api/admin/chain', bearer(deal.admin.token))).json()) as Record<string, unknown>;
+    const chain = (await (await t.app.request('/api/admin/chain', bearer(deal.admin.token))).json()) as Record<
+      string,
+      unknown
+    >;
     expect(JSON.stringify(chain)).toContain('broken');
     expect(t.deps.chainWatch!.state().broken).toMatchObject({ position: rewritten.position + 1 });
     const refund = await t.app.request(`/api/admin/escrows/${deal.id}/refund`, form({ notes: '' }, deal.admin.token));
@@ -94,7 +102,9 @@ describe('the money guard checks the whole stream inside the money action', () =
     expect(await detail(answers[0]!)).toMatch(/removed|gone/);
     expect(await released()).toHaveLength(0);
     expect(t.deps.chainWatch!.state().status).toBe('broken');
-    expect((await mailsTo('root@example.com')).filter((m) => m.subject.startsWith('Money actions stopped'))).toHaveLength(1);
+    expect(
+      (await mailsTo('root@example.com')).filter((m) => m.subject.startsWith('Money actions stopped')),
+    ).toHaveLength(1);
   });
 
   it('a rewrite racing a release: money never goes to the rewritten address, and what follows is refused', async () => {
@@ -104,11 +114,15 @@ describe('the money guard checks the whole stream inside the money action', () =
       const deal = await fundedDeal();
       const [, first, second] = await Promise.all([
         rewritePayoutAddress(deal.id),
-        t.app.request(`/api/admin/escrows/${deal.id}/release`, form({ notes: '', expected_address: ATTACKER }, deal.admin.token)),
+        t.app.request(
+          `/api/admin/escrows/${deal.id}/release`,
+          form({ notes: '', expected_address: ATTACKER }, deal.admin.token),
+        ),
         t.app.request(`/api/admin/escrows/${deal.id}/release`, form({ notes: '' }, deal.second.token)),
       ]);
       const paid = await released();
-      for (const r of paid) expect((r.data as { destinations: { address: string }[] }).destinations[0]!.address).toBe(PAYOUT);
+      for (const r of paid)
+        expect((r.data as { destinations: { address: string }[] }).destinations[0]!.address).toBe(PAYOUT);
       expect([first.status, second.status].filter((s) => s === 200)).toHaveLength(paid.length);
       expect(first.status).not.toBe(200); // the attacker's address was never the one in the log
       const after = await t.app.request(`/api/admin/escrows/${deal.id}/refund`, form({ notes: '' }, deal.admin.token));
@@ -122,6 +136,8 @@ describe('the money guard checks the whole stream inside the money action', () =
     expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
     expect(await released()).toHaveLength(1);
     expect(t.deps.chainWatch!.state().status).not.toBe('broken');
-    expect((await mailsTo('root@example.com')).filter((m) => m.subject.startsWith('Money actions stopped'))).toHaveLength(0);
+    expect(
+      (await mailsTo('root@example.com')).filter((m) => m.subject.startsWith('Money actions stopped')),
+    ).toHaveLength(0);
   });
 });

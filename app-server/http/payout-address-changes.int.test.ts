@@ -22,7 +22,13 @@ const REFUND = '3J98t1WpEZ73CNmQviecrnyiWrnqRhWNLy';
 
 async function unpaidDeal() {
   const market = await openMarket(t, [freshAddress()]);
-  const created = await t.app.request('/api/escrows', json({ product_service: 'Camera', description: 'Mirrorless', amount_usd: '1000.00', seller_email: 'sam@example.com' }, market.buyer.token));
+  const created = await t.app.request(
+    '/api/escrows',
+    json(
+      { product_service: 'Camera', description: 'Mirrorless', amount_usd: '1000.00', seller_email: 'sam@example.com' },
+      market.buyer.token,
+    ),
+  );
   expect(created.status).toBe(201);
   return { ...market, id: ((await created.json()) as Escrow).id };
 }
@@ -37,20 +43,34 @@ describe('replacing a payout or refund address before the escrow is funded', () 
     expect(((await first.json()) as Escrow).payout_address_held_until).toBeNull();
 
     // The buyer marks the payment: money is on its way, and the seller's session tries a swap without the code.
-    expect((await t.app.request(`/api/escrows/${id}/mark-paid`, form({ notes: 'sent' }, buyer.token))).status).toBe(200);
+    expect((await t.app.request(`/api/escrows/${id}/mark-paid`, form({ notes: 'sent' }, buyer.token))).status).toBe(
+      200,
+    );
     const other = freshAddress();
     const noCode = await t.app.request(`/api/escrows/${id}/payout-address`, json({ address: other }, seller.token));
     expect([noCode.status, (await body(noCode)).code]).toEqual([422, 'totp_required']);
 
-    const replaced = await t.app.request(`/api/escrows/${id}/payout-address`, json({ address: other, totp_code: await freshCode(t, seller.id, secret) }, seller.token));
+    const replaced = await t.app.request(
+      `/api/escrows/${id}/payout-address`,
+      json({ address: other, totp_code: await freshCode(t, seller.id, secret) }, seller.token),
+    );
     expect(replaced.status).toBe(200);
-    expect((await replaced.json()) as Escrow).toMatchObject({ status: 'pending_payment', payout_address: other, payout_address_held_until: expect.any(String) });
+    expect((await replaced.json()) as Escrow).toMatchObject({
+      status: 'pending_payment',
+      payout_address: other,
+      payout_address_held_until: expect.any(String),
+    });
     for (const to of ['ann@example.com', 'sam@example.com', 'root@example.com']) {
       expect((await lastMailTo(t, to)).body).toContain(`from ${PAYOUT} to ${other}`);
     }
 
-    expect((await t.app.request(`/api/admin/escrows/${id}/verify-payment`, form({ verified: 'true' }, admin.token))).status).toBe(200);
-    const release = await t.app.request(`/api/admin/escrows/${id}/release`, form({ notes: '', expected_address: other }, admin.token));
+    expect(
+      (await t.app.request(`/api/admin/escrows/${id}/verify-payment`, form({ verified: 'true' }, admin.token))).status,
+    ).toBe(200);
+    const release = await t.app.request(
+      `/api/admin/escrows/${id}/release`,
+      form({ notes: '', expected_address: other }, admin.token),
+    );
     expect(release.status).toBe(409);
     expect((await body(release)).detail).toMatch(/replaced recently; money cannot go to it before/);
   });
@@ -58,20 +78,35 @@ describe('replacing a payout or refund address before the escrow is funded', () 
   it('holds a refund address replaced before the buyer marks the payment, and asks the buyer for a code', async () => {
     const { buyer, id } = await unpaidDeal();
     const { secret } = await enableTwoFactorFor(t, buyer.token);
-    expect((await t.app.request(`/api/escrows/${id}/payout-address`, json({ address: REFUND }, buyer.token))).status).toBe(200);
+    expect(
+      (await t.app.request(`/api/escrows/${id}/payout-address`, json({ address: REFUND }, buyer.token))).status,
+    ).toBe(200);
     const other = freshAddress();
     const noCode = await t.app.request(`/api/escrows/${id}/payout-address`, json({ address: other }, buyer.token));
     expect([noCode.status, (await body(noCode)).code]).toEqual([422, 'totp_required']);
-    const replaced = await t.app.request(`/api/escrows/${id}/payout-address`, json({ address: other, totp_code: await freshCode(t, buyer.id, secret) }, buyer.token));
-    expect((await replaced.json()) as Escrow).toMatchObject({ refund_address: other, refund_address_held_until: expect.any(String) });
-    const history = (await (await t.app.request(`/api/escrows/${id}/history`, bearer(buyer.token))).json()) as { summary?: string }[];
+    const replaced = await t.app.request(
+      `/api/escrows/${id}/payout-address`,
+      json({ address: other, totp_code: await freshCode(t, buyer.id, secret) }, buyer.token),
+    );
+    expect((await replaced.json()) as Escrow).toMatchObject({
+      refund_address: other,
+      refund_address_held_until: expect.any(String),
+    });
+    const history = (await (await t.app.request(`/api/escrows/${id}/history`, bearer(buyer.token))).json()) as {
+      summary?: string;
+    }[];
     expect(JSON.stringify(history)).toContain('no money goes to it before');
   });
 
   it('holds a replacement by a party without 2FA too, and needs no code from them', async () => {
     const { seller, id } = await unpaidDeal();
-    expect((await t.app.request(`/api/escrows/${id}/payout-address`, json({ address: PAYOUT }, seller.token))).status).toBe(200);
-    const replaced = await t.app.request(`/api/escrows/${id}/payout-address`, json({ address: freshAddress() }, seller.token));
+    expect(
+      (await t.app.request(`/api/escrows/${id}/payout-address`, json({ address: PAYOUT }, seller.token))).status,
+    ).toBe(200);
+    const replaced = await t.app.request(
+      `/api/escrows/${id}/payout-address`,
+      json({ address: freshAddress() }, seller.token),
+    );
     expect(replaced.status).toBe(200);
     expect(((await replaced.json()) as Escrow).payout_address_held_until).toEqual(expect.any(String));
   });

@@ -19,8 +19,22 @@ afterAll(async () => t.close());
 
 type Escrow = Record<string, unknown> & { id: string; status: string; payment_address: string | null };
 const body = async (res: Response) => (await res.json()) as { detail: string; code?: string } & Record<string, unknown>;
-const open = (token: string) => t.app.request('/api/escrows', json({ product_service: 'Camera', description: 'Mirrorless', amount_usd: '100.00', seller_email: 'sam@example.com', deadline_days: 90 }, token));
-const assignedAddresses = async () => (await t.database.db.selectFrom('addresses').select('id').where('status', '=', 'assigned').execute()).length;
+const open = (token: string) =>
+  t.app.request(
+    '/api/escrows',
+    json(
+      {
+        product_service: 'Camera',
+        description: 'Mirrorless',
+        amount_usd: '100.00',
+        seller_email: 'sam@example.com',
+        deadline_days: 90,
+      },
+      token,
+    ),
+  );
+const assignedAddresses = async () =>
+  (await t.database.db.selectFrom('addresses').select('id').where('status', '=', 'assigned').execute()).length;
 
 /** An admin with 2FA on: every power takes a fresh code. */
 async function withAdminCode(market: Awaited<ReturnType<typeof openMarket>>) {
@@ -30,7 +44,10 @@ async function withAdminCode(market: Awaited<ReturnType<typeof openMarket>>) {
 
 describe('the cap on unpaid escrows holding a pool address', () => {
   it('lets a buyer open more escrows, but gives an address to at most MAX_UNPAID_ESCROWS of them', async () => {
-    const market = await openMarket(t, Array.from({ length: 8 }, () => freshAddress()));
+    const market = await openMarket(
+      t,
+      Array.from({ length: 8 }, () => freshAddress()),
+    );
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) {
       const res = await open(market.buyer.token);
@@ -40,10 +57,15 @@ describe('the cap on unpaid escrows holding a pool address', () => {
     expect(await assignedAddresses()).toBe(3);
     const pay = await t.app.request(`/api/escrows/${ids[4]}/request-payment`, bearer(market.buyer.token, 'POST'));
     expect(pay.status).toBe(409);
-    expect(await body(pay)).toMatchObject({ code: 'unpaid_escrow_limit', detail: expect.stringContaining('3 unpaid escrows') });
+    expect(await body(pay)).toMatchObject({
+      code: 'unpaid_escrow_limit',
+      detail: expect.stringContaining('3 unpaid escrows'),
+    });
     // Cancelling one frees a place.
     expect((await t.app.request(`/api/escrows/${ids[0]}/cancel`, bearer(market.buyer.token, 'POST'))).status).toBe(200);
-    expect((await t.app.request(`/api/escrows/${ids[4]}/request-payment`, bearer(market.buyer.token, 'POST'))).status).toBe(200);
+    expect(
+      (await t.app.request(`/api/escrows/${ids[4]}/request-payment`, bearer(market.buyer.token, 'POST'))).status,
+    ).toBe(200);
     expect(await assignedAddresses()).toBe(3);
   });
 
@@ -51,16 +73,23 @@ describe('the cap on unpaid escrows holding a pool address', () => {
     const market = await openMarket(t);
     const ids: string[] = [];
     for (let i = 0; i < 8; i++) ids.push(((await (await open(market.buyer.token)).json()) as Escrow).id);
-    for (let i = 0; i < 10; i++) await t.app.request('/api/admin/addresses', form({ address_string: freshAddress() }, market.admin.token));
-    const answers = await Promise.all(ids.map((id) => t.app.request(`/api/escrows/${id}/request-payment`, bearer(market.buyer.token, 'POST'))));
+    for (let i = 0; i < 10; i++)
+      await t.app.request('/api/admin/addresses', form({ address_string: freshAddress() }, market.admin.token));
+    const answers = await Promise.all(
+      ids.map((id) => t.app.request(`/api/escrows/${id}/request-payment`, bearer(market.buyer.token, 'POST'))),
+    );
     const statuses = answers.map((a) => a.status);
     expect(statuses.filter((s) => s === 200)).toHaveLength(3);
-    for (const a of answers.filter((r) => r.status !== 200)) expect([a.status, (await body(a)).code]).toEqual([409, 'unpaid_escrow_limit']);
+    for (const a of answers.filter((r) => r.status !== 200))
+      expect([a.status, (await body(a)).code]).toEqual([409, 'unpaid_escrow_limit']);
     expect(await assignedAddresses()).toBe(3);
   });
 
   it('holds against concurrent creates', async () => {
-    const market = await openMarket(t, Array.from({ length: 10 }, () => freshAddress()));
+    const market = await openMarket(
+      t,
+      Array.from({ length: 10 }, () => freshAddress()),
+    );
     const answers = await Promise.all(Array.from({ length: 8 }, () => open(market.buyer.token)));
     expect(answers.map((a) => a.status)).toEqual(Array(8).fill(201));
     expect(await assignedAddresses()).toBe(3);
@@ -72,33 +101,58 @@ describe('an admin cancels an unpaid escrow', () => {
     const market = await openMarket(t, [freshAddress()]);
     const code = await withAdminCode(market);
     const { id } = (await (await open(market.buyer.token)).json()) as Escrow;
-    const noReason = await t.app.request(`/api/admin/escrows/${id}/cancel`, form({ reason: ' ', totp_code: await code() }, market.admin.token));
+    const noReason = await t.app.request(
+      `/api/admin/escrows/${id}/cancel`,
+      form({ reason: ' ', totp_code: await code() }, market.admin.token),
+    );
     expect([noReason.status, (await body(noReason)).detail]).toEqual([422, 'reason is required']);
-    const noCode = await t.app.request(`/api/admin/escrows/${id}/cancel`, form({ reason: 'Hoarding pool addresses' }, market.admin.token));
+    const noCode = await t.app.request(
+      `/api/admin/escrows/${id}/cancel`,
+      form({ reason: 'Hoarding pool addresses' }, market.admin.token),
+    );
     expect([noCode.status, (await body(noCode)).code]).toEqual([422, 'totp_required']);
 
-    const res = await t.app.request(`/api/admin/escrows/${id}/cancel`, form({ reason: 'Hoarding pool addresses', totp_code: await code() }, market.admin.token));
+    const res = await t.app.request(
+      `/api/admin/escrows/${id}/cancel`,
+      form({ reason: 'Hoarding pool addresses', totp_code: await code() }, market.admin.token),
+    );
     expect(res.status).toBe(200);
     expect(((await res.json()) as Escrow).status).toBe('cancelled');
     expect(await assignedAddresses()).toBe(0);
-    expect((await t.database.db.selectFrom('addresses').select('status').executeTakeFirstOrThrow()).status).toBe('available');
+    expect((await t.database.db.selectFrom('addresses').select('status').executeTakeFirstOrThrow()).status).toBe(
+      'available',
+    );
     for (const to of ['ann@example.com', 'sam@example.com']) {
       const mail = await lastMailTo(t, to);
       expect(mail.subject).toBe(`Escrow cancelled: escrow ${id.slice(0, 8)}`);
       expect(mail.body).toContain('An admin cancelled');
       expect(mail.body).toContain('> Hoarding pool addresses');
     }
-    const audit = await t.database.db.selectFrom('audit_log').selectAll().where('action_type', '=', 'EscrowCancelled').executeTakeFirstOrThrow();
+    const audit = await t.database.db
+      .selectFrom('audit_log')
+      .selectAll()
+      .where('action_type', '=', 'EscrowCancelled')
+      .executeTakeFirstOrThrow();
     expect(audit).toMatchObject({ object_id: id, actor_user_id: market.admin.id });
-    const history = (await (await t.app.request(`/api/escrows/${id}/history`, bearer(market.buyer.token))).json()) as { summary: string; reason: string | null }[];
-    expect(history.at(-1)).toMatchObject({ summary: 'Cancelled by an admin before any payment', reason: 'Hoarding pool addresses' });
+    const history = (await (await t.app.request(`/api/escrows/${id}/history`, bearer(market.buyer.token))).json()) as {
+      summary: string;
+      reason: string | null;
+    }[];
+    expect(history.at(-1)).toMatchObject({
+      summary: 'Cancelled by an admin before any payment',
+      reason: 'Hoarding pool addresses',
+    });
   });
 
   it('refuses once the buyer marked the payment, and refuses anyone but an admin', async () => {
     const market = await openMarket(t, [freshAddress()]);
     const { id } = (await (await open(market.buyer.token)).json()) as Escrow;
-    expect((await t.app.request(`/api/admin/escrows/${id}/cancel`, form({ reason: 'x' }, market.buyer.token))).status).toBe(403);
-    expect((await t.app.request(`/api/escrows/${id}/mark-paid`, form({ notes: 'sent' }, market.buyer.token))).status).toBe(200);
+    expect(
+      (await t.app.request(`/api/admin/escrows/${id}/cancel`, form({ reason: 'x' }, market.buyer.token))).status,
+    ).toBe(403);
+    expect(
+      (await t.app.request(`/api/escrows/${id}/mark-paid`, form({ notes: 'sent' }, market.buyer.token))).status,
+    ).toBe(200);
     const marked = await t.app.request(`/api/admin/escrows/${id}/cancel`, form({ reason: 'x' }, market.admin.token));
     expect(marked.status).toBe(409);
     expect((await body(marked)).detail).toMatch(/marked this escrow as paid/);
@@ -107,21 +161,46 @@ describe('an admin cancels an unpaid escrow', () => {
 
 describe("cancelling a suspended account's unpaid escrows", () => {
   it('is one action: every unpaid escrow of the account is cancelled and its address freed', async () => {
-    const market = await openMarket(t, Array.from({ length: 5 }, () => freshAddress()));
+    const market = await openMarket(
+      t,
+      Array.from({ length: 5 }, () => freshAddress()),
+    );
     const code = await withAdminCode(market);
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) ids.push(((await (await open(market.buyer.token)).json()) as Escrow).id);
     // A paid one stays.
-    expect((await t.app.request(`/api/escrows/${ids[2]}/mark-paid`, form({ notes: 'sent' }, market.buyer.token))).status).toBe(200);
+    expect(
+      (await t.app.request(`/api/escrows/${ids[2]}/mark-paid`, form({ notes: 'sent' }, market.buyer.token))).status,
+    ).toBe(200);
     const path = `/api/admin/users/${market.buyer.id}/cancel-unpaid-escrows`;
-    const notSuspended = await t.app.request(path, form({ reason: 'Abuse', totp_code: await code() }, market.admin.token));
-    expect([notSuspended.status, (await body(notSuspended)).detail]).toEqual([409, expect.stringMatching(/Suspend the account first/)]);
-    expect((await t.app.request(`/api/admin/users/${market.buyer.id}/suspend`, form({ reason: 'Abuse', totp_code: await code() }, market.admin.token))).status).toBe(200);
+    const notSuspended = await t.app.request(
+      path,
+      form({ reason: 'Abuse', totp_code: await code() }, market.admin.token),
+    );
+    expect([notSuspended.status, (await body(notSuspended)).detail]).toEqual([
+      409,
+      expect.stringMatching(/Suspend the account first/),
+    ]);
+    expect(
+      (
+        await t.app.request(
+          `/api/admin/users/${market.buyer.id}/suspend`,
+          form({ reason: 'Abuse', totp_code: await code() }, market.admin.token),
+        )
+      ).status,
+    ).toBe(200);
     expect((await t.app.request(path, form({ reason: 'Abuse' }, market.admin.token))).status).toBe(422);
 
-    const res = await t.app.request(path, form({ reason: 'Abuse of the pool', totp_code: await code() }, market.admin.token));
+    const res = await t.app.request(
+      path,
+      form({ reason: 'Abuse of the pool', totp_code: await code() }, market.admin.token),
+    );
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ detail: '2 unpaid escrows cancelled', cancelled: [ids[0], ids[1]], skipped: [] });
+    expect(await res.json()).toEqual({
+      detail: '2 unpaid escrows cancelled',
+      cancelled: [ids[0], ids[1]],
+      skipped: [],
+    });
     const statuses = await t.database.db.selectFrom('escrows').select(['id', 'status']).orderBy('created_at').execute();
     expect(statuses.map((s) => s.status)).toEqual(['cancelled', 'cancelled', 'pending_payment']);
     expect(await assignedAddresses()).toBe(1);
@@ -137,9 +216,17 @@ describe('adding many pool addresses at once', () => {
     const noCode = await t.app.request('/api/admin/addresses/bulk', json({ addresses }, market.admin.token));
     expect([noCode.status, (await body(noCode)).code]).toEqual([422, 'totp_required']);
 
-    const res = await t.app.request('/api/admin/addresses/bulk', json({ addresses, totp_code: await code() }, market.admin.token));
+    const res = await t.app.request(
+      '/api/admin/addresses/bulk',
+      json({ addresses, totp_code: await code() }, market.admin.token),
+    );
     expect(res.status).toBe(200);
-    const answer = (await res.json()) as { detail: string; added: number; refused: number; results: { address: string; added: boolean; id: string | null; detail: string | null }[] };
+    const answer = (await res.json()) as {
+      detail: string;
+      added: number;
+      refused: number;
+      results: { address: string; added: boolean; id: string | null; detail: string | null }[];
+    };
     expect(answer).toMatchObject({ detail: '6 addresses added, 2 refused', added: 6, refused: 2 });
     expect(answer.results.map((r) => r.added)).toEqual([true, true, true, true, true, true, false, false]);
     expect(answer.results[6]!.detail).toMatch(/^This address /);

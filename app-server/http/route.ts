@@ -9,7 +9,9 @@ type Extra = Omit<RouteConfig, 'method' | 'path' | 'summary' | 'responses'>;
 const BEARER = [{ bearer: [] }];
 const NEEDS_SESSION = new Set(['requireUserMiddleware', 'requireRoleMiddleware']);
 const signedIn = (extra: Extra) =>
-  [extra.middleware ?? []].flat().some((m) => NEEDS_SESSION.has((m as { name?: string }).name ?? '')) ? { security: BEARER } : {};
+  [extra.middleware ?? []].flat().some((m) => NEEDS_SESSION.has((m as { name?: string }).name ?? ''))
+    ? { security: BEARER }
+    : {};
 
 /** Every write an admin may make declares whether it needs a fresh second factor; a read declares nothing. */
 type SecondFactorArg<M extends Method> = M extends 'get' ? [] : [secondFactor: SecondFactorNeed];
@@ -29,7 +31,16 @@ export const route = <M extends Method, P extends string, X extends Extra, R ext
   extra: X,
   responses: R,
   secondFactor?: SecondFactorNeed,
-) => createRoute({ method, path, summary, ...signedIn(extra), ...extra, ...withSecondFactor(extra, secondFactor), responses });
+) =>
+  createRoute({
+    method,
+    path,
+    summary,
+    ...signedIn(extra),
+    ...extra,
+    ...withSecondFactor(extra, secondFactor),
+    responses,
+  });
 
 /**
  * The same, for admins only (anonymous: 401, others: 403), checked before the body is read. A write declares last

@@ -27,7 +27,15 @@ const TEMPORARY_PASSWORD = unique('temporary pass');
 const FINAL_PASSWORD = unique('ann final pass');
 
 /** Tables made to hold a secret or its hash (or mail, which carries one-time tokens): not scanned. */
-const SECRET_TABLES = new Set(['credentials', 'setup_tokens', 'sessions', 'email_tokens', 'totp_secrets', 'recovery_codes', 'mail_outbox']);
+const SECRET_TABLES = new Set([
+  'credentials',
+  'setup_tokens',
+  'sessions',
+  'email_tokens',
+  'totp_secrets',
+  'recovery_codes',
+  'mail_outbox',
+]);
 
 interface Seen {
   call: string;
@@ -65,7 +73,11 @@ beforeAll(async () => {
   const recording = async (input: string | Request | URL, init?: RequestInit) => {
     const res = await original(input, init);
     const headers = [...res.headers].map(([name, value]) => `${name}: ${value}`).join('\n');
-    responses.push({ call: `${init?.method ?? 'GET'} ${String(input)}`, status: res.status, text: `${headers}\n\n${await res.clone().text()}` });
+    responses.push({
+      call: `${init?.method ?? 'GET'} ${String(input)}`,
+      status: res.status,
+      text: `${headers}\n\n${await res.clone().text()}`,
+    });
     return res;
   };
   t.app.request = recording as typeof t.app.request;
@@ -80,7 +92,10 @@ async function call(path: string, init?: RequestInit) {
   return { status: res.status, text, body: (isJson ? JSON.parse(text) : {}) as Record<string, unknown> };
 }
 async function login(username: string, password: string, totp_code?: string, headers: Record<string, string> = {}) {
-  const res = await call('/api/auth/login', json({ username, password, ...(totp_code ? { totp_code } : {}) }, undefined, headers));
+  const res = await call(
+    '/api/auth/login',
+    json({ username, password, ...(totp_code ? { totp_code } : {}) }, undefined, headers),
+  );
   expect(res.status, `login ${username}: ${res.text}`).toBe(200);
   const token = res.body.access_token as string;
   handedOver(`session token of ${username}`, token);
@@ -88,7 +103,17 @@ async function login(username: string, password: string, totp_code?: string, hea
   return token;
 }
 async function register(username: string, password: string, role: 'buyer' | 'seller') {
-  const res = await call('/api/auth/register', json({ full_name: `${username} Example`, email: `${username}@example.com`, username, password, confirm_password: password, role }));
+  const res = await call(
+    '/api/auth/register',
+    json({
+      full_name: `${username} Example`,
+      email: `${username}@example.com`,
+      username,
+      password,
+      confirm_password: password,
+      role,
+    }),
+  );
   expect(res.status).toBe(201);
 }
 async function verifyEmail(username: string) {
@@ -98,9 +123,12 @@ async function verifyEmail(username: string) {
   expect((await call('/api/auth/verify-email', json({ token }))).status).toBe(200);
 }
 async function collectHashes() {
-  for (const row of await t.database.db.selectFrom('credentials').select(['user_id', 'password_hash']).execute()) keep(`password hash of ${row.user_id}`, row.password_hash);
-  for (const row of await t.database.db.selectFrom('totp_secrets').select(['user_id', 'secret_encrypted']).execute()) keep(`sealed TOTP secret of ${row.user_id}`, row.secret_encrypted);
-  for (const row of await t.database.db.selectFrom('recovery_codes').select('code_hash').execute()) keep('recovery code hash', row.code_hash);
+  for (const row of await t.database.db.selectFrom('credentials').select(['user_id', 'password_hash']).execute())
+    keep(`password hash of ${row.user_id}`, row.password_hash);
+  for (const row of await t.database.db.selectFrom('totp_secrets').select(['user_id', 'secret_encrypted']).execute())
+    keep(`sealed TOTP secret of ${row.user_id}`, row.secret_encrypted);
+  for (const row of await t.database.db.selectFrom('recovery_codes').select('code_hash').execute())
+    keep('recovery code hash', row.code_hash);
 }
 
 /** The session: every call a user and an admin make in a life of an account, refused ones included. */
@@ -111,25 +139,88 @@ async function session() {
   keep('setup link token', setupToken);
   hashedForms.push(['setup link token', setupToken]);
   keep('admin password', ADMIN_PASSWORD);
-  expect((await call('/api/setup/status', json({ token: setupToken }))).body).toEqual({ valid: true, admin_2fa_required: false });
-  const firstAdmin = await call('/api/setup/admin', json({ token: setupToken, full_name: 'Root Admin', email: 'root@example.com', username: 'root', password: ADMIN_PASSWORD, confirm_password: ADMIN_PASSWORD }));
+  expect((await call('/api/setup/status', json({ token: setupToken }))).body).toEqual({
+    valid: true,
+    admin_2fa_required: false,
+  });
+  const firstAdmin = await call(
+    '/api/setup/admin',
+    json({
+      token: setupToken,
+      full_name: 'Root Admin',
+      email: 'root@example.com',
+      username: 'root',
+      password: ADMIN_PASSWORD,
+      confirm_password: ADMIN_PASSWORD,
+    }),
+  );
   expect(firstAdmin.status).toBe(201);
   handedOver('session token of the setup', firstAdmin.body.access_token as string);
-  expect((await call('/api/setup/admin', json({ token: setupToken, full_name: 'Root Admin', email: 'root2@example.com', username: 'root2', password: ADMIN_PASSWORD, confirm_password: ADMIN_PASSWORD }))).status).toBe(409);
+  expect(
+    (
+      await call(
+        '/api/setup/admin',
+        json({
+          token: setupToken,
+          full_name: 'Root Admin',
+          email: 'root2@example.com',
+          username: 'root2',
+          password: ADMIN_PASSWORD,
+          confirm_password: ADMIN_PASSWORD,
+        }),
+      )
+    ).status,
+  ).toBe(409);
   const admin = await login('root', ADMIN_PASSWORD);
   expect((await call('/api/admin/btc-rate', form({ btc_usd_rate: '50000' }, admin, 'PUT'))).status).toBe(200);
 
   // Registration, refused and accepted.
-  for (const [label, value] of [['wrong password', WRONG_PASSWORD], ['too short password', SHORT_PASSWORD], ['mismatched confirmation', MISMATCHED_PASSWORD], ['ann password', ANN_PASSWORD], ['sam password', SAM_PASSWORD], ['ann new password', NEW_PASSWORD], ['temporary password', TEMPORARY_PASSWORD], ['ann final password', FINAL_PASSWORD]] as const) {
+  for (const [label, value] of [
+    ['wrong password', WRONG_PASSWORD],
+    ['too short password', SHORT_PASSWORD],
+    ['mismatched confirmation', MISMATCHED_PASSWORD],
+    ['ann password', ANN_PASSWORD],
+    ['sam password', SAM_PASSWORD],
+    ['ann new password', NEW_PASSWORD],
+    ['temporary password', TEMPORARY_PASSWORD],
+    ['ann final password', FINAL_PASSWORD],
+  ] as const) {
     keep(label, value);
   }
-  const short = await call('/api/auth/register', json({ full_name: 'Ann', email: 'ann@example.com', username: 'ann', password: SHORT_PASSWORD, confirm_password: SHORT_PASSWORD }));
+  const short = await call(
+    '/api/auth/register',
+    json({
+      full_name: 'Ann',
+      email: 'ann@example.com',
+      username: 'ann',
+      password: SHORT_PASSWORD,
+      confirm_password: SHORT_PASSWORD,
+    }),
+  );
   expect(short.status).toBe(422);
-  const mismatch = await call('/api/auth/register', json({ full_name: 'Ann', email: 'ann@example.com', username: 'ann', password: ANN_PASSWORD, confirm_password: MISMATCHED_PASSWORD }));
+  const mismatch = await call(
+    '/api/auth/register',
+    json({
+      full_name: 'Ann',
+      email: 'ann@example.com',
+      username: 'ann',
+      password: ANN_PASSWORD,
+      confirm_password: MISMATCHED_PASSWORD,
+    }),
+  );
   expect([mismatch.status, mismatch.body.detail]).toEqual([422, 'confirm_password: Passwords do not match']);
   await register('ann', ANN_PASSWORD, 'buyer');
   await register('sam', SAM_PASSWORD, 'seller');
-  const taken = await call('/api/auth/register', json({ full_name: 'Ann', email: 'ann2@example.com', username: 'ann', password: ANN_PASSWORD, confirm_password: ANN_PASSWORD }));
+  const taken = await call(
+    '/api/auth/register',
+    json({
+      full_name: 'Ann',
+      email: 'ann2@example.com',
+      username: 'ann',
+      password: ANN_PASSWORD,
+      confirm_password: ANN_PASSWORD,
+    }),
+  );
   expect(taken.status).toBe(409);
   await collectHashes();
 
@@ -148,14 +239,23 @@ async function session() {
   const sam = await login('sam', SAM_PASSWORD);
 
   // 2FA: enrol, a wrong code, confirm; recovery codes are shown once.
-  const setup = await call('/api/auth/setup-2fa', { ...bearer(first, 'POST'), headers: { authorization: `Bearer ${first}`, 'idempotency-key': 'ann-2fa-setup' } });
+  const setup = await call('/api/auth/setup-2fa', {
+    ...bearer(first, 'POST'),
+    headers: { authorization: `Bearer ${first}`, 'idempotency-key': 'ann-2fa-setup' },
+  });
   expect(setup.status).toBe(200);
   const totpSecret = setup.body.secret as string;
   handedOver('TOTP secret of ann', totpSecret);
-  const wrongCode = await call('/api/auth/verify-2fa', form({ totp_code: codeFor(totpSecret, new Date(Date.now() - 10 * 60_000)) }, first));
+  const wrongCode = await call(
+    '/api/auth/verify-2fa',
+    form({ totp_code: codeFor(totpSecret, new Date(Date.now() - 10 * 60_000)) }, first),
+  );
   expect([wrongCode.status, wrongCode.body.detail]).toEqual([422, 'Invalid 2FA code']);
   const enabling = form({ totp_code: codeFor(totpSecret) }, first);
-  const enabled = await call('/api/auth/verify-2fa', { ...enabling, headers: { ...enabling.headers, 'idempotency-key': 'ann-2fa-verify' } });
+  const enabled = await call('/api/auth/verify-2fa', {
+    ...enabling,
+    headers: { ...enabling.headers, 'idempotency-key': 'ann-2fa-verify' },
+  });
   expect(enabled.status).toBe(200);
   const recoveryCodes = enabled.body.recovery_codes as string[];
   expect(recoveryCodes).toHaveLength(10);
@@ -169,39 +269,87 @@ async function session() {
   // Signing in with 2FA on: no code, a wrong code, a recovery code, a TOTP code.
   const noCode = await call('/api/auth/login', json({ username: 'ann', password: ANN_PASSWORD }));
   expect([noCode.status, noCode.body.detail]).toEqual([401, '2FA code required']);
-  const badCode = await call('/api/auth/login', json({ username: 'ann', password: ANN_PASSWORD, totp_code: 'AAAA-BBBB-CCCC-DDDD' }));
+  const badCode = await call(
+    '/api/auth/login',
+    json({ username: 'ann', password: ANN_PASSWORD, totp_code: 'AAAA-BBBB-CCCC-DDDD' }),
+  );
   expect([badCode.status, badCode.body.detail]).toEqual([401, 'Invalid username, password or 2FA code']);
   const second = await login('ann', ANN_PASSWORD, recoveryCodes[0]);
   await login('ann', ANN_PASSWORD, codeFor(totpSecret, new Date(Date.now() + 30_000)));
 
   // An escrow (2FA asked for), seen by both parties and the admin.
-  const noSecondFactor = await call('/api/escrows', json({ product_service: 'Camera', description: 'Mirrorless', amount_usd: '100.00', seller_email: 'sam@example.com' }, second));
+  const noSecondFactor = await call(
+    '/api/escrows',
+    json(
+      { product_service: 'Camera', description: 'Mirrorless', amount_usd: '100.00', seller_email: 'sam@example.com' },
+      second,
+    ),
+  );
   expect(noSecondFactor.status).toBe(422);
-  const escrow = await call('/api/escrows', json({ product_service: 'Camera', description: 'Mirrorless', amount_usd: '100.00', seller_email: 'sam@example.com', totp_code: recoveryCodes[1] }, second));
+  const escrow = await call(
+    '/api/escrows',
+    json(
+      {
+        product_service: 'Camera',
+        description: 'Mirrorless',
+        amount_usd: '100.00',
+        seller_email: 'sam@example.com',
+        totp_code: recoveryCodes[1],
+      },
+      second,
+    ),
+  );
   expect(escrow.status).toBe(201);
   const escrowId = escrow.body.id as string;
   expect((await call(`/api/escrows/${escrowId}`, bearer(sam))).status).toBe(200);
   expect((await call('/api/escrows', bearer(second))).status).toBe(200);
 
   // Changing the password: the wrong current one, then right; other sessions are signed out.
-  const wrongCurrent = await call('/api/auth/change-password', json({ current_password: WRONG_PASSWORD, new_password: NEW_PASSWORD }, second));
+  const wrongCurrent = await call(
+    '/api/auth/change-password',
+    json({ current_password: WRONG_PASSWORD, new_password: NEW_PASSWORD }, second),
+  );
   expect(wrongCurrent.status).toBe(403);
-  expect((await call('/api/auth/change-password', json({ current_password: ANN_PASSWORD, new_password: NEW_PASSWORD }, second))).status).toBe(200);
+  expect(
+    (
+      await call(
+        '/api/auth/change-password',
+        json({ current_password: ANN_PASSWORD, new_password: NEW_PASSWORD }, second),
+      )
+    ).status,
+  ).toBe(200);
   expect((await call('/api/auth/me', bearer(first))).status).toBe(401);
   await collectHashes();
 
   // There is no self-service reset: an admin sets a temporary password, the user signs in and replaces it.
-  const annId = (await t.database.db.selectFrom('users').select('id').where('username', '=', 'ann').executeTakeFirstOrThrow()).id;
-  const tooShortReset = await call(`/api/admin/users/${annId}/reset-password`, form({ temporary_password: SHORT_PASSWORD }, admin));
+  const annId = (
+    await t.database.db.selectFrom('users').select('id').where('username', '=', 'ann').executeTakeFirstOrThrow()
+  ).id;
+  const tooShortReset = await call(
+    `/api/admin/users/${annId}/reset-password`,
+    form({ temporary_password: SHORT_PASSWORD }, admin),
+  );
   expect(tooShortReset.status).toBe(422);
-  expect((await call(`/api/admin/users/${annId}/reset-password`, form({ temporary_password: TEMPORARY_PASSWORD }, admin))).status).toBe(200);
+  expect(
+    (await call(`/api/admin/users/${annId}/reset-password`, form({ temporary_password: TEMPORARY_PASSWORD }, admin)))
+      .status,
+  ).toBe(200);
   await collectHashes();
   const afterReset = await login('ann', TEMPORARY_PASSWORD, recoveryCodes[2]);
-  expect((await call('/api/auth/change-password', json({ current_password: TEMPORARY_PASSWORD, new_password: FINAL_PASSWORD }, afterReset))).status).toBe(200);
+  expect(
+    (
+      await call(
+        '/api/auth/change-password',
+        json({ current_password: TEMPORARY_PASSWORD, new_password: FINAL_PASSWORD }, afterReset),
+      )
+    ).status,
+  ).toBe(200);
   await collectHashes();
 
   // Switching 2FA off with a recovery code, a wrong one first; then signing out.
-  expect((await call('/api/auth/disable-2fa', form({ totp_code: '1234-5678-9ABC-DEF0' }, afterReset))).status).toBe(422);
+  expect((await call('/api/auth/disable-2fa', form({ totp_code: '1234-5678-9ABC-DEF0' }, afterReset))).status).toBe(
+    422,
+  );
   expect((await call('/api/auth/disable-2fa', form({ totp_code: recoveryCodes[3]! }, afterReset))).status).toBe(200);
   const last = await login('ann', FINAL_PASSWORD);
   expect((await call('/api/auth/logout', bearer(last, 'POST'))).status).toBe(200);
@@ -209,7 +357,13 @@ async function session() {
   expect((await call('/api/auth/login', json({ username: 'ann', password: ANN_PASSWORD }))).status).toBe(401);
 
   // What an admin can read: users, audit log, raw events, an escrow's history, the chain, the export.
-  for (const path of ['/api/admin/users', '/api/admin/audit-logs', '/api/admin/events', `/api/admin/escrows/${escrowId}/history`, '/api/admin/chain']) {
+  for (const path of [
+    '/api/admin/users',
+    '/api/admin/audit-logs',
+    '/api/admin/events',
+    `/api/admin/escrows/${escrowId}/history`,
+    '/api/admin/chain',
+  ]) {
     expect((await call(path, bearer(admin))).status, path).toBe(200);
   }
   const exported = await call('/api/admin/events/export', bearer(admin));
@@ -217,8 +371,10 @@ async function session() {
   httpExport = exported.text;
 
   // Every token and code as the database keeps it (hashed): those hashes must not travel either.
-  for (const row of await t.database.db.selectFrom('sessions').select('token_hash').execute()) keep('session token hash', row.token_hash);
-  for (const row of await t.database.db.selectFrom('email_tokens').select('token_hash').execute()) keep('e-mail token hash', row.token_hash);
+  for (const row of await t.database.db.selectFrom('sessions').select('token_hash').execute())
+    keep('session token hash', row.token_hash);
+  for (const row of await t.database.db.selectFrom('email_tokens').select('token_hash').execute())
+    keep('e-mail token hash', row.token_hash);
   for (const [label, value] of hashedForms) keep(`${label}, hashed as stored`, hashToken(value));
 }
 
@@ -257,14 +413,20 @@ describe('secrets produced by a whole session', () => {
     await exportEvents(t.database.db, (chunk) => {
       exported += chunk;
     });
-    const tables = await sql<{ tablename: string }>`SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename NOT LIKE 'kysely_%' ORDER BY tablename`.execute(t.database.db);
+    const tables = await sql<{
+      tablename: string;
+    }>`SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename NOT LIKE 'kysely_%' ORDER BY tablename`.execute(
+      t.database.db,
+    );
     const places: [string, string][] = [
       ['the event log (every column)', events.rows.map((row) => JSON.stringify(row)).join('\n')],
       ['the NDJSON export (exportEvents)', exported],
       ['the NDJSON export (GET /api/admin/events/export)', httpExport],
       ['the log lines', t.logLines.join('\n')],
     ];
-    const scannedTables = tables.rows.map((r) => r.tablename).filter((name) => !SECRET_TABLES.has(name) && name !== 'events' && name !== KNOWN_LEAK_TABLE);
+    const scannedTables = tables.rows
+      .map((r) => r.tablename)
+      .filter((name) => !SECRET_TABLES.has(name) && name !== 'events' && name !== KNOWN_LEAK_TABLE);
     for (const table of scannedTables) places.push([`table ${table}`, await tableText(table)]);
     responses.forEach((seen, i) => places.push([`response ${i} (${seen.call} -> ${seen.status})`, seen.text]));
 
@@ -280,7 +442,9 @@ describe('secrets produced by a whole session', () => {
     const { leaks, checks } = leaksIn(places);
     expect(leaks, 'secrets found outside the one response that hands them over').toEqual([]);
     expect(checks).toBeGreaterThan(secrets.size * responses.length);
-    console.info(`secrets scan: ${secrets.size} secrets x ${places.length} places (${responses.length} responses, ${t.logLines.length} log lines, ${events.rows.length} events + 2 exports, ${scannedTables.length} tables) = ${checks} checks`);
+    console.info(
+      `secrets scan: ${secrets.size} secrets x ${places.length} places (${responses.length} responses, ${t.logLines.length} log lines, ${events.rows.length} events + 2 exports, ${scannedTables.length} tables) = ${checks} checks`,
+    );
   });
 
   it(`keep no secret in plain text in ${KNOWN_LEAK_TABLE} (login, setup-2fa and verify-2fa sent with an Idempotency-Key)`, async () => {

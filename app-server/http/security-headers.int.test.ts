@@ -32,17 +32,31 @@ beforeAll(async () => {
   ({ admin, buyer } = await openMarket(t, ['bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4']));
   const created = await t.app.request(
     '/api/escrows',
-    json({ product_service: 'Camera', description: 'Mirrorless', amount_usd: '1000.00', seller_email: 'sam@example.com' }, buyer.token),
+    json(
+      { product_service: 'Camera', description: 'Mirrorless', amount_usd: '1000.00', seller_email: 'sam@example.com' },
+      buyer.token,
+    ),
   );
   expect(created.status).toBe(201);
   escrowId = ((await created.json()) as { id: string }).id;
   // HTML is refused at upload; a text receipt is still only ever a download that no browser sniffs.
   const receipt = new File(['txid 4a5e1e4b, sent 0.0203 BTC\n'], 'receipt.txt', { type: 'text/plain' });
-  expect((await t.app.request(`/api/escrows/${escrowId}/mark-paid`, multipart({ notes: 'sent', file: receipt }, buyer.token))).status).toBe(200);
-  evidenceId = (await t.database.db.selectFrom('payment_evidence').select('evidence_id').executeTakeFirstOrThrow()).evidence_id;
+  expect(
+    (
+      await t.app.request(
+        `/api/escrows/${escrowId}/mark-paid`,
+        multipart({ notes: 'sent', file: receipt }, buyer.token),
+      )
+    ).status,
+  ).toBe(200);
+  evidenceId = (await t.database.db.selectFrom('payment_evidence').select('evidence_id').executeTakeFirstOrThrow())
+    .evidence_id;
 
   mkdirSync(join(webDist, 'assets'), { recursive: true });
-  writeFileSync(join(webDist, 'index.html'), '<!doctype html><html><head><title>Escrow</title></head><body><div id="root"></div></body></html>');
+  writeFileSync(
+    join(webDist, 'index.html'),
+    '<!doctype html><html><head><title>Escrow</title></head><body><div id="root"></div></body></html>',
+  );
   writeFileSync(join(webDist, 'assets', 'index-3f9a1c.js'), 'console.log("app")');
   writeFileSync(join(webDist, 'assets', 'index-3f9a1c.css'), 'body{margin:0}');
   writeFileSync(join(webDist, 'robots.txt'), 'User-agent: *\n');
@@ -69,19 +83,39 @@ function expectSecurityHeaders(res: Response, label: string): void {
       .map(([name, ...values]) => [name!.toLowerCase(), values] as const),
   );
   const defaultSrc = directives.get('default-src') ?? [];
-  expect.soft(defaultSrc.length > 0 && defaultSrc.every((v) => v === "'self'" || v === "'none'"), `${where}: default-src is 'self' or stricter, got ${csp}`).toBe(true);
+  expect
+    .soft(
+      defaultSrc.length > 0 && defaultSrc.every((v) => v === "'self'" || v === "'none'"),
+      `${where}: default-src is 'self' or stricter, got ${csp}`,
+    )
+    .toBe(true);
   expect.soft(directives.get('frame-ancestors'), `${where}: frame-ancestors`).toEqual(["'none'"]);
   // An allow-list, not a deny-list: only this origin, nothing, or the response's nonce; data: and blob: only for images (QR codes, evidence previews fetched by the page itself).
   for (const [name, values] of directives) {
-    const allowed = (v: string) => v === "'self'" || v === "'none'" || /^'nonce-[A-Za-z0-9+/=_-]+'$/.test(v) || (name === 'img-src' && (v === 'data:' || v === 'blob:'));
-    expect.soft(values.filter((v) => !allowed(v)), `${where}: ${name} allows more than this origin`).toEqual([]);
+    const allowed = (v: string) =>
+      v === "'self'" ||
+      v === "'none'" ||
+      /^'nonce-[A-Za-z0-9+/=_-]+'$/.test(v) ||
+      (name === 'img-src' && (v === 'data:' || v === 'blob:'));
+    expect
+      .soft(
+        values.filter((v) => !allowed(v)),
+        `${where}: ${name} allows more than this origin`,
+      )
+      .toEqual([]);
   }
   const hsts = /^max-age=(\d+)/.exec(res.headers.get('strict-transport-security') ?? '');
-  expect.soft(Number(hsts?.[1] ?? 0), `${where}: Strict-Transport-Security max-age of at least 180 days`).toBeGreaterThanOrEqual(180 * 86_400);
-  expect.soft(res.headers.get('cross-origin-resource-policy'), `${where}: Cross-Origin-Resource-Policy`).toBe('same-origin');
+  expect
+    .soft(Number(hsts?.[1] ?? 0), `${where}: Strict-Transport-Security max-age of at least 180 days`)
+    .toBeGreaterThanOrEqual(180 * 86_400);
+  expect
+    .soft(res.headers.get('cross-origin-resource-policy'), `${where}: Cross-Origin-Resource-Policy`)
+    .toBe('same-origin');
   expect.soft(res.headers.get('x-frame-options'), `${where}: X-Frame-Options`).toBe('DENY');
   expect.soft(res.headers.get('x-content-type-options'), `${where}: X-Content-Type-Options`).toBe('nosniff');
-  expect.soft(SAFE_REFERRER_POLICIES, `${where}: Referrer-Policy ${res.headers.get('referrer-policy')}`).toContain(res.headers.get('referrer-policy'));
+  expect
+    .soft(SAFE_REFERRER_POLICIES, `${where}: Referrer-Policy ${res.headers.get('referrer-policy')}`)
+    .toContain(res.headers.get('referrer-policy'));
 }
 
 async function check(app: App, label: string, path: string, init: RequestInit = {}): Promise<Response> {
@@ -131,12 +165,22 @@ describe('every route', () => {
   }
 
   it('has them on routes with real ids: a new escrow, its history, an evidence file and the export stream', async () => {
-    const deal = { product_service: 'Lens', description: '50 mm', amount_usd: '300.00', seller_email: 'sam@example.com' };
+    const deal = {
+      product_service: 'Lens',
+      description: '50 mm',
+      amount_usd: '300.00',
+      seller_email: 'sam@example.com',
+    };
     expect((await check(t.app, 'create escrow', '/api/escrows', json(deal, buyer.token))).status).toBe(201);
     const evidence = await check(t.app, 'evidence download', `/api/evidence/${evidenceId}`, bearer(admin.token));
-    expect([evidence.status, evidence.headers.get('content-disposition')]).toEqual([200, 'attachment; filename="receipt.txt"']);
+    expect([evidence.status, evidence.headers.get('content-disposition')]).toEqual([
+      200,
+      'attachment; filename="receipt.txt"',
+    ]);
     expect((await check(t.app, 'escrow', `/api/escrows/${escrowId}`, bearer(buyer.token))).status).toBe(200);
-    expect((await check(t.app, 'escrow history', `/api/admin/escrows/${escrowId}/history`, bearer(admin.token))).status).toBe(200);
+    expect(
+      (await check(t.app, 'escrow history', `/api/admin/escrows/${escrowId}/history`, bearer(admin.token))).status,
+    ).toBe(200);
     const exported = await check(t.app, 'export', '/api/admin/events/export?from=1', bearer(admin.token));
     expect([exported.status, exported.headers.get('content-type')]).toEqual([200, 'application/x-ndjson']);
   });
@@ -153,23 +197,53 @@ describe('error answers', () => {
     expect((await check(t.app, 'unknown token', '/api/auth/me', bearer('a'.repeat(43)))).status).toBe(401);
     expect((await check(t.app, 'malformed token', '/api/admin/users', bearer('not a token'))).status).toBe(401);
     const zoe = await signedInUser(t, 'zoe');
-    expect((await t.app.request(`/api/admin/users/${zoe.id}/suspend`, form({ reason: 'fraud' }, admin.token))).status).toBe(200);
+    expect(
+      (await t.app.request(`/api/admin/users/${zoe.id}/suspend`, form({ reason: 'fraud' }, admin.token))).status,
+    ).toBe(200);
     // Suspending signs the account out everywhere: its token is dead.
     expect((await check(t.app, 'token of a suspended account', '/api/auth/me', bearer(zoe.token))).status).toBe(401);
-    expect((await check(t.app, 'suspended account signing in', '/api/auth/login', json({ username: 'zoe', password: 'correct horse battery' }))).status).toBe(403);
+    expect(
+      (
+        await check(
+          t.app,
+          'suspended account signing in',
+          '/api/auth/login',
+          json({ username: 'zoe', password: 'correct horse battery' }),
+        )
+      ).status,
+    ).toBe(403);
   });
 
   it('413 for bodies over either limit, 422 for a bad path parameter, 400 for broken JSON', async () => {
-    const big = (bytes: number) => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: 'x'.repeat(bytes) });
+    const big = (bytes: number) => ({
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: 'x'.repeat(bytes),
+    });
     expect((await check(t.app, 'body over 1 MB', '/api/auth/login', big(1024 * 1024 + 1))).status).toBe(413);
-    expect((await check(t.app, 'upload over the limit', `/api/escrows/${escrowId}/mark-paid`, { ...big(MAX_UPLOAD_BODY_BYTES + 1), headers: { authorization: `Bearer ${buyer.token}`, 'content-type': 'multipart/form-data; boundary=x' } })).status).toBe(413);
+    expect(
+      (
+        await check(t.app, 'upload over the limit', `/api/escrows/${escrowId}/mark-paid`, {
+          ...big(MAX_UPLOAD_BODY_BYTES + 1),
+          headers: { authorization: `Bearer ${buyer.token}`, 'content-type': 'multipart/form-data; boundary=x' },
+        })
+      ).status,
+    ).toBe(413);
     expect((await check(t.app, 'bad id', '/api/escrows/not-a-uuid', bearer(buyer.token))).status).toBe(422);
-    const broken = await check(t.app, 'broken JSON', '/api/auth/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"username":' });
+    const broken = await check(t.app, 'broken JSON', '/api/auth/login', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"username":',
+    });
     expect([400, 422]).toContain(broken.status);
   });
 
   it('an idempotent replay carries them as the first answer did', async () => {
-    const init = json({ message: 'Hello there, a question about my escrow.', email: 'ann@example.com', name: 'Ann' }, undefined, { 'idempotency-key': 'headers-replay-1' });
+    const init = json(
+      { message: 'Hello there, a question about my escrow.', email: 'ann@example.com', name: 'Ann' },
+      undefined,
+      { 'idempotency-key': 'headers-replay-1' },
+    );
     const first = await check(t.app, 'idempotent first', '/api/contact', init);
     const again = await check(t.app, 'idempotent replay', '/api/contact', init);
     expect([first.status, again.status]).toEqual([202, 202]);
@@ -211,7 +285,8 @@ describe('the web app', () => {
 
   it('pages may show images the page fetched itself (blob: evidence previews), and API answers may show nothing', async () => {
     const web = createApp(t.deps, { webDist });
-    const imgSrc = (res: Response) => /img-src ([^;]*)/.exec(res.headers.get('content-security-policy') ?? '')?.[1]?.split(' ');
+    const imgSrc = (res: Response) =>
+      /img-src ([^;]*)/.exec(res.headers.get('content-security-policy') ?? '')?.[1]?.split(' ');
     expect(imgSrc(await check(web, 'the console', '/admin?tab=verifications'))).toEqual(["'self'", 'data:', 'blob:']);
     expect(imgSrc(await check(web, 'API', '/api/health'))).toBeUndefined();
   });

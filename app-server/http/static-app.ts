@@ -20,7 +20,10 @@ export function staticApp(webDist: string) {
     }
     c.header('Cache-Control', 'no-store');
     const nonce = (c.get as (key: string) => string | undefined)('secureHeadersNonce') ?? '';
-    return c.html(readFileSync(indexPath, 'utf8').replace('<head>', `<head>\n    <meta name="csp-nonce" content="${nonce}" />`), status);
+    return c.html(
+      readFileSync(indexPath, 'utf8').replace('<head>', `<head>\n    <meta name="csp-nonce" content="${nonce}" />`),
+      status,
+    );
   };
   // Before the file server, which would send index.html as a plain file (no nonce, cacheable).
   app.get('/', (c) => shell(c, 200));

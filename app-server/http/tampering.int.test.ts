@@ -48,7 +48,13 @@ beforeEach(async () => {
   const market = await openMarket(t, [freshAddress(), freshAddress()]);
   admin = market.admin;
   for (const product of ['Laptop', 'Camera']) {
-    const deal = { product_service: product, description: `A used ${product}`, amount_usd: 1000, deadline_days: 7, seller_email: 'sam@example.com' };
+    const deal = {
+      product_service: product,
+      description: `A used ${product}`,
+      amount_usd: 1000,
+      deadline_days: 7,
+      seller_email: 'sam@example.com',
+    };
     expect((await t.app.request('/api/escrows', json(deal, market.buyer.token))).status).toBe(201);
   }
   head = await readChainHead(t.database.db);
@@ -61,7 +67,9 @@ beforeEach(async () => {
 
 const db = () => t.database.db;
 const positionOf = async (type: string) =>
-  Number((await sql<{ p: number }>`SELECT min(position) AS p FROM events WHERE type = ${type}`.execute(db())).rows[0]!.p);
+  Number(
+    (await sql<{ p: number }>`SELECT min(position) AS p FROM events WHERE type = ${type}`.execute(db())).rows[0]!.p,
+  );
 /** Changes event `from`'s amount, then recomputes the hashes of events `from` to `to` (and the head if `to` is the last). */
 async function forge(from: number, to: number) {
   await sql`UPDATE events SET data = jsonb_set(data, '{amount_sats}', '1') WHERE position = ${from}`.execute(db());
@@ -89,7 +97,9 @@ async function adminChain() {
 }
 /** The tamper lines the app logged (pino level 50 is error). */
 const tamperLines = () =>
-  t.logLines.map((line) => JSON.parse(line) as { level: number; msg?: string; chain_position?: number }).filter((l) => l.msg?.startsWith('Event log tampered'));
+  t.logLines
+    .map((line) => JSON.parse(line) as { level: number; msg?: string; chain_position?: number })
+    .filter((l) => l.msg?.startsWith('Event log tampered'));
 async function exportBroken(name: string): Promise<ExportBroken> {
   const res = await t.app.request('/api/admin/events/export?from=1', bearer(admin.token));
   expect(res.status).toBe(200);
@@ -115,7 +125,12 @@ async function expectReported(position: number, reason: RegExp, exportLine: numb
   expect(await (await t.app.request('/api/health')).json()).toMatchObject({ status: 'ok', chain: 'broken' });
   // The flag in the admin ledger (the route verifies the whole log again; the same break logs nothing new).
   const chain = await adminChain();
-  expect(chain).toMatchObject({ ok: false, first_break: { position }, verified_up_to: verifiedUpTo, broken: { position } });
+  expect(chain).toMatchObject({
+    ok: false,
+    first_break: { position },
+    verified_up_to: verifiedUpTo,
+    broken: { position },
+  });
   expect(chain.broken!.reason).toMatch(reason);
   expect(tamperLines()).toHaveLength(1);
   // Later periodic checks keep the break and stay quiet.
@@ -133,7 +148,10 @@ describe('a changed event', () => {
     expect(p).toBeLessThan(head.position - 1);
     await sql`UPDATE events SET data = jsonb_set(data, '{amount_sats}', '1') WHERE position = ${p}`.execute(db());
 
-    expect(await verifyChain(db())).toMatchObject({ ok: false, firstBreak: { position: p, reason: expect.stringMatching(/hash does not match/) } });
+    expect(await verifyChain(db())).toMatchObject({
+      ok: false,
+      firstBreak: { position: p, reason: expect.stringMatching(/hash does not match/) },
+    });
     // Only the last verified event and what follows it are read every 30 s: an old row's change waits for the full check.
     expect(await watch.check()).toMatchObject({ status: 'ok' });
     expect(tamperLines()).toHaveLength(0);
@@ -145,12 +163,17 @@ describe('a changed event', () => {
 
   it('the last verified one: the next incremental check names it', async () => {
     const p = head.position;
-    await sql`UPDATE events SET metadata = jsonb_set(metadata, '{actor}', '"system"') WHERE position = ${p}`.execute(db());
+    await sql`UPDATE events SET metadata = jsonb_set(metadata, '{actor}', '"system"') WHERE position = ${p}`.execute(
+      db(),
+    );
 
     expect(await verifyChain(db())).toMatchObject({ ok: false, firstBreak: { position: p } });
     expect(await watch.check()).toMatchObject({
       status: 'broken',
-      broken: { position: p, reason: 'hash does not match the event content (the event was changed after it was verified)' },
+      broken: {
+        position: p,
+        reason: 'hash does not match the event content (the event was changed after it was verified)',
+      },
     });
     await expectReported(p, /hash does not match the event content/, p + 1);
   });
@@ -176,12 +199,19 @@ describe('a changed event', () => {
     // The watch remembers the hash of the last event it verified.
     expect(await watch.check()).toMatchObject({
       status: 'broken',
-      broken: { position: head.position, reason: 'hash differs from the one verified before (the event and its hash were rewritten)' },
+      broken: {
+        position: head.position,
+        reason: 'hash differs from the one verified before (the event and its hash were rewritten)',
+      },
     });
     expect(tamperLines().map((l) => l.chain_position)).toEqual([head.position]);
     expect(await ready()).toMatchObject({ status: 200, body: { ready: true, chain: 'broken' } });
     // A full check on demand does not clear it: the log verifies, but not against the remembered event.
-    expect(await adminChain()).toMatchObject({ ok: false, broken: { position: head.position }, verified_up_to: head.position - 1 });
+    expect(await adminChain()).toMatchObject({
+      ok: false,
+      broken: { position: head.position },
+      verified_up_to: head.position - 1,
+    });
     expect(tamperLines()).toHaveLength(1);
     // An export checked against the head published before the forgery fails on its last line.
     const res = await t.app.request('/api/admin/events/export?from=1', bearer(admin.token));
@@ -201,7 +231,10 @@ describe('a deleted event', () => {
 
     expect(await verifyChain(db())).toMatchObject({
       ok: false,
-      firstBreak: { position: p + 1, reason: `expected position ${p} after ${p - 1}, found ${p + 1} (an event was removed or reordered)` },
+      firstBreak: {
+        position: p + 1,
+        reason: `expected position ${p} after ${p - 1}, found ${p + 1} (an event was removed or reordered)`,
+      },
     });
     expect(await watch.check()).toMatchObject({ status: 'ok' });
     expect((await watch.verifyFully()).firstBreak).toMatchObject({ position: p + 1 });
@@ -215,9 +248,15 @@ describe('a deleted event', () => {
 
     expect(await verifyChain(db())).toMatchObject({
       ok: false,
-      firstBreak: { position: p, reason: expect.stringMatching(/the chain head records position \d+, but the log ends at \d+/) },
+      firstBreak: {
+        position: p,
+        reason: expect.stringMatching(/the chain head records position \d+, but the log ends at \d+/),
+      },
     });
-    expect(await watch.check()).toMatchObject({ status: 'broken', broken: { position: p, reason: expect.stringMatching(/the event is gone/) } });
+    expect(await watch.check()).toMatchObject({
+      status: 'broken',
+      broken: { position: p, reason: expect.stringMatching(/the event is gone/) },
+    });
     // The export's header still names the head: the missing last line is the one named.
     await expectReported(p, /events were removed from the end/, p + 1);
   });
@@ -227,7 +266,9 @@ describe('two reordered events', () => {
   it('in the middle: the first of the two is named', async () => {
     const p = await positionOf('EscrowCreated');
     await sql`UPDATE events SET position = -position WHERE position IN (${p}, ${p + 1})`.execute(db());
-    await sql`UPDATE events SET position = CASE position WHEN ${-p}::bigint THEN ${p + 1}::bigint ELSE ${p}::bigint END WHERE position < 0`.execute(db());
+    await sql`UPDATE events SET position = CASE position WHEN ${-p}::bigint THEN ${p + 1}::bigint ELSE ${p}::bigint END WHERE position < 0`.execute(
+      db(),
+    );
 
     expect(await verifyChain(db())).toMatchObject({
       ok: false,
@@ -241,15 +282,22 @@ describe('two reordered events', () => {
   it('the last two: the next incremental check names the last', async () => {
     const p = head.position;
     await sql`UPDATE events SET position = -position WHERE position IN (${p - 1}, ${p})`.execute(db());
-    await sql`UPDATE events SET position = CASE position WHEN ${-p}::bigint THEN ${p - 1}::bigint ELSE ${p}::bigint END WHERE position < 0`.execute(db());
+    await sql`UPDATE events SET position = CASE position WHEN ${-p}::bigint THEN ${p - 1}::bigint ELSE ${p}::bigint END WHERE position < 0`.execute(
+      db(),
+    );
 
     expect(await verifyChain(db())).toMatchObject({ ok: false, firstBreak: { position: p - 1 } });
-    expect(await watch.check()).toMatchObject({ status: 'broken', broken: { position: p, reason: expect.stringMatching(/changed after it was verified/) } });
+    expect(await watch.check()).toMatchObject({
+      status: 'broken',
+      broken: { position: p, reason: expect.stringMatching(/changed after it was verified/) },
+    });
     // The full check on GET /api/admin/chain then finds the earlier position: one more line, for the new finding.
     const chain = await adminChain();
     expect(chain).toMatchObject({ ok: false, broken: { position: p - 1 }, verified_up_to: p - 2 });
     expect(tamperLines().map((l) => l.chain_position)).toEqual([p, p - 1]);
-    expect((await ready()).body.detail).toMatch(new RegExp(`^Event log tampered: event ${p - 1}: prev_hash does not match`));
+    expect((await ready()).body.detail).toMatch(
+      new RegExp(`^Event log tampered: event ${p - 1}: prev_hash does not match`),
+    );
     expect((await exportBroken('last-two')).line).toBe(p);
   });
 });
@@ -257,7 +305,8 @@ describe('two reordered events', () => {
 describe('the chain watch', () => {
   it('keeps a break until a full check finds the log whole again', async () => {
     const p = await positionOf('EscrowCreated');
-    const original = (await sql<{ data: unknown }>`SELECT data FROM events WHERE position = ${p}`.execute(db())).rows[0]!.data;
+    const original = (await sql<{ data: unknown }>`SELECT data FROM events WHERE position = ${p}`.execute(db()))
+      .rows[0]!.data;
     await sql`UPDATE events SET data = jsonb_set(data, '{amount_sats}', '1') WHERE position = ${p}`.execute(db());
     await watch.verifyFully();
     expect(await ready()).toMatchObject({ status: 200, body: { ready: true, chain: 'broken' } });
@@ -273,19 +322,36 @@ describe('the chain watch', () => {
   it('follows new events incrementally, and re-reads the whole log once fullEveryMs has passed', async () => {
     let now = new Date('2026-03-01T00:00:00.000Z');
     const lines: string[] = [];
-    const own = new ChainWatch(db(), createLogger('info', { write: (l: string) => void lines.push(l) }), { fullEveryMs: 60_000, now: () => now });
+    const own = new ChainWatch(db(), createLogger('info', { write: (l: string) => void lines.push(l) }), {
+      fullEveryMs: 60_000,
+      now: () => now,
+    });
     expect(own.state()).toMatchObject({ status: 'unverified', verifiedUpTo: null });
-    expect(await own.check()).toMatchObject({ status: 'ok', verifiedUpTo: head.position, lastFullCheckAt: now.toISOString() });
+    expect(await own.check()).toMatchObject({
+      status: 'ok',
+      verifiedUpTo: head.position,
+      lastFullCheckAt: now.toISOString(),
+    });
 
     // New events: the next check verifies only those, linked to the last verified one.
     const buyer = await t.app.request('/api/auth/login', json({ username: 'ann', password: 'correct horse battery' }));
     const token = ((await buyer.json()) as { access_token: string }).access_token;
-    const deal = { product_service: 'Bike', description: 'A used bike', amount_usd: 300, deadline_days: 7, seller_email: 'sam@example.com' };
+    const deal = {
+      product_service: 'Bike',
+      description: 'A used bike',
+      amount_usd: 300,
+      deadline_days: 7,
+      seller_email: 'sam@example.com',
+    };
     expect((await t.app.request('/api/escrows', json(deal, token))).status).toBe(201);
     const newHead = await readChainHead(db());
     expect(newHead.position).toBeGreaterThan(head.position);
     now = new Date(now.getTime() + 30_000);
-    expect(await own.check()).toMatchObject({ status: 'ok', verifiedUpTo: newHead.position, lastFullCheckAt: '2026-03-01T00:00:00.000Z' });
+    expect(await own.check()).toMatchObject({
+      status: 'ok',
+      verifiedUpTo: newHead.position,
+      lastFullCheckAt: '2026-03-01T00:00:00.000Z',
+    });
 
     // An old row changed: not seen by an incremental check, seen by the first check after fullEveryMs.
     const p = await positionOf('BtcRateSet');

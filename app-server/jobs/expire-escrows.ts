@@ -12,7 +12,10 @@ const BATCH = 200;
  * their addresses. Idempotent: an escrow that was marked, cancelled or expired meanwhile is refused by its
  * machine and skipped. Answers how many it expired, or null when another process is running it.
  */
-export async function expireOverdueEscrows(deps: Pick<AppDeps, 'database' | 'store' | 'config'>, now = new Date()): Promise<number | null> {
+export async function expireOverdueEscrows(
+  deps: Pick<AppDeps, 'database' | 'store' | 'config'>,
+  now = new Date(),
+): Promise<number | null> {
   const { db } = deps.database;
   return withJobLock(deps.database, EXPIRY_LOCK, async () => {
     let expired = 0;
@@ -29,7 +32,11 @@ export async function expireOverdueEscrows(deps: Pick<AppDeps, 'database' | 'sto
       const before = expired;
       for (const { id } of due) {
         try {
-          await endUnpaid(deps.store, { escrowId: id, how: 'expire', by: 'system' }, { actor: 'system', requestId: `expiry-job:${now.toISOString()}`, now: now.toISOString() });
+          await endUnpaid(
+            deps.store,
+            { escrowId: id, how: 'expire', by: 'system' },
+            { actor: 'system', requestId: `expiry-job:${now.toISOString()}`, now: now.toISOString() },
+          );
           expired++;
         } catch (error) {
           // Changed since the query (marked, cancelled, frozen): its machine said no; leave it.

@@ -15,7 +15,12 @@ describe('housekeeping', () => {
       .insertInto('security_log')
       .values([
         { kind: 'bad-password', username: 'old', client_address: '1.2.3.4', at: new Date('2026-05-01T00:00:00.000Z') },
-        { kind: 'bad-password', username: 'recent', client_address: '1.2.3.4', at: new Date('2026-06-29T00:00:00.000Z') },
+        {
+          kind: 'bad-password',
+          username: 'recent',
+          client_address: '1.2.3.4',
+          at: new Date('2026-06-29T00:00:00.000Z'),
+        },
       ])
       .execute();
     await housekeeping(t.db, now);

@@ -10,12 +10,26 @@ const DAY = 86_400_000;
  * several servers may run it at once.
  */
 export async function housekeeping(db: Kysely<Database>, now = new Date()): Promise<void> {
-  await db.deleteFrom('security_log').where('at', '<', new Date(now.getTime() - 30 * DAY)).execute();
+  await db
+    .deleteFrom('security_log')
+    .where('at', '<', new Date(now.getTime() - 30 * DAY))
+    .execute();
   await pruneCounters(db, new Date(now.getTime() - DAY));
-  await db.deleteFrom('idempotency_keys').where('created_at', '<', new Date(now.getTime() - DAY)).execute();
+  await db
+    .deleteFrom('idempotency_keys')
+    .where('created_at', '<', new Date(now.getTime() - DAY))
+    .execute();
   await db
     .deleteFrom('sessions')
-    .where((eb) => eb.or([eb('expires_at', '<', new Date(now.getTime() - 7 * DAY)), eb('revoked_at', '<', new Date(now.getTime() - 7 * DAY))]))
+    .where((eb) =>
+      eb.or([
+        eb('expires_at', '<', new Date(now.getTime() - 7 * DAY)),
+        eb('revoked_at', '<', new Date(now.getTime() - 7 * DAY)),
+      ]),
+    )
     .execute();
-  await db.deleteFrom('email_tokens').where('expires_at', '<', new Date(now.getTime() - 7 * DAY)).execute();
+  await db
+    .deleteFrom('email_tokens')
+    .where('expires_at', '<', new Date(now.getTime() - 7 * DAY))
+    .execute();
 }

@@ -22,10 +22,25 @@ const detail = async (res: Response) => ((await res.json()) as { detail: string 
 async function receivedDeal() {
   const admin = await signedInAdmin(t);
   await t.app.request('/api/admin/btc-rate', form({ btc_usd_rate: '50000' }, admin.token, 'PUT'));
-  await t.app.request('/api/admin/addresses', form({ address_string: 'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4' }, admin.token));
+  await t.app.request(
+    '/api/admin/addresses',
+    form({ address_string: 'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4' }, admin.token),
+  );
   const seller = await verifiedUser(t, 'sam', 'seller');
   const buyer = await verifiedUser(t, 'ann', 'buyer');
-  const created = await t.app.request('/api/escrows', json({ product_service: 'Lamp', description: 'Desk lamp', amount_usd: 50, inspection_days: 2, buyer_email: 'ann@example.com' }, seller.token));
+  const created = await t.app.request(
+    '/api/escrows',
+    json(
+      {
+        product_service: 'Lamp',
+        description: 'Desk lamp',
+        amount_usd: 50,
+        inspection_days: 2,
+        buyer_email: 'ann@example.com',
+      },
+      seller.token,
+    ),
+  );
   const escrow = (await created.json()) as Escrow;
   const post = (path: string, token: string, body?: unknown) =>
     t.app.request(`/api/escrows/${escrow.id}/${path}`, body === undefined ? bearer(token, 'POST') : json(body, token));
@@ -33,11 +48,22 @@ async function receivedDeal() {
   expect(agreed.agreed_at).not.toBeNull();
   expect(agreed.allowed_actions).toContain('request_payment');
   expect((await post('request-payment', buyer.token)).status).toBe(200);
-  expect((await t.app.request(`/api/escrows/${escrow.id}/mark-paid`, form({ notes: 'sent' }, buyer.token))).status).toBe(200);
-  expect((await t.app.request(`/api/admin/escrows/${escrow.id}/verify-payment`, form({ verified: 'true', notes: '' }, admin.token))).status).toBe(200);
+  expect(
+    (await t.app.request(`/api/escrows/${escrow.id}/mark-paid`, form({ notes: 'sent' }, buyer.token))).status,
+  ).toBe(200);
+  expect(
+    (
+      await t.app.request(
+        `/api/admin/escrows/${escrow.id}/verify-payment`,
+        form({ verified: 'true', notes: '' }, admin.token),
+      )
+    ).status,
+  ).toBe(200);
   const badShip = await post('ship', seller.token, { method: 'shipping' });
   expect([badShip.status, await detail(badShip)]).toEqual([422, expect.stringContaining('carrier')]);
-  const shipped = (await (await post('ship', seller.token, { method: 'shipping', carrier: 'DHL', tracking: 'JD1' })).json()) as Escrow;
+  const shipped = (await (
+    await post('ship', seller.token, { method: 'shipping', carrier: 'DHL', tracking: 'JD1' })
+  ).json()) as Escrow;
   expect(shipped.shipment).toEqual({ method: 'shipping', carrier: 'DHL', tracking: 'JD1', note: null });
   expect((await lastMailTo(t, 'ann@example.com')).subject).toMatch(/^Shipped/);
   const received = (await (await post('receive', buyer.token)).json()) as Escrow;
@@ -59,12 +85,17 @@ describe('the inspection clock', () => {
     const after = (await (await t.app.request(`/api/escrows/${escrow.id}`, bearer(buyer.token))).json()) as Escrow;
     expect(after.buyer_confirmed_at).not.toBeNull();
     expect(after.allowed_actions).not.toContain('open_dispute');
-    const history = (await (await t.app.request(`/api/admin/escrows/${escrow.id}/history`, bearer(admin.token))).json()) as { type: string; actor: string }[];
+    const history = (await (
+      await t.app.request(`/api/admin/escrows/${escrow.id}/history`, bearer(admin.token))
+    ).json()) as { type: string; actor: string }[];
     expect(history.at(-1)).toMatchObject({ type: 'ReceiptConfirmed', actor: 'system' });
     const accepted = await lastMailTo(t, 'sam@example.com');
     expect(accepted.subject).toMatch(/^Accepted/);
     expect(accepted.body).toContain('ended with no dispute, so the deal is accepted');
-    const page = (await (await t.app.request('/api/admin/escrows?ready=true', bearer(admin.token))).json()) as { ready_count: number; escrows: Escrow[] };
+    const page = (await (await t.app.request('/api/admin/escrows?ready=true', bearer(admin.token))).json()) as {
+      ready_count: number;
+      escrows: Escrow[];
+    };
     expect(page.ready_count).toBe(1);
     expect(page.escrows.map((e) => e.id)).toEqual([escrow.id]);
     expect((await lastMailTo(t, 'root@example.com')).subject).toMatch(/^Ready to release/);
@@ -75,10 +106,27 @@ describe('the inspection clock', () => {
     const { buyer, seller, escrow } = await receivedDeal();
     const ends = Date.parse(escrow.inspection_ends_at!);
     await runInspectionClock(t.deps, new Date(ends - DAY + 60_000));
-    const reminders = async () => (await t.database.db.selectFrom('mail_outbox').select('subject').where('to_address', '=', 'ann@example.com').execute()).filter((m) => m.subject.startsWith('Inspection ends soon')).length;
+    const reminders = async () =>
+      (
+        await t.database.db
+          .selectFrom('mail_outbox')
+          .select('subject')
+          .where('to_address', '=', 'ann@example.com')
+          .execute()
+      ).filter((m) => m.subject.startsWith('Inspection ends soon')).length;
     expect(await reminders()).toBe(1);
-    const proposed = (await (await t.app.request(`/api/escrows/${escrow.id}/proposals`, json({ kind: 'extend_inspection', days: 3 }, buyer.token))).json()) as Escrow;
-    const accepted = (await (await t.app.request(`/api/escrows/${escrow.id}/proposals/${proposed.proposals[0]!.id}/accept`, bearer(seller.token, 'POST'))).json()) as Escrow;
+    const proposed = (await (
+      await t.app.request(
+        `/api/escrows/${escrow.id}/proposals`,
+        json({ kind: 'extend_inspection', days: 3 }, buyer.token),
+      )
+    ).json()) as Escrow;
+    const accepted = (await (
+      await t.app.request(
+        `/api/escrows/${escrow.id}/proposals/${proposed.proposals[0]!.id}/accept`,
+        bearer(seller.token, 'POST'),
+      )
+    ).json()) as Escrow;
     expect(Date.parse(accepted.inspection_ends_at!)).toBe(ends + 3 * DAY);
     expect(await runInspectionClock(t.deps, new Date(ends + 1_000))).toBe(0);
     expect(await reminders()).toBe(1);
@@ -89,10 +137,20 @@ describe('the inspection clock', () => {
 
   it('mails the admins once when a replaced payout address stops being held after the deal was accepted', async () => {
     const { buyer, seller, escrow } = await receivedDeal();
-    const replaced = await t.app.request(`/api/escrows/${escrow.id}/payout-address`, json({ address: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq' }, seller.token));
+    const replaced = await t.app.request(
+      `/api/escrows/${escrow.id}/payout-address`,
+      json({ address: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq' }, seller.token),
+    );
     const heldUntil = Date.parse(((await replaced.json()) as Escrow).payout_address_held_until!);
-    expect((await t.app.request(`/api/escrows/${escrow.id}/confirm-receipt`, bearer(buyer.token, 'POST'))).status).toBe(200);
-    const readyMails = async () => (await t.database.db.selectFrom('mail_outbox').select(['to_address', 'body']).where('subject', 'like', 'Ready to release%').execute());
+    expect((await t.app.request(`/api/escrows/${escrow.id}/confirm-receipt`, bearer(buyer.token, 'POST'))).status).toBe(
+      200,
+    );
+    const readyMails = async () =>
+      await t.database.db
+        .selectFrom('mail_outbox')
+        .select(['to_address', 'body'])
+        .where('subject', 'like', 'Ready to release%')
+        .execute();
     await runInspectionClock(t.deps, new Date(heldUntil - 60_000));
     expect(await readyMails()).toEqual([]);
     await runInspectionClock(t.deps, new Date(heldUntil + 1_000));
@@ -104,7 +162,9 @@ describe('the inspection clock', () => {
 
   it('leaves a disputed period alone', async () => {
     const { buyer, escrow } = await receivedDeal();
-    expect((await t.app.request(`/api/escrows/${escrow.id}/open-dispute`, json({ reason: 'Broken' }, buyer.token))).status).toBe(200);
+    expect(
+      (await t.app.request(`/api/escrows/${escrow.id}/open-dispute`, json({ reason: 'Broken' }, buyer.token))).status,
+    ).toBe(200);
     expect(await runInspectionClock(t.deps, new Date(Date.parse(escrow.inspection_ends_at!) + 1_000))).toBe(0);
   });
 });
@@ -113,14 +173,27 @@ describe('the declined deal', () => {
   it('cancels an unpaid escrow and gives its address back to the pool', async () => {
     const admin = await signedInAdmin(t);
     await t.app.request('/api/admin/btc-rate', form({ btc_usd_rate: '50000' }, admin.token, 'PUT'));
-    await t.app.request('/api/admin/addresses', form({ address_string: 'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4' }, admin.token));
+    await t.app.request(
+      '/api/admin/addresses',
+      form({ address_string: 'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4' }, admin.token),
+    );
     const buyer = await verifiedUser(t, 'ann', 'buyer');
     const seller = await verifiedUser(t, 'sam', 'seller');
-    const escrow = (await (await t.app.request('/api/escrows', json({ product_service: 'Lamp', description: 'Desk lamp', amount_usd: 50, seller_email: 'sam@example.com' }, buyer.token))).json()) as Escrow;
+    const escrow = (await (
+      await t.app.request(
+        '/api/escrows',
+        json(
+          { product_service: 'Lamp', description: 'Desk lamp', amount_usd: 50, seller_email: 'sam@example.com' },
+          buyer.token,
+        ),
+      )
+    ).json()) as Escrow;
     expect(escrow.assigned_address).not.toBeNull();
     const empty = await t.app.request(`/api/escrows/${escrow.id}/decline`, json({ reason: ' ' }, seller.token));
     expect([empty.status, await detail(empty)]).toEqual([422, 'reason is required']);
-    const declined = (await (await t.app.request(`/api/escrows/${escrow.id}/decline`, json({ reason: 'Sold' }, seller.token))).json()) as Escrow;
+    const declined = (await (
+      await t.app.request(`/api/escrows/${escrow.id}/decline`, json({ reason: 'Sold' }, seller.token))
+    ).json()) as Escrow;
     expect([declined.status, declined.decline_reason, declined.allowed_actions]).toEqual(['cancelled', 'Sold', []]);
     const address = await t.database.db.selectFrom('addresses').select('status').executeTakeFirstOrThrow();
     expect(address.status).toBe('available');
@@ -136,7 +209,13 @@ describe('the browser suite clock (libfaketime)', () => {
     const script = `const fs=require('fs');const a=Date.now();fs.writeFileSync(${JSON.stringify(file)},'+3d\\n');
       setTimeout(()=>console.log(Date.now()-a),50);`;
     const run = spawnSync(process.execPath, ['-e', script], {
-      env: { ...process.env, LD_PRELOAD: lib, FAKETIME_TIMESTAMP_FILE: file, FAKETIME_NO_CACHE: '1', FAKETIME_DONT_FAKE_MONOTONIC: '1' },
+      env: {
+        ...process.env,
+        LD_PRELOAD: lib,
+        FAKETIME_TIMESTAMP_FILE: file,
+        FAKETIME_NO_CACHE: '1',
+        FAKETIME_DONT_FAKE_MONOTONIC: '1',
+      },
       encoding: 'utf8',
     });
     const moved = Number(run.stdout.trim());

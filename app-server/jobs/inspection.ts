@@ -90,7 +90,9 @@ async function remindBuyers(deps: Deps, now: Date): Promise<void> {
     await db.transaction().execute(async (trx) => {
       const first = await trx
         .insertInto('notices')
-        .values({ name: reminderNotice(escrow.id, escrow.received_at!, escrow.inspection_ends_at!, escrow.inspection_days) })
+        .values({
+          name: reminderNotice(escrow.id, escrow.received_at!, escrow.inspection_ends_at!, escrow.inspection_days),
+        })
         .onConflict((oc) => oc.doNothing())
         .returning('name')
         .executeTakeFirst();

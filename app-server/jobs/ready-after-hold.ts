@@ -20,7 +20,13 @@ export async function mailReadyAfterHolds(deps: Deps, now: Date): Promise<void> 
     .where('settlement_proposal_id', 'is', null)
     .where('payout_address_held_until', '<=', now)
     .where(({ not, exists, selectFrom }) =>
-      not(exists(selectFrom('notices').select('name').where('name', '=', sql<string>`'ready_to_release:' || escrows.id`))),
+      not(
+        exists(
+          selectFrom('notices')
+            .select('name')
+            .where('name', '=', sql<string>`'ready_to_release:' || escrows.id`),
+        ),
+      ),
     )
     .execute();
   for (const escrow of due) {

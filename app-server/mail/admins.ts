@@ -15,7 +15,12 @@ export const adminConsolePath = {
 
 /** The e-mail addresses of every admin who can act (not frozen). */
 export async function adminEmails(trx: Kysely<Database>): Promise<string[]> {
-  const rows = await trx.selectFrom('users').select('email').where('role', '=', 'admin').where('is_frozen', '=', false).execute();
+  const rows = await trx
+    .selectFrom('users')
+    .select('email')
+    .where('role', '=', 'admin')
+    .where('is_frozen', '=', false)
+    .execute();
   return rows.map((r) => r.email);
 }
 
@@ -23,11 +28,23 @@ export async function adminEmails(trx: Kysely<Database>): Promise<string[]> {
  * Mails every admin once per `notice`, across every server process: the notice row is taken in the same transaction
  * as the mail, and stays until the condition is cleared (its owner deletes the row), so the next occurrence is told.
  */
-export async function mailAdminsOnce(db: Kysely<Database>, notice: string, mail: { subject: string; lines: string[] }): Promise<void> {
+export async function mailAdminsOnce(
+  db: Kysely<Database>,
+  notice: string,
+  mail: { subject: string; lines: string[] },
+): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    const first = await trx.insertInto('notices').values({ name: notice }).onConflict((oc) => oc.doNothing()).returning('name').executeTakeFirst();
+    const first = await trx
+      .insertInto('notices')
+      .values({ name: notice })
+      .onConflict((oc) => oc.doNothing())
+      .returning('name')
+      .executeTakeFirst();
     if (!first) return;
     const admins = await adminEmails(trx);
-    await enqueueMail(trx, admins.map((to) => ({ to, subject: mail.subject, text: mail.lines.join('\n') })));
+    await enqueueMail(
+      trx,
+      admins.map((to) => ({ to, subject: mail.subject, text: mail.lines.join('\n') })),
+    );
   });
 }

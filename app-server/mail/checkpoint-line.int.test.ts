@@ -12,7 +12,8 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-const mails = async () => t.database.db.selectFrom('mail_outbox').select(['to_address', 'subject', 'body']).orderBy('id').execute();
+const mails = async () =>
+  t.database.db.selectFrom('mail_outbox').select(['to_address', 'subject', 'body']).orderBy('id').execute();
 const lastLine = (body: string) => body.trimEnd().split('\n').at(-1);
 
 describe('the checkpoint line of escrow mails', () => {
@@ -21,12 +22,26 @@ describe('the checkpoint line of escrow mails', () => {
     await t.deps.transparency!.introduceKey(t.deps.store);
     const first = (await t.deps.transparency!.signIfGrown())!;
     expect(first).not.toBeNull();
-    const opened = await t.app.request('/api/escrows', json({ product_service: 'Camera', description: 'Mirrorless body', amount_usd: '2000.00', deadline_days: 7, seller_email: 'sam@example.com' }, people.buyer.token));
+    const opened = await t.app.request(
+      '/api/escrows',
+      json(
+        {
+          product_service: 'Camera',
+          description: 'Mirrorless body',
+          amount_usd: '2000.00',
+          deadline_days: 7,
+          seller_email: 'sam@example.com',
+        },
+        people.buyer.token,
+      ),
+    );
     expect(opened.status).toBe(201);
     const { id } = (await opened.json()) as { id: string };
     const invitation = (await mails()).find((m) => m.subject === 'You are invited to an escrow')!;
     expect(lastLine(invitation.body)).toBe(checkpointLine(first));
-    expect(lastLine(invitation.body)).toMatch(/^Transparency log escrow\.example\/log: checkpoint \d+, root [0-9a-f]{16}$/);
+    expect(lastLine(invitation.body)).toMatch(
+      /^Transparency log escrow\.example\/log: checkpoint \d+, root [0-9a-f]{16}$/,
+    );
 
     const second = (await t.deps.transparency!.signIfGrown())!;
     expect(second.size).toBeGreaterThan(first.size);

@@ -14,6 +14,11 @@ export function checkpointLine(checkpoint: { note: string; size: number; root_ha
 
 /** The line for the latest checkpoint, or null before the first is signed. */
 export async function currentCheckpointLine(db: Kysely<Database>): Promise<string | null> {
-  const latest = await db.selectFrom('tlog_checkpoints').select(['note', 'size', 'root_hash']).orderBy('size', 'desc').limit(1).executeTakeFirst();
+  const latest = await db
+    .selectFrom('tlog_checkpoints')
+    .select(['note', 'size', 'root_hash'])
+    .orderBy('size', 'desc')
+    .limit(1)
+    .executeTakeFirst();
   return latest ? checkpointLine({ ...latest, size: Number(latest.size) }) : null;
 }

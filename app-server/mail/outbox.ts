@@ -18,7 +18,8 @@ export interface DeliveredMail extends OutgoingMail {
  * the copy a retry sends (delivery is at least once: a mail handed to SMTP just before a crash goes again). The row's
  * id and the instant it was queued keep it unique beyond one database; `domain` is the sender's (MAIL_FROM's).
  */
-export const messageIdOf = (row: { id: number; created_at: Date }, domain: string) => `<outbox.${row.id}.${row.created_at.getTime()}@${domain}>`;
+export const messageIdOf = (row: { id: number; created_at: Date }, domain: string) =>
+  `<outbox.${row.id}.${row.created_at.getTime()}@${domain}>`;
 
 /** The domain of a mail address, for Message-IDs ('localhost' when there is none). */
 export const domainOf = (address: string) => /@([A-Za-z0-9.-]+)>?\s*$/.exec(address)?.[1]?.toLowerCase() ?? 'localhost';
@@ -33,6 +34,9 @@ export async function enqueueMail(trx: Transaction<Database>, mails: readonly Ou
 }
 
 /** The same mail as rows an append writes in its own statement (its `alsoInsert`). */
-export const queuedMail = (mails: readonly OutgoingMail[]): PlainInsert => ({ table: 'mail_outbox', rows: mails.map(outboxRow) });
+export const queuedMail = (mails: readonly OutgoingMail[]): PlainInsert => ({
+  table: 'mail_outbox',
+  rows: mails.map(outboxRow),
+});
 
 const outboxRow = (m: OutgoingMail) => ({ to_address: m.to, subject: m.subject, body: m.text });

@@ -79,10 +79,7 @@ describe('mail outbox', () => {
         await new Promise((r) => setTimeout(r, 2));
       },
     };
-    const [a, b] = await Promise.all([
-      deliverDueMail(t.db, slow, logger),
-      deliverDueMail(t.db, slow, logger),
-    ]);
+    const [a, b] = await Promise.all([deliverDueMail(t.db, slow, logger), deliverDueMail(t.db, slow, logger)]);
     expect(a.sent + b.sent).toBe(20);
     expect(new Set(seen).size).toBe(20);
     expect(seen).toHaveLength(20);

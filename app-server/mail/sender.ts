@@ -51,10 +51,7 @@ export async function deliverDueMail(
         return 'sent' as const;
       } catch (error) {
         const attempts = mail.attempts + 1;
-        logger.warn(
-          { mail_id: mail.id, attempts, err: (error as Error).message },
-          'mail delivery failed; will retry',
-        );
+        logger.warn({ mail_id: mail.id, attempts, err: (error as Error).message }, 'mail delivery failed; will retry');
         await trx
           .updateTable('mail_outbox')
           .set({

@@ -20,7 +20,13 @@ export function fileTransport(path: string, from = 'localhost'): MailTransport {
     async send(mail, sentAt) {
       ready ??= mkdir(dirname(path), { recursive: true });
       await ready;
-      const line = JSON.stringify({ to: mail.to, subject: mail.subject, text: mail.text, sent_at: sentAt, message_id: mail.messageId });
+      const line = JSON.stringify({
+        to: mail.to,
+        subject: mail.subject,
+        text: mail.text,
+        sent_at: sentAt,
+        message_id: mail.messageId,
+      });
       await appendFile(path, `${line}\n`, 'utf8');
     },
   };
@@ -30,12 +36,15 @@ export function fileTransport(path: string, from = 'localhost'): MailTransport {
 export function smtpTransport(url: string, from: string): MailTransport {
   // nodemailer is loaded with the first mail, not at start.
   let transporter: Promise<Transporter> | undefined;
-  const connect = () => (transporter ??= import('nodemailer').then(({ default: nodemailer }) => nodemailer.createTransport(url)));
+  const connect = () =>
+    (transporter ??= import('nodemailer').then(({ default: nodemailer }) => nodemailer.createTransport(url)));
   return {
     describe: `smtp ${new URL(url).host}`,
     messageDomain: domainOf(from),
     async send(mail) {
-      await (await connect()).sendMail({ from, to: mail.to, subject: mail.subject, text: mail.text, messageId: mail.messageId });
+      await (
+        await connect()
+      ).sendMail({ from, to: mail.to, subject: mail.subject, text: mail.text, messageId: mail.messageId });
     },
   };
 }

@@ -29,22 +29,36 @@ const WINDOW_MS = MESSAGE_MAIL_WINDOW_MINUTES * 60_000;
  * Who hears of a message: the other side (both parties when an admin wrote it) and, while the escrow is disputed,
  * the admins, who are told what the parties write (not what another admin wrote: they read it in the console).
  */
-export function recipientsOf(side: RecipientSide, escrow: Pick<Escrow, 'buyer_email' | 'seller_email' | 'status'>, admins: readonly string[]): Recipient[] {
+export function recipientsOf(
+  side: RecipientSide,
+  escrow: Pick<Escrow, 'buyer_email' | 'seller_email' | 'status'>,
+  admins: readonly string[],
+): Recipient[] {
   const parties: Recipient[] = [
     { email: escrow.buyer_email, side: 'buyer' },
     { email: escrow.seller_email, side: 'seller' },
   ];
-  const toAdmins = adminsHearOfMessage({ status: escrow.status as EscrowStatus }, side) ? admins.map((email) => ({ email, side: 'admin' as const })) : [];
+  const toAdmins = adminsHearOfMessage({ status: escrow.status as EscrowStatus }, side)
+    ? admins.map((email) => ({ email, side: 'admin' as const }))
+    : [];
   return [...parties.filter((p) => p.side !== side), ...toAdmins];
 }
 
 /** The mail that tells `recipient` of the messages they have not been told of yet. Pure. */
-export function digestMail(recipient: Recipient, messages: readonly Pick<MessageRow, 'side' | 'text' | 'file_name' | 'created_at'>[], escrow: Escrow, baseUrl: string) {
+export function digestMail(
+  recipient: Recipient,
+  messages: readonly Pick<MessageRow, 'side' | 'text' | 'file_name' | 'created_at'>[],
+  escrow: Escrow,
+  baseUrl: string,
+) {
   const ref = escrowRef(escrow.id);
   const what = ref.replace(/^escrow /, '');
   const lines = messages.flatMap((m) => [
     '',
-    ...userWords(`${m.side === 'admin' ? 'An admin' : `The ${m.side}`} wrote at ${displayUtc(m.created_at.toISOString())}`, m.text),
+    ...userWords(
+      `${m.side === 'admin' ? 'An admin' : `The ${m.side}`} wrote at ${displayUtc(m.created_at.toISOString())}`,
+      m.text,
+    ),
     ...(m.file_name ? [`(with a file: ${m.file_name})`] : []),
   ]);
   const letter = {
@@ -52,14 +66,20 @@ export function digestMail(recipient: Recipient, messages: readonly Pick<Message
     adminPath: adminConsolePath.disputes,
     subject: messages.length === 1 ? `New message: ${ref}` : `${messages.length} new messages: ${ref}`,
     lines: [
-      messages.length === 1 ? `There is a new message on escrow ${what}.` : `There are ${messages.length} new messages on escrow ${what}.`,
+      messages.length === 1
+        ? `There is a new message on escrow ${what}.`
+        : `There are ${messages.length} new messages on escrow ${what}.`,
       ...lines,
       '',
-      recipient.side === 'admin' ? 'Answer in the dispute view of the admin console.' : 'Read the whole conversation and answer on the escrow page.',
+      recipient.side === 'admin'
+        ? 'Answer in the dispute view of the admin console.'
+        : 'Read the whole conversation and answer on the escrow page.',
       `You get at most one such mail per escrow every ${MESSAGE_MAIL_WINDOW_MINUTES} minutes; later messages follow in the next.`,
     ],
   };
-  return mailsFor(letter, escrow, recipient.side === 'admin' ? [recipient.email] : [], baseUrl).filter((m) => m.to === recipient.email);
+  return mailsFor(letter, escrow, recipient.side === 'admin' ? [recipient.email] : [], baseUrl).filter(
+    (m) => m.to === recipient.email,
+  );
 }
 
 /** Messages on the escrow after `afterPosition` that `recipient` did not write themselves (by side), oldest first. */
@@ -79,10 +99,21 @@ interface DigestKey {
   recipient: string;
 }
 const lockedDigest = (trx: Transaction<Database>, key: DigestKey) =>
-  trx.selectFrom('message_mail_digests').selectAll().where((eb) => eb.and(key)).forUpdate().executeTakeFirst();
+  trx
+    .selectFrom('message_mail_digests')
+    .selectAll()
+    .where((eb) => eb.and(key))
+    .forUpdate()
+    .executeTakeFirst();
 
 /** Mails `recipient` one digest of the messages after `afterPosition` they did not write; answers the last position told. */
-async function tellUntold(trx: Transaction<Database>, escrow: Escrow, recipient: Recipient, afterPosition: number, baseUrl: string): Promise<number> {
+async function tellUntold(
+  trx: Transaction<Database>,
+  escrow: Escrow,
+  recipient: Recipient,
+  afterPosition: number,
+  baseUrl: string,
+): Promise<number> {
   const messages = await untoldMessages(trx, escrow.id, recipient.side, afterPosition);
   if (messages.length) await enqueueMail(trx, digestMail(recipient, messages, escrow, baseUrl));
   return messages.at(-1)?.position ?? afterPosition;
@@ -100,19 +131,36 @@ export function mailOnMessages(baseUrl: string) {
       const escrowId = idOfStream(event.stream_id);
       const escrow = await trx.selectFrom('escrows').selectAll().where('id', '=', escrowId).executeTakeFirst();
       if (!escrow) continue;
-      const admins = adminsHearOfMessage({ status: escrow.status as EscrowStatus }, event.data.side) ? await adminEmails(trx) : [];
+      const admins = adminsHearOfMessage({ status: escrow.status as EscrowStatus }, event.data.side)
+        ? await adminEmails(trx)
+        : [];
       const at = new Date(event.occurred_at);
       for (const recipient of recipientsOf(event.data.side, escrow, admins)) {
         const key = { escrow_id: escrowId, recipient: recipient.email };
         const throttle = await lockedDigest(trx, key);
         if (throttle && at.getTime() - throttle.last_mailed_at.getTime() < WINDOW_MS) {
           if (!throttle.pending_since) {
-            await trx.updateTable('message_mail_digests').set({ pending_since: at }).where((eb) => eb.and(key)).execute();
+            await trx
+              .updateTable('message_mail_digests')
+              .set({ pending_since: at })
+              .where((eb) => eb.and(key))
+              .execute();
           }
           continue;
         }
-        const through = await tellUntold(trx, escrow, recipient, throttle ? throttle.mailed_through_position : event.position - 1, baseUrl);
-        const told = { last_mailed_at: at, mailed_through_position: through, pending_since: null, recipient_side: recipient.side };
+        const through = await tellUntold(
+          trx,
+          escrow,
+          recipient,
+          throttle ? throttle.mailed_through_position : event.position - 1,
+          baseUrl,
+        );
+        const told = {
+          last_mailed_at: at,
+          mailed_through_position: through,
+          pending_since: null,
+          recipient_side: recipient.side,
+        };
         await trx
           .insertInto('message_mail_digests')
           .values({ ...key, ...told })
@@ -131,7 +179,11 @@ const BATCH = 200;
  * Mails every recipient whose messages have waited and whose window has passed: one digest each of the messages they
  * were not told of yet. Answers how many mails it queued, or null when another process is running it.
  */
-export async function sendDueMessageDigests(deps: { database: DatabaseHandle }, baseUrl: string, now = new Date()): Promise<number | null> {
+export async function sendDueMessageDigests(
+  deps: { database: DatabaseHandle },
+  baseUrl: string,
+  now = new Date(),
+): Promise<number | null> {
   const { db } = deps.database;
   const windowStart = new Date(now.getTime() - WINDOW_MS);
   return withJobLock(deps.database, DIGEST_LOCK, async () => {
@@ -151,7 +203,9 @@ export async function sendDueMessageDigests(deps: { database: DatabaseHandle }, 
         if (!row?.pending_since || row.last_mailed_at > windowStart) return 0;
         const escrow = await trx.selectFrom('escrows').selectAll().where('id', '=', row.escrow_id).executeTakeFirst();
         const recipient = { email: row.recipient, side: row.recipient_side };
-        const through = escrow ? await tellUntold(trx, escrow, recipient, row.mailed_through_position, baseUrl) : row.mailed_through_position;
+        const through = escrow
+          ? await tellUntold(trx, escrow, recipient, row.mailed_through_position, baseUrl)
+          : row.mailed_through_position;
         await trx
           .updateTable('message_mail_digests')
           .set({ last_mailed_at: now, pending_since: null, mailed_through_position: through })
@@ -165,4 +219,8 @@ export async function sendDueMessageDigests(deps: { database: DatabaseHandle }, 
 }
 
 /** The message mail, registered with the event store: it runs in the transaction of every `MessagePosted`. */
-export const messageMailEffect = (baseUrl: string): AfterAppend => ({ name: 'message mail', handles: ['MessagePosted'], run: mailOnMessages(baseUrl) });
+export const messageMailEffect = (baseUrl: string): AfterAppend => ({
+  name: 'message mail',
+  handles: ['MessagePosted'],
+  run: mailOnMessages(baseUrl),
+});

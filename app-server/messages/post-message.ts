@@ -22,13 +22,24 @@ export async function postMessage(
   meta: CommandMeta,
 ) {
   const evidence = input.file ? await checkEvidence(input.file.name, input.file.type, input.file.bytes) : null;
-  return onEscrow(store, input.escrowId, { type: 'postMessage', by: input.by, text: input.text, file: evidence?.ref }, meta, {
-    alsoWrite: async (trx) => {
-      if (!evidence) return;
-      await trx
-        .insertInto('evidence_files')
-        .values({ evidence_id: evidence.ref.evidence_id, escrow_id: input.escrowId, content: evidence.content, sha256: evidence.ref.sha256 })
-        .execute();
+  return onEscrow(
+    store,
+    input.escrowId,
+    { type: 'postMessage', by: input.by, text: input.text, file: evidence?.ref },
+    meta,
+    {
+      alsoWrite: async (trx) => {
+        if (!evidence) return;
+        await trx
+          .insertInto('evidence_files')
+          .values({
+            evidence_id: evidence.ref.evidence_id,
+            escrow_id: input.escrowId,
+            content: evidence.content,
+            sha256: evidence.ref.sha256,
+          })
+          .execute();
+      },
     },
-  });
+  );
 }

@@ -10,12 +10,22 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * "Admin" to the parties (an admin's sign-in name is not theirs to know), and a writer whose account is gone is
  * named by their side.
  */
-export async function messagesOf(db: Kysely<Database>, escrowId: string, viewer: 'buyer' | 'seller' | 'admin'): Promise<Message[]> {
-  const rows = await db.selectFrom('escrow_messages').selectAll().where('escrow_id', '=', escrowId).orderBy('position').execute();
+export async function messagesOf(
+  db: Kysely<Database>,
+  escrowId: string,
+  viewer: 'buyer' | 'seller' | 'admin',
+): Promise<Message[]> {
+  const rows = await db
+    .selectFrom('escrow_messages')
+    .selectAll()
+    .where('escrow_id', '=', escrowId)
+    .orderBy('position')
+    .execute();
   const authorIds = [...new Set(rows.map((r) => r.author_id).filter((id) => UUID.test(id)))];
   const names = new Map<string, string>();
   if (authorIds.length) {
-    for (const user of await db.selectFrom('users').select(['id', 'username']).where('id', 'in', authorIds).execute()) names.set(user.id, user.username);
+    for (const user of await db.selectFrom('users').select(['id', 'username']).where('id', 'in', authorIds).execute())
+      names.set(user.id, user.username);
   }
   return rows.map((row) => ({
     id: row.id,
@@ -46,5 +56,11 @@ export const messageFileFacts = async (db: Kysely<Database>, evidenceId: string)
     .where('file_evidence_id', '=', evidenceId)
     .executeTakeFirst();
   if (!row?.file_evidence_id) return undefined;
-  return { evidence_id: row.file_evidence_id, escrow_id: row.escrow_id, filename: row.file_name ?? 'message-file', content_type: row.file_content_type ?? 'application/octet-stream', sha256: row.file_sha256 ?? '' };
+  return {
+    evidence_id: row.file_evidence_id,
+    escrow_id: row.escrow_id,
+    filename: row.file_name ?? 'message-file',
+    content_type: row.file_content_type ?? 'application/octet-stream',
+    sha256: row.file_sha256 ?? '',
+  };
 };

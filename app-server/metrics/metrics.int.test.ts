@@ -45,23 +45,51 @@ describe('GET /metrics', () => {
     await t.app.request('/api/health');
     await t.app.request(`/api/escrows/${id}`); // anonymous: 401
     const text = await scrape();
-    expect(sample(text, 'escrow_http_requests_total{method="GET",route="/api/health",status="200"}')).toBeGreaterThanOrEqual(1);
-    expect(sample(text, 'escrow_http_requests_total{method="GET",route="/api/escrows/:id",status="401"}')).toBeGreaterThanOrEqual(1);
+    expect(
+      sample(text, 'escrow_http_requests_total{method="GET",route="/api/health",status="200"}'),
+    ).toBeGreaterThanOrEqual(1);
+    expect(
+      sample(text, 'escrow_http_requests_total{method="GET",route="/api/escrows/:id",status="401"}'),
+    ).toBeGreaterThanOrEqual(1);
     expect(text).not.toContain(id); // a pattern, never the path: no series per escrow
-    expect(sample(text, 'escrow_http_request_duration_seconds_count{method="GET",route="/api/health"}')).toBeGreaterThanOrEqual(1);
-    expect(text).toMatch(/escrow_http_request_duration_seconds_bucket\{le="0\.005",method="GET",route="\/api\/health"\} \d+/);
+    expect(
+      sample(text, 'escrow_http_request_duration_seconds_count{method="GET",route="/api/health"}'),
+    ).toBeGreaterThanOrEqual(1);
+    expect(text).toMatch(
+      /escrow_http_request_duration_seconds_bucket\{le="0\.005",method="GET",route="\/api\/health"\} \d+/,
+    );
   });
 
   it('reports the escrows, the pool, the satoshis held, the rate, the outbox, the appends and the chain', async () => {
     const before = sample(await scrape(), 'escrow_appends_total{outcome="committed"}') ?? 0;
     const pool = [freshAddress(), freshAddress(), freshAddress()];
     const { admin, buyer } = await openMarket(t, pool);
-    const created = await t.app.request('/api/escrows', json({ product_service: 'Camera', description: 'Mirrorless', amount_usd: '1000.00', seller_email: 'sam@example.com' }, buyer.token));
+    const created = await t.app.request(
+      '/api/escrows',
+      json(
+        {
+          product_service: 'Camera',
+          description: 'Mirrorless',
+          amount_usd: '1000.00',
+          seller_email: 'sam@example.com',
+        },
+        buyer.token,
+      ),
+    );
     const escrow = (await created.json()) as { id: string; amount_sats: number };
     await t.app.request(`/api/escrows/${escrow.id}/mark-paid`, form({ notes: 'sent' }, buyer.token));
-    const verified = await t.app.request(`/api/admin/escrows/${escrow.id}/verify-payment`, form({ verified: 'true' }, admin.token));
+    const verified = await t.app.request(
+      `/api/admin/escrows/${escrow.id}/verify-payment`,
+      form({ verified: 'true' }, admin.token),
+    );
     expect(verified.status).toBe(200);
-    await t.app.request('/api/escrows', json({ product_service: 'Lens', description: 'Prime', amount_usd: '20.00', seller_email: 'sam@example.com' }, buyer.token));
+    await t.app.request(
+      '/api/escrows',
+      json(
+        { product_service: 'Lens', description: 'Prime', amount_usd: '20.00', seller_email: 'sam@example.com' },
+        buyer.token,
+      ),
+    );
 
     const text = await scrape();
     expect(sample(text, 'escrow_escrows{status="funded"}')).toBe(1);

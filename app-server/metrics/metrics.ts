@@ -30,27 +30,65 @@ export function createMetrics() {
       labelNames: ['outcome'] as const,
       registers,
     }),
-    appendedEvents: new Counter({ name: 'escrow_appended_events_total', help: 'Events appended by this process', registers }),
+    appendedEvents: new Counter({
+      name: 'escrow_appended_events_total',
+      help: 'Events appended by this process',
+      registers,
+    }),
     chainStatus: new Gauge({
       name: 'escrow_chain_watch_status',
       help: "The server's own check of the hash chain: 1 for the current status (ok, broken or unverified)",
       labelNames: ['status'] as const,
       registers,
     }),
-    chainVerifiedUpTo: new Gauge({ name: 'escrow_chain_verified_up_to', help: 'The last position the chain watch verified', registers }),
-    chainHead: new Gauge({ name: 'escrow_chain_head_position', help: 'Position of the last event in the log', registers }),
+    chainVerifiedUpTo: new Gauge({
+      name: 'escrow_chain_verified_up_to',
+      help: 'The last position the chain watch verified',
+      registers,
+    }),
+    chainHead: new Gauge({
+      name: 'escrow_chain_head_position',
+      help: 'Position of the last event in the log',
+      registers,
+    }),
     mailOutbox: new Gauge({
       name: 'escrow_mail_outbox',
       help: 'Unsent mail by state: queued (never tried), retrying (failed at least once, will retry), given_up (failed every attempt)',
       labelNames: ['state'] as const,
       registers,
     }),
-    mailFailedAttempts: new Gauge({ name: 'escrow_mail_failed_attempts', help: 'Failed delivery attempts of mail not sent yet', registers }),
-    poolAddresses: new Gauge({ name: 'escrow_pool_addresses', help: 'Payment addresses in the pool, by status', labelNames: ['status'] as const, registers }),
-    escrows: new Gauge({ name: 'escrow_escrows', help: 'Escrows by status', labelNames: ['status'] as const, registers }),
-    satsHeld: new Gauge({ name: 'escrow_satoshis_held', help: 'Satoshis of escrows paid in and not yet paid out (funded, disputed or frozen after funding)', registers }),
-    rateSet: new Gauge({ name: 'escrow_btc_rate_set', help: '1 when an admin has set a BTC/USD rate, else 0', registers }),
-    rateAge: new Gauge({ name: 'escrow_btc_rate_age_seconds', help: 'Seconds since the BTC/USD rate was last set (0 while none is set)', registers }),
+    mailFailedAttempts: new Gauge({
+      name: 'escrow_mail_failed_attempts',
+      help: 'Failed delivery attempts of mail not sent yet',
+      registers,
+    }),
+    poolAddresses: new Gauge({
+      name: 'escrow_pool_addresses',
+      help: 'Payment addresses in the pool, by status',
+      labelNames: ['status'] as const,
+      registers,
+    }),
+    escrows: new Gauge({
+      name: 'escrow_escrows',
+      help: 'Escrows by status',
+      labelNames: ['status'] as const,
+      registers,
+    }),
+    satsHeld: new Gauge({
+      name: 'escrow_satoshis_held',
+      help: 'Satoshis of escrows paid in and not yet paid out (funded, disputed or frozen after funding)',
+      registers,
+    }),
+    rateSet: new Gauge({
+      name: 'escrow_btc_rate_set',
+      help: '1 when an admin has set a BTC/USD rate, else 0',
+      registers,
+    }),
+    rateAge: new Gauge({
+      name: 'escrow_btc_rate_age_seconds',
+      help: 'Seconds since the BTC/USD rate was last set (0 while none is set)',
+      registers,
+    }),
   };
 }
 

@@ -16,9 +16,17 @@ function bearerMatches(header: string | undefined, token: string): boolean {
  * GET /metrics in Prometheus' text format. `token`: the bearer token a scraper must send; undefined serves it to
  * anyone who reaches it (only on the separate METRICS_PORT). `served: false` answers 404: not on this port.
  */
-export function metricsRoutes(deps: Pick<AppDeps, 'database' | 'chainWatch'>, metrics: Metrics, access: { served: boolean; token: string | undefined }) {
+export function metricsRoutes(
+  deps: Pick<AppDeps, 'database' | 'chainWatch'>,
+  metrics: Metrics,
+  access: { served: boolean; token: string | undefined },
+) {
   return new Hono().get('/metrics', async (c) => {
-    if (!access.served) return c.json({ detail: 'Metrics are not served here: set METRICS_TOKEN or METRICS_PORT', code: 'not_found' }, 404);
+    if (!access.served)
+      return c.json(
+        { detail: 'Metrics are not served here: set METRICS_TOKEN or METRICS_PORT', code: 'not_found' },
+        404,
+      );
     if (access.token !== undefined && !bearerMatches(c.req.header('authorization'), access.token)) {
       c.header('WWW-Authenticate', 'Bearer realm="metrics"');
       return c.json({ detail: 'Metrics need the bearer token set in METRICS_TOKEN', code: 'unauthenticated' }, 401);

@@ -12,7 +12,11 @@ import { unboundEscrowsOf } from './unbound-escrows.ts';
  * account verifies its address, and before an account is deleted or its address changed. Its own module, so that
  * accounts/ (which calls it) needs nothing of escrows/, which imports accounts/ for the second factor.
  */
-export async function bindEscrowsOf(deps: { db: Kysely<Database>; store: EventStore }, user: { id: string; email: string }, meta: Omit<CommandMeta, 'actor'>) {
+export async function bindEscrowsOf(
+  deps: { db: Kysely<Database>; store: EventStore },
+  user: { id: string; email: string },
+  meta: Omit<CommandMeta, 'actor'>,
+) {
   for (const escrow of await unboundEscrowsOf(deps.db, user)) {
     const side = escrow.creator_side === 'buyer' ? 'seller' : 'buyer';
     const command = { type: 'bindParty', by: 'system', side, user_id: user.id } as const;

@@ -8,7 +8,11 @@ import { pricingInForce } from './queries.ts';
  * An admin sets the BTC/USD rate and, when given, the fee (as typed: decimal text, turned into cents and basis
  * points here). Answers the pricing now in force, as the settings decider accepted it.
  */
-export async function setPricing(deps: Pick<AppDeps, 'store' | 'database'>, input: { btc_usd_rate: string; fee_percentage?: string | undefined }, meta: CommandMeta) {
+export async function setPricing(
+  deps: Pick<AppDeps, 'store' | 'database'>,
+  input: { btc_usd_rate: string; fee_percentage?: string | undefined },
+  meta: CommandMeta,
+) {
   const command = {
     type: 'setPricing' as const,
     rate_cents: parseRateToCents(input.btc_usd_rate),

@@ -7,7 +7,10 @@ import type { Database } from '../db/schema.ts';
 export async function pricingInForce(db: Kysely<Database>) {
   const row = await db.selectFrom('settings').selectAll().where('id', '=', 1).executeTakeFirst();
   if (!row?.rate_cents || !row.rate_set_at) {
-    throw new DomainError('not_ready', 'The BTC/USD rate has not been set yet; an admin must set it before escrows can be created');
+    throw new DomainError(
+      'not_ready',
+      'The BTC/USD rate has not been set yet; an admin must set it before escrows can be created',
+    );
   }
   return {
     btc_usd_rate: centsToNumber(row.rate_cents),

@@ -30,11 +30,18 @@ export async function submitReview(
   context: { client: string; user: SignedInUser | undefined; meta: Omit<CommandMeta, 'actor'> },
 ): Promise<string> {
   const { db } = deps.database;
-  await consume(db, { bucket: 'review-ip', max: deps.config.RATE_LIMIT_REVIEWS, windowSeconds: 3600 }, context.client, 'Too many reviews from your address');
+  await consume(
+    db,
+    { bucket: 'review-ip', max: deps.config.RATE_LIMIT_REVIEWS, windowSeconds: 3600 },
+    context.client,
+    'Too many reviews from your address',
+  );
   // An escrow id that names no escrow and one that is not the author's are taken alike (only a party's released deal
   // earns the mark): answering them apart would tell anyone which escrow ids exist.
   const reviewId = randomUUID();
-  await handle(deps.store, reviewAggregate,
+  await handle(
+    deps.store,
+    reviewAggregate,
     reviewId,
     {
       type: 'submit',
@@ -53,5 +60,9 @@ export async function submitReview(
 }
 
 /** An admin's moderation of a review (approve, reject, edit, reopen, delete): one event on its stream, or a refusal. */
-export const moderateReview = (deps: Pick<AppDeps, 'store'>, reviewId: string, command: Exclude<ReviewCommand, { type: 'submit' }>, meta: CommandMeta) =>
-  handle(deps.store, reviewAggregate, reviewId, command, meta);
+export const moderateReview = (
+  deps: Pick<AppDeps, 'store'>,
+  reviewId: string,
+  command: Exclude<ReviewCommand, { type: 'submit' }>,
+  meta: CommandMeta,
+) => handle(deps.store, reviewAggregate, reviewId, command, meta);

@@ -21,7 +21,10 @@ export class PublicReviewsCache {
 async function lastReviewEvent(db: Kysely<Database>): Promise<number> {
   const [row] = await executePrepared(
     db,
-    db.selectFrom('events').select(sql<number | null>`max(position)`.as('position')).where('stream_type', '=', 'review'),
+    db
+      .selectFrom('events')
+      .select(sql<number | null>`max(position)`.as('position'))
+      .where('stream_type', '=', 'review'),
   );
   return row?.position ?? 0;
 }

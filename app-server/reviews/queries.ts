@@ -33,7 +33,10 @@ const publicJson = sql.raw<string>(jsonObjectSql(PUBLIC_FIELDS));
 const moderatedJson = sql.raw<string>(jsonObjectSql(MODERATED_FIELDS));
 
 /** One page of public reviews as JSON text; indexes on (published, created_at) and (published, rating, created_at) serve it. */
-export async function listPublicReviews(db: Kysely<Database>, query: z.infer<typeof reviewListQuerySchema>): Promise<string> {
+export async function listPublicReviews(
+  db: Kysely<Database>,
+  query: z.infer<typeof reviewListQuerySchema>,
+): Promise<string> {
   let q = db.selectFrom('reviews as r').select(publicJson.as('json')).where('r.published', '=', true);
   if (query.country) q = q.where('r.country', '=', query.country);
   if (query.min_rating !== undefined) q = q.where('r.rating', '>=', query.min_rating);
@@ -50,9 +53,10 @@ export async function listPublicReviews(db: Kysely<Database>, query: z.infer<typ
 /** Reviews for moderation as JSON text: those pending, oldest first, or all of them, newest first. */
 export async function listModeratedReviews(db: Kysely<Database>, which: 'pending' | 'all'): Promise<string> {
   const base = db.selectFrom('reviews as r').select(moderatedJson.as('json'));
-  const rows = await (which === 'pending'
-    ? base.where('r.status', '=', 'pending').orderBy('r.created_at').orderBy('r.id')
-    : base.orderBy('r.created_at', 'desc').orderBy('r.id', 'desc')
+  const rows = await (
+    which === 'pending'
+      ? base.where('r.status', '=', 'pending').orderBy('r.created_at').orderBy('r.id')
+      : base.orderBy('r.created_at', 'desc').orderBy('r.id', 'desc')
   ).execute();
   return jsonArray(rows.map((row) => row.json));
 }

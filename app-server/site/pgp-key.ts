@@ -25,7 +25,10 @@ export async function readPgpKey(path: string): Promise<PgpKeyInfo> {
     armored,
     key_type: bits ? `${name} ${bits}-bit` : `${name}${curve ? ` (${curve})` : ''}`,
     key_id: key.getKeyID().toHex().toUpperCase(),
-    fingerprint: key.getFingerprint().toUpperCase().replace(/(.{4})(?!$)/g, '$1 '),
+    fingerprint: key
+      .getFingerprint()
+      .toUpperCase()
+      .replace(/(.{4})(?!$)/g, '$1 '),
     user_id: user?.user.userID?.userID ?? null,
     created_at: key.getCreationTime().toISOString(),
   };

@@ -13,7 +13,10 @@ export const json = (body: unknown, token?: string, headers: Record<string, stri
 export const form = (fields: Record<string, string>, token?: string, method = 'POST') => ({
   method,
   body: new URLSearchParams(fields).toString(),
-  headers: { 'content-type': 'application/x-www-form-urlencoded', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+  headers: {
+    'content-type': 'application/x-www-form-urlencoded',
+    ...(token ? { authorization: `Bearer ${token}` } : {}),
+  },
 });
 
 /** A multipart form, as a browser sends it: strings and files. */
@@ -29,7 +32,14 @@ export const bearer = (token: string, method = 'GET') => ({ method, headers: { a
 export async function registerUser(t: TestApp, username: string, role: 'buyer' | 'seller' = 'buyer') {
   const res = await t.app.request(
     '/api/auth/register',
-    json({ full_name: `${username} Example`, email: `${username}@example.com`, username, password: PASSWORD, confirm_password: PASSWORD, role }),
+    json({
+      full_name: `${username} Example`,
+      email: `${username}@example.com`,
+      username,
+      password: PASSWORD,
+      confirm_password: PASSWORD,
+      role,
+    }),
   );
   if (res.status !== 201) throw new Error(`register ${username}: ${res.status} ${await res.text()}`);
   return ((await res.json()) as { user_id: string }).user_id;
@@ -62,13 +72,22 @@ export async function verifiedUser(t: TestApp, username: string, role: 'buyer' |
 
 export async function signedInAdmin(t: TestApp, username = 'root') {
   await ensureAdmin(t.deps, { username, email: `${username}@example.com`, password: PASSWORD });
-  const row = await t.database.db.selectFrom('users').select('id').where('username', '=', username).executeTakeFirstOrThrow();
+  const row = await t.database.db
+    .selectFrom('users')
+    .select('id')
+    .where('username', '=', username)
+    .executeTakeFirstOrThrow();
   return { id: row.id, token: await signIn(t, username) };
 }
 
 /** The newest mail queued for an address. */
 export async function lastMailTo(t: TestApp, to: string) {
-  return t.database.db.selectFrom('mail_outbox').selectAll().where('to_address', '=', to).orderBy('id', 'desc').executeTakeFirstOrThrow();
+  return t.database.db
+    .selectFrom('mail_outbox')
+    .selectAll()
+    .where('to_address', '=', to)
+    .orderBy('id', 'desc')
+    .executeTakeFirstOrThrow();
 }
 
 export const tokenInMail = (text: string) => /token=([A-Za-z0-9_-]+)/.exec(text)?.[1] ?? '';

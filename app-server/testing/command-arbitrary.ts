@@ -97,8 +97,15 @@ const escrowCommand = fc.oneof(
     note: fc.constantFrom('Fair?', null),
     proposal_id: fc.constantFrom(...PROPOSALS),
   }),
-  fc.record({ type: fc.constantFrom('acceptProposal', 'withdrawProposal'), proposal_id: fc.constantFrom(...PROPOSALS) }),
-  fc.record({ type: fc.constant('declineProposal'), proposal_id: fc.constantFrom(...PROPOSALS), reason: fc.constantFrom('No', null) }),
+  fc.record({
+    type: fc.constantFrom('acceptProposal', 'withdrawProposal'),
+    proposal_id: fc.constantFrom(...PROPOSALS),
+  }),
+  fc.record({
+    type: fc.constant('declineProposal'),
+    proposal_id: fc.constantFrom(...PROPOSALS),
+    reason: fc.constantFrom('No', null),
+  }),
 );
 
 const userCommand = fc.oneof(
@@ -267,11 +274,7 @@ export const randomCommands = (maxLength: number) =>
         },
         {
           weight: 2,
-          arbitrary: fc.tuple(
-            fc.constant(as(addressAggregate)),
-            fc.constantFrom(...ADDRESSES),
-            addressCommand,
-          ),
+          arbitrary: fc.tuple(fc.constant(as(addressAggregate)), fc.constantFrom(...ADDRESSES), addressCommand),
         },
         {
           weight: 1,
@@ -286,7 +289,11 @@ export const randomCommands = (maxLength: number) =>
           actor: fc.constantFrom(...USERS, 'system'),
           minute: fc.integer({ min: 0, max: 60 * 24 * 5 }),
           // A proposal is given the id its command names, so later answers can name it.
-          newId: fc.constant((command as { type: string; proposal_id?: string }).type === 'propose' ? (command as { proposal_id: string }).proposal_id : undefined),
+          newId: fc.constant(
+            (command as { type: string; proposal_id?: string }).type === 'propose'
+              ? (command as { proposal_id: string }).proposal_id
+              : undefined,
+          ),
         }),
       ),
     { minLength: 1, maxLength },

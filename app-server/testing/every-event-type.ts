@@ -1,5 +1,12 @@
 import type { Kysely } from 'kysely';
-import { addressAggregate, escrowAggregate, logKeyAggregate, reviewAggregate, settingsAggregate, userAggregate } from '../../domain/aggregates.ts';
+import {
+  addressAggregate,
+  escrowAggregate,
+  logKeyAggregate,
+  reviewAggregate,
+  settingsAggregate,
+  userAggregate,
+} from '../../domain/aggregates.ts';
 import { LOG_KEY_ID } from '../../domain/transparency/events.ts';
 import { SETTINGS_ID } from '../../domain/events.ts';
 import type { EscrowCommand } from '../../domain/escrow/decide.ts';
@@ -17,19 +24,71 @@ const BUYER = id(2);
 /** A small but complete history: every event type of the catalogue appears at least once. */
 export async function writeEveryEventType(deps: { db: Kysely<Database>; store: EventStore }): Promise<void> {
   let minute = 0;
-  const meta = (actor = ADMIN) => ({ actor, requestId: 'fixture', now: new Date(Date.UTC(2026, 0, 1) + minute++ * 60_000).toISOString() });
-  const user = (userId: string, command: Parameters<typeof userAggregate.decide>[0], actor = ADMIN) => handle(deps.store, userAggregate, userId, command, meta(actor));
-  const escrow = (escrowId: string, command: EscrowCommand, actor = ADMIN) => handle(deps.store, escrowAggregate, escrowId, command, meta(actor));
-  const address = (addressId: string, command: Parameters<typeof addressAggregate.decide>[0]) => handle(deps.store, addressAggregate, addressId, command, meta());
-  const review = (reviewId: string, command: Parameters<typeof reviewAggregate.decide>[0]) => handle(deps.store, reviewAggregate, reviewId, command, meta());
+  const meta = (actor = ADMIN) => ({
+    actor,
+    requestId: 'fixture',
+    now: new Date(Date.UTC(2026, 0, 1) + minute++ * 60_000).toISOString(),
+  });
+  const user = (userId: string, command: Parameters<typeof userAggregate.decide>[0], actor = ADMIN) =>
+    handle(deps.store, userAggregate, userId, command, meta(actor));
+  const escrow = (escrowId: string, command: EscrowCommand, actor = ADMIN) =>
+    handle(deps.store, escrowAggregate, escrowId, command, meta(actor));
+  const address = (addressId: string, command: Parameters<typeof addressAggregate.decide>[0]) =>
+    handle(deps.store, addressAggregate, addressId, command, meta());
+  const review = (reviewId: string, command: Parameters<typeof reviewAggregate.decide>[0]) =>
+    handle(deps.store, reviewAggregate, reviewId, command, meta());
 
-  await handle(deps.store, settingsAggregate, SETTINGS_ID, { type: 'setPricing', rate_cents: 5_000_000, fee_bps: 200 }, meta());
+  await handle(
+    deps.store,
+    settingsAggregate,
+    SETTINGS_ID,
+    { type: 'setPricing', rate_cents: 5_000_000, fee_bps: 200 },
+    meta(),
+  );
   // The transparency log's keys (public keys only; two made-up ones of the right form).
   const origin = 'escrow.example/log';
-  await handle(deps.store, logKeyAggregate, LOG_KEY_ID, { type: 'introduce', origin, vkey: `${origin}+0a1b2c3d+AekyeRrm56hApGFkyQR4ZCbV54Id2LKaANYcrnKv3U2k` }, meta('system'));
-  await handle(deps.store, logKeyAggregate, LOG_KEY_ID, { type: 'rotate', origin, vkey: `${origin}+4e5f6a7b+ARpc2QcUPDhMQegwxbzhKqiBfsVkmqq/LDE4izWy10TW` }, meta('system'));
-  await user(ADMIN, { type: 'register', user_id: ADMIN, username: 'admin', email: 'admin@example.com', full_name: 'Admin', role: 'admin', country: null, phone: null }, 'system');
-  await user(BUYER, { type: 'register', user_id: BUYER, username: 'buyer', email: 'buyer@example.com', full_name: 'Buyer', role: 'buyer', country: 'DE', phone: null }, 'system');
+  await handle(
+    deps.store,
+    logKeyAggregate,
+    LOG_KEY_ID,
+    { type: 'introduce', origin, vkey: `${origin}+0a1b2c3d+AekyeRrm56hApGFkyQR4ZCbV54Id2LKaANYcrnKv3U2k` },
+    meta('system'),
+  );
+  await handle(
+    deps.store,
+    logKeyAggregate,
+    LOG_KEY_ID,
+    { type: 'rotate', origin, vkey: `${origin}+4e5f6a7b+ARpc2QcUPDhMQegwxbzhKqiBfsVkmqq/LDE4izWy10TW` },
+    meta('system'),
+  );
+  await user(
+    ADMIN,
+    {
+      type: 'register',
+      user_id: ADMIN,
+      username: 'admin',
+      email: 'admin@example.com',
+      full_name: 'Admin',
+      role: 'admin',
+      country: null,
+      phone: null,
+    },
+    'system',
+  );
+  await user(
+    BUYER,
+    {
+      type: 'register',
+      user_id: BUYER,
+      username: 'buyer',
+      email: 'buyer@example.com',
+      full_name: 'Buyer',
+      role: 'buyer',
+      country: 'DE',
+      phone: null,
+    },
+    'system',
+  );
   for (const command of [
     { type: 'verifyEmail', email: 'buyer@example.com' },
     { type: 'switchRole', to: 'seller' },
@@ -48,14 +107,32 @@ export async function writeEveryEventType(deps: { db: Kysely<Database>; store: E
   }
 
   const create = (escrowId: string): EscrowCommand => ({
-    type: 'create', by: 'buyer', escrow_id: escrowId, created_by: BUYER, creator_side: 'buyer', creator_email: 'buyer@example.com',
-    counterparty_email: 'seller@example.com', product_service: 'Bike', description: 'A bike', amount_cents: 40_000, deadline_days: 1,
+    type: 'create',
+    by: 'buyer',
+    escrow_id: escrowId,
+    created_by: BUYER,
+    creator_side: 'buyer',
+    creator_email: 'buyer@example.com',
+    counterparty_email: 'seller@example.com',
+    product_service: 'Bike',
+    description: 'A bike',
+    amount_cents: 40_000,
+    deadline_days: 1,
     pricing: { rate_cents: 5_000_000, fee_bps: 200 },
   });
   const funded = async (escrowId: string, addressId: string) => {
     await escrow(escrowId, create(escrowId));
-    await address(addressId, { type: 'add', address_id: addressId, address: `bc1q${addressId.replaceAll('-', '')}`, network: 'mainnet' });
-    await assignPaymentAddress(deps.store, { escrowId, addressId, address: `bc1q${addressId.replaceAll('-', '')}`, by: 'buyer' }, meta());
+    await address(addressId, {
+      type: 'add',
+      address_id: addressId,
+      address: `bc1q${addressId.replaceAll('-', '')}`,
+      network: 'mainnet',
+    });
+    await assignPaymentAddress(
+      deps.store,
+      { escrowId, addressId, address: `bc1q${addressId.replaceAll('-', '')}`, by: 'buyer' },
+      meta(),
+    );
     await escrow(escrowId, { type: 'markPaid', by: 'buyer', notes: 'sent', evidence: [] });
     await escrow(escrowId, { type: 'rejectPayment', by: 'admin', notes: 'not seen yet' });
     await escrow(escrowId, { type: 'markPaid', by: 'buyer', notes: 'sent again', evidence: [] });
@@ -66,7 +143,14 @@ export async function writeEveryEventType(deps: { db: Kysely<Database>; store: E
 
   await funded(id(101), id(201));
   await escrow(id(101), { type: 'agree', by: 'seller' });
-  await escrow(id(101), { type: 'ship', by: 'seller', method: 'shipping', carrier: 'DHL', tracking: 'JD014600006', note: 'Boxed' });
+  await escrow(id(101), {
+    type: 'ship',
+    by: 'seller',
+    method: 'shipping',
+    carrier: 'DHL',
+    tracking: 'JD014600006',
+    note: 'Boxed',
+  });
   await escrow(id(101), { type: 'receive', by: 'buyer' });
   await escrow(id(101), { type: 'confirmReceipt', by: 'buyer' });
   await escrow(id(101), { type: 'freeze', by: 'admin', reason: 'Check' });
@@ -77,13 +161,33 @@ export async function writeEveryEventType(deps: { db: Kysely<Database>; store: E
   await escrow(id(102), { type: 'refund', by: 'admin', notes: 'no delivery', txid: null });
   await funded(id(103), id(203));
   // The decider draws the dispute's id: a fixed one here, like every other id of the fixture.
-  await handle(deps.store, escrowAggregate, id(103), { type: 'openDispute', by: 'buyer', reason: 'Half delivered' }, { ...meta(), newId: () => id(301) });
+  await handle(
+    deps.store,
+    escrowAggregate,
+    id(103),
+    { type: 'openDispute', by: 'buyer', reason: 'Half delivered' },
+    { ...meta(), newId: () => id(301) },
+  );
   // The conversation of the dispute: a party's message, and an admin's with a file (its reference; the bytes stay out).
-  const message = (author: string, command: EscrowCommand, messageId: string) => handle(deps.store, escrowAggregate, id(103), command, { ...meta(author), newId: () => messageId });
+  const message = (author: string, command: EscrowCommand, messageId: string) =>
+    handle(deps.store, escrowAggregate, id(103), command, { ...meta(author), newId: () => messageId });
   await message(BUYER, { type: 'postMessage', by: 'buyer', text: 'Only half of it arrived' }, id(501));
-  const photo = { evidence_id: id(502), filename: 'parcel.png', content_type: 'image/png', size_bytes: 2048, sha256: 'c'.repeat(64) };
+  const photo = {
+    evidence_id: id(502),
+    filename: 'parcel.png',
+    content_type: 'image/png',
+    size_bytes: 2048,
+    sha256: 'c'.repeat(64),
+  };
   await message(ADMIN, { type: 'postMessage', by: 'admin', text: 'Please both send photos', file: photo }, id(503));
-  await escrow(id(103), { type: 'resolveDispute', by: 'admin', outcome: 'Split', resolution: 'split', seller_percent: 50, txid: null });
+  await escrow(id(103), {
+    type: 'resolveDispute',
+    by: 'admin',
+    outcome: 'Split',
+    resolution: 'split',
+    seller_percent: 50,
+    txid: null,
+  });
   await escrow(id(104), create(id(104)));
   await escrow(id(104), { type: 'cancel', by: 'buyer' });
   await escrow(id(105), create(id(105)));
@@ -99,15 +203,28 @@ export async function writeEveryEventType(deps: { db: Kysely<Database>; store: E
   minute += 4 * 24 * 60;
   await escrow(id(107), { type: 'acceptAfterInspection', by: 'system' }, 'system');
   // Settlement by agreement: a refund declined, a split withdrawn, then a split accepted and paid out with no dispute.
-  const proposal = (command: EscrowCommand, proposalId: string) => handle(deps.store, escrowAggregate, id(108), command, { ...meta(BUYER), newId: () => proposalId });
+  const proposal = (command: EscrowCommand, proposalId: string) =>
+    handle(deps.store, escrowAggregate, id(108), command, { ...meta(BUYER), newId: () => proposalId });
   await funded(id(108), id(208));
   await proposal({ type: 'propose', by: 'buyer', kind: 'refund', note: 'It never came' }, id(601));
-  await escrow(id(108), { type: 'declineProposal', by: 'seller', proposal_id: id(601), reason: 'Tracking says delivered' });
+  await escrow(id(108), {
+    type: 'declineProposal',
+    by: 'seller',
+    proposal_id: id(601),
+    reason: 'Tracking says delivered',
+  });
   await proposal({ type: 'propose', by: 'seller', kind: 'split', seller_percent: 90 }, id(602));
   await escrow(id(108), { type: 'withdrawProposal', by: 'seller', proposal_id: id(602) });
   await proposal({ type: 'propose', by: 'buyer', kind: 'split', seller_percent: 70 }, id(603));
   await escrow(id(108), { type: 'acceptProposal', by: 'seller', proposal_id: id(603) });
-  await escrow(id(108), { type: 'resolveDispute', by: 'admin', outcome: '', resolution: null, seller_percent: null, txid: null });
+  await escrow(id(108), {
+    type: 'resolveDispute',
+    by: 'admin',
+    outcome: '',
+    resolution: null,
+    seller_percent: null,
+    txid: null,
+  });
 
   await address(id(204), { type: 'add', address_id: id(204), address: 'bc1qspare', network: 'mainnet' });
   await address(id(204), { type: 'change', address: 'bc1qspare2' });
@@ -115,7 +232,18 @@ export async function writeEveryEventType(deps: { db: Kysely<Database>; store: E
   await address(id(204), { type: 'free', escrow_id: id(104) });
   await address(id(204), { type: 'remove' });
 
-  const submit = (reviewId: string) => review(reviewId, { type: 'submit', review_id: reviewId, name: 'R', email: null, country: 'DE', rating: 4.5, text: 'Fine', escrow_id: null, verified_deal: false });
+  const submit = (reviewId: string) =>
+    review(reviewId, {
+      type: 'submit',
+      review_id: reviewId,
+      name: 'R',
+      email: null,
+      country: 'DE',
+      rating: 4.5,
+      text: 'Fine',
+      escrow_id: null,
+      verified_deal: false,
+    });
   await submit(id(401));
   await review(id(401), { type: 'approve' });
   await review(id(401), { type: 'edit', edited_text: 'Fine deal', admin_note: '' });

@@ -1,5 +1,10 @@
 import { redactUrl } from '../db/database.ts';
-import { makePgliteTemplate, makePostgresTemplate, PGLITE_TEMPLATE_ENV, POSTGRES_TEMPLATE_ENV } from './database-templates.ts';
+import {
+  makePgliteTemplate,
+  makePostgresTemplate,
+  PGLITE_TEMPLATE_ENV,
+  POSTGRES_TEMPLATE_ENV,
+} from './database-templates.ts';
 import { startPostgresContainer } from './test-database.ts';
 
 /**
@@ -11,7 +16,9 @@ import { startPostgresContainer } from './test-database.ts';
 export default async function setup(): Promise<() => Promise<void>> {
   const say = (line: string) => process.stdout.write(`\nTest database: ${line}\n\n`);
   if (process.env.TEST_DATABASE_URL) {
-    say(`PostgreSQL at ${redactUrl(process.env.TEST_DATABASE_URL)} (TEST_DATABASE_URL), a fresh database per test file`);
+    say(
+      `PostgreSQL at ${redactUrl(process.env.TEST_DATABASE_URL)} (TEST_DATABASE_URL), a fresh database per test file`,
+    );
     return withPostgresTemplate(process.env.TEST_DATABASE_URL, async () => {});
   }
   const container = await startPostgresContainer();

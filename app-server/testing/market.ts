@@ -9,11 +9,16 @@ import type { TestApp } from './test-app.ts';
 export async function openMarket(t: TestApp, pool: readonly string[] = []) {
   const admin = await signedInAdmin(t);
   await t.app.request('/api/admin/btc-rate', form({ btc_usd_rate: '50000' }, admin.token, 'PUT'));
-  for (const address of pool) await t.app.request('/api/admin/addresses', form({ address_string: address }, admin.token));
+  for (const address of pool)
+    await t.app.request('/api/admin/addresses', form({ address_string: address }, admin.token));
   const buyer = await signedInUser(t, 'ann', 'buyer');
   const seller = await signedInUser(t, 'sam', 'seller');
   for (const to of ['sam@example.com', 'ann@example.com']) {
-    const mail = await t.database.db.selectFrom('mail_outbox').select('body').where('to_address', '=', to).executeTakeFirstOrThrow();
+    const mail = await t.database.db
+      .selectFrom('mail_outbox')
+      .select('body')
+      .where('to_address', '=', to)
+      .executeTakeFirstOrThrow();
     await t.app.request('/api/auth/verify-email', json({ token: tokenInMail(mail.body) }));
   }
   return { admin, buyer, seller };
@@ -33,13 +38,35 @@ export async function openFundedDeal(t: TestApp, options: { payout?: string; ref
   };
   const created = await step(
     'create',
-    t.app.request('/api/escrows', json({ product_service: 'Camera', description: 'Mirrorless', amount_usd: '1000.00', seller_email: 'sam@example.com' }, buyer.token)),
+    t.app.request(
+      '/api/escrows',
+      json(
+        {
+          product_service: 'Camera',
+          description: 'Mirrorless',
+          amount_usd: '1000.00',
+          seller_email: 'sam@example.com',
+        },
+        buyer.token,
+      ),
+    ),
     201,
   );
   const { id } = (await created.json()) as { id: string };
   await step('mark-paid', t.app.request(`/api/escrows/${id}/mark-paid`, form({ notes: 'sent' }, buyer.token)));
-  await step('verify-payment', t.app.request(`/api/admin/escrows/${id}/verify-payment`, form({ verified: 'true' }, admin.token)));
-  if (options.payout) await step('payout address', t.app.request(`/api/escrows/${id}/payout-address`, json({ address: options.payout }, seller.token)));
-  if (options.refund) await step('refund address', t.app.request(`/api/escrows/${id}/payout-address`, json({ address: options.refund }, buyer.token)));
+  await step(
+    'verify-payment',
+    t.app.request(`/api/admin/escrows/${id}/verify-payment`, form({ verified: 'true' }, admin.token)),
+  );
+  if (options.payout)
+    await step(
+      'payout address',
+      t.app.request(`/api/escrows/${id}/payout-address`, json({ address: options.payout }, seller.token)),
+    );
+  if (options.refund)
+    await step(
+      'refund address',
+      t.app.request(`/api/escrows/${id}/payout-address`, json({ address: options.refund }, buyer.token)),
+    );
   return { ...market, id };
 }

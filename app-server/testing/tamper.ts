@@ -9,7 +9,10 @@ import { extendTree } from '../transparency/tree.ts';
  * could: `events` refuses UPDATE and DELETE (migration 0009), so the attacker first switches that trigger off,
  * and on again before committing. Tests of tamper detection go through here (or `allowEventTampering`).
  */
-export async function tamperWith<T>(db: Kysely<Database>, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+export async function tamperWith<T>(
+  db: Kysely<Database>,
+  work: (trx: Transaction<Database>) => Promise<T>,
+): Promise<T> {
   return db.transaction().execute(async (trx) => {
     await sql`ALTER TABLE events DISABLE TRIGGER events_append_only`.execute(trx);
     const result = await work(trx);
@@ -32,17 +35,25 @@ export async function allowEventTampering(db: Kysely<Database>): Promise<void> {
  * again. With `tree`, also rebuilds the transparency tree from the rewritten log (as an operator with the database
  * would, for proofs to match it); the checkpoints signed before stay as they were. Returns the new head.
  */
-export async function rewriteLogFrom(db: Kysely<Database>, position: number, options: { tree?: boolean } = {}): Promise<{ position: number; hash: string }> {
+export async function rewriteLogFrom(
+  db: Kysely<Database>,
+  position: number,
+  options: { tree?: boolean } = {},
+): Promise<{ position: number; hash: string }> {
   const head = await tamperWith(db, async (trx) => {
-    await sql`UPDATE events SET metadata = jsonb_set(metadata, '{request_id}', '"rewritten"') WHERE position = ${position}`.execute(trx);
+    await sql`UPDATE events SET metadata = jsonb_set(metadata, '{request_id}', '"rewritten"') WHERE position = ${position}`.execute(
+      trx,
+    );
     let prev = (await readLog(trx, { after: position - 1, limit: 1 }))[0]!.prev_hash;
     let last = { position: position - 1, hash: prev };
-    for (let after = position - 1; ; ) {
+    for (let after = position - 1; ;) {
       const events = await readLog(trx, { after, limit: 1_000 });
       if (events.length === 0) break;
       for (const event of events) {
         const hash = chainHash(prev, envelopeOf({ ...event, prev_hash: prev }));
-        await sql`UPDATE events SET prev_hash = ${prev}, hash = ${hash} WHERE position = ${event.position}`.execute(trx);
+        await sql`UPDATE events SET prev_hash = ${prev}, hash = ${hash} WHERE position = ${event.position}`.execute(
+          trx,
+        );
         prev = hash;
         last = { position: event.position, hash };
       }

@@ -31,7 +31,11 @@ export async function openTestApp(env: NodeJS.ProcessEnv = {}): Promise<TestApp>
   // about admin powers, which pass ADMIN_2FA_REQUIRED=true and send codes (admin-step-up.int.test.ts).
   const config = loadConfig({ PASSWORD_HASH_COST: '10', ADMIN_2FA_REQUIRED: 'false', ...env });
   // A key of its own per test app; the tree follows every append as it does in the server.
-  const transparency = new TransparencyLog(database, logger, { origin: transparencyOrigin(config), key: { seed: newSeed(), source: 'test' }, intervalS: config.CHECKPOINT_INTERVAL_S });
+  const transparency = new TransparencyLog(database, logger, {
+    origin: transparencyOrigin(config),
+    key: { seed: newSeed(), source: 'test' },
+    intervalS: config.CHECKPOINT_INTERVAL_S,
+  });
   const deps: AppDeps = {
     config,
     database,

@@ -17,7 +17,11 @@ const rateSet = (expectedVersion: number, rate_cents: number): StreamAppend => (
   events: [{ type: 'BtcRateSet', data: { rate_cents } }],
 });
 const mail = (t: TestDatabase) =>
-  t.db.insertInto('mail_outbox').values({ to_address: 'a@example.com', subject: 's', body: 'b' }).returning('id').executeTakeFirstOrThrow();
+  t.db
+    .insertInto('mail_outbox')
+    .values({ to_address: 'a@example.com', subject: 's', body: 'b' })
+    .returning('id')
+    .executeTakeFirstOrThrow();
 
 /** Rows per table of the public schema, the migrator's own tables aside. */
 async function rowCounts(t: TestDatabase): Promise<Record<string, number>> {
@@ -82,7 +86,11 @@ describe('a test database', () => {
     if (t.backend === 'pglite') {
       expect(existsSync(t.location)).toBe(false);
     } else {
-      const names = await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_database WHERE datname = ${new URL(t.url!).pathname.slice(1)}`.execute(first.db);
+      const names = await sql<{
+        n: number;
+      }>`SELECT count(*)::int AS n FROM pg_database WHERE datname = ${new URL(t.url!).pathname.slice(1)}`.execute(
+        first.db,
+      );
       expect(names.rows[0]!.n).toBe(0);
     }
   });

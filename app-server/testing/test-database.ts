@@ -38,9 +38,7 @@ export interface TestDatabase extends DatabaseHandle {
  */
 async function resetTables(handle: DatabaseHandle): Promise<void> {
   const tables = await sql<{ tablename: string }>`
-    SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename NOT LIKE 'kysely_%'`.execute(
-    handle.db,
-  );
+    SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename NOT LIKE 'kysely_%'`.execute(handle.db);
   const names = tables.rows.map((r) => `"${r.tablename}"`);
   const anyRow = names.map((name) => `SELECT '${name}' AS name WHERE EXISTS (SELECT FROM ${name})`).join(' UNION ALL ');
   // A job of the app under test (a mail or an alert it is still writing from the last test) can hold a lock on one

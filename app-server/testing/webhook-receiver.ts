@@ -19,7 +19,12 @@ export async function openReceiver(ports: readonly number[], answer: (n: number)
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const status = answer(received.length);
-      received.push({ path: req.url ?? '', headers: req.headers as Record<string, string>, body: Buffer.concat(chunks).toString('utf8'), status });
+      received.push({
+        path: req.url ?? '',
+        headers: req.headers as Record<string, string>,
+        body: Buffer.concat(chunks).toString('utf8'),
+        status,
+      });
       res.writeHead(status, { 'content-type': 'text/plain' }).end('ok');
     });
   });
@@ -29,7 +34,11 @@ export async function openReceiver(ports: readonly number[], answer: (n: number)
       server.listen(port, '127.0.0.1', () => resolve(true));
     });
     if (bound) {
-      return { url: `http://127.0.0.1:${port}`, received, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+      return {
+        url: `http://127.0.0.1:${port}`,
+        received,
+        close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+      };
     }
   }
   throw new Error(`no free port among ${ports.join(', ')}`);

@@ -17,7 +17,14 @@ let t: TestApp;
 let first: CheckpointRow;
 const log = () => t.deps.transparency!;
 const quietWatch = () => new ChainWatch(t.database.db, createLogger('silent'));
-const grow = () => handle(t.deps.store, settingsAggregate, SETTINGS_ID, { type: 'setPricing', rate_cents: 6_000_000 }, { actor: 'system', requestId: 'test' });
+const grow = () =>
+  handle(
+    t.deps.store,
+    settingsAggregate,
+    SETTINGS_ID,
+    { type: 'setPricing', rate_cents: 6_000_000 },
+    { actor: 'system', requestId: 'test' },
+  );
 
 beforeAll(async () => {
   t = await openTestApp();
@@ -45,7 +52,11 @@ describe("the chain watch against the log's signed checkpoints", () => {
     const state = await fresh.check();
     expect(state.status).toBe('broken');
     expect(state.broken).toMatchObject({ position: first.size });
-    expect(state.broken!.reason).toMatch(new RegExp(`^the signed checkpoint of size ${first.size} has root .+ the log's first ${first.size} events make .+ \\(the log was rewritten after it was signed\\)$`));
+    expect(state.broken!.reason).toMatch(
+      new RegExp(
+        `^the signed checkpoint of size ${first.size} has root .+ the log's first ${first.size} events make .+ \\(the log was rewritten after it was signed\\)$`,
+      ),
+    );
     expect(state.verifiedUpTo).toBeLessThan(first.size);
     expect(events).toBeGreaterThan(first.size);
   });
@@ -77,7 +88,12 @@ describe("the chain watch against the log's signed checkpoints", () => {
     const signed = (await log().signIfGrown())!;
     // A stored node of the tree's right edge changed: the tree served for proofs no longer has the signed root.
     const node = edgeOf(signed.size).at(-1)!;
-    await t.database.db.updateTable('tlog_nodes').set({ hash: Buffer.alloc(32, 1) }).where('level', '=', node.level).where('idx', '=', node.index).execute();
+    await t.database.db
+      .updateTable('tlog_nodes')
+      .set({ hash: Buffer.alloc(32, 1) })
+      .where('level', '=', node.level)
+      .where('idx', '=', node.index)
+      .execute();
     const state = await watching.check();
     expect(state).toMatchObject({ status: 'broken', broken: { position: signed.size } });
     expect(state.broken!.reason).toContain('the stored Merkle tree');

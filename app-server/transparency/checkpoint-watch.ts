@@ -66,7 +66,8 @@ export class CheckpointWatch {
         if (checkpoints[0]?.size !== builder.size) continue;
         const checkpoint = checkpoints.shift()!;
         const root = toBase64(builder.root());
-        if (root !== checkpoint.root_hash) return rewritten(checkpoint.size, checkpoint.root_hash, root, `the log's first ${checkpoint.size} events`);
+        if (root !== checkpoint.root_hash)
+          return rewritten(checkpoint.size, checkpoint.root_hash, root, `the log's first ${checkpoint.size} events`);
         latest = checkpoint;
         if (checkpoints.length === 0) await nextCheckpoints();
       }
@@ -111,18 +112,32 @@ export class CheckpointWatch {
   private async knownStillSigned(): Promise<ChainBreak | null> {
     if (!this.known) return null;
     const { size, root_hash } = this.known;
-    const row = await this.db.selectFrom('tlog_checkpoints').select('root_hash').where('size', '=', size).executeTakeFirst();
-    if (!row) return { position: size, reason: `the checkpoint of size ${size} signed before is gone (the checkpoints were rewritten)` };
-    if (row.root_hash !== root_hash) return rewritten(size, root_hash, row.root_hash, 'the stored checkpoint now says the same events');
+    const row = await this.db
+      .selectFrom('tlog_checkpoints')
+      .select('root_hash')
+      .where('size', '=', size)
+      .executeTakeFirst();
+    if (!row)
+      return {
+        position: size,
+        reason: `the checkpoint of size ${size} signed before is gone (the checkpoints were rewritten)`,
+      };
+    if (row.root_hash !== root_hash)
+      return rewritten(size, root_hash, row.root_hash, 'the stored checkpoint now says the same events');
     return null;
   }
 
   /** The stored Merkle tree (what proofs and tiles are served from) must have the checkpoint's root at its size. */
   private async storedTreeBreak(checkpoint: KnownCheckpoint): Promise<ChainBreak | null> {
     if ((await treeSize(this.db)) < checkpoint.size) {
-      return { position: checkpoint.size, reason: `the stored Merkle tree is smaller than the signed checkpoint of size ${checkpoint.size}` };
+      return {
+        position: checkpoint.size,
+        reason: `the stored Merkle tree is smaller than the signed checkpoint of size ${checkpoint.size}`,
+      };
     }
     const root = toBase64(await storedRoot(this.db, checkpoint.size));
-    return root === checkpoint.root_hash ? null : rewritten(checkpoint.size, checkpoint.root_hash, root, 'the stored Merkle tree says its first events');
+    return root === checkpoint.root_hash
+      ? null
+      : rewritten(checkpoint.size, checkpoint.root_hash, root, 'the stored Merkle tree says its first events');
   }
 }

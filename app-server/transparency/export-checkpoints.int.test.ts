@@ -54,14 +54,18 @@ describe('verify-export --checkpoint', () => {
     writeFileSync(file, await exported());
     const summary = await verifyExport(file, { checkpoints: new CheckpointsAgainstExport(note) });
     expect(summary.events).toBeGreaterThan(10);
-    await expect(verifyExport(file, { checkpoints: new CheckpointsAgainstExport(note, t.deps.transparency!.vkey) })).resolves.toBeTruthy();
+    await expect(
+      verifyExport(file, { checkpoints: new CheckpointsAgainstExport(note, t.deps.transparency!.vkey) }),
+    ).resolves.toBeTruthy();
   });
 
   it('catches a rewrite with recomputed hashes that the chain check alone lets through', async () => {
     const file = join(dir, 'rewritten.ndjson');
     writeFileSync(file, rewrite(await exported()));
     await expect(verifyExport(file)).resolves.toBeTruthy(); // chain: ok
-    const error = await verifyExport(file, { checkpoints: new CheckpointsAgainstExport(`${note}\n${note}`) }).catch((e: unknown) => e);
+    const error = await verifyExport(file, { checkpoints: new CheckpointsAgainstExport(`${note}\n${note}`) }).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(ExportBroken);
     expect((error as Error).message).toContain('the log was rewritten');
   });
@@ -70,13 +74,20 @@ describe('verify-export --checkpoint', () => {
     const file = join(dir, 'short.ndjson');
     const text = await exported();
     writeFileSync(file, text);
-    const other = await verifyExport(file, { checkpoints: new CheckpointsAgainstExport(note, 'someone.example/log+0a1b2c3d+AekyeRrm56hApGFkyQR4ZCbV54Id2LKaANYcrnKv3U2k') }).catch((e: unknown) => e);
+    const other = await verifyExport(file, {
+      checkpoints: new CheckpointsAgainstExport(
+        note,
+        'someone.example/log+0a1b2c3d+AekyeRrm56hApGFkyQR4ZCbV54Id2LKaANYcrnKv3U2k',
+      ),
+    }).catch((e: unknown) => e);
     expect((other as Error).message).toContain('not signed by the given key');
     const cut = text.trimEnd().split('\n');
     const header = JSON.parse(cut[0]!) as { to: number };
     header.to = cut.length - 2;
     writeFileSync(file, [JSON.stringify(header), ...cut.slice(1, -1)].join('\n') + '\n');
-    const short = await verifyExport(file, { checkpoints: new CheckpointsAgainstExport(note, t.deps.transparency!.vkey) }).catch((e: unknown) => e);
+    const short = await verifyExport(file, {
+      checkpoints: new CheckpointsAgainstExport(note, t.deps.transparency!.vkey),
+    }).catch((e: unknown) => e);
     expect((short as Error).message).toContain('beyond the export');
     expect(readFileSync(file, 'utf8').length).toBeGreaterThan(0);
   });

@@ -1,5 +1,11 @@
 import { eventLeafHash, toBase64, TreeBuilder } from '../../domain/transparency/merkle.ts';
-import { type Checkpoint, openNote, parseCheckpointText, parseVerifierKey, splitNotes } from '../../domain/transparency/note.ts';
+import {
+  type Checkpoint,
+  openNote,
+  parseCheckpointText,
+  parseVerifierKey,
+  splitNotes,
+} from '../../domain/transparency/note.ts';
 
 /**
  * Checks signed checkpoints against an export's own tree (verify-export --checkpoint): each note must be signed by a
@@ -11,8 +17,14 @@ export class CheckpointsAgainstExport {
   private readonly wanted: { checkpoint: Checkpoint | null; note: string; root?: string }[];
   private readonly keys = new Set<string>();
 
-  constructor(text: string, private readonly vkey?: string) {
-    this.wanted = splitNotes(text).map((note) => ({ note, checkpoint: parseCheckpointText(note.slice(0, note.lastIndexOf('\n\n') + 1)) }));
+  constructor(
+    text: string,
+    private readonly vkey?: string,
+  ) {
+    this.wanted = splitNotes(text).map((note) => ({
+      note,
+      checkpoint: parseCheckpointText(note.slice(0, note.lastIndexOf('\n\n') + 1)),
+    }));
     if (vkey) this.keys.add(vkey);
   }
 
@@ -22,7 +34,8 @@ export class CheckpointsAgainstExport {
 
   /** Each event of the file in order. */
   push(event: { type: string; hash: string; data: unknown }): void {
-    if (!this.vkey && (event.type === 'LogKeyIntroduced' || event.type === 'LogKeyRotated')) this.keys.add(String((event.data as { vkey?: unknown }).vkey));
+    if (!this.vkey && (event.type === 'LogKeyIntroduced' || event.type === 'LogKeyRotated'))
+      this.keys.add(String((event.data as { vkey?: unknown }).vkey));
     this.tree.push(eventLeafHash(event.hash));
     const size = this.tree.size;
     for (const w of this.wanted) if (w.checkpoint?.size === size) w.root = toBase64(this.tree.root());
@@ -37,8 +50,10 @@ export class CheckpointsAgainstExport {
         const verifier = parseVerifierKey(k);
         return verifier !== null && openNote(w.note, verifier).ok;
       });
-      if (!signed) return `the checkpoint of size ${w.checkpoint.size} is not signed by ${this.vkey ? 'the given key' : "a key the export's log names"}`;
-      if (w.root === undefined) return `the checkpoint of size ${w.checkpoint.size} is beyond the export's ${this.tree.size} events (events are missing)`;
+      if (!signed)
+        return `the checkpoint of size ${w.checkpoint.size} is not signed by ${this.vkey ? 'the given key' : "a key the export's log names"}`;
+      if (w.root === undefined)
+        return `the checkpoint of size ${w.checkpoint.size} is beyond the export's ${this.tree.size} events (events are missing)`;
       if (w.root !== toBase64(w.checkpoint.root)) {
         return `the checkpoint of size ${w.checkpoint.size} has root ${toBase64(w.checkpoint.root)}, the export's first ${w.checkpoint.size} events make ${w.root}: the log was rewritten`;
       }

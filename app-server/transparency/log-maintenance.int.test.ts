@@ -33,7 +33,9 @@ afterAll(async () => {
 
 const tlogRows = async (db: TestApp['database']['db']) => ({
   size: await treeSize(db),
-  nodes: (await db.selectFrom('tlog_nodes').select(['level', 'idx', 'hash']).orderBy('level').orderBy('idx').execute()).map((n) => `${n.level}/${n.idx}/${Buffer.from(n.hash).toString('hex')}`),
+  nodes: (
+    await db.selectFrom('tlog_nodes').select(['level', 'idx', 'hash']).orderBy('level').orderBy('idx').execute()
+  ).map((n) => `${n.level}/${n.idx}/${Buffer.from(n.hash).toString('hex')}`),
   checkpoints: await db.selectFrom('tlog_checkpoints').select(['size', 'root_hash', 'note']).orderBy('size').execute(),
 });
 
@@ -55,7 +57,9 @@ describe('the transparency tree through replay, export and import', () => {
     expect(await treeSize(target.db)).toBe(head.position);
     // Same events, same tree: the root the old store signed is the new store's root at that size, and at its head.
     expect(toBase64(await storedRoot(target.db, signed.size))).toBe(signed.root_hash);
-    expect(toBase64(await storedRoot(target.db, head.position))).toBe(toBase64(await storedRoot(source.database.db, head.position)));
+    expect(toBase64(await storedRoot(target.db, head.position))).toBe(
+      toBase64(await storedRoot(source.database.db, head.position)),
+    );
     // Checkpoints are signed by the server that runs the store: none come with the import.
     expect(await target.db.selectFrom('tlog_checkpoints').select('size').execute()).toEqual([]);
   });

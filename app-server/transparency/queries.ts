@@ -20,7 +20,13 @@ export async function latestCheckpoint(db: Kysely<Database>): Promise<(Checkpoin
 
 /** Checkpoints after `after` (a size), oldest first, a page at a time. */
 export async function checkpointsAfter(db: Kysely<Database>, after: number, limit = 1_000): Promise<CheckpointEntry[]> {
-  const rows = await db.selectFrom('tlog_checkpoints').selectAll().where('size', '>', after).orderBy('size').limit(limit).execute();
+  const rows = await db
+    .selectFrom('tlog_checkpoints')
+    .selectAll()
+    .where('size', '>', after)
+    .orderBy('size')
+    .limit(limit)
+    .execute();
   return rows.map(entry);
 }
 
@@ -46,12 +52,18 @@ export async function escrowProof(db: Kysely<Database>, escrowId: string): Promi
   const checkpoint = await latestCheckpoint(db);
   if (!checkpoint) throw notFound('No checkpoint is signed yet; try again within a minute');
   const { rows } = await sql<{ position: string | number; line: string }>`
-    SELECT position, ${eventLineSql()} AS line FROM events WHERE stream_id = ${`escrow:${escrowId}`} ORDER BY position`.execute(db);
+    SELECT position, ${eventLineSql()} AS line FROM events WHERE stream_id = ${`escrow:${escrowId}`} ORDER BY position`.execute(
+    db,
+  );
   const covered = rows.filter((r) => Number(r.position) <= checkpoint.size);
   const events = [];
   for (const row of covered) {
     const position = Number(row.position);
-    events.push({ position, line: row.line, inclusion: (await storedInclusionProof(db, position - 1, checkpoint.size)).map(toBase64) });
+    events.push({
+      position,
+      line: row.line,
+      inclusion: (await storedInclusionProof(db, position - 1, checkpoint.size)).map(toBase64),
+    });
   }
   return { checkpoint: checkpoint.note, vkey: checkpoint.vkey, events, pending_events: rows.length - covered.length };
 }

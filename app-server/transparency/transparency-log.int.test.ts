@@ -2,7 +2,15 @@ import { settingsAggregate } from '../../domain/aggregates.ts';
 import { SETTINGS_ID } from '../../domain/events.ts';
 import { handle } from '../commands/handle.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { edgeOf, eventLeafHash, fromBase64, toBase64, TreeBuilder, verifyConsistency, verifyInclusion } from '../../domain/transparency/merkle.ts';
+import {
+  edgeOf,
+  eventLeafHash,
+  fromBase64,
+  toBase64,
+  TreeBuilder,
+  verifyConsistency,
+  verifyInclusion,
+} from '../../domain/transparency/merkle.ts';
 import { newSeed, verifyCheckpoint } from '../../domain/transparency/note.ts';
 import { writeEveryEventType } from '../testing/every-event-type.ts';
 import { openTestApp, type TestApp } from '../testing/test-app.ts';
@@ -40,7 +48,14 @@ describe('the transparency log on a live store', () => {
     // The stored tree is every complete subtree: the right edge alone resumes it.
     const edge = edgeOf(events.length);
     const read = await readNodes(t.database.db, edge);
-    expect(toBase64(TreeBuilder.resume(events.length, edge.map((n) => read(n.level, n.index))).root())).toBe(toBase64(builder.root()));
+    expect(
+      toBase64(
+        TreeBuilder.resume(
+          events.length,
+          edge.map((n) => read(n.level, n.index)),
+        ).root(),
+      ),
+    ).toBe(toBase64(builder.root()));
   });
 
   it('proves every event included, and every earlier size consistent, from the stored nodes', async () => {
@@ -78,13 +93,25 @@ describe('the transparency log on a live store', () => {
     expect(await log().signIfGrown()).toBeNull();
 
     await log().introduceKey(t.deps.store); // no event: the log names a key already, this one
-    await handle(t.deps.store, settingsAggregate, SETTINGS_ID, { type: 'setPricing', rate_cents: 6_000_000 }, { actor: 'system', requestId: 'test' });
+    await handle(
+      t.deps.store,
+      settingsAggregate,
+      SETTINGS_ID,
+      { type: 'setPricing', rate_cents: 6_000_000 },
+      { actor: 'system', requestId: 'test' },
+    );
     const grown = await log().catchUp();
     const second = await log().signIfGrown();
     expect(second?.size).toBe(grown);
-    const kept = await t.database.db.selectFrom('tlog_checkpoints').select(['size', 'root_hash']).orderBy('size').execute();
+    const kept = await t.database.db
+      .selectFrom('tlog_checkpoints')
+      .select(['size', 'root_hash'])
+      .orderBy('size')
+      .execute();
     expect(kept.map((c) => Number(c.size))).toEqual([first!.size, grown]);
     const proof = await storedConsistencyProof(t.database.db, first!.size, grown);
-    expect(verifyConsistency(first!.size, grown, fromBase64(first!.root_hash)!, fromBase64(second!.root_hash)!, proof)).toBe(true);
+    expect(
+      verifyConsistency(first!.size, grown, fromBase64(first!.root_hash)!, fromBase64(second!.root_hash)!, proof),
+    ).toBe(true);
   });
 });

@@ -53,7 +53,12 @@ export class TransparencyLog {
   constructor(
     private readonly database: Pick<DatabaseHandle, 'db' | 'backend'>,
     private readonly logger: Logger,
-    private readonly settings: { origin: string; key: LogSigningKey; intervalS: number; reloadKey?: () => LogSigningKey },
+    private readonly settings: {
+      origin: string;
+      key: LogSigningKey;
+      intervalS: number;
+      reloadKey?: () => LogSigningKey;
+    },
   ) {
     this.origin = settings.origin;
     this.key = settings.key;
@@ -62,7 +67,12 @@ export class TransparencyLog {
 
   static fromConfig(config: Config, database: Pick<DatabaseHandle, 'db' | 'backend'>, logger: Logger): TransparencyLog {
     const load = () => loadLogSigningKey(config.LOG_SIGNING_KEY, config.DATA_DIR);
-    return new TransparencyLog(database, logger, { origin: transparencyOrigin(config), key: load(), intervalS: config.CHECKPOINT_INTERVAL_S, reloadKey: load });
+    return new TransparencyLog(database, logger, {
+      origin: transparencyOrigin(config),
+      key: load(),
+      intervalS: config.CHECKPOINT_INTERVAL_S,
+      reloadKey: load,
+    });
   }
 
   private get db(): Kysely<Database> {
@@ -103,7 +113,9 @@ export class TransparencyLog {
   private catchUpDue(): void {
     if (this.due) clearTimeout(this.due);
     this.due = null;
-    this.catchUp().catch((error: unknown) => this.logger.warn({ err: (error as Error).message }, 'transparency tree: catch-up failed; the loop retries'));
+    this.catchUp().catch((error: unknown) =>
+      this.logger.warn({ err: (error as Error).message }, 'transparency tree: catch-up failed; the loop retries'),
+    );
   }
 
   /** Resolves once the tree has followed every append so far (a catch-up due is run now); tests and shutdown wait. */
@@ -117,15 +129,32 @@ export class TransparencyLog {
    * keeps it (a rotation is the operator's act, `rotate-log-key`): this process then signs nothing and says so.
    */
   async introduceKey(store: EventStore): Promise<void> {
-    const { events } = await handle(store, logKeyAggregate, LOG_KEY_ID, { type: 'introduce', origin: this.origin, vkey: this.vkey }, { actor: 'system', requestId: 'transparency-key' }, { attempts: 3 });
-    for (const event of events) this.logger.info({ vkey: this.vkey, position: event.position }, `Transparency log key ${this.vkey} introduced in the log`);
+    const { events } = await handle(
+      store,
+      logKeyAggregate,
+      LOG_KEY_ID,
+      { type: 'introduce', origin: this.origin, vkey: this.vkey },
+      { actor: 'system', requestId: 'transparency-key' },
+      { attempts: 3 },
+    );
+    for (const event of events)
+      this.logger.info(
+        { vkey: this.vkey, position: event.position },
+        `Transparency log key ${this.vkey} introduced in the log`,
+      );
     if (!events.length) await this.keyIsCurrent();
   }
 
   /** A new key for the log: appends LogKeyRotated naming `next` (the caller has stored its private key). */
   async rotateTo(store: EventStore, next: LogSigningKey): Promise<string> {
     const vkey = verifierKey(this.origin, publicKeyOf(next.seed));
-    await handle(store, logKeyAggregate, LOG_KEY_ID, { type: 'rotate', origin: this.origin, vkey }, { actor: 'system', requestId: 'rotate-log-key' });
+    await handle(
+      store,
+      logKeyAggregate,
+      LOG_KEY_ID,
+      { type: 'rotate', origin: this.origin, vkey },
+      { actor: 'system', requestId: 'rotate-log-key' },
+    );
     this.key = next;
     this.vkey = vkey;
     return vkey;
@@ -139,13 +168,28 @@ export class TransparencyLog {
   async signIfGrown(now: Date = new Date()): Promise<CheckpointRow | null> {
     const outcome = await withJobLock(this.database as DatabaseHandle, CHECKPOINT_LOCK, async () => {
       const size = await this.catchUp();
-      const latest = await this.db.selectFrom('tlog_checkpoints').select('size').orderBy('size', 'desc').limit(1).executeTakeFirst();
+      const latest = await this.db
+        .selectFrom('tlog_checkpoints')
+        .select('size')
+        .orderBy('size', 'desc')
+        .limit(1)
+        .executeTakeFirst();
       if (size === 0 || (latest && Number(latest.size) >= size)) return null;
       if (!(await this.keyIsCurrent())) return null;
       const root = await storedRoot(this.db, size);
       const note = signNote(checkpointText({ origin: this.origin, size, root }), this.origin, this.key.seed);
-      const row: CheckpointRow = { size, root_hash: toBase64(root), signed_at: now.toISOString(), note, vkey: this.vkey };
-      await this.db.insertInto('tlog_checkpoints').values(row).onConflict((c) => c.column('size').doNothing()).execute();
+      const row: CheckpointRow = {
+        size,
+        root_hash: toBase64(root),
+        signed_at: now.toISOString(),
+        note,
+        vkey: this.vkey,
+      };
+      await this.db
+        .insertInto('tlog_checkpoints')
+        .values(row)
+        .onConflict((c) => c.column('size').doNothing())
+        .execute();
       return row;
     });
     return outcome ?? null;
@@ -160,7 +204,10 @@ export class TransparencyLog {
       this.vkey = verifierKey(this.origin, publicKeyOf(reloaded.seed));
       if (named === this.vkey) return true;
     }
-    this.logger.error({ log_key: named, own_key: this.vkey }, 'Transparency log: the log names another signing key than this server holds; no checkpoint signed (restart after a rotation, or set LOG_SIGNING_KEY to the new key)');
+    this.logger.error(
+      { log_key: named, own_key: this.vkey },
+      'Transparency log: the log names another signing key than this server holds; no checkpoint signed (restart after a rotation, or set LOG_SIGNING_KEY to the new key)',
+    );
     return false;
   }
 
@@ -178,9 +225,16 @@ export class TransparencyLog {
 
   /** The loops of a running server: the tree every few seconds, a checkpoint every interval (and now). */
   start(): PeriodicJob {
-    const first = this.signIfGrown().catch((error: unknown) => this.logger.error({ job: 'transparency-checkpoint', err: (error as Error).message }, 'job run failed'));
+    const first = this.signIfGrown().catch((error: unknown) =>
+      this.logger.error({ job: 'transparency-checkpoint', err: (error as Error).message }, 'job run failed'),
+    );
     const tree = startPeriodic('transparency-tree', TREE_CATCH_UP_EVERY_MS, () => this.catchUp(), this.logger);
-    const checkpoints = startPeriodic('transparency-checkpoint', this.settings.intervalS * 1000, () => this.signIfGrown(), this.logger);
+    const checkpoints = startPeriodic(
+      'transparency-checkpoint',
+      this.settings.intervalS * 1000,
+      () => this.signIfGrown(),
+      this.logger,
+    );
     return {
       stop: async () => {
         await Promise.all([tree.stop(), checkpoints.stop(), first]);

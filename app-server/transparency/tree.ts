@@ -30,7 +30,11 @@ export async function readNodes(db: Kysely<Database>, ids: readonly NodeId[]): P
   const found = new Map<string, Hash>();
   if (ids.length) {
     const pairs = sql.join(ids.map((n) => sql`(${n.level}::smallint, ${n.index}::bigint)`));
-    const rows = await db.selectFrom('tlog_nodes').select(['level', 'idx', 'hash']).where(sql<boolean>`(level, idx) in (${pairs})`).execute();
+    const rows = await db
+      .selectFrom('tlog_nodes')
+      .select(['level', 'idx', 'hash'])
+      .where(sql<boolean>`(level, idx) in (${pairs})`)
+      .execute();
     for (const row of rows) found.set(`${row.level}/${Number(row.idx)}`, new Uint8Array(row.hash));
   }
   return (level, index) => {
@@ -46,8 +50,10 @@ async function withNodes<T>(db: Kysely<Database>, build: (read: NodeReader) => T
 }
 
 export const storedRoot = (db: Kysely<Database>, size: number) => withNodes(db, (read) => rootHash(read, size));
-export const storedInclusionProof = (db: Kysely<Database>, index: number, size: number) => withNodes(db, (read) => inclusionProof(read, index, size));
-export const storedConsistencyProof = (db: Kysely<Database>, from: number, to: number) => withNodes(db, (read) => consistencyProof(read, from, to));
+export const storedInclusionProof = (db: Kysely<Database>, index: number, size: number) =>
+  withNodes(db, (read) => inclusionProof(read, index, size));
+export const storedConsistencyProof = (db: Kysely<Database>, from: number, to: number) =>
+  withNodes(db, (read) => consistencyProof(read, from, to));
 
 /** The hashes at one tree level from `start`, at most `count` (a tlog-tiles tile is one such range). */
 export async function nodesAt(db: Kysely<Database>, level: number, start: number, count: number): Promise<Hash[]> {
@@ -75,7 +81,12 @@ export async function extendTree(db: Kysely<Database>, options: { batch?: number
 }
 
 async function extendOnce(trx: Transaction<Database>, batch: number): Promise<{ size: number; added: number }> {
-  const state = await trx.selectFrom('tlog_state').select('size').where('id', '=', 1).forUpdate().executeTakeFirstOrThrow();
+  const state = await trx
+    .selectFrom('tlog_state')
+    .select('size')
+    .where('id', '=', 1)
+    .forUpdate()
+    .executeTakeFirstOrThrow();
   const size = Number(state.size);
   const events = await trx
     .selectFrom('events')
@@ -90,13 +101,25 @@ async function extendOnce(trx: Transaction<Database>, batch: number): Promise<{ 
   if (leaves === 0) return { size, added: 0 };
   const edge = edgeOf(size);
   const read = await readNodes(trx, edge);
-  const builder = TreeBuilder.resume(size, edge.map((n) => read(n.level, n.index)));
+  const builder = TreeBuilder.resume(
+    size,
+    edge.map((n) => read(n.level, n.index)),
+  );
   const rows: { level: number; idx: number; hash: Buffer }[] = [];
   for (const event of events.slice(0, leaves)) {
-    for (const node of builder.push(eventLeafHash(event.hash))) rows.push({ level: node.level, idx: node.index, hash: Buffer.from(node.hash) });
+    for (const node of builder.push(eventLeafHash(event.hash)))
+      rows.push({ level: node.level, idx: node.index, hash: Buffer.from(node.hash) });
   }
-  for (let i = 0; i < rows.length; i += INSERT_ROWS) await trx.insertInto('tlog_nodes').values(rows.slice(i, i + INSERT_ROWS)).execute();
-  await trx.updateTable('tlog_state').set({ size: size + leaves }).where('id', '=', 1).execute();
+  for (let i = 0; i < rows.length; i += INSERT_ROWS)
+    await trx
+      .insertInto('tlog_nodes')
+      .values(rows.slice(i, i + INSERT_ROWS))
+      .execute();
+  await trx
+    .updateTable('tlog_state')
+    .set({ size: size + leaves })
+    .where('id', '=', 1)
+    .execute();
   return { size: size + leaves, added: leaves };
 }
 

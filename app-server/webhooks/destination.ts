@@ -8,14 +8,39 @@ import { invalidInput } from '../../domain/shared/errors.ts';
 const refusedV4 = new BlockList();
 const refusedV6 = new BlockList();
 for (const [net, prefix] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.88.99.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15],
-  ['198.51.100.0', 24], ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) refusedV4.addSubnet(net, prefix, 'ipv4');
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.0.2.0', 24],
+  ['192.88.99.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['198.51.100.0', 24],
+  ['203.0.113.0', 24],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+] as const)
+  refusedV4.addSubnet(net, prefix, 'ipv4');
 for (const [net, prefix] of [
-  ['::', 128], ['::1', 128], ['::ffff:0:0', 96], ['64:ff9b::', 96], ['64:ff9b:1::', 48], ['100::', 64], ['2001::', 32],
-  ['2001:db8::', 32], ['2002::', 16], ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8],
-] as const) refusedV6.addSubnet(net, prefix, 'ipv6');
+  ['::', 128],
+  ['::1', 128],
+  ['::ffff:0:0', 96],
+  ['64:ff9b::', 96],
+  ['64:ff9b:1::', 48],
+  ['100::', 64],
+  ['2001::', 32],
+  ['2001:db8::', 32],
+  ['2002::', 16],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['fec0::', 10],
+  ['ff00::', 8],
+] as const)
+  refusedV6.addSubnet(net, prefix, 'ipv6');
 
 /** Whether an IP address is loopback, private, link-local or otherwise not a public host. */
 export function isPrivateAddress(address: string): boolean {
@@ -40,7 +65,13 @@ export function guardedLookup(allowPrivate: boolean) {
     dnsLookup(hostname, { all: true, verbatim: true }, (error, addresses) => {
       if (error) return callback(error, []);
       const inside = addresses.find((a) => isPrivateAddress(a.address));
-      if (inside && !allowPrivate) return callback(Object.assign(new Error(`${hostname} resolves to a private address (${inside.address})`), { code: 'EPRIVATE' }), []);
+      if (inside && !allowPrivate)
+        return callback(
+          Object.assign(new Error(`${hostname} resolves to a private address (${inside.address})`), {
+            code: 'EPRIVATE',
+          }),
+          [],
+        );
       if (options.all) return callback(null, addresses);
       const first = addresses[0];
       if (!first) return callback(Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }), []);
@@ -55,12 +86,14 @@ export function guardedLookup(allowPrivate: boolean) {
  */
 export async function checkDestination(raw: string, allowPrivate: boolean): Promise<URL> {
   const url = new URL(raw);
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw invalidInput('url must be an http:// or https:// URL');
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw invalidInput('url must be an http:// or https:// URL');
   if (url.username || url.password) throw invalidInput('url must not carry a user name or password');
   if (allowPrivate) return url;
   const host = hostOf(url);
   if (isIP(host)) {
-    if (isPrivateAddress(host)) throw invalidInput(`url points to a private or loopback address (${host}); webhooks go to public hosts only`);
+    if (isPrivateAddress(host))
+      throw invalidInput(`url points to a private or loopback address (${host}); webhooks go to public hosts only`);
     return url;
   }
   const addresses = await new Promise<LookupAddress[]>((resolve, reject) =>
@@ -69,7 +102,10 @@ export async function checkDestination(raw: string, allowPrivate: boolean): Prom
     throw invalidInput(`url host ${host} could not be resolved`);
   });
   const inside = addresses.find((a) => isPrivateAddress(a.address));
-  if (inside) throw invalidInput(`url host ${host} resolves to a private or loopback address (${inside.address}); webhooks go to public hosts only`);
+  if (inside)
+    throw invalidInput(
+      `url host ${host} resolves to a private or loopback address (${inside.address}); webhooks go to public hosts only`,
+    );
   return url;
 }
 

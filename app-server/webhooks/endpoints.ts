@@ -1,6 +1,12 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
-import { type CreateWebhook, MAX_WEBHOOK_ENDPOINTS, WEBHOOK_TEST_TYPE, type WebhookDelivery, type WebhookEndpoint } from '../../contract/webhooks.ts';
+import {
+  type CreateWebhook,
+  MAX_WEBHOOK_ENDPOINTS,
+  WEBHOOK_TEST_TYPE,
+  type WebhookDelivery,
+  type WebhookEndpoint,
+} from '../../contract/webhooks.ts';
 import { conflict, notFound } from '../../domain/shared/errors.ts';
 import type { SecretBox } from '../auth/secret-box.ts';
 import type { Database } from '../db/schema.ts';
@@ -35,21 +41,37 @@ export async function createWebhookEndpoint(
   input: Pick<CreateWebhook, 'url' | 'event_types'>,
 ): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
   const url = await checkDestination(input.url, deps.allowPrivate);
-  const count = await owned(deps.db, owner).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  if (Number(count.n) >= MAX_WEBHOOK_ENDPOINTS) throw conflict(`At most ${MAX_WEBHOOK_ENDPOINTS} webhook endpoints; delete one first`);
+  const count = await owned(deps.db, owner)
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  if (Number(count.n) >= MAX_WEBHOOK_ENDPOINTS)
+    throw conflict(`At most ${MAX_WEBHOOK_ENDPOINTS} webhook endpoints; delete one first`);
   const secret = newWebhookSecret();
   const id = randomUUID();
   await deps.db
     .insertInto('webhook_endpoints')
-    .values({ id, scope: owner.scope, owner_id: owner.userId, url: url.toString(), event_types: JSON.stringify(input.event_types), secret_sealed: deps.secrets.seal(secret) })
+    .values({
+      id,
+      scope: owner.scope,
+      owner_id: owner.userId,
+      url: url.toString(),
+      event_types: JSON.stringify(input.event_types),
+      secret_sealed: deps.secrets.seal(secret),
+    })
     .execute();
   const [endpoint] = await listWebhookEndpoints(deps.db, owner, id);
   return { endpoint: endpoint!, secret };
 }
 
 /** The endpoints of an owner (or one of them), each with its latest deliveries and their attempts. */
-export async function listWebhookEndpoints(db: Kysely<Database>, owner: WebhookOwner, onlyId?: string): Promise<WebhookEndpoint[]> {
-  let query = owned(db, owner).select(['id', 'url', 'event_types', 'created_at', 'disabled_at']).orderBy('created_at', 'desc');
+export async function listWebhookEndpoints(
+  db: Kysely<Database>,
+  owner: WebhookOwner,
+  onlyId?: string,
+): Promise<WebhookEndpoint[]> {
+  let query = owned(db, owner)
+    .select(['id', 'url', 'event_types', 'created_at', 'disabled_at'])
+    .orderBy('created_at', 'desc');
   if (onlyId) query = query.where('id', '=', onlyId);
   const endpoints = await query.execute();
   const result: WebhookEndpoint[] = [];
@@ -68,18 +90,32 @@ export async function listWebhookEndpoints(db: Kysely<Database>, owner: WebhookO
 }
 
 /** The delivery log of one endpoint, newest first. */
-export async function webhookDeliveries(db: Kysely<Database>, owner: WebhookOwner, id: string): Promise<WebhookDelivery[]> {
+export async function webhookDeliveries(
+  db: Kysely<Database>,
+  owner: WebhookOwner,
+  id: string,
+): Promise<WebhookDelivery[]> {
   await ownedEndpoint(db, owner, id);
   return deliveriesOf(db, id, LISTED_DELIVERIES);
 }
 
 async function deliveriesOf(db: Kysely<Database>, endpointId: string, limit: number): Promise<WebhookDelivery[]> {
-  const rows = await db.selectFrom('webhook_deliveries').selectAll().where('endpoint_id', '=', endpointId).orderBy('id', 'desc').limit(limit).execute();
+  const rows = await db
+    .selectFrom('webhook_deliveries')
+    .selectAll()
+    .where('endpoint_id', '=', endpointId)
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
   if (rows.length === 0) return [];
   const attempts = await db
     .selectFrom('webhook_attempts')
     .selectAll()
-    .where('delivery_id', 'in', rows.map((r) => r.id))
+    .where(
+      'delivery_id',
+      'in',
+      rows.map((r) => r.id),
+    )
     .orderBy('id', 'desc')
     .execute();
   return rows.map((r) => {
@@ -99,17 +135,27 @@ async function deliveriesOf(db: Kysely<Database>, endpointId: string, limit: num
       log: attempts
         .filter((a) => Number(a.delivery_id) === Number(r.id))
         .slice(0, 20)
-        .map((a) => ({ attempted_at: a.attempted_at.toISOString(), status_code: a.status_code, error: a.error, duration_ms: a.duration_ms })),
+        .map((a) => ({
+          attempted_at: a.attempted_at.toISOString(),
+          status_code: a.status_code,
+          error: a.error,
+          duration_ms: a.duration_ms,
+        })),
     };
   });
 }
 
 /** Stops (or resumes) new deliveries to an endpoint; queued ones wait while it is disabled. */
-export async function setWebhookEnabled(db: Kysely<Database>, owner: WebhookOwner, id: string, enabled: boolean): Promise<WebhookEndpoint> {
+export async function setWebhookEnabled(
+  db: Kysely<Database>,
+  owner: WebhookOwner,
+  id: string,
+  enabled: boolean,
+): Promise<WebhookEndpoint> {
   await ownedEndpoint(db, owner, id);
   await db
     .updateTable('webhook_endpoints')
-    .set({ disabled_at: enabled ? null : sql<string>`coalesce(disabled_at, now())` as unknown as string })
+    .set({ disabled_at: enabled ? null : (sql<string>`coalesce(disabled_at, now())` as unknown as string) })
     .where('id', '=', id)
     .execute();
   const [endpoint] = await listWebhookEndpoints(db, owner, id);
@@ -123,12 +169,23 @@ export async function deleteWebhookEndpoint(db: Kysely<Database>, owner: Webhook
 }
 
 /** Queues a `webhook.test` message to the endpoint (delivered by the loop like any other, within seconds). */
-export async function sendTestWebhook(db: Kysely<Database>, owner: WebhookOwner, id: string, now = new Date()): Promise<WebhookDelivery> {
+export async function sendTestWebhook(
+  db: Kysely<Database>,
+  owner: WebhookOwner,
+  id: string,
+  now = new Date(),
+): Promise<WebhookDelivery> {
   const endpoint = await ownedEndpoint(db, owner, id);
   if (endpoint.disabled_at) throw conflict('The endpoint is disabled: enable it to send a test');
   const inserted = await db
     .insertInto('webhook_deliveries')
-    .values({ endpoint_id: id, message_id: `msg_test_${randomUUID().replaceAll('-', '')}`, event_type: WEBHOOK_TEST_TYPE, event_position: null, payload: testBody(id, now) })
+    .values({
+      endpoint_id: id,
+      message_id: `msg_test_${randomUUID().replaceAll('-', '')}`,
+      event_type: WEBHOOK_TEST_TYPE,
+      event_position: null,
+      payload: testBody(id, now),
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
   return (await deliveriesOf(db, id, LISTED_DELIVERIES)).find((d) => d.id === Number(inserted.id))!;
@@ -138,16 +195,27 @@ export async function sendTestWebhook(db: Kysely<Database>, owner: WebhookOwner,
  * Sends a delivery again, now, with the same `webhook-id` and body (a receiver that lost it, or was down past the
  * last retry); its attempts count starts again.
  */
-export async function redeliverWebhook(db: Kysely<Database>, owner: WebhookOwner, rawId: string): Promise<WebhookDelivery> {
+export async function redeliverWebhook(
+  db: Kysely<Database>,
+  owner: WebhookOwner,
+  rawId: string,
+): Promise<WebhookDelivery> {
   if (!/^[1-9]\d{0,14}$/.test(rawId)) throw notFound('Webhook delivery not found');
   const deliveryId = Number(rawId);
   const delivery = await db
     .selectFrom('webhook_deliveries')
     .innerJoin('webhook_endpoints', 'webhook_endpoints.id', 'webhook_deliveries.endpoint_id')
-    .select(['webhook_deliveries.id', 'webhook_deliveries.endpoint_id', 'webhook_endpoints.scope', 'webhook_endpoints.owner_id', 'webhook_endpoints.disabled_at'])
+    .select([
+      'webhook_deliveries.id',
+      'webhook_deliveries.endpoint_id',
+      'webhook_endpoints.scope',
+      'webhook_endpoints.owner_id',
+      'webhook_endpoints.disabled_at',
+    ])
     .where('webhook_deliveries.id', '=', deliveryId)
     .executeTakeFirst();
-  if (!delivery || delivery.scope !== owner.scope || (owner.scope === 'user' && delivery.owner_id !== owner.userId)) throw notFound('Webhook delivery not found');
+  if (!delivery || delivery.scope !== owner.scope || (owner.scope === 'user' && delivery.owner_id !== owner.userId))
+    throw notFound('Webhook delivery not found');
   if (delivery.disabled_at) throw conflict('The endpoint is disabled: enable it to redeliver');
   await db
     .updateTable('webhook_deliveries')

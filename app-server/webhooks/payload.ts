@@ -22,10 +22,17 @@ const RENAMED: Record<string, WebhookEventType> = {
  * added later gets its name this way without a change here).
  */
 export function webhookTypeOf(eventType: string): string {
-  return RENAMED[eventType] ?? `escrow.${eventType.replace(/^Escrow/, '').replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase()}`;
+  return (
+    RENAMED[eventType] ??
+    `escrow.${eventType
+      .replace(/^Escrow/, '')
+      .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+      .toLowerCase()}`
+  );
 }
 
-export const isKnownWebhookType = (type: string): type is WebhookEventType => (WEBHOOK_EVENT_TYPES as readonly string[]).includes(type);
+export const isKnownWebhookType = (type: string): type is WebhookEventType =>
+  (WEBHOOK_EVENT_TYPES as readonly string[]).includes(type);
 
 /**
  * The `webhook-id` of one event's delivery to one endpoint: derived from both, so a delivery queued twice (or sent

@@ -22,7 +22,12 @@ const liveEndpoints = (trx: Transaction<Database>) =>
   trx
     .selectFrom('webhook_endpoints')
     .innerJoin('users', 'users.id', 'webhook_endpoints.owner_id')
-    .select(['webhook_endpoints.id', 'webhook_endpoints.scope', 'webhook_endpoints.owner_id', 'webhook_endpoints.event_types'])
+    .select([
+      'webhook_endpoints.id',
+      'webhook_endpoints.scope',
+      'webhook_endpoints.owner_id',
+      'webhook_endpoints.event_types',
+    ])
     .where('webhook_endpoints.disabled_at', 'is', null)
     .where('users.is_frozen', '=', false)
     .where((eb) => eb.or([eb('webhook_endpoints.scope', '=', 'user'), eb('users.role', '=', 'admin')]))
@@ -43,12 +48,23 @@ export async function queueWebhookDeliveries(trx: Transaction<Database>, stored:
     const type = webhookTypeOf(event.type);
     const interested = endpoints.filter((e) => e.event_types.includes(type));
     if (interested.length === 0) continue;
-    const escrow = await trx.selectFrom('escrows').selectAll().where('id', '=', idOfStream(event.stream_id)).executeTakeFirst();
+    const escrow = await trx
+      .selectFrom('escrows')
+      .selectAll()
+      .where('id', '=', idOfStream(event.stream_id))
+      .executeTakeFirst();
     if (!escrow) continue;
     const payload = escrowEventBody(event, escrow);
     for (const endpoint of interested) {
-      if (endpoint.scope === 'user' && endpoint.owner_id !== escrow.buyer_id && endpoint.owner_id !== escrow.seller_id) continue;
-      rows.push({ endpoint_id: endpoint.id, message_id: messageIdFor(endpoint.id, event.event_id), event_type: type, event_position: event.position, payload });
+      if (endpoint.scope === 'user' && endpoint.owner_id !== escrow.buyer_id && endpoint.owner_id !== escrow.seller_id)
+        continue;
+      rows.push({
+        endpoint_id: endpoint.id,
+        message_id: messageIdFor(endpoint.id, event.event_id),
+        event_type: type,
+        event_position: event.position,
+        payload,
+      });
     }
   }
   if (rows.length === 0) return;

@@ -22,7 +22,10 @@ export interface AttemptOutcome {
 }
 
 /** The Standard Webhooks headers of one attempt: `webhook-timestamp` is the attempt's, and signed with the body. */
-export function signedHeaders(message: Pick<WebhookMessage, 'secret' | 'messageId' | 'payload'>, at: Date): Record<string, string> {
+export function signedHeaders(
+  message: Pick<WebhookMessage, 'secret' | 'messageId' | 'payload'>,
+  at: Date,
+): Record<string, string> {
   const signature = new Webhook(message.secret).sign(message.messageId, at, message.payload);
   return {
     'content-type': 'application/json',
@@ -38,9 +41,17 @@ export function signedHeaders(message: Pick<WebhookMessage, 'secret' | 'messageI
  * by being updated, and following one could lead inside); private addresses are refused at connect time unless
  * allowed. Never throws: every failure is an outcome to log.
  */
-export function sendWebhook(message: WebhookMessage, at: Date, options: { allowPrivate: boolean; timeoutMs?: number }): Promise<AttemptOutcome> {
+export function sendWebhook(
+  message: WebhookMessage,
+  at: Date,
+  options: { allowPrivate: boolean; timeoutMs?: number },
+): Promise<AttemptOutcome> {
   const started = performance.now();
-  const done = (statusCode: number | null, error: string | null): AttemptOutcome => ({ statusCode, error, durationMs: Math.round(performance.now() - started) });
+  const done = (statusCode: number | null, error: string | null): AttemptOutcome => ({
+    statusCode,
+    error,
+    durationMs: Math.round(performance.now() - started),
+  });
   return new Promise((resolve) => {
     let url: URL;
     try {
@@ -70,7 +81,9 @@ export function sendWebhook(message: WebhookMessage, at: Date, options: { allowP
         response.on('error', () => resolve(done(status, describeStatus(status))));
       },
     );
-    request.on('timeout', () => request.destroy(new Error(`no answer within ${(options.timeoutMs ?? WEBHOOK_TIMEOUT_MS) / 1000} s`)));
+    request.on('timeout', () =>
+      request.destroy(new Error(`no answer within ${(options.timeoutMs ?? WEBHOOK_TIMEOUT_MS) / 1000} s`)),
+    );
     request.on('error', (error) => resolve(done(null, error.message.slice(0, 300))));
     request.end(body);
   });

@@ -61,8 +61,7 @@ export function decideAddress(command: AddressCommand, state: AddressState): Add
       if (state.status !== 'available') throw locked(state, 'deleted');
       return [{ type: 'AddressRemoved', data: {} }];
     case 'assign':
-      if (state.status !== 'available')
-        throw new DomainError('conflict', 'This address was just taken; try again');
+      if (state.status !== 'available') throw new DomainError('conflict', 'This address was just taken; try again');
       return [{ type: 'AddressAssigned', data: { escrow_id: command.escrow_id } }];
     case 'free':
     case 'markUsed':

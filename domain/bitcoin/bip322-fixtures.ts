@@ -9,7 +9,10 @@ import { NETWORK_PARAMS } from './spv.ts';
 export function testSigner(kind: 'p2wpkh' | 'p2tr', network: BitcoinNetwork, seed = 'seller') {
   const priv = sha256(new TextEncoder().encode(`bip322 test key ${seed}`));
   const pub = secp256k1.getPublicKey(priv, true);
-  const payment = kind === 'p2wpkh' ? p2wpkh(pub, NETWORK_PARAMS[network]) : p2tr(pub.subarray(1), undefined, NETWORK_PARAMS[network]);
+  const payment =
+    kind === 'p2wpkh'
+      ? p2wpkh(pub, NETWORK_PARAMS[network])
+      : p2tr(pub.subarray(1), undefined, NETWORK_PARAMS[network]);
   return {
     address: payment.address!,
     sign(message: string): string {

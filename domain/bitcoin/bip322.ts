@@ -44,9 +44,19 @@ function toSpendTxid(script: Uint8Array, message: string): Uint8Array {
 }
 
 /** The unsigned `to_sign` transaction for an address's output script and a message. */
-export function toSignTransaction(script: Uint8Array, message: string, extra: { tapInternalKey?: Uint8Array } = {}): Transaction {
+export function toSignTransaction(
+  script: Uint8Array,
+  message: string,
+  extra: { tapInternalKey?: Uint8Array } = {},
+): Transaction {
   const tx = new Transaction({ version: 0, allowUnknownVersion: true, allowUnknownOutputs: true, lockTime: 0 });
-  tx.addInput({ txid: toSpendTxid(script, message), index: 0, sequence: 0, witnessUtxo: { script, amount: 0n }, ...extra });
+  tx.addInput({
+    txid: toSpendTxid(script, message),
+    index: 0,
+    sequence: 0,
+    witnessUtxo: { script, amount: 0n },
+    ...extra,
+  });
   tx.addOutput({ script: Uint8Array.of(0x6a), amount: 0n });
   return tx;
 }
@@ -55,7 +65,12 @@ export function toSignTransaction(script: Uint8Array, message: string, extra: { 
  * The exact message a party signs to prove an address (GET /api/escrows/{id}/address-message): it names the origin,
  * the escrow, the side and the address, so a signature is good for nothing else.
  */
-export function addressProofMessage(input: { origin: string; escrowId: string; side: 'buyer' | 'seller'; address: string }): string {
+export function addressProofMessage(input: {
+  origin: string;
+  escrowId: string;
+  side: 'buyer' | 'seller';
+  address: string;
+}): string {
   const use = input.side === 'seller' ? "seller's payout" : "buyer's refund";
   return `${input.origin} escrow ${input.escrowId}: I control ${input.address} and want it as the ${use} address.`;
 }
@@ -65,7 +80,12 @@ export type Bip322Check = { ok: true; kind: 'p2wpkh' | 'p2tr' } | { ok: false; r
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 
 /** Checks a BIP-322 simple signature (base64) of `message` by `address` on `network`. Never throws. */
-export function verifyBip322Simple(address: string, message: string, signature: string, network: BitcoinNetwork): Bip322Check {
+export function verifyBip322Simple(
+  address: string,
+  message: string,
+  signature: string,
+  network: BitcoinNetwork,
+): Bip322Check {
   const text = signature.trim();
   if (!text || !BASE64.test(text) || text.length % 4 !== 0) return { ok: false, reason: 'signature is not base64' };
   let witness: Uint8Array[];
@@ -86,21 +106,29 @@ export function verifyBip322Simple(address: string, message: string, signature: 
     const tx = toSignTransaction(script, message);
     if (decoded.type === 'wpkh') {
       const [sig, pub] = witness;
-      if (witness.length !== 2 || !sig || !pub || pub.length !== 33) return { ok: false, reason: 'signature is not a P2WPKH witness (signature and public key)' };
-      if (!equal(ripemd160(sha256(pub)), decoded.hash)) return { ok: false, reason: 'signature was made by another key than the address' };
+      if (witness.length !== 2 || !sig || !pub || pub.length !== 33)
+        return { ok: false, reason: 'signature is not a P2WPKH witness (signature and public key)' };
+      if (!equal(ripemd160(sha256(pub)), decoded.hash))
+        return { ok: false, reason: 'signature was made by another key than the address' };
       if (sig.at(-1) !== SIGHASH_ALL) return { ok: false, reason: 'signature must sign with SIGHASH_ALL' };
       const hash = tx.preimageWitnessV0(0, OutScript.encode({ type: 'pkh', hash: decoded.hash }), SIGHASH_ALL, 0n);
       const valid = secp256k1.verify(sig.subarray(0, -1), hash, pub, { prehash: false, format: 'der', lowS: false });
-      return valid ? { ok: true, kind: 'p2wpkh' } : { ok: false, reason: 'signature does not sign this message for this address' };
+      return valid
+        ? { ok: true, kind: 'p2wpkh' }
+        : { ok: false, reason: 'signature does not sign this message for this address' };
     }
     if (decoded.type === 'tr') {
       const [sig] = witness;
-      if (witness.length !== 1 || !sig || (sig.length !== 64 && sig.length !== 65)) return { ok: false, reason: 'signature is not a P2TR key-path witness (one Schnorr signature)' };
+      if (witness.length !== 1 || !sig || (sig.length !== 64 && sig.length !== 65))
+        return { ok: false, reason: 'signature is not a P2TR key-path witness (one Schnorr signature)' };
       const hashType = sig.length === 65 ? sig[64]! : SIGHASH_DEFAULT;
-      if (hashType !== SIGHASH_DEFAULT && hashType !== SIGHASH_ALL) return { ok: false, reason: 'signature must sign with SIGHASH_DEFAULT or SIGHASH_ALL' };
+      if (hashType !== SIGHASH_DEFAULT && hashType !== SIGHASH_ALL)
+        return { ok: false, reason: 'signature must sign with SIGHASH_DEFAULT or SIGHASH_ALL' };
       const hash = tx.preimageWitnessV1(0, [script], hashType, [0n]);
       const valid = schnorr.verify(sig.subarray(0, 64), hash, decoded.pubkey);
-      return valid ? { ok: true, kind: 'p2tr' } : { ok: false, reason: 'signature does not sign this message for this address' };
+      return valid
+        ? { ok: true, kind: 'p2tr' }
+        : { ok: false, reason: 'signature does not sign this message for this address' };
     }
     return { ok: false, reason: `signatures by ${decoded.type} addresses are not supported (P2WPKH and P2TR are)` };
   } catch {

@@ -77,13 +77,37 @@ export function buildPartialTree(txids: Uint8Array[], matched: (i: number) => bo
 }
 
 /** `gettxoutproof`'s bytes: the header, then the partial tree. */
-export function serializeMerkleBlock(header: Uint8Array, tree: { transactions: number; hashes: Uint8Array[]; flags: Uint8Array }) {
-  return concat(header, u32(tree.transactions), compactSize(tree.hashes.length), ...tree.hashes, compactSize(tree.flags.length), tree.flags);
+export function serializeMerkleBlock(
+  header: Uint8Array,
+  tree: { transactions: number; hashes: Uint8Array[]; flags: Uint8Array },
+) {
+  return concat(
+    header,
+    u32(tree.transactions),
+    compactSize(tree.hashes.length),
+    ...tree.hashes,
+    compactSize(tree.flags.length),
+    tree.flags,
+  );
 }
 
 /** An 80-byte header; with `mine`, the nonce is searched until its hash meets the bits' target. */
-export function makeHeader(input: { prev: Uint8Array; merkleRoot: Uint8Array; bits: number; time?: number; nonce?: number; mine?: boolean }): Uint8Array {
-  const header = concat(u32(0x20000000), input.prev, input.merkleRoot, u32(input.time ?? 1_700_000_000), u32(input.bits), u32(input.nonce ?? 0));
+export function makeHeader(input: {
+  prev: Uint8Array;
+  merkleRoot: Uint8Array;
+  bits: number;
+  time?: number;
+  nonce?: number;
+  mine?: boolean;
+}): Uint8Array {
+  const header = concat(
+    u32(0x20000000),
+    input.prev,
+    input.merkleRoot,
+    u32(input.time ?? 1_700_000_000),
+    u32(input.bits),
+    u32(input.nonce ?? 0),
+  );
   if (!input.mine) return header;
   const exponent = input.bits >>> 24;
   const target = BigInt(input.bits & 0x7fffff) << BigInt(8 * (exponent - 3));
@@ -99,7 +123,11 @@ export const headerHash = (header: Uint8Array) => dsha256(header);
 export const txHash = (raw: Uint8Array) => dsha256(raw);
 
 /** A transaction (no witness) spending a made-up outpoint, paying each output. */
-export function makeTransaction(outputs: { address: string; sats: number }[], network: BitcoinNetwork, seed = 1): Uint8Array {
+export function makeTransaction(
+  outputs: { address: string; sats: number }[],
+  network: BitcoinNetwork,
+  seed = 1,
+): Uint8Array {
   return RawTx.encode({
     version: 2,
     segwitFlag: false,
@@ -111,7 +139,8 @@ export function makeTransaction(outputs: { address: string; sats: number }[], ne
 }
 
 /** A P2WPKH address on the network whose key hash is made from `seed`: a valid address nobody holds. */
-export const testAddress = (seed: number, network: BitcoinNetwork) => Address(NETWORK_PARAMS[network]).encode({ type: 'wpkh', hash: sha256(u32(seed)).slice(0, 20) });
+export const testAddress = (seed: number, network: BitcoinNetwork) =>
+  Address(NETWORK_PARAMS[network]).encode({ type: 'wpkh', hash: sha256(u32(seed)).slice(0, 20) });
 
 /** Regtest's proof-of-work limit: any hash under 0x7fffff << 232 (about one in two) meets it. */
 export const REGTEST_BITS = 0x207fffff;
@@ -133,7 +162,14 @@ export function regtestProof(payment: Uint8Array, opts: { fillers?: number; foll
     headers.push(next);
     prev = headerHash(next);
   }
-  return { tx_hex: hex(payment), txout_proof: hex(serializeMerkleBlock(header, tree)), headers: headers.map(hex).join(''), header, tree, txids };
+  return {
+    tx_hex: hex(payment),
+    txout_proof: hex(serializeMerkleBlock(header, tree)),
+    headers: headers.map(hex).join(''),
+    header,
+    tree,
+    txids,
+  };
 }
 
 /** Splits a serialized block into its header and its transactions' bytes (with witness, as stored). */

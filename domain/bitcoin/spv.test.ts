@@ -15,7 +15,15 @@ import {
   testAddress,
   unhex,
 } from './spv-fixtures.ts';
-import { checkPaymentProof, extractMatches, parseHeader, parseTransaction, ProofError, proofSha256, targetOfBits } from './spv.ts';
+import {
+  checkPaymentProof,
+  extractMatches,
+  parseHeader,
+  parseTransaction,
+  ProofError,
+  proofSha256,
+  targetOfBits,
+} from './spv.ts';
 
 const DEFAULT_MIN_WORK_BITS = 0x17034219;
 
@@ -57,7 +65,16 @@ describe('mainnet block 413,567 (Bitcoin Core test data)', () => {
     const tree = buildPartialTree(txids, (p) => p === i);
     const out = txs[i]!.outputs[0]!;
     const address = Address(NETWORK).encode(OutScript.decode(out.script));
-    return { input: { tx_hex: hex(block.transactions[i]!), txout_proof: hex(serializeMerkleBlock(block.header, tree)), headers: '' }, address, sats: Number(out.sats), tree };
+    return {
+      input: {
+        tx_hex: hex(block.transactions[i]!),
+        txout_proof: hex(serializeMerkleBlock(block.header, tree)),
+        headers: '',
+      },
+      address,
+      sats: Number(out.sats),
+      tree,
+    };
   }
 
   it('is the real block: its work meets its target and its transactions make its Merkle root', () => {
@@ -71,7 +88,14 @@ describe('mainnet block 413,567 (Bitcoin Core test data)', () => {
     for (const i of [1, 778, 1_556]) {
       const { input, address, sats } = proofOf(i);
       const proven = checkPaymentProof(input, { address, amountSats: sats, acceptPartial: false }, era);
-      expect(proven).toMatchObject({ txid: txs[i]!.txid, block_hash: header.hash, confirmations: 1, work_judged: true, overpaid_sats: 0, short_sats: 0 });
+      expect(proven).toMatchObject({
+        txid: txs[i]!.txid,
+        block_hash: header.hash,
+        confirmations: 1,
+        work_judged: true,
+        overpaid_sats: 0,
+        short_sats: 0,
+      });
       expect(proven.received_sats).toBeGreaterThanOrEqual(sats);
       expect(proven.proof_sha256).toBe(proofSha256(input));
     }
@@ -80,7 +104,9 @@ describe('mainnet block 413,567 (Bitcoin Core test data)', () => {
   it('refuses it under the default MIN_WORK_BITS (block 840,000) and without enough confirmations', () => {
     const { input, address, sats } = proofOf(1);
     const expectation = { address, amountSats: sats, acceptPartial: false };
-    expect(refusal(() => checkPaymentProof(input, expectation, { ...era, minWorkBits: DEFAULT_MIN_WORK_BITS }))).toEqual({
+    expect(
+      refusal(() => checkPaymentProof(input, expectation, { ...era, minWorkBits: DEFAULT_MIN_WORK_BITS })),
+    ).toEqual({
       field: 'txout_proof',
       detail: expect.stringContaining('too little work for mainnet'),
     });
@@ -95,15 +121,21 @@ describe('mainnet block 413,567 (Bitcoin Core test data)', () => {
     const expectation = { address, amountSats: sats, acceptPartial: false };
     const hashes = tree.hashes.map((h, i) => (i === 2 ? Uint8Array.from(h, (b, j) => (j === 0 ? b ^ 1 : b)) : h));
     const tampered = { ...input, txout_proof: hex(serializeMerkleBlock(block.header, { ...tree, hashes })) };
-    expect(refusal(() => checkPaymentProof(tampered, expectation, era)).detail).toContain("does not lead to the block header's Merkle root");
+    expect(refusal(() => checkPaymentProof(tampered, expectation, era)).detail).toContain(
+      "does not lead to the block header's Merkle root",
+    );
 
     const other = { ...input, txout_proof: proofOf(918).input.txout_proof };
-    expect(refusal(() => checkPaymentProof(other, expectation, era)).detail).toContain(`does not prove transaction ${txs[917]!.txid}`);
+    expect(refusal(() => checkPaymentProof(other, expectation, era)).detail).toContain(
+      `does not prove transaction ${txs[917]!.txid}`,
+    );
 
     const badHeader = Uint8Array.from(block.header);
     badHeader[76]! ^= 1; // the nonce: the hash no longer meets the target
     const damaged = { ...input, txout_proof: hex(serializeMerkleBlock(badHeader, tree)) };
-    expect(refusal(() => checkPaymentProof(damaged, expectation, era)).detail).toContain('does not meet its own target');
+    expect(refusal(() => checkPaymentProof(damaged, expectation, era)).detail).toContain(
+      'does not meet its own target',
+    );
   });
 });
 
@@ -128,7 +160,9 @@ describe('extractMatches refuses malformed trees', () => {
   });
   it('two identical children (CVE-2012-2459)', () => {
     const dup = [...txids.slice(0, 4), txids[3]!, txids[3]!];
-    expect(refusal(() => extractMatches(buildPartialTree(dup, (i) => i === 4))).detail).toContain('two identical children');
+    expect(refusal(() => extractMatches(buildPartialTree(dup, (i) => i === 4))).detail).toContain(
+      'two identical children',
+    );
   });
 });
 
@@ -137,11 +171,21 @@ describe('a regtest chain made here', () => {
   const other = testAddress(2, 'regtest');
   const regtest = { network: 'regtest' as const, minWorkBits: DEFAULT_MIN_WORK_BITS, minConfirmations: 3 };
   const expectation = { address, amountSats: 50_000, acceptPartial: false };
-  const payment = makeTransaction([{ address, sats: 50_000 }, { address: other, sats: 7 }], 'regtest');
+  const payment = makeTransaction(
+    [
+      { address, sats: 50_000 },
+      { address: other, sats: 7 },
+    ],
+    'regtest',
+  );
 
   it('proves the payment; on a test network the work is not judged', () => {
     const proof = regtestProof(payment, { following: 0 });
-    expect(checkPaymentProof(proof, expectation, regtest)).toMatchObject({ confirmations: 1, received_sats: 50_000, work_judged: false });
+    expect(checkPaymentProof(proof, expectation, regtest)).toMatchObject({
+      confirmations: 1,
+      received_sats: 50_000,
+      work_judged: false,
+    });
   });
 
   it('on mainnet rules, judges the work and the confirmations', () => {
@@ -149,44 +193,93 @@ describe('a regtest chain made here', () => {
     const tx = makeTransaction([{ address: mainnetAddress, sats: 50_000 }], 'mainnet');
     const proof = regtestProof(tx, { following: 2 });
     const mainnet = { network: 'mainnet' as const, minWorkBits: REGTEST_BITS, minConfirmations: 3 };
-    expect(checkPaymentProof(proof, { ...expectation, address: mainnetAddress }, mainnet)).toMatchObject({ confirmations: 3, work_judged: true });
-    expect(refusal(() => checkPaymentProof(proof, { ...expectation, address: mainnetAddress }, { ...mainnet, minWorkBits: DEFAULT_MIN_WORK_BITS }))).toMatchObject({
+    expect(checkPaymentProof(proof, { ...expectation, address: mainnetAddress }, mainnet)).toMatchObject({
+      confirmations: 3,
+      work_judged: true,
+    });
+    expect(
+      refusal(() =>
+        checkPaymentProof(
+          proof,
+          { ...expectation, address: mainnetAddress },
+          { ...mainnet, minWorkBits: DEFAULT_MIN_WORK_BITS },
+        ),
+      ),
+    ).toMatchObject({
       field: 'txout_proof',
       detail: expect.stringContaining('too little work'),
     });
     const short = regtestProof(tx, { following: 1 });
-    expect(refusal(() => checkPaymentProof(short, { ...expectation, address: mainnetAddress }, mainnet)).detail).toContain('shows 2 confirmations; mainnet needs at least 3');
+    expect(
+      refusal(() => checkPaymentProof(short, { ...expectation, address: mainnetAddress }, mainnet)).detail,
+    ).toContain('shows 2 confirmations; mainnet needs at least 3');
   });
 
   it('records over-payment, refuses under-payment saying how much arrived unless partial is accepted', () => {
     const proof = regtestProof(payment);
-    expect(checkPaymentProof(proof, { ...expectation, amountSats: 40_000 }, regtest)).toMatchObject({ received_sats: 50_000, overpaid_sats: 10_000 });
+    expect(checkPaymentProof(proof, { ...expectation, amountSats: 40_000 }, regtest)).toMatchObject({
+      received_sats: 50_000,
+      overpaid_sats: 10_000,
+    });
     expect(refusal(() => checkPaymentProof(proof, { ...expectation, amountSats: 60_000 }, regtest))).toEqual({
       field: 'amount',
       detail: `only 50000 of the 60000 satoshis arrived at ${address} (10000 short); set accept_partial=true to accept it`,
     });
-    expect(checkPaymentProof(proof, { ...expectation, amountSats: 60_000, acceptPartial: true }, regtest)).toMatchObject({ short_sats: 10_000 });
+    expect(
+      checkPaymentProof(proof, { ...expectation, amountSats: 60_000, acceptPartial: true }, regtest),
+    ).toMatchObject({ short_sats: 10_000 });
     const elsewhere = makeTransaction([{ address: other, sats: 50_000 }], 'regtest');
-    expect(refusal(() => checkPaymentProof(regtestProof(elsewhere), expectation, regtest)).detail).toContain("pays nothing to the escrow's address");
+    expect(refusal(() => checkPaymentProof(regtestProof(elsewhere), expectation, regtest)).detail).toContain(
+      "pays nothing to the escrow's address",
+    );
   });
 
   it('refuses a broken link and a header whose work misses its own target', () => {
     const proof = regtestProof(payment, { following: 2 });
-    const stray = makeHeader({ prev: new Uint8Array(32), merkleRoot: new Uint8Array(32), bits: REGTEST_BITS, mine: true });
+    const stray = makeHeader({
+      prev: new Uint8Array(32),
+      merkleRoot: new Uint8Array(32),
+      bits: REGTEST_BITS,
+      mine: true,
+    });
     const broken = { ...proof, headers: proof.headers.slice(0, 160) + hex(stray) };
-    expect(refusal(() => checkPaymentProof(broken, expectation, regtest))).toMatchObject({ field: 'headers', detail: expect.stringContaining('header 2') });
+    expect(refusal(() => checkPaymentProof(broken, expectation, regtest))).toMatchObject({
+      field: 'headers',
+      detail: expect.stringContaining('header 2'),
+    });
     // A header that claims the hardest target its hash cannot meet.
     let unmined = makeHeader({ prev: headerHash(proof.header), merkleRoot: new Uint8Array(32), bits: 0x1d00ffff });
-    for (let n = 0; headerHash(unmined)[31] === 0; n++) unmined = makeHeader({ prev: headerHash(proof.header), merkleRoot: new Uint8Array(32), bits: 0x1d00ffff, nonce: n });
-    expect(refusal(() => checkPaymentProof({ ...proof, headers: hex(unmined) }, expectation, regtest)).detail).toContain('header 1');
+    for (let n = 0; headerHash(unmined)[31] === 0; n++)
+      unmined = makeHeader({
+        prev: headerHash(proof.header),
+        merkleRoot: new Uint8Array(32),
+        bits: 0x1d00ffff,
+        nonce: n,
+      });
+    expect(
+      refusal(() => checkPaymentProof({ ...proof, headers: hex(unmined) }, expectation, regtest)).detail,
+    ).toContain('header 1');
   });
 
   it('names the field of malformed hex', () => {
     const proof = regtestProof(payment);
-    expect(refusal(() => checkPaymentProof({ ...proof, tx_hex: 'zz' }, expectation, regtest))).toMatchObject({ field: 'tx_hex' });
-    expect(refusal(() => checkPaymentProof({ ...proof, tx_hex: '0100' }, expectation, regtest))).toMatchObject({ field: 'tx_hex' });
-    expect(refusal(() => checkPaymentProof({ ...proof, txout_proof: proof.txout_proof.slice(0, 100) }, expectation, regtest))).toMatchObject({ field: 'txout_proof' });
-    expect(refusal(() => checkPaymentProof({ ...proof, txout_proof: `${proof.txout_proof}00` }, expectation, regtest)).detail).toContain('bytes after');
-    expect(refusal(() => checkPaymentProof({ ...proof, headers: 'abcd' }, expectation, regtest))).toMatchObject({ field: 'headers' });
+    expect(refusal(() => checkPaymentProof({ ...proof, tx_hex: 'zz' }, expectation, regtest))).toMatchObject({
+      field: 'tx_hex',
+    });
+    expect(refusal(() => checkPaymentProof({ ...proof, tx_hex: '0100' }, expectation, regtest))).toMatchObject({
+      field: 'tx_hex',
+    });
+    expect(
+      refusal(() =>
+        checkPaymentProof({ ...proof, txout_proof: proof.txout_proof.slice(0, 100) }, expectation, regtest),
+      ),
+    ).toMatchObject({ field: 'txout_proof' });
+    expect(
+      refusal(() => checkPaymentProof({ ...proof, txout_proof: `${proof.txout_proof}00` }, expectation, regtest))
+        .detail,
+    ).toContain('bytes after');
+    expect(refusal(() => checkPaymentProof({ ...proof, headers: 'abcd' }, expectation, regtest))).toMatchObject({
+      field: 'headers',
+    });
   });
 });

@@ -92,7 +92,8 @@ export function proofSha256(input: PaymentProofInput): string {
 
 function bytesOfHex(field: ProofField, hex: string, what: string): Uint8Array {
   if (hex.length === 0) throw new ProofError(field, `${field} is empty: give ${what} as hexadecimal`);
-  if (hex.length % 2 !== 0 || !/^[0-9a-f]+$/.test(hex)) throw new ProofError(field, `${field} must be hexadecimal (${what})`);
+  if (hex.length % 2 !== 0 || !/^[0-9a-f]+$/.test(hex))
+    throw new ProofError(field, `${field} must be hexadecimal (${what})`);
   return Uint8Array.from(Buffer.from(hex, 'hex'));
 }
 
@@ -129,7 +130,8 @@ export function targetOfBits(bits: number): bigint | null {
   const exponent = bits >>> 24;
   const mantissa = bits & 0x007fffff;
   if (bits & 0x00800000 || mantissa === 0) return null;
-  const target = exponent <= 3 ? BigInt(mantissa >>> (8 * (3 - exponent))) : BigInt(mantissa) << BigInt(8 * (exponent - 3));
+  const target =
+    exponent <= 3 ? BigInt(mantissa >>> (8 * (3 - exponent))) : BigInt(mantissa) << BigInt(8 * (exponent - 3));
   if (target === 0n || target >= 1n << 256n) return null;
   return target;
 }
@@ -187,12 +189,14 @@ export function parseMerkleBlock(bytes: Uint8Array): MerkleBlock {
   const headerBytes = r.take(80, 'block header').slice();
   const transactions = r.u32('transaction count');
   const hashCount = r.compactSize('hash count');
-  if (hashCount > MAX_TRANSACTIONS) throw new ProofError('txout_proof', `txout_proof lists ${hashCount} hashes, more than a block can hold`);
+  if (hashCount > MAX_TRANSACTIONS)
+    throw new ProofError('txout_proof', `txout_proof lists ${hashCount} hashes, more than a block can hold`);
   const hashes: Uint8Array[] = [];
   for (let i = 0; i < hashCount; i++) hashes.push(r.take(32, 'hashes').slice());
   const flagBytes = r.compactSize('flag count');
   const flags = r.take(flagBytes, 'flag bits').slice();
-  if (r.left !== 0) throw new ProofError('txout_proof', `txout_proof has ${r.left} bytes after its partial Merkle tree`);
+  if (r.left !== 0)
+    throw new ProofError('txout_proof', `txout_proof has ${r.left} bytes after its partial Merkle tree`);
   return { header: parseHeader(headerBytes), headerBytes, transactions, hashes, flags };
 }
 
@@ -202,7 +206,10 @@ export function parseMerkleBlock(bytes: Uint8Array): MerkleBlock {
  * bits than hashes, a walk running out of bits or hashes, two identical children (CVE-2012-2459), and bits or hashes
  * left over.
  */
-export function extractMatches(block: Pick<MerkleBlock, 'transactions' | 'hashes' | 'flags'>): { root: Uint8Array; matches: Uint8Array[] } {
+export function extractMatches(block: Pick<MerkleBlock, 'transactions' | 'hashes' | 'flags'>): {
+  root: Uint8Array;
+  matches: Uint8Array[];
+} {
   const { transactions, hashes, flags } = block;
   const bad = (detail: string) => new ProofError('txout_proof', `txout_proof's partial Merkle tree ${detail}`);
   if (transactions === 0) throw bad('claims a block without transactions');
@@ -271,11 +278,18 @@ export function parseTransaction(bytes: Uint8Array): ParsedTransaction {
   try {
     tx = RawTx.decode(bytes);
   } catch (error) {
-    throw new ProofError('tx_hex', `tx_hex is not a Bitcoin transaction (${error instanceof Error ? error.message : 'unreadable'})`);
+    throw new ProofError(
+      'tx_hex',
+      `tx_hex is not a Bitcoin transaction (${error instanceof Error ? error.message : 'unreadable'})`,
+    );
   }
   const stripped = RawTx.encode({ ...tx, segwitFlag: false, witnesses: undefined });
   // A 64-byte transaction can pass for an inner node of a Merkle tree; Core no longer relays or mines them.
-  if (stripped.length === 64) throw new ProofError('tx_hex', 'tx_hex is 64 bytes without its witness, which a Merkle proof cannot tell from an inner node');
+  if (stripped.length === 64)
+    throw new ProofError(
+      'tx_hex',
+      'tx_hex is 64 bytes without its witness, which a Merkle proof cannot tell from an inner node',
+    );
   const hash = dsha256(stripped);
   return { txid: display(hash), hash, outputs: tx.outputs.map((o) => ({ script: o.script, sats: o.amount })) };
 }
@@ -285,21 +299,38 @@ export function parseTransaction(bytes: Uint8Array): ParsedTransaction {
 
 function parseHeaders(hex: string): { header: BlockHeader; index: number }[] {
   if (hex.length === 0) return [];
-  if (!/^[0-9a-f]+$/.test(hex)) throw new ProofError('headers', 'headers must be hexadecimal (80-byte block headers, one after another)');
-  if (hex.length % 160 !== 0) throw new ProofError('headers', `headers must be whole 80-byte block headers (160 hexadecimal characters each); got ${hex.length / 2} bytes`);
+  if (!/^[0-9a-f]+$/.test(hex))
+    throw new ProofError('headers', 'headers must be hexadecimal (80-byte block headers, one after another)');
+  if (hex.length % 160 !== 0)
+    throw new ProofError(
+      'headers',
+      `headers must be whole 80-byte block headers (160 hexadecimal characters each); got ${hex.length / 2} bytes`,
+    );
   const bytes = Uint8Array.from(Buffer.from(hex, 'hex'));
   const out: { header: BlockHeader; index: number }[] = [];
-  for (let i = 0; i < bytes.length / 80; i++) out.push({ header: parseHeader(bytes.subarray(i * 80, i * 80 + 80)), index: i + 1 });
+  for (let i = 0; i < bytes.length / 80; i++)
+    out.push({ header: parseHeader(bytes.subarray(i * 80, i * 80 + 80)), index: i + 1 });
   return out;
 }
 
 /** Checks one header's own work, and on mainnet its target against the floor. */
 function checkWork(field: ProofField, label: string, header: BlockHeader, floor: bigint | null) {
   const target = targetOfBits(header.bits);
-  if (target === null) throw new ProofError(field, `${label} (${header.hash}) has bits ${bitsHex(header.bits)}, which encode no valid target`);
-  if (header.work > target) throw new ProofError(field, `${label} (${header.hash}) does not meet its own target: its hash is above what bits ${bitsHex(header.bits)} allow`);
+  if (target === null)
+    throw new ProofError(
+      field,
+      `${label} (${header.hash}) has bits ${bitsHex(header.bits)}, which encode no valid target`,
+    );
+  if (header.work > target)
+    throw new ProofError(
+      field,
+      `${label} (${header.hash}) does not meet its own target: its hash is above what bits ${bitsHex(header.bits)} allow`,
+    );
   if (floor !== null && target > floor) {
-    throw new ProofError(field, `${label} (${header.hash}) has too little work for mainnet: its target (bits ${bitsHex(header.bits)}) is above MIN_WORK_BITS`);
+    throw new ProofError(
+      field,
+      `${label} (${header.hash}) has too little work for mainnet: its target (bits ${bitsHex(header.bits)}) is above MIN_WORK_BITS`,
+    );
   }
 }
 
@@ -308,7 +339,11 @@ function checkWork(field: ProofField, label: string, header: BlockHeader, floor:
  * field and saying what is wrong (how much arrived, when it is less than the amount and partial payment was not
  * accepted).
  */
-export function checkPaymentProof(input: PaymentProofInput, expect: ProofExpectation, rules: ProofRules): ProvenPayment {
+export function checkPaymentProof(
+  input: PaymentProofInput,
+  expect: ProofExpectation,
+  rules: ProofRules,
+): ProvenPayment {
   const proof = normaliseProof(input);
   const txBytes = bytesOfHex('tx_hex', proof.tx_hex, 'the raw transaction, as getrawtransaction prints it');
   const proofBytes = bytesOfHex('txout_proof', proof.txout_proof, 'as gettxoutproof prints it');
@@ -323,10 +358,16 @@ export function checkPaymentProof(input: PaymentProofInput, expect: ProofExpecta
   // Inclusion: the txid is one the tree matches, and the tree's root is the header's.
   const { root, matches } = extractMatches(block);
   if (!equalBytes(root, block.header.merkleRoot)) {
-    throw new ProofError('txout_proof', "txout_proof's partial Merkle tree does not lead to the block header's Merkle root");
+    throw new ProofError(
+      'txout_proof',
+      "txout_proof's partial Merkle tree does not lead to the block header's Merkle root",
+    );
   }
   if (!matches.some((m) => equalBytes(m, tx.hash))) {
-    throw new ProofError('txout_proof', `txout_proof does not prove transaction ${tx.txid}: it proves ${matches.map(display).join(', ') || 'no transaction'}`);
+    throw new ProofError(
+      'txout_proof',
+      `txout_proof does not prove transaction ${tx.txid}: it proves ${matches.map(display).join(', ') || 'no transaction'}`,
+    );
   }
 
   // Work and links.
@@ -334,14 +375,20 @@ export function checkPaymentProof(input: PaymentProofInput, expect: ProofExpecta
   let previous = block.header;
   for (const { header, index } of following) {
     if (header.prev !== previous.hash) {
-      throw new ProofError('headers', `header ${index} (${header.hash}) does not link to the one before it: it follows ${header.prev}, not ${previous.hash}`);
+      throw new ProofError(
+        'headers',
+        `header ${index} (${header.hash}) does not link to the one before it: it follows ${header.prev}, not ${previous.hash}`,
+      );
     }
     checkWork('headers', `header ${index}`, header, floor);
     previous = header;
   }
   const confirmations = 1 + following.length;
   if (judged && confirmations < rules.minConfirmations) {
-    throw new ProofError('headers', `the proof shows ${confirmations} confirmation${confirmations === 1 ? '' : 's'}; mainnet needs at least ${rules.minConfirmations} (MIN_CONFIRMATIONS): give the headers that follow the block`);
+    throw new ProofError(
+      'headers',
+      `the proof shows ${confirmations} confirmation${confirmations === 1 ? '' : 's'}; mainnet needs at least ${rules.minConfirmations} (MIN_CONFIRMATIONS): give the headers that follow the block`,
+    );
   }
 
   // The money.
@@ -352,9 +399,11 @@ export function checkPaymentProof(input: PaymentProofInput, expect: ProofExpecta
     throw new ProofError('amount', `the escrow's address ${expect.address} is not a ${rules.network} address`);
   }
   const received = tx.outputs.filter((o) => equalBytes(o.script, script)).reduce((sum, o) => sum + o.sats, 0n);
-  if (received > BigInt(Number.MAX_SAFE_INTEGER)) throw new ProofError('tx_hex', 'tx_hex pays more satoshis than exist');
+  if (received > BigInt(Number.MAX_SAFE_INTEGER))
+    throw new ProofError('tx_hex', 'tx_hex pays more satoshis than exist');
   const receivedSats = Number(received);
-  if (receivedSats === 0) throw new ProofError('tx_hex', `transaction ${tx.txid} pays nothing to the escrow's address ${expect.address}`);
+  if (receivedSats === 0)
+    throw new ProofError('tx_hex', `transaction ${tx.txid} pays nothing to the escrow's address ${expect.address}`);
   if (receivedSats < expect.amountSats && !expect.acceptPartial) {
     throw new ProofError(
       'amount',

@@ -66,7 +66,10 @@ describe('allowedActions: per status and side', () => {
   });
 
   it('offers cancel to the creator only: a seller-created escrow is cancelled by its seller', () => {
-    const bySeller = { ...sample.EscrowCreated, data: { ...sample.EscrowCreated.data, creator_side: 'seller' as const } };
+    const bySeller = {
+      ...sample.EscrowCreated,
+      data: { ...sample.EscrowCreated.data, creator_side: 'seller' as const },
+    };
     const state = stateOf([bySeller]);
     expect(allowedActions(state, 'seller', NOW)).toContain('cancel');
     expect(allowedActions(state, 'buyer', NOW)).not.toContain('cancel');

@@ -118,24 +118,45 @@ const probes: Partial<Record<EscrowAction, Probe>> = {
       command: 'propose' as const,
       event: {
         type: 'ProposalMade' as const,
-        data: { proposal_id: SOME_ID, kind, side: sideOf(actor), seller_percent: null, days: null, note: null, seller_sats: null, buyer_sats: null },
+        data: {
+          proposal_id: SOME_ID,
+          kind,
+          side: sideOf(actor),
+          seller_percent: null,
+          days: null,
+          note: null,
+          seller_sats: null,
+          buyer_sats: null,
+        },
       },
     })),
   accept_proposal: (actor, { context }) => ({
     command: 'acceptProposal',
-    event: { type: 'ProposalAccepted', data: { proposal_id: context.open_proposal_id ?? SOME_ID, side: sideOf(actor) } },
+    event: {
+      type: 'ProposalAccepted',
+      data: { proposal_id: context.open_proposal_id ?? SOME_ID, side: sideOf(actor) },
+    },
   }),
   decline_proposal: (actor, { context }) => ({
     command: 'declineProposal',
-    event: { type: 'ProposalDeclined', data: { proposal_id: context.open_proposal_id ?? SOME_ID, side: sideOf(actor), reason: null } },
+    event: {
+      type: 'ProposalDeclined',
+      data: { proposal_id: context.open_proposal_id ?? SOME_ID, side: sideOf(actor), reason: null },
+    },
   }),
   withdraw_proposal: (actor, { context }) => ({
     command: 'withdrawProposal',
-    event: { type: 'ProposalWithdrawn', data: { proposal_id: context.open_proposal_id ?? SOME_ID, side: sideOf(actor) } },
+    event: {
+      type: 'ProposalWithdrawn',
+      data: { proposal_id: context.open_proposal_id ?? SOME_ID, side: sideOf(actor) },
+    },
   }),
   post_message: (actor) => ({
     command: 'postMessage',
-    event: { type: 'MessagePosted', data: { message_id: SOME_ID, side: actor === 'system' ? 'admin' : actor, text: '-' } },
+    event: {
+      type: 'MessagePosted',
+      data: { message_id: SOME_ID, side: actor === 'system' ? 'admin' : actor, text: '-' },
+    },
   }),
   freeze: () => ({ command: 'freeze', event: { type: 'EscrowFrozen', data: { reason: '-' } } }),
   unfreeze: () => ({ command: 'unfreeze', event: { type: 'EscrowUnfrozen', data: { reason: '' } } }),
@@ -152,7 +173,8 @@ const onlyFor: Partial<Record<EscrowAction, EscrowActor>> = {
  * release now (the seller's payout address set and not held, the terms not declined).
  */
 export function readyToRelease(state: EscrowState, now: string): boolean {
-  const can = (asked: Asked | Asked[]) => state.snapshot.can({ ...(asked as Asked).event, at: now } as EscrowMachineEvent);
+  const can = (asked: Asked | Asked[]) =>
+    state.snapshot.can({ ...(asked as Asked).event, at: now } as EscrowMachineEvent);
   if (state.context.settlement_kind !== null) return settlementReady(state, now);
   if (state.context.buyer_confirmed_at === null) return false;
   return can(probes.release!('admin', state));
@@ -190,7 +212,9 @@ export function allowedActions(state: EscrowState, actor: EscrowActor, now: stri
       if (!mayGive(command, actor, state.context.creator_side)) return false;
       // Paying a seller's escrow agrees to its terms first (decide.ts): ask the machine after that agreement.
       const paying = (command === 'requestPayment' || command === 'markPaid') && buyerAgreesFirst(state);
-      const asked = paying ? evolveEscrow(state, { type: 'TermsAgreed', data: { side: 'buyer' }, occurred_at: now }) : state;
+      const asked = paying
+        ? evolveEscrow(state, { type: 'TermsAgreed', data: { side: 'buyer' }, occurred_at: now })
+        : state;
       return asked.snapshot.can({ ...event, at: now } as EscrowMachineEvent);
     });
   });

@@ -33,66 +33,107 @@ const stateOf = (events: EscrowEvent[]) => foldEscrow(events.map((e) => ({ ...e,
 
 describe('agreement', () => {
   it('lets the counterparty agree once; the creator agreed by creating', () => {
-    escrow([created('seller')]).when({ type: 'agree', by: 'buyer' }).then([agreedBy('buyer')]);
-    escrow([created('seller')]).when({ type: 'agree', by: 'seller' }).thenRefused('forbidden', /counterparty/);
+    escrow([created('seller')])
+      .when({ type: 'agree', by: 'buyer' })
+      .then([agreedBy('buyer')]);
+    escrow([created('seller')])
+      .when({ type: 'agree', by: 'seller' })
+      .thenRefused('forbidden', /counterparty/);
     escrow([created('seller'), agreedBy('buyer')])
       .when({ type: 'agree', by: 'buyer' })
       .thenRefused('transition_not_allowed', 'You already agreed');
   });
 
   it('records the buyer agreement first when Make Payment on a seller-created escrow comes before it', () => {
-    const take = { type: 'requestPayment', by: 'buyer', address_id: sample.PaymentAddressAssigned.data.address_id, address: 'bc1qx' } as const;
-    const assigned = { type: 'PaymentAddressAssigned', data: { address_id: take.address_id, address: 'bc1qx', assigned_via: 'buyer' } } as const;
-    escrow([created('seller')]).when(take).then([agreedBy('buyer'), assigned]);
-    escrow([created('seller'), agreedBy('buyer')]).when(take).then([assigned]);
+    const take = {
+      type: 'requestPayment',
+      by: 'buyer',
+      address_id: sample.PaymentAddressAssigned.data.address_id,
+      address: 'bc1qx',
+    } as const;
+    const assigned = {
+      type: 'PaymentAddressAssigned',
+      data: { address_id: take.address_id, address: 'bc1qx', assigned_via: 'buyer' },
+    } as const;
+    escrow([created('seller')])
+      .when(take)
+      .then([agreedBy('buyer'), assigned]);
+    escrow([created('seller'), agreedBy('buyer')])
+      .when(take)
+      .then([assigned]);
     const declined = { type: 'TermsDeclined', data: { side: 'buyer', reason: 'no' } } as const;
-    escrow([created('seller'), declined]).when(take).thenRefused('transition_not_allowed');
+    escrow([created('seller'), declined])
+      .when(take)
+      .thenRefused('transition_not_allowed');
   });
 
   it('cancels an unpaid escrow on decline, and makes a paid one a refund the admins owe', () => {
     const declined = { type: 'decline', by: 'seller', reason: ' too far ' } as const;
-    escrow([created('buyer')]).when(declined).then([{ type: 'TermsDeclined', data: { side: 'seller', reason: 'too far' } }]);
+    escrow([created('buyer')])
+      .when(declined)
+      .then([{ type: 'TermsDeclined', data: { side: 'seller', reason: 'too far' } }]);
     expect(stateOf([created('buyer'), { type: 'TermsDeclined', data: { side: 'seller', reason: 'x' } }]).status).toBe(
       'cancelled',
     );
-    const paid = stateOf([created('buyer'), address, sample.PaymentMarked, sample.PaymentVerified, {
-      type: 'TermsDeclined',
-      data: { side: 'seller', reason: 'x' },
-    }]);
+    const paid = stateOf([
+      created('buyer'),
+      address,
+      sample.PaymentMarked,
+      sample.PaymentVerified,
+      {
+        type: 'TermsDeclined',
+        data: { side: 'seller', reason: 'x' },
+      },
+    ]);
     expect(paid.status).toBe('funded');
     expect(refundDue(paid)).toBe(true);
     expect(allowedActions(paid, 'admin', NOW)).not.toContain('release');
-    escrow([created('buyer')]).when({ type: 'decline', by: 'seller', reason: ' ' }).thenRefused('invalid_input', 'reason');
+    escrow([created('buyer')])
+      .when({ type: 'decline', by: 'seller', reason: ' ' })
+      .thenRefused('invalid_input', 'reason');
   });
 });
 
 describe('shipment', () => {
   it('records what the seller says, checked as the contract says', () => {
-    escrow(funded()).when({ type: 'ship', by: 'seller', method: 'shipping', carrier: ' DHL ', tracking: 'JD1' }).then([shipped]);
-    escrow(funded()).when({ type: 'ship', by: 'seller', method: 'shipping' }).thenRefused('invalid_input', 'carrier is required');
+    escrow(funded())
+      .when({ type: 'ship', by: 'seller', method: 'shipping', carrier: ' DHL ', tracking: 'JD1' })
+      .then([shipped]);
+    escrow(funded())
+      .when({ type: 'ship', by: 'seller', method: 'shipping' })
+      .thenRefused('invalid_input', 'carrier is required');
     escrow(funded()).when({ type: 'ship', by: 'seller', method: 'post' }).thenRefused('invalid_input', 'method');
-    escrow(funded()).when({ type: 'ship', by: 'seller', method: 'digital', tracking: 'x'.repeat(101) }).thenRefused('invalid_input', 'tracking');
+    escrow(funded())
+      .when({ type: 'ship', by: 'seller', method: 'digital', tracking: 'x'.repeat(101) })
+      .thenRefused('invalid_input', 'tracking');
     escrow(funded()).when({ type: 'ship', by: 'buyer', method: 'digital' }).thenRefused('forbidden');
-    escrow([...funded(), shipped]).when({ type: 'ship', by: 'seller', method: 'digital' }).thenRefused('transition_not_allowed', 'already');
+    escrow([...funded(), shipped])
+      .when({ type: 'ship', by: 'seller', method: 'digital' })
+      .thenRefused('transition_not_allowed', 'already');
   });
 
   it('refuses a shipment before the seller agreed', () => {
     const unagreed = [created('buyer'), address, sample.PaymentMarked, sample.PaymentVerified];
-    escrow(unagreed).when({ type: 'ship', by: 'seller', method: 'digital' }).thenRefused('transition_not_allowed', 'Agree');
+    escrow(unagreed)
+      .when({ type: 'ship', by: 'seller', method: 'digital' })
+      .thenRefused('transition_not_allowed', 'Agree');
   });
 });
 
 describe('inspection', () => {
   it('starts the period on receipt, after a shipment only', () => {
-    escrow([...funded(), shipped]).when({ type: 'receive', by: 'buyer' }).then([received('2026-01-04T00:00:00.000Z')]);
-    escrow(funded()).when({ type: 'receive', by: 'buyer' }).thenRefused('transition_not_allowed', 'not recorded a shipment');
+    escrow([...funded(), shipped])
+      .when({ type: 'receive', by: 'buyer' })
+      .then([received('2026-01-04T00:00:00.000Z')]);
+    escrow(funded())
+      .when({ type: 'receive', by: 'buyer' })
+      .thenRefused('transition_not_allowed', 'not recorded a shipment');
   });
 
   it('accepts on receipt when the period is 0 days', () => {
-    escrow([...funded('buyer', 0), shipped]).when({ type: 'receive', by: 'buyer' }).then([
-      received(NOW),
-      { type: 'ReceiptConfirmed', data: {} },
-    ]);
+    escrow([...funded('buyer', 0), shipped])
+      .when({ type: 'receive', by: 'buyer' })
+      .then([received(NOW), { type: 'ReceiptConfirmed', data: {} }]);
   });
 
   it('lets the system accept only once the period ended', () => {
@@ -118,8 +159,22 @@ describe('inspection', () => {
 describe('allowedActions on the deal', () => {
   it('offers agree and decline to the counterparty only, and payment (which agrees) to the buyer', () => {
     const state = stateOf([created('seller')]);
-    expect(allowedActions(state, 'buyer', NOW)).toEqual(['agree', 'decline', 'request_payment', 'set_refund_address', 'open_dispute', 'propose', 'post_message']);
-    expect(allowedActions(state, 'seller', NOW)).toEqual(['set_payout_address', 'open_dispute', 'cancel', 'propose', 'post_message']);
+    expect(allowedActions(state, 'buyer', NOW)).toEqual([
+      'agree',
+      'decline',
+      'request_payment',
+      'set_refund_address',
+      'open_dispute',
+      'propose',
+      'post_message',
+    ]);
+    expect(allowedActions(state, 'seller', NOW)).toEqual([
+      'set_payout_address',
+      'open_dispute',
+      'cancel',
+      'propose',
+      'post_message',
+    ]);
     expect(allowedActions(stateOf([created('seller'), agreedBy('buyer')]), 'buyer', NOW)).toContain('request_payment');
   });
 

@@ -1,7 +1,14 @@
 import { DUST_LIMIT_SATS, formatCents, payout, quote } from '../money.ts';
 import type { DecideContext } from '../shared/context.ts';
 import { DomainError, forbidden, invalidInput, transitionNotAllowed } from '../shared/errors.ts';
-import { type Destination, type EscrowEvent, type EvidenceRef, type PaymentProof, PROPOSAL_KINDS, type Shipment } from './events.ts';
+import {
+  type Destination,
+  type EscrowEvent,
+  type EvidenceRef,
+  type PaymentProof,
+  PROPOSAL_KINDS,
+  type Shipment,
+} from './events.ts';
 import { type EscrowActor, mayGive } from './actors.ts';
 import { type EscrowMachineEvent, escrowRules as rules } from './machine.ts';
 import { MAX_MESSAGE_CHARS } from './message-rules.ts';
@@ -32,7 +39,13 @@ export type EscrowCommand = { by: EscrowActor } & (
     }
   | { type: 'agree' }
   | { type: 'decline'; reason: string }
-  | { type: 'ship'; method: string; carrier?: string | null | undefined; tracking?: string | null | undefined; note?: string | null | undefined }
+  | {
+      type: 'ship';
+      method: string;
+      carrier?: string | null | undefined;
+      tracking?: string | null | undefined;
+      note?: string | null | undefined;
+    }
   | { type: 'receive' }
   | { type: 'acceptAfterInspection' }
   | { type: 'requestPayment' | 'assignAddress'; address_id: string; address: string }
@@ -174,7 +187,9 @@ const DAY_MS = 86_400_000;
 
 /** A seller's escrow whose buyer pays (asks for the address or marks it paid) before agreeing: paying agrees. */
 export const buyerAgreesFirst = (state: EscrowState) =>
-  state.status === 'pending_payment' && rules.awaitingAgreement(state.context) && state.context.creator_side === 'seller';
+  state.status === 'pending_payment' &&
+  rules.awaitingAgreement(state.context) &&
+  state.context.creator_side === 'seller';
 
 /** The buyer's agreement recorded first, then the command decided on the state it leaves: "Agree and pay". */
 function agreeingFirst(command: EscrowCommand, state: EscrowState, ctx: DecideContext): EscrowEvent[] {
@@ -361,7 +376,10 @@ function resolveDispute(
   only(command, state);
   const { context } = state;
   if (command.dispute_id !== undefined && command.dispute_id !== context.dispute_id) {
-    throw new DomainError('conflict', "This dispute is already resolved; only the escrow's open dispute can be resolved");
+    throw new DomainError(
+      'conflict',
+      "This dispute is already resolved; only the escrow's open dispute can be resolved",
+    );
   }
   // An agreed settlement is the parties' own outcome: the admin need not write one, nor repeat its terms.
   const settled = context.settlement_kind !== null;
@@ -380,7 +398,8 @@ function resolveDispute(
   const toSeller = resolution === 'release' || resolution === 'split';
   const toBuyer = resolution === 'refund' || resolution === 'split';
   if (toSeller) expectAddress(command.expected_address, context.payout_address, "seller's payout address");
-  if (resolution === 'refund') expectAddress(command.expected_address, context.refund_address, "buyer's refund address");
+  if (resolution === 'refund')
+    expectAddress(command.expected_address, context.refund_address, "buyer's refund address");
   if (resolution === 'split') {
     expectAddress(command.expected_refund_address, context.refund_address, "buyer's refund address");
   }
@@ -417,7 +436,9 @@ function resolveDispute(
       ],
       [
         !disputed && !settled,
-        transitionNotAllowed(`There is no open dispute or agreed settlement to resolve on an escrow that is ${state.status}`),
+        transitionNotAllowed(
+          `There is no open dispute or agreed settlement to resolve on an escrow that is ${state.status}`,
+        ),
       ],
       [
         disputed && resolution !== null && !rules.disputedWhileFunded(context),
@@ -448,8 +469,7 @@ function proposalOf(command: Extract<EscrowCommand, { type: 'propose' }>, state:
   };
   const sellerPercent = kind === 'split' ? whole(command.seller_percent, 'seller_percent', 1, 99) : null;
   const days = kind === 'extend_deadline' || kind === 'extend_inspection' ? whole(command.days, 'days', 1, 30) : null;
-  const money =
-    kind === 'refund' || kind === 'split' ? payout(kind, state.context, sellerPercent ?? 100) : null;
+  const money = kind === 'refund' || kind === 'split' ? payout(kind, state.context, sellerPercent ?? 100) : null;
   return {
     type: 'ProposalMade',
     data: {
@@ -471,10 +491,19 @@ function proposalRefusals(kind: string, state: EscrowState): Refusal[] {
   const open = state.status === 'pending_payment' || state.status === 'funded' || state.status === 'disputed';
   const fits = (k: (typeof PROPOSAL_KINDS)[number]) => open && rules.proposalFits(k, state.status as 'funded', context);
   return [
-    [open && !rules.noOpenProposal(context), transitionNotAllowed('A proposal is already open on this escrow; it must be answered or withdrawn first')],
-    [open && !rules.notSettled(context), transitionNotAllowed('The parties already agreed to a settlement; the admins execute it')],
+    [
+      open && !rules.noOpenProposal(context),
+      transitionNotAllowed('A proposal is already open on this escrow; it must be answered or withdrawn first'),
+    ],
+    [
+      open && !rules.notSettled(context),
+      transitionNotAllowed('The parties already agreed to a settlement; the admins execute it'),
+    ],
     [open && !rules.notDeclined(context), transitionNotAllowed('The terms of this escrow were declined')],
-    [kind === 'cancel' && open && !fits('cancel'), transitionNotAllowed('A cancel can only be proposed before the payment is marked')],
+    [
+      kind === 'cancel' && open && !fits('cancel'),
+      transitionNotAllowed('A cancel can only be proposed before the payment is marked'),
+    ],
     [
       (kind === 'refund' || kind === 'split') && open && !fits('refund'),
       transitionNotAllowed(`A ${kind} needs money in escrow: the payment must be marked or verified first`),
@@ -497,11 +526,16 @@ function openProposal(command: { proposal_id: string }, state: EscrowState) {
   }
 }
 
-function acceptProposal(command: Extract<EscrowCommand, { type: 'acceptProposal' }>, state: EscrowState, ctx: DecideContext) {
+function acceptProposal(
+  command: Extract<EscrowCommand, { type: 'acceptProposal' }>,
+  state: EscrowState,
+  ctx: DecideContext,
+) {
   only(command, state);
   const { context } = state;
   openProposal(command, state);
-  if (context.open_proposal_side === command.by) throw forbidden('Only the other side can accept this proposal; you may withdraw it');
+  if (context.open_proposal_side === command.by)
+    throw forbidden('Only the other side can accept this proposal; you may withdraw it');
   const kind = context.open_proposal_kind;
   const days = (base: string | null) =>
     new Date(Date.parse(base ?? ctx.now) + (context.open_proposal_days ?? 0) * DAY_MS).toISOString();
@@ -581,12 +615,7 @@ export function decideEscrow(command: EscrowCommand, state: EscrowState, ctx: De
       );
     case 'rejectPayment':
       only(command, state);
-      return allowed(
-        state,
-        command,
-        { type: 'PaymentRejected', data: { notes: command.notes.trim() } } as const,
-        ctx,
-      );
+      return allowed(state, command, { type: 'PaymentRejected', data: { notes: command.notes.trim() } } as const, ctx);
     case 'verifyPayment':
       only(command, state);
       if (command.proof && command.proof.received_sats < context.amount_sats && !command.accept_partial) {
@@ -647,9 +676,7 @@ export function decideEscrow(command: EscrowCommand, state: EscrowState, ctx: De
           },
         } as const,
         ctx,
-        funded
-          ? [[context.settlement_kind === 'split', settledOtherwise(context)], ...refundRefusals(state, ctx)]
-          : [],
+        funded ? [[context.settlement_kind === 'split', settledOtherwise(context)], ...refundRefusals(state, ctx)] : [],
       );
     }
     case 'bindParty': {
@@ -703,7 +730,10 @@ export function decideEscrow(command: EscrowCommand, state: EscrowState, ctx: De
       return allowed(
         state,
         command,
-        { type: 'TermsDeclined', data: { side: command.by as Side, reason: trimmed(command.reason, 'reason', 1000) } } as const,
+        {
+          type: 'TermsDeclined',
+          data: { side: command.by as Side, reason: trimmed(command.reason, 'reason', 1000) },
+        } as const,
         ctx,
         [
           [context.agreed_at !== null, transitionNotAllowed('You already agreed to the terms of this escrow')],
@@ -714,7 +744,10 @@ export function decideEscrow(command: EscrowCommand, state: EscrowState, ctx: De
       only(command, state);
       const shipment = shipmentOf(command);
       return allowed(state, command, { type: 'ShipmentRecorded', data: shipment } as const, ctx, [
-        [funded && !rules.sellerAgreed(context), transitionNotAllowed('Agree to the terms before recording a shipment')],
+        [
+          funded && !rules.sellerAgreed(context),
+          transitionNotAllowed('Agree to the terms before recording a shipment'),
+        ],
         [funded && rules.isShipped(context), transitionNotAllowed('The shipment is already recorded')],
         [funded && !rules.notDeclined(context), transitionNotAllowed('You declined the terms of this escrow')],
       ]);
@@ -731,12 +764,20 @@ export function decideEscrow(command: EscrowCommand, state: EscrowState, ctx: De
         ]);
       }
       // No inspection period: receiving is accepting.
-      return allowedInTurn(state, command, days === 0 ? [received, { type: 'ReceiptConfirmed', data: {} }] : [received], ctx);
+      return allowedInTurn(
+        state,
+        command,
+        days === 0 ? [received, { type: 'ReceiptConfirmed', data: {} }] : [received],
+        ctx,
+      );
     }
     case 'acceptAfterInspection':
       only(command, state);
       return allowed(state, command, { type: 'ReceiptConfirmed', data: { automatic: true } } as const, ctx, [
-        [funded && !rules.inspectionOver(context, ctx.now), transitionNotAllowed('The inspection period has not ended')],
+        [
+          funded && !rules.inspectionOver(context, ctx.now),
+          transitionNotAllowed('The inspection period has not ended'),
+        ],
       ]);
     case 'cancelByAdmin':
       only(command, state);
@@ -769,12 +810,7 @@ export function decideEscrow(command: EscrowCommand, state: EscrowState, ctx: De
       );
     case 'unfreeze':
       only(command, state);
-      return allowed(
-        state,
-        command,
-        { type: 'EscrowUnfrozen', data: { reason: command.reason.trim() } } as const,
-        ctx,
-      );
+      return allowed(state, command, { type: 'EscrowUnfrozen', data: { reason: command.reason.trim() } } as const, ctx);
     case 'postMessage':
       only(command, state);
       return allowed(
@@ -799,20 +835,26 @@ export function decideEscrow(command: EscrowCommand, state: EscrowState, ctx: De
     case 'declineProposal':
       only(command, state);
       openProposal(command, state);
-      if (context.open_proposal_side === command.by) throw forbidden('Only the other side can decline this proposal; you may withdraw it');
+      if (context.open_proposal_side === command.by)
+        throw forbidden('Only the other side can decline this proposal; you may withdraw it');
       return allowed(
         state,
         command,
         {
           type: 'ProposalDeclined',
-          data: { proposal_id: command.proposal_id, side: command.by as Side, reason: optionalText(command.reason, 'reason', 1000) },
+          data: {
+            proposal_id: command.proposal_id,
+            side: command.by as Side,
+            reason: optionalText(command.reason, 'reason', 1000),
+          },
         } as const,
         ctx,
       );
     case 'withdrawProposal':
       only(command, state);
       openProposal(command, state);
-      if (context.open_proposal_side !== command.by) throw forbidden('Only the side that made this proposal can withdraw it');
+      if (context.open_proposal_side !== command.by)
+        throw forbidden('Only the side that made this proposal can withdraw it');
       return allowed(
         state,
         command,

@@ -63,7 +63,11 @@ export const paymentProof = z.object({
 });
 export type PaymentProof = z.infer<typeof paymentProof>;
 /** `proof` is absent when an admin checked the payment by hand (and on events written before proofs existed). */
-export const paymentVerified = z.object({ notes: z.string().max(5000), txid: txid.nullable(), proof: paymentProof.optional() });
+export const paymentVerified = z.object({
+  notes: z.string().max(5000),
+  txid: txid.nullable(),
+  proof: paymentProof.optional(),
+});
 /** `automatic`: the inspection period ended with neither acceptance nor dispute, so the system accepted. */
 export const receiptConfirmed = z.object({ automatic: z.literal(true).optional() });
 /** The counterparty agrees to the terms as created (the creator agreed by creating). */

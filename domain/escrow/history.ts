@@ -29,32 +29,70 @@ const termsOf = (proposals: Proposals, id: string) => {
   return made ? proposalTerms(made) : 'the proposal';
 };
 
-const resolutionWords = { release: 'released to the seller', refund: 'refunded to the buyer', split: 'split between the parties' } as const;
+const resolutionWords = {
+  release: 'released to the seller',
+  refund: 'refunded to the buyer',
+  split: 'split between the parties',
+} as const;
 
-const empty = { reason: null, outcome: null, address: null, txid: null, seller_percent: null, seller_sats: null, buyer_sats: null, evidence_files: null };
+const empty = {
+  reason: null,
+  outcome: null,
+  address: null,
+  txid: null,
+  seller_percent: null,
+  seller_sats: null,
+  buyer_sats: null,
+  evidence_files: null,
+};
 
 /**
  * One stored event as the escrow's parties may read it: what happened in words, on whose side, and only what
  * both parties are entitled to see. Admin notes, freeze reasons, the buyer's private payment notes and account ids
  * never appear. The actor's side is read from the event itself, not from who the acting account is today.
  */
-function entryFor(event: Dated, creatorSide: 'buyer' | 'seller', proposals: Proposals): Omit<EscrowHistoryEntry, 'version' | 'occurred_at' | 'type'> | null {
+function entryFor(
+  event: Dated,
+  creatorSide: 'buyer' | 'seller',
+  proposals: Proposals,
+): Omit<EscrowHistoryEntry, 'version' | 'occurred_at' | 'type'> | null {
   switch (event.type) {
     case 'EscrowCreated':
-      return { ...empty, summary: `Escrow opened by the ${event.data.creator_side}`, actor_side: event.data.creator_side };
+      return {
+        ...empty,
+        summary: `Escrow opened by the ${event.data.creator_side}`,
+        actor_side: event.data.creator_side,
+      };
     case 'PaymentAddressAssigned':
       return {
         ...empty,
-        summary: event.data.assigned_via === 'admin' ? 'Payment address assigned by an admin' : 'Payment address given to the buyer',
+        summary:
+          event.data.assigned_via === 'admin'
+            ? 'Payment address assigned by an admin'
+            : 'Payment address given to the buyer',
         actor_side: event.data.assigned_via,
         address: event.data.address,
       };
     case 'PaymentMarked':
-      return { ...empty, summary: 'Payment marked as sent', actor_side: 'buyer', evidence_files: event.data.evidence.length };
+      return {
+        ...empty,
+        summary: 'Payment marked as sent',
+        actor_side: 'buyer',
+        evidence_files: event.data.evidence.length,
+      };
     case 'PaymentRejected':
-      return { ...empty, summary: 'Payment not confirmed on the chain; the buyer may mark it again', actor_side: 'admin' };
+      return {
+        ...empty,
+        summary: 'Payment not confirmed on the chain; the buyer may mark it again',
+        actor_side: 'admin',
+      };
     case 'PaymentVerified':
-      return { ...empty, summary: 'Payment verified: the money is held in escrow', actor_side: 'admin', txid: event.data.txid };
+      return {
+        ...empty,
+        summary: 'Payment verified: the money is held in escrow',
+        actor_side: 'admin',
+        txid: event.data.txid,
+      };
     case 'ReceiptConfirmed':
       return event.data.automatic
         ? { ...empty, summary: 'Accepted: the inspection period ended with no dispute', actor_side: 'system' }
@@ -95,11 +133,28 @@ function entryFor(event: Dated, creatorSide: 'buyer' | 'seller', proposals: Prop
       // Which account holds a side is bookkeeping, not a step of the deal (and account ids never appear).
       return null;
     case 'EscrowReleased':
-      return { ...empty, summary: 'Released to the seller', actor_side: 'admin', txid: event.data.txid, seller_sats: event.data.seller_sats };
+      return {
+        ...empty,
+        summary: 'Released to the seller',
+        actor_side: 'admin',
+        txid: event.data.txid,
+        seller_sats: event.data.seller_sats,
+      };
     case 'EscrowRefunded':
-      return { ...empty, summary: event.data.proposal_id ? 'Refunded to the buyer, as both parties agreed' : 'Refunded to the buyer', actor_side: 'admin', txid: event.data.txid, buyer_sats: event.data.buyer_sats };
+      return {
+        ...empty,
+        summary: event.data.proposal_id ? 'Refunded to the buyer, as both parties agreed' : 'Refunded to the buyer',
+        actor_side: 'admin',
+        txid: event.data.txid,
+        buyer_sats: event.data.buyer_sats,
+      };
     case 'DisputeOpened':
-      return { ...empty, summary: `Dispute opened by the ${event.data.opened_by_side}`, actor_side: event.data.opened_by_side, reason: event.data.reason };
+      return {
+        ...empty,
+        summary: `Dispute opened by the ${event.data.opened_by_side}`,
+        actor_side: event.data.opened_by_side,
+        reason: event.data.reason,
+      };
     case 'DisputeResolved': {
       const { resolution } = event.data;
       const what = event.data.dispute_id === null ? 'Settled as both parties agreed' : 'Dispute resolved';
@@ -146,9 +201,15 @@ function entryFor(event: Dated, creatorSide: 'buyer' | 'seller', proposals: Prop
         actor_side: event.data.side,
       };
     case 'EscrowCancelled':
-      if (event.data.proposal_id) return { ...empty, summary: 'Cancelled as both parties agreed', actor_side: 'system' };
+      if (event.data.proposal_id)
+        return { ...empty, summary: 'Cancelled as both parties agreed', actor_side: 'system' };
       return event.data.by === 'admin'
-        ? { ...empty, summary: 'Cancelled by an admin before any payment', actor_side: 'admin', reason: event.data.reason }
+        ? {
+            ...empty,
+            summary: 'Cancelled by an admin before any payment',
+            actor_side: 'admin',
+            reason: event.data.reason,
+          }
         : { ...empty, summary: `Cancelled by the ${creatorSide}`, actor_side: creatorSide };
     case 'EscrowExpired':
       return { ...empty, summary: 'Cancelled: no payment was marked before the deadline', actor_side: 'system' };
@@ -160,7 +221,9 @@ function entryFor(event: Dated, creatorSide: 'buyer' | 'seller', proposals: Prop
       // The words are in the conversation beside the timeline; here only that one was written, and by whom.
       return {
         ...empty,
-        summary: event.data.file ? `Message with a file from the ${event.data.side}` : `Message from the ${event.data.side}`,
+        summary: event.data.file
+          ? `Message with a file from the ${event.data.side}`
+          : `Message from the ${event.data.side}`,
         actor_side: event.data.side,
         evidence_files: event.data.file ? 1 : null,
       };
@@ -174,7 +237,8 @@ function entryFor(event: Dated, creatorSide: 'buyer' | 'seller', proposals: Prop
 /** The escrow's events, oldest first, as its parties' timeline. Pure. */
 export function partyHistory(events: readonly Dated[]): EscrowHistoryEntry[] {
   const created = events.find((e) => e.type === 'EscrowCreated');
-  const creatorSide: Side & ('buyer' | 'seller') = created?.type === 'EscrowCreated' ? created.data.creator_side : 'buyer';
+  const creatorSide: Side & ('buyer' | 'seller') =
+    created?.type === 'EscrowCreated' ? created.data.creator_side : 'buyer';
   const proposals = new Map<string, Made>();
   return events.flatMap((event) => {
     if (event.type === 'ProposalMade') proposals.set(event.data.proposal_id, event.data);

@@ -31,7 +31,15 @@ const table: [keyof typeof histories, EscrowStatus, EscrowEvent['type'][]][] = [
     'pendingMarked',
     'pending_payment',
     // The sample proposal is a split: money must be in escrow, marked at least.
-    ['PaymentRejected', 'PaymentVerified', 'PayoutAddressSet', 'DisputeOpened', 'EscrowFrozen', 'MessagePosted', 'ProposalMade'],
+    [
+      'PaymentRejected',
+      'PaymentVerified',
+      'PayoutAddressSet',
+      'DisputeOpened',
+      'EscrowFrozen',
+      'MessagePosted',
+      'ProposalMade',
+    ],
   ],
   [
     'funded',
@@ -49,7 +57,11 @@ const table: [keyof typeof histories, EscrowStatus, EscrowEvent['type'][]][] = [
       'ProposalMade',
     ],
   ],
-  ['disputedFromFunded', 'disputed', ['PayoutAddressSet', 'DisputeResolved', 'EscrowFrozen', 'MessagePosted', 'ProposalMade']],
+  [
+    'disputedFromFunded',
+    'disputed',
+    ['PayoutAddressSet', 'DisputeResolved', 'EscrowFrozen', 'MessagePosted', 'ProposalMade'],
+  ],
   ['disputedFromPending', 'disputed', ['PayoutAddressSet', 'DisputeResolved', 'EscrowFrozen', 'MessagePosted']],
   ['frozen', 'frozen', ['EscrowUnfrozen', 'MessagePosted']],
   ['released', 'released', []],
@@ -102,7 +114,12 @@ describe('escrow machine: guards inside a status', () => {
   });
 
   it("needs each side's own address: a refund address alone allows no release, a payout address alone no refund", () => {
-    const verified = [sample.EscrowCreated, sample.PaymentAddressAssigned, sample.PaymentMarked, sample.PaymentVerified];
+    const verified = [
+      sample.EscrowCreated,
+      sample.PaymentAddressAssigned,
+      sample.PaymentMarked,
+      sample.PaymentVerified,
+    ];
     const refundOnly = fold([...verified, buyerRefund]);
     expect(refundOnly.status).toBe('funded');
     expect(refundOnly.snapshot.can(at(sample.EscrowReleased))).toBe(false);
@@ -112,17 +129,30 @@ describe('escrow machine: guards inside a status', () => {
     expect(payoutOnly.snapshot.can(at(sample.EscrowRefunded))).toBe(false);
   });
 
-  it("resolves a dispute only towards the sides whose addresses are set: a split needs both", () => {
+  it('resolves a dispute only towards the sides whose addresses are set: a split needs both', () => {
     const resolution = (r: 'release' | 'refund' | 'split') =>
       at({
         ...sample.DisputeResolved,
         data: { ...sample.DisputeResolved.data, resolution: r, seller_percent: r === 'split' ? 50 : null },
       });
-    const verified = [sample.EscrowCreated, sample.PaymentAddressAssigned, sample.PaymentMarked, sample.PaymentVerified];
+    const verified = [
+      sample.EscrowCreated,
+      sample.PaymentAddressAssigned,
+      sample.PaymentMarked,
+      sample.PaymentVerified,
+    ];
     const refundOnly = fold([...verified, buyerRefund, sample.DisputeOpened]).snapshot;
     const payoutOnly = fold([...verified, sellerPayout, sample.DisputeOpened]).snapshot;
-    expect(['release', 'refund', 'split'].map((r) => refundOnly.can(resolution(r as 'release')))).toEqual([false, true, false]);
-    expect(['release', 'refund', 'split'].map((r) => payoutOnly.can(resolution(r as 'release')))).toEqual([true, false, false]);
+    expect(['release', 'refund', 'split'].map((r) => refundOnly.can(resolution(r as 'release')))).toEqual([
+      false,
+      true,
+      false,
+    ]);
+    expect(['release', 'refund', 'split'].map((r) => payoutOnly.can(resolution(r as 'release')))).toEqual([
+      true,
+      false,
+      false,
+    ]);
   });
 
   it('confirms receipt once', () => {
@@ -175,8 +205,6 @@ describe('escrow machine: where events lead', () => {
   });
 
   it('refuses to fold a stored event the rules do not allow (a corrupt stream)', () => {
-    expect(() => fold([sample.EscrowCreated, sample.EscrowReleased])).toThrow(
-      /not allowed while pending_payment/,
-    );
+    expect(() => fold([sample.EscrowCreated, sample.EscrowReleased])).toThrow(/not allowed while pending_payment/);
   });
 });

@@ -135,7 +135,10 @@ export const escrowRules = {
         return status === 'pending_payment' && c.payment_marked_at === null;
       case 'refund':
       case 'split':
-        return status === 'funded' || (status === 'pending_payment' ? c.payment_marked_at !== null : c.status_before_dispute === 'funded');
+        return (
+          status === 'funded' ||
+          (status === 'pending_payment' ? c.payment_marked_at !== null : c.status_before_dispute === 'funded')
+        );
       case 'extend_deadline':
         return status === 'pending_payment';
       case 'extend_inspection':
@@ -184,12 +187,17 @@ const canAccept =
     );
   };
 /** A settled escrow's money goes only as agreed: a refund agreed, no release; a split agreed, neither. */
-const settlementExecuted = (kind: 'refund' | 'split') => ({ context, event }: GuardArgs) => {
-  const { data } = event as Of<'DisputeResolved'>;
-  if (data.dispute_id !== null || context.settlement_kind !== kind || !followsSettlement({ context, event })) return false;
-  const refundFree = r.hasRefundAddress(context) && r.refundFree(context, event.at);
-  return kind === 'refund' ? refundFree : refundFree && r.hasPayoutAddress(context) && r.payoutFree(context, event.at);
-};
+const settlementExecuted =
+  (kind: 'refund' | 'split') =>
+  ({ context, event }: GuardArgs) => {
+    const { data } = event as Of<'DisputeResolved'>;
+    if (data.dispute_id !== null || context.settlement_kind !== kind || !followsSettlement({ context, event }))
+      return false;
+    const refundFree = r.hasRefundAddress(context) && r.refundFree(context, event.at);
+    return kind === 'refund'
+      ? refundFree
+      : refundFree && r.hasPayoutAddress(context) && r.payoutFree(context, event.at);
+  };
 const noProposal = {
   open_proposal_id: null,
   open_proposal_kind: null,

@@ -9,6 +9,7 @@ describe('who hears of a message besides the parties', () => {
 
   it("not of another admin's message, nor of anything while the escrow is not disputed", () => {
     expect(adminsHearOfMessage({ status: 'disputed' }, 'admin')).toBe(false);
-    for (const status of ['pending_payment', 'funded', 'frozen', 'released'] as const) expect(adminsHearOfMessage({ status }, 'buyer'), status).toBe(false);
+    for (const status of ['pending_payment', 'funded', 'frozen', 'released'] as const)
+      expect(adminsHearOfMessage({ status }, 'buyer'), status).toBe(false);
   });
 });

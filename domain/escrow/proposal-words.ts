@@ -1,7 +1,11 @@
 import type { ProposalKind } from './events.ts';
 
 /** A proposal's terms in words, for the timeline and the mail: "a split, 70% to the seller". Pure. */
-export function proposalTerms(proposal: { kind: ProposalKind; seller_percent: number | null; days: number | null }): string {
+export function proposalTerms(proposal: {
+  kind: ProposalKind;
+  seller_percent: number | null;
+  days: number | null;
+}): string {
   const days = `${proposal.days ?? 0} day${proposal.days === 1 ? '' : 's'}`;
   switch (proposal.kind) {
     case 'cancel':

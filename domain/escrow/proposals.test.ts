@@ -16,7 +16,17 @@ const stateOf = (events: EscrowEvent[]) => foldEscrow(events.map((e) => ({ ...e,
 const made = (kind: string, side: 'buyer' | 'seller', extra: Partial<Record<string, unknown>> = {}): EscrowEvent =>
   ({
     type: 'ProposalMade',
-    data: { proposal_id: PID, kind, side, seller_percent: null, days: null, note: null, seller_sats: null, buyer_sats: null, ...extra },
+    data: {
+      proposal_id: PID,
+      kind,
+      side,
+      seller_percent: null,
+      days: null,
+      note: null,
+      seller_sats: null,
+      buyer_sats: null,
+      ...extra,
+    },
   }) as EscrowEvent;
 const accepted = (side: 'buyer' | 'seller', extra = {}): EscrowEvent => ({
   type: 'ProposalAccepted',
@@ -31,19 +41,33 @@ describe('proposing a settlement', () => {
   it('records a split with the satoshis each side would get, computed like a payout', () => {
     escrow(funded)
       .when({ type: 'propose', by: 'buyer', kind: 'split', seller_percent: 70, note: ' scratched ' })
-      .then([made('split', 'buyer', { seller_percent: 70, note: 'scratched', seller_sats: 1_400_000, buyer_sats: 600_000 })]);
+      .then([
+        made('split', 'buyer', { seller_percent: 70, note: 'scratched', seller_sats: 1_400_000, buyer_sats: 600_000 }),
+      ]);
     escrow(funded)
       .when({ type: 'propose', by: 'seller', kind: 'refund', seller_percent: 40 })
       .then([made('refund', 'seller', { seller_sats: 0, buyer_sats: 2_030_000 })]);
   });
 
   it('refuses bad terms, naming the field', () => {
-    escrow(funded).when({ type: 'propose', by: 'buyer', kind: 'swap' }).thenRefused('invalid_input', /^kind must be one of/);
-    escrow(funded).when({ type: 'propose', by: 'buyer', kind: 'split' }).thenRefused('invalid_input', 'seller_percent is required');
-    escrow(funded).when({ type: 'propose', by: 'buyer', kind: 'split', seller_percent: 100 }).thenRefused('invalid_input', 'seller_percent must be');
-    escrow(unpaid).when({ type: 'propose', by: 'buyer', kind: 'extend_deadline', days: 31 }).thenRefused('invalid_input', 'days must be');
-    escrow(unpaid).when({ type: 'propose', by: 'buyer', kind: 'extend_deadline', days: 0 }).thenRefused('invalid_input', 'days must be');
-    escrow(unpaid).when({ type: 'propose', by: 'buyer', kind: 'cancel', note: 'x'.repeat(1001) }).thenRefused('invalid_input', 'note');
+    escrow(funded)
+      .when({ type: 'propose', by: 'buyer', kind: 'swap' })
+      .thenRefused('invalid_input', /^kind must be one of/);
+    escrow(funded)
+      .when({ type: 'propose', by: 'buyer', kind: 'split' })
+      .thenRefused('invalid_input', 'seller_percent is required');
+    escrow(funded)
+      .when({ type: 'propose', by: 'buyer', kind: 'split', seller_percent: 100 })
+      .thenRefused('invalid_input', 'seller_percent must be');
+    escrow(unpaid)
+      .when({ type: 'propose', by: 'buyer', kind: 'extend_deadline', days: 31 })
+      .thenRefused('invalid_input', 'days must be');
+    escrow(unpaid)
+      .when({ type: 'propose', by: 'buyer', kind: 'extend_deadline', days: 0 })
+      .thenRefused('invalid_input', 'days must be');
+    escrow(unpaid)
+      .when({ type: 'propose', by: 'buyer', kind: 'cancel', note: 'x'.repeat(1001) })
+      .thenRefused('invalid_input', 'note');
   });
 
   it('lets only the parties propose', () => {
@@ -51,56 +75,98 @@ describe('proposing a settlement', () => {
   });
 
   it('allows each kind only when it fits the escrow', () => {
-    escrow(unpaid).when({ type: 'propose', by: 'seller', kind: 'cancel' }).then([made('cancel', 'seller')]);
-    escrow(histories.pendingMarked as EscrowEvent[]).when({ type: 'propose', by: 'buyer', kind: 'cancel' }).thenRefused('transition_not_allowed', 'before the payment is marked');
-    escrow(unpaid).when({ type: 'propose', by: 'buyer', kind: 'refund' }).thenRefused('transition_not_allowed', 'needs money in escrow');
-    escrow(histories.pendingMarked as EscrowEvent[]).when({ type: 'propose', by: 'buyer', kind: 'refund' }).then([made('refund', 'buyer', { seller_sats: 0, buyer_sats: 2_030_000 })]);
-    escrow(unpaid).when({ type: 'propose', by: 'buyer', kind: 'extend_deadline', days: 3 }).then([made('extend_deadline', 'buyer', { days: 3 })]);
-    escrow(funded).when({ type: 'propose', by: 'buyer', kind: 'extend_deadline', days: 3 }).thenRefused('transition_not_allowed', 'waits for payment');
-    escrow(funded).when({ type: 'propose', by: 'seller', kind: 'extend_inspection', days: 2 }).thenRefused('transition_not_allowed', 'while it runs');
-    escrow(inspecting).when({ type: 'propose', by: 'seller', kind: 'extend_inspection', days: 2 }).then([made('extend_inspection', 'seller', { days: 2 })]);
+    escrow(unpaid)
+      .when({ type: 'propose', by: 'seller', kind: 'cancel' })
+      .then([made('cancel', 'seller')]);
+    escrow(histories.pendingMarked as EscrowEvent[])
+      .when({ type: 'propose', by: 'buyer', kind: 'cancel' })
+      .thenRefused('transition_not_allowed', 'before the payment is marked');
+    escrow(unpaid)
+      .when({ type: 'propose', by: 'buyer', kind: 'refund' })
+      .thenRefused('transition_not_allowed', 'needs money in escrow');
+    escrow(histories.pendingMarked as EscrowEvent[])
+      .when({ type: 'propose', by: 'buyer', kind: 'refund' })
+      .then([made('refund', 'buyer', { seller_sats: 0, buyer_sats: 2_030_000 })]);
+    escrow(unpaid)
+      .when({ type: 'propose', by: 'buyer', kind: 'extend_deadline', days: 3 })
+      .then([made('extend_deadline', 'buyer', { days: 3 })]);
+    escrow(funded)
+      .when({ type: 'propose', by: 'buyer', kind: 'extend_deadline', days: 3 })
+      .thenRefused('transition_not_allowed', 'waits for payment');
+    escrow(funded)
+      .when({ type: 'propose', by: 'seller', kind: 'extend_inspection', days: 2 })
+      .thenRefused('transition_not_allowed', 'while it runs');
+    escrow(inspecting)
+      .when({ type: 'propose', by: 'seller', kind: 'extend_inspection', days: 2 })
+      .then([made('extend_inspection', 'seller', { days: 2 })]);
   });
 
   it('keeps one proposal open at a time, and none while frozen or once ended', () => {
-    escrow([...funded, split70]).when({ type: 'propose', by: 'seller', kind: 'refund' }).thenRefused('transition_not_allowed', 'already open');
-    escrow(histories.frozen as EscrowEvent[]).when({ type: 'propose', by: 'buyer', kind: 'cancel' }).thenRefused('transition_not_allowed', 'frozen');
-    escrow(histories.released as EscrowEvent[]).when({ type: 'propose', by: 'buyer', kind: 'refund' }).thenRefused('transition_not_allowed', 'released');
+    escrow([...funded, split70])
+      .when({ type: 'propose', by: 'seller', kind: 'refund' })
+      .thenRefused('transition_not_allowed', 'already open');
+    escrow(histories.frozen as EscrowEvent[])
+      .when({ type: 'propose', by: 'buyer', kind: 'cancel' })
+      .thenRefused('transition_not_allowed', 'frozen');
+    escrow(histories.released as EscrowEvent[])
+      .when({ type: 'propose', by: 'buyer', kind: 'refund' })
+      .thenRefused('transition_not_allowed', 'released');
   });
 
   it('in a dispute, allows a refund or a split of verified money only', () => {
-    escrow(histories.disputedFromFunded as EscrowEvent[]).when({ type: 'propose', by: 'seller', kind: 'split', seller_percent: 50 }).then([
-      made('split', 'seller', { seller_percent: 50, seller_sats: 1_000_000, buyer_sats: 1_000_000 }),
-    ]);
-    escrow(histories.disputedFromFunded as EscrowEvent[]).when({ type: 'propose', by: 'seller', kind: 'extend_inspection', days: 1 }).thenRefused('transition_not_allowed');
-    escrow(histories.disputedFromPending as EscrowEvent[]).when({ type: 'propose', by: 'buyer', kind: 'cancel' }).thenRefused('transition_not_allowed');
+    escrow(histories.disputedFromFunded as EscrowEvent[])
+      .when({ type: 'propose', by: 'seller', kind: 'split', seller_percent: 50 })
+      .then([made('split', 'seller', { seller_percent: 50, seller_sats: 1_000_000, buyer_sats: 1_000_000 })]);
+    escrow(histories.disputedFromFunded as EscrowEvent[])
+      .when({ type: 'propose', by: 'seller', kind: 'extend_inspection', days: 1 })
+      .thenRefused('transition_not_allowed');
+    escrow(histories.disputedFromPending as EscrowEvent[])
+      .when({ type: 'propose', by: 'buyer', kind: 'cancel' })
+      .thenRefused('transition_not_allowed');
   });
 });
 
 describe('answering a proposal', () => {
   it('lets the other side accept, decline with a reason, and the maker withdraw', () => {
-    escrow([...funded, split70]).when({ type: 'acceptProposal', by: 'seller', proposal_id: PID }).then([accepted('seller')]);
-    escrow([...funded, split70]).when({ type: 'acceptProposal', by: 'buyer', proposal_id: PID }).thenRefused('forbidden', 'other side');
+    escrow([...funded, split70])
+      .when({ type: 'acceptProposal', by: 'seller', proposal_id: PID })
+      .then([accepted('seller')]);
+    escrow([...funded, split70])
+      .when({ type: 'acceptProposal', by: 'buyer', proposal_id: PID })
+      .thenRefused('forbidden', 'other side');
     escrow([...funded, split70])
       .when({ type: 'declineProposal', by: 'seller', proposal_id: PID, reason: ' too low ' })
       .then([{ type: 'ProposalDeclined', data: { proposal_id: PID, side: 'seller', reason: 'too low' } }]);
-    escrow([...funded, split70]).when({ type: 'declineProposal', by: 'buyer', proposal_id: PID }).thenRefused('forbidden');
+    escrow([...funded, split70])
+      .when({ type: 'declineProposal', by: 'buyer', proposal_id: PID })
+      .thenRefused('forbidden');
     escrow([...funded, split70])
       .when({ type: 'withdrawProposal', by: 'buyer', proposal_id: PID })
       .then([{ type: 'ProposalWithdrawn', data: { proposal_id: PID, side: 'buyer' } }]);
-    escrow([...funded, split70]).when({ type: 'withdrawProposal', by: 'seller', proposal_id: PID }).thenRefused('forbidden', 'made this proposal');
+    escrow([...funded, split70])
+      .when({ type: 'withdrawProposal', by: 'seller', proposal_id: PID })
+      .thenRefused('forbidden', 'made this proposal');
   });
 
   it('refuses an answer to a proposal that is no longer open', () => {
     const withdrawn: EscrowEvent = { type: 'ProposalWithdrawn', data: { proposal_id: PID, side: 'buyer' } };
-    escrow([...funded, split70, withdrawn]).when({ type: 'acceptProposal', by: 'seller', proposal_id: PID }).thenRefused('transition_not_allowed', 'no longer open');
-    escrow([...funded, split70]).when({ type: 'acceptProposal', by: 'seller', proposal_id: DISPUTE_ID }).thenRefused('transition_not_allowed', 'no longer open');
+    escrow([...funded, split70, withdrawn])
+      .when({ type: 'acceptProposal', by: 'seller', proposal_id: PID })
+      .thenRefused('transition_not_allowed', 'no longer open');
+    escrow([...funded, split70])
+      .when({ type: 'acceptProposal', by: 'seller', proposal_id: DISPUTE_ID })
+      .thenRefused('transition_not_allowed', 'no longer open');
   });
 
   it('moves the payment deadline or the inspection end at once when an extension is accepted', () => {
     escrow([...unpaid, made('extend_deadline', 'buyer', { days: 5 })])
       .when({ type: 'acceptProposal', by: 'seller', proposal_id: PID })
       .then([accepted('seller', { payment_due_at: '2026-01-13T00:00:00.000Z' })]);
-    const later = stateOf([...unpaid, made('extend_deadline', 'buyer', { days: 5 }), accepted('seller', { payment_due_at: '2026-01-13T00:00:00.000Z' })]);
+    const later = stateOf([
+      ...unpaid,
+      made('extend_deadline', 'buyer', { days: 5 }),
+      accepted('seller', { payment_due_at: '2026-01-13T00:00:00.000Z' }),
+    ]);
     expect(later.context.payment_due_at).toBe('2026-01-13T00:00:00.000Z');
     escrow([...inspecting, made('extend_inspection', 'seller', { days: 2 })])
       .when({ type: 'acceptProposal', by: 'buyer', proposal_id: PID })
@@ -110,7 +176,10 @@ describe('answering a proposal', () => {
   it('cancels the escrow when a cancel is accepted, but not once the payment was marked', () => {
     escrow([...unpaid, made('cancel', 'seller')])
       .when({ type: 'acceptProposal', by: 'buyer', proposal_id: PID })
-      .then([accepted('buyer'), { type: 'EscrowCancelled', data: { reason: 'Cancelled as both parties agreed', proposal_id: PID } }]);
+      .then([
+        accepted('buyer'),
+        { type: 'EscrowCancelled', data: { reason: 'Cancelled as both parties agreed', proposal_id: PID } },
+      ]);
     escrow([...unpaid, made('cancel', 'seller'), sample.PaymentAddressAssigned, sample.PaymentMarked] as EscrowEvent[])
       .when({ type: 'acceptProposal', by: 'buyer', proposal_id: PID })
       .thenRefused('transition_not_allowed', 'before the payment is marked');
@@ -125,20 +194,44 @@ describe('an agreed refund or split', () => {
     expect(readyToRelease(state, NOW)).toBe(true);
     expect(allowedActions(state, 'admin', NOW)).toEqual(['post_message', 'resolve', 'freeze']);
     expect(allowedActions(state, 'buyer', NOW)).not.toContain('propose');
-    escrow(agreedSplit).when({ type: 'release', by: 'admin', notes: '', txid: null }).thenRefused('transition_not_allowed', 'agreed to a split');
-    escrow(agreedSplit).when({ type: 'refund', by: 'admin', notes: '', txid: null }).thenRefused('transition_not_allowed', 'agreed to a split');
+    escrow(agreedSplit)
+      .when({ type: 'release', by: 'admin', notes: '', txid: null })
+      .thenRefused('transition_not_allowed', 'agreed to a split');
+    escrow(agreedSplit)
+      .when({ type: 'refund', by: 'admin', notes: '', txid: null })
+      .thenRefused('transition_not_allowed', 'agreed to a split');
   });
 
   it('is executed by a resolve with no outcome text, recording the proposal', () => {
-    const resolve = { type: 'resolveDispute', by: 'admin', outcome: '', resolution: null, seller_percent: null, txid: null } as const;
+    const resolve = {
+      type: 'resolveDispute',
+      by: 'admin',
+      outcome: '',
+      resolution: null,
+      seller_percent: null,
+      txid: null,
+    } as const;
     const [event] = escrow(agreedSplit).when(resolve).events();
     expect(event).toMatchObject({
       type: 'DisputeResolved',
-      data: { dispute_id: null, outcome: SETTLED_OUTCOME, resolution: 'split', seller_percent: 70, seller_sats: 1_400_000, buyer_sats: 600_000, fee_sats: 30_000, proposal_id: PID },
+      data: {
+        dispute_id: null,
+        outcome: SETTLED_OUTCOME,
+        resolution: 'split',
+        seller_percent: 70,
+        seller_sats: 1_400_000,
+        buyer_sats: 600_000,
+        fee_sats: 30_000,
+        proposal_id: PID,
+      },
     });
     expect(stateOf([...agreedSplit, event as EscrowEvent]).status).toBe('released');
-    escrow(agreedSplit).when({ ...resolve, resolution: 'split', seller_percent: 60 }).thenRefused('transition_not_allowed', '70%');
-    escrow(agreedSplit).when({ ...resolve, outcome: 'mine', resolution: 'release' }).thenRefused('transition_not_allowed', 'agreed to a split');
+    escrow(agreedSplit)
+      .when({ ...resolve, resolution: 'split', seller_percent: 60 })
+      .thenRefused('transition_not_allowed', '70%');
+    escrow(agreedSplit)
+      .when({ ...resolve, outcome: 'mine', resolution: 'release' })
+      .thenRefused('transition_not_allowed', 'agreed to a split');
   });
 
   it('waits for the addresses its money goes to', () => {
@@ -150,29 +243,49 @@ describe('an agreed refund or split', () => {
   });
 
   it('of a refund is executed by the admin refund, which records the proposal', () => {
-    const agreedRefund = [...funded, made('refund', 'seller', { seller_sats: 0, buyer_sats: 2_030_000 }), accepted('buyer')];
+    const agreedRefund = [
+      ...funded,
+      made('refund', 'seller', { seller_sats: 0, buyer_sats: 2_030_000 }),
+      accepted('buyer'),
+    ];
     const [event] = escrow(agreedRefund).when({ type: 'refund', by: 'admin', notes: '', txid: null }).events();
     expect(event).toMatchObject({ type: 'EscrowRefunded', data: { buyer_sats: 2_030_000, proposal_id: PID } });
-    escrow(agreedRefund).when({ type: 'release', by: 'admin', notes: '', txid: null }).thenRefused('transition_not_allowed', 'agreed to a refund');
+    escrow(agreedRefund)
+      .when({ type: 'release', by: 'admin', notes: '', txid: null })
+      .thenRefused('transition_not_allowed', 'agreed to a refund');
   });
 
   it('resolves a dispute as agreed, with no outcome text', () => {
     const disputed = [...histories.disputedFromFunded, split70, accepted('seller')] as EscrowEvent[];
     const [event] = escrow(disputed)
-      .when({ type: 'resolveDispute', by: 'admin', outcome: ' ', resolution: null, seller_percent: null, txid: null, dispute_id: DISPUTE_ID })
+      .when({
+        type: 'resolveDispute',
+        by: 'admin',
+        outcome: ' ',
+        resolution: null,
+        seller_percent: null,
+        txid: null,
+        dispute_id: DISPUTE_ID,
+      })
       .events();
-    expect(event).toMatchObject({ data: { dispute_id: DISPUTE_ID, resolution: 'split', proposal_id: PID, outcome: SETTLED_OUTCOME } });
+    expect(event).toMatchObject({
+      data: { dispute_id: DISPUTE_ID, resolution: 'split', proposal_id: PID, outcome: SETTLED_OUTCOME },
+    });
   });
 
   it('is not needed for a plain release: an escrow without one is released as before', () => {
-    escrow([...funded, sellerPayout]).when({ type: 'release', by: 'admin', notes: '', txid: null }).events();
+    escrow([...funded, sellerPayout])
+      .when({ type: 'release', by: 'admin', notes: '', txid: null })
+      .events();
   });
 });
 
 describe('allowed_actions for proposals', () => {
   it('offers accept and decline to the other side and withdraw to the maker', () => {
     const state = stateOf([...funded, split70]);
-    expect(allowedActions(state, 'seller', NOW)).toEqual(expect.arrayContaining(['accept_proposal', 'decline_proposal']));
+    expect(allowedActions(state, 'seller', NOW)).toEqual(
+      expect.arrayContaining(['accept_proposal', 'decline_proposal']),
+    );
     expect(allowedActions(state, 'seller', NOW)).not.toContain('withdraw_proposal');
     expect(allowedActions(state, 'seller', NOW)).not.toContain('propose');
     expect(allowedActions(state, 'buyer', NOW)).toContain('withdraw_proposal');
@@ -187,8 +300,12 @@ describe('allowed_actions for proposals', () => {
 });
 
 describe('the timeline of proposals', () => {
-  it('says what was proposed and what each answer answered, in the parties\' words', () => {
-    const events = [...funded, split70, { type: 'ProposalDeclined', data: { proposal_id: PID, side: 'seller', reason: 'Too low' } }] as EscrowEvent[];
+  it("says what was proposed and what each answer answered, in the parties' words", () => {
+    const events = [
+      ...funded,
+      split70,
+      { type: 'ProposalDeclined', data: { proposal_id: PID, side: 'seller', reason: 'Too low' } },
+    ] as EscrowEvent[];
     const entries = partyHistory(events.map((e, i) => ({ ...e, occurred_at: NOW, stream_version: i + 1 })));
     expect(entries.slice(-2)).toEqual([
       expect.objectContaining({

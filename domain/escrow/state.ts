@@ -3,14 +3,7 @@ import type { EscrowEvent } from './events.ts';
 import { type EscrowContext, type EscrowMachineEvent, escrowMachine } from './machine.ts';
 
 export type EscrowStatus =
-  | 'draft'
-  | 'pending_payment'
-  | 'funded'
-  | 'disputed'
-  | 'frozen'
-  | 'released'
-  | 'refunded'
-  | 'cancelled';
+  'draft' | 'pending_payment' | 'funded' | 'disputed' | 'frozen' | 'released' | 'refunded' | 'cancelled';
 export type EscrowSnapshot = SnapshotFrom<typeof escrowMachine>;
 
 export interface EscrowState {
@@ -48,7 +41,9 @@ export function evolveEscrow(state: EscrowState, event: EscrowEvent & { occurred
     throw new Error(`Stored event ${event.type} is not allowed while ${state.status}`);
   }
   const parties =
-    event.type === 'EscrowCreated' ? { ...state.parties, [event.data.creator_side]: event.data.created_by } : state.parties;
+    event.type === 'EscrowCreated'
+      ? { ...state.parties, [event.data.creator_side]: event.data.created_by }
+      : state.parties;
   return stateOf(transition(escrowMachine, state.snapshot, machineEvent)[0], parties);
 }
 

@@ -81,7 +81,11 @@ export const sample = {
   PartyBound: { type: 'PartyBound', data: { side: 'seller', user_id: '00000000-0000-4000-8000-00000000aaaa' } },
   MessagePosted: {
     type: 'MessagePosted',
-    data: { message_id: '55555555-5555-4555-8555-555555555555', side: 'seller', text: 'Shipped today, tracking to follow' },
+    data: {
+      message_id: '55555555-5555-4555-8555-555555555555',
+      side: 'seller',
+      text: 'Shipped today, tracking to follow',
+    },
   },
   ProposalMade: {
     type: 'ProposalMade',

@@ -1,13 +1,7 @@
 import { z } from 'zod';
 import { email, uuid } from '../shared/schemas.ts';
 
-export const reviewRating = z.union([
-  z.literal(5),
-  z.literal(4.5),
-  z.literal(4),
-  z.literal(3.5),
-  z.literal(3),
-]);
+export const reviewRating = z.union([z.literal(5), z.literal(4.5), z.literal(4), z.literal(3.5), z.literal(3)]);
 export type ReviewRating = z.infer<typeof reviewRating>;
 
 /** Facts about one review, stored on the stream `review:{review_id}`. The original text stays in the log. */

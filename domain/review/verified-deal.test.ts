@@ -2,7 +2,16 @@ import { describe, expect, it } from 'vitest';
 import type { EscrowStatus } from '../escrow/state.ts';
 import { isVerifiedDeal } from './verified-deal.ts';
 
-const ALL: EscrowStatus[] = ['draft', 'pending_payment', 'funded', 'disputed', 'frozen', 'released', 'refunded', 'cancelled'];
+const ALL: EscrowStatus[] = [
+  'draft',
+  'pending_payment',
+  'funded',
+  'disputed',
+  'frozen',
+  'released',
+  'refunded',
+  'cancelled',
+];
 
 describe('the verified-deal mark', () => {
   it("is earned by the buyer's or the seller's review of a released escrow", () => {

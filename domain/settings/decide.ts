@@ -25,8 +25,7 @@ export function decideSettings(command: SettingsCommand, state: SettingsState): 
     if (!Number.isInteger(command.fee_bps) || command.fee_bps < 0 || command.fee_bps > 10_000) {
       throw invalidInput('fee_percentage must be between 0 and 100');
     }
-    if (command.fee_bps !== state.fee_bps)
-      events.push({ type: 'FeeSet', data: { fee_bps: command.fee_bps } });
+    if (command.fee_bps !== state.fee_bps) events.push({ type: 'FeeSet', data: { fee_bps: command.fee_bps } });
   }
   return events;
 }

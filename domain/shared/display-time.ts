@@ -11,4 +11,5 @@ const dateTime = new Intl.DateTimeFormat('en-GB', {
 });
 
 /** "2026-11-24T15:49:03.120Z" → "24 Nov 2026, 15:49 UTC" */
-export const displayUtc = (time: string | Date) => `${dateTime.format(typeof time === 'string' ? new Date(time) : time)} UTC`;
+export const displayUtc = (time: string | Date) =>
+  `${dateTime.format(typeof time === 'string' ? new Date(time) : time)} UTC`;

@@ -19,7 +19,16 @@ export type ErrorCode =
  * A finer, machine-readable reason where a client must tell refusals of one status apart (the sign-in form asks for a
  * code on `totp_required`, not on any 401). Sent as the error body's `code`; the HTTP status still follows `code`.
  */
-export type ErrorReason = 'totp_required' | 'totp_invalid' | 'totp_locked' | 'admin_totp_not_enabled' | 'email_unverified' | 'address_changed' | 'password_change_required' | 'setup_link_invalid' | 'unpaid_escrow_limit';
+export type ErrorReason =
+  | 'totp_required'
+  | 'totp_invalid'
+  | 'totp_locked'
+  | 'admin_totp_not_enabled'
+  | 'email_unverified'
+  | 'address_changed'
+  | 'password_change_required'
+  | 'setup_link_invalid'
+  | 'unpaid_escrow_limit';
 
 export class DomainError extends Error {
   readonly code: ErrorCode;

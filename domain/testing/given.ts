@@ -12,7 +12,12 @@ export const ACTOR = '99999999-9999-4999-8999-999999999999';
  * decider, with a fixed clock and actor.
  */
 export function given<S, C>(aggregate: Aggregate<S, C>, past: DomainEvent[], ctx: Partial<DecideContext> = {}) {
-  const context: DecideContext = { now: NOW, newId: () => '00000000-0000-4000-8000-000000000000', actor: ACTOR, ...ctx };
+  const context: DecideContext = {
+    now: NOW,
+    newId: () => '00000000-0000-4000-8000-000000000000',
+    actor: ACTOR,
+    ...ctx,
+  };
   const state = past.reduce(
     (s, e) => aggregate.evolve(s, { ...e, occurred_at: '2025-12-31T00:00:00.000Z' }),
     aggregate.initial(),

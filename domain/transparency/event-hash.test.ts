@@ -20,10 +20,16 @@ describe('the portable chain hash (what the browser checks a proof bundle with)'
   it("is the server's node:crypto hash for any envelope an event can hold", () => {
     const json = fc.jsonValue({ stringUnit: 'grapheme', maxDepth: 3 });
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 2 ** 40 }), json, json, fc.constantFrom(GENESIS_HASH, 'ab'.repeat(32)), (position, data, metadata, prev) => {
-        const envelope = envelopeOf(position, data ?? {}, metadata ?? {});
-        return portableChainHash(prev, envelope) === chainHash(prev, envelope);
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 2 ** 40 }),
+        json,
+        json,
+        fc.constantFrom(GENESIS_HASH, 'ab'.repeat(32)),
+        (position, data, metadata, prev) => {
+          const envelope = envelopeOf(position, data ?? {}, metadata ?? {});
+          return portableChainHash(prev, envelope) === chainHash(prev, envelope);
+        },
+      ),
       { numRuns: 500 },
     );
   });

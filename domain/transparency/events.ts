@@ -1,7 +1,11 @@
 import { z } from 'zod';
 
 /** A C2SP verifier key as the log publishes it: `name+hex id+base64 key`, never the private key. */
-const vkey = z.string().min(10).max(300).regex(/^[^\s+]+\+[0-9a-f]{8}\+[A-Za-z0-9+/]+={0,2}$/, 'must be a C2SP verifier key');
+const vkey = z
+  .string()
+  .min(10)
+  .max(300)
+  .regex(/^[^\s+]+\+[0-9a-f]{8}\+[A-Za-z0-9+/]+={0,2}$/, 'must be a C2SP verifier key');
 
 /**
  * The transparency log's signing keys, on the single stream `settings:log-key`: which public key signs the

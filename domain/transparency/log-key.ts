@@ -22,7 +22,9 @@ export type LogKeyCommand =
 
 export function decideLogKey(command: LogKeyCommand, state: LogKeyState): TransparencyEvent[] {
   if (command.type === 'introduce') {
-    return state.vkey === null ? [{ type: 'LogKeyIntroduced', data: { origin: command.origin, vkey: command.vkey } }] : [];
+    return state.vkey === null
+      ? [{ type: 'LogKeyIntroduced', data: { origin: command.origin, vkey: command.vkey } }]
+      : [];
   }
   if (state.vkey === command.vkey) throw invalidInput('the new log key is the key in use');
   if (state.vkey === null) return [{ type: 'LogKeyIntroduced', data: { origin: command.origin, vkey: command.vkey } }];

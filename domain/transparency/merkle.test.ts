@@ -26,7 +26,10 @@ const vectors = join(import.meta.dirname, 'testdata/merkle');
 const constants = readFileSync(join(vectors, 'constants.go'), 'utf8');
 /** The hd("…") values of one function of transparency-dev's constants.go. */
 const hexesOf = (fn: string) => {
-  const body = constants.slice(constants.indexOf(`func ${fn}()`), constants.indexOf('\n}\n', constants.indexOf(`func ${fn}()`)));
+  const body = constants.slice(
+    constants.indexOf(`func ${fn}()`),
+    constants.indexOf('\n}\n', constants.indexOf(`func ${fn}()`)),
+  );
   return [...body.matchAll(/hd\("([0-9a-f]*)"\)/g)].map((m) => fromHex(m[1]!)!);
 };
 const leafInputs = hexesOf('LeafInputs');
@@ -47,7 +50,9 @@ function storedTree(leaves: readonly Hash[]) {
 
 const b64 = (text: string | null) => (text === null ? new Uint8Array(0) : fromBase64(text)!);
 const jsonFiles = (dir: string): string[] =>
-  readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? jsonFiles(join(dir, e.name)) : e.name.endsWith('.json') ? [join(dir, e.name)] : []));
+  readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? jsonFiles(join(dir, e.name)) : e.name.endsWith('.json') ? [join(dir, e.name)] : [],
+  );
 
 describe('RFC 9162 tree against transparency-dev/merkle vectors', () => {
   const tree = storedTree(leafInputs.map(leafHash));
@@ -63,11 +68,21 @@ describe('RFC 9162 tree against transparency-dev/merkle vectors', () => {
   });
 
   it('stores exactly the published node hashes', () => {
-    const levels = [hexesOf('NodeHashes').slice(0, 8), hexesOf('NodeHashes').slice(8, 12), hexesOf('NodeHashes').slice(12, 14), hexesOf('NodeHashes').slice(14)];
-    levels.forEach((hashes, level) => hashes.forEach((hash, index) => expect(toHex(tree.read(level, index))).toBe(toHex(hash))));
+    const levels = [
+      hexesOf('NodeHashes').slice(0, 8),
+      hexesOf('NodeHashes').slice(8, 12),
+      hexesOf('NodeHashes').slice(12, 14),
+      hexesOf('NodeHashes').slice(14),
+    ];
+    levels.forEach((hashes, level) =>
+      hashes.forEach((hash, index) => expect(toHex(tree.read(level, index))).toBe(toHex(hash))),
+    );
   });
 
-  const inclusionCases = jsonFiles(join(vectors, 'inclusion')).map((file) => ({ file, ...JSON.parse(readFileSync(file, 'utf8')) }));
+  const inclusionCases = jsonFiles(join(vectors, 'inclusion')).map((file) => ({
+    file,
+    ...JSON.parse(readFileSync(file, 'utf8')),
+  }));
   it.each(inclusionCases.map((c) => [c.file.slice(vectors.length + 1), c] as const))('inclusion %s', (_name, c) => {
     const proof = (c.proof ?? []).map(b64);
     const ok = verifyInclusion(c.leafIdx, c.treeSize, b64(c.leafHash), proof, b64(c.root));
@@ -79,7 +94,10 @@ describe('RFC 9162 tree against transparency-dev/merkle vectors', () => {
   });
   it('has many inclusion cases', () => expect(inclusionCases.length).toBeGreaterThan(80));
 
-  const consistencyCases = jsonFiles(join(vectors, 'consistency')).map((file) => ({ file, ...JSON.parse(readFileSync(file, 'utf8')) }));
+  const consistencyCases = jsonFiles(join(vectors, 'consistency')).map((file) => ({
+    file,
+    ...JSON.parse(readFileSync(file, 'utf8')),
+  }));
   it.each(consistencyCases.map((c) => [c.file.slice(vectors.length + 1), c] as const))('consistency %s', (_name, c) => {
     const proof = (c.proof ?? []).map(b64);
     expect(verifyConsistency(c.size1, c.size2, b64(c.root1), b64(c.root2), proof)).toBe(!c.wantErr);
@@ -121,7 +139,15 @@ describe('property: any size, any index', () => {
         if (from < size) {
           // A rewrite: the same sizes, one early leaf changed, a new root.
           const rewritten = storedTree(leaves.map((l, n) => (n === 0 ? leafHash(new Uint8Array([9])) : l)));
-          expect(verifyConsistency(from, size, older, rootHash(rewritten.read, size), consistencyProof(rewritten.read, from, size))).toBe(false);
+          expect(
+            verifyConsistency(
+              from,
+              size,
+              older,
+              rootHash(rewritten.read, size),
+              consistencyProof(rewritten.read, from, size),
+            ),
+          ).toBe(false);
         }
         // O(log n) stored nodes per proof.
         const bound = 2 * Math.ceil(Math.log2(size + 1)) + 2;
@@ -137,7 +163,10 @@ describe('property: any size, any index', () => {
       fc.property(fc.integer({ min: 0, max: 200 }), fc.integer({ min: 0, max: 50 }), (start, more) => {
         const leaves = leavesOf(start + more);
         const { read } = storedTree(leaves);
-        const resumed = TreeBuilder.resume(start, edgeOf(start).map((n) => read(n.level, n.index)));
+        const resumed = TreeBuilder.resume(
+          start,
+          edgeOf(start).map((n) => read(n.level, n.index)),
+        );
         leaves.slice(start).forEach((l) => resumed.push(l));
         expect(toHex(resumed.root())).toBe(toHex(referenceRoot(leaves)));
       }),
@@ -147,9 +176,11 @@ describe('property: any size, any index', () => {
 
 describe('base64', () => {
   it('round-trips and refuses non-canonical text', () => {
-    fc.assert(fc.property(fc.uint8Array({ maxLength: 70 }), (bytes) => {
-      expect(toHex(fromBase64(toBase64(bytes))!)).toBe(toHex(bytes));
-    }));
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 70 }), (bytes) => {
+        expect(toHex(fromBase64(toBase64(bytes))!)).toBe(toHex(bytes));
+      }),
+    );
     expect(toBase64(new TextEncoder().encode('foobar'))).toBe(Buffer.from('foobar').toString('base64'));
     expect(fromBase64('Zm9vYg')).toBeNull();
     expect(fromBase64('Zm9vYh==')).toBeNull();

@@ -89,7 +89,8 @@ export function inclusionProof(read: NodeReader, index: number, size: number): H
 
 /** RFC 9162 2.1.4.1: the proof that the tree of `from` leaves is a prefix of the tree of `to` leaves. */
 export function consistencyProof(read: NodeReader, from: number, to: number): Hash[] {
-  if (!(from >= 1 && from <= to)) throw new RangeError(`sizes ${from} and ${to} are not in order (the first at least 1)`);
+  if (!(from >= 1 && from <= to))
+    throw new RangeError(`sizes ${from} and ${to} are not in order (the first at least 1)`);
   if (from === to) return [];
   const proof: Hash[] = [];
   const sub = (m: number, lo: number, hi: number, whole: boolean) => {
@@ -154,11 +155,18 @@ export function verifyInclusion(index: number, size: number, hash: Hash, proof: 
 }
 
 /** RFC 9162 2.1.4.2: whether `proof` shows the tree (`size1`, `root1`) is a prefix of (`size2`, `root2`). */
-export function verifyConsistency(size1: number, size2: number, root1: Hash, root2: Hash, proof: readonly Hash[]): boolean {
+export function verifyConsistency(
+  size1: number,
+  size2: number,
+  root1: Hash,
+  root2: Hash,
+  proof: readonly Hash[],
+): boolean {
   // Nothing is proved about the empty tree (as transparency-dev/merkle holds): sizes start at 1.
   if (!(Number.isSafeInteger(size1) && Number.isSafeInteger(size2) && size1 >= 1 && size1 <= size2)) return false;
   if (size1 === size2) return proof.length === 0 && equalHashes(root1, root2);
-  if (root1.length !== HASH_SIZE || root2.length !== HASH_SIZE || proof.some((p) => p.length !== HASH_SIZE)) return false;
+  if (root1.length !== HASH_SIZE || root2.length !== HASH_SIZE || proof.some((p) => p.length !== HASH_SIZE))
+    return false;
   if (proof.length === 0) return false;
   const path = isPowerOfTwo(size1) ? [root1, ...proof] : [...proof];
   let fn = size1 - 1;
@@ -198,7 +206,8 @@ export class TreeBuilder {
   static resume(size: number, edge: readonly Hash[]): TreeBuilder {
     const builder = new TreeBuilder();
     const levels = edgeOf(size).map((n) => n.level);
-    if (levels.length !== edge.length) throw new Error(`a tree of size ${size} has ${levels.length} edge hashes, not ${edge.length}`);
+    if (levels.length !== edge.length)
+      throw new Error(`a tree of size ${size} has ${levels.length} edge hashes, not ${edge.length}`);
     builder.edge = levels.map((level, i) => ({ level, hash: edge[i]! }));
     builder.size = size;
     return builder;
@@ -250,7 +259,11 @@ export function toBase64(bytes: Uint8Array): string {
   for (let i = 0; i < bytes.length; i += 3) {
     const [a, b, c] = [bytes[i]!, bytes[i + 1], bytes[i + 2]];
     const n = (a << 16) | ((b ?? 0) << 8) | (c ?? 0);
-    out += B64[(n >> 18) & 63]! + B64[(n >> 12) & 63]! + (b === undefined ? '=' : B64[(n >> 6) & 63]!) + (c === undefined ? '=' : B64[n & 63]!);
+    out +=
+      B64[(n >> 18) & 63]! +
+      B64[(n >> 12) & 63]! +
+      (b === undefined ? '=' : B64[(n >> 6) & 63]!) +
+      (c === undefined ? '=' : B64[n & 63]!);
   }
   return out;
 }

@@ -47,7 +47,10 @@ describe('C2SP signed-note', () => {
     expect(parseSignerKey(vectors.sign[0]!.skey.replace('AYEK', 'AYEL'))).toBeNull();
     const verifier = parseVerifierKey(vkey)!;
     expect(openNote(note.slice(0, -1), verifier).ok).toBe(false);
-    expect(openNote(note.replace('— PeterNeumann', '— Other'), verifier)).toEqual({ ok: false, reason: 'no signature by the key PeterNeumann' });
+    expect(openNote(note.replace('— PeterNeumann', '— Other'), verifier)).toEqual({
+      ok: false,
+      reason: 'no signature by the key PeterNeumann',
+    });
     const other = parseVerifierKey(verifierKey('PeterNeumann', publicKeyOf(newSeed())))!;
     expect(openNote(note, other).ok).toBe(false);
   });
@@ -71,7 +74,11 @@ describe('C2SP tlog-checkpoint', () => {
     const checked = verifyCheckpoint(note, vkey);
     expect(checked.ok && checked.checkpoint.size).toBe(7);
     expect(checked.ok && toHex(checked.checkpoint.root)).toBe(toHex(EMPTY_ROOT));
-    const elsewhere = signNote(checkpointText({ origin: 'other.example/log', size: 7, root: EMPTY_ROOT }), origin, seed);
+    const elsewhere = signNote(
+      checkpointText({ origin: 'other.example/log', size: 7, root: EMPTY_ROOT }),
+      origin,
+      seed,
+    );
     expect(verifyCheckpoint(elsewhere, vkey).ok).toBe(false);
     expect(verifyCheckpoint(note.replace('\n7\n', '\n8\n'), vkey).ok).toBe(false);
   });

@@ -47,7 +47,18 @@ export function parseVerifierKey(vkey: string): Verifier | null {
   const [name, idHex, keyText] = parts as [string, string, string];
   const id = fromHex(idHex);
   const body = fromBase64(keyText);
-  if (!name || !idHex || !keyText || !validKeyName(name) || !id || id.length !== 4 || !body || body.length !== 33 || body[0] !== ED25519) return null;
+  if (
+    !name ||
+    !idHex ||
+    !keyText ||
+    !validKeyName(name) ||
+    !id ||
+    id.length !== 4 ||
+    !body ||
+    body.length !== 33 ||
+    body[0] !== ED25519
+  )
+    return null;
   const publicKey = body.slice(1);
   if (toHex(keyId(name, publicKey)) !== idHex) return null;
   return { name, id, publicKey };
@@ -61,7 +72,8 @@ export const newSeed = (): Uint8Array => ed25519.utils.randomSecretKey();
 
 /** Signs `text` (which ends with a newline) as a note with one signature line. */
 export function signNote(text: string, name: string, seed: Uint8Array): string {
-  if (!text.endsWith('\n') || text.includes('\n\n')) throw new Error('a note text ends with a newline and has no blank line');
+  if (!text.endsWith('\n') || text.includes('\n\n'))
+    throw new Error('a note text ends with a newline and has no blank line');
   const publicKey = publicKeyOf(seed);
   const signature = ed25519.sign(encoder.encode(text), seed);
   const blob = new Uint8Array(4 + signature.length);
@@ -92,9 +104,13 @@ export function openNote(note: string, verifier: Verifier): OpenedNote {
     if (match[1] !== verifier.name || toHex(blob.slice(0, 4)) !== toHex(verifier.id)) continue;
     tried = true;
     const signature = blob.slice(4);
-    if (signature.length === 64 && ed25519.verify(signature, message, verifier.publicKey, { zip215: false })) return { ok: true, text };
+    if (signature.length === 64 && ed25519.verify(signature, message, verifier.publicKey, { zip215: false }))
+      return { ok: true, text };
   }
-  return { ok: false, reason: tried ? 'the signature does not verify with the key' : `no signature by the key ${verifier.name}` };
+  return {
+    ok: false,
+    reason: tried ? 'the signature does not verify with the key' : `no signature by the key ${verifier.name}`,
+  };
 }
 
 /** A tlog-checkpoint's body. */
@@ -131,7 +147,8 @@ export function verifyCheckpoint(note: string, vkey: string): CheckedCheckpoint 
   if (!opened.ok) return opened;
   const checkpoint = parseCheckpointText(opened.text);
   if (!checkpoint) return { ok: false, reason: 'the note is not a checkpoint (origin, size, root hash)' };
-  if (checkpoint.origin !== verifier.name) return { ok: false, reason: `the checkpoint's origin ${checkpoint.origin} is not the key's name ${verifier.name}` };
+  if (checkpoint.origin !== verifier.name)
+    return { ok: false, reason: `the checkpoint's origin ${checkpoint.origin} is not the key's name ${verifier.name}` };
   return { ok: true, checkpoint };
 }
 
@@ -154,7 +171,6 @@ export function splitNotes(text: string): string[] {
   return notes;
 }
 
-
 /** The signer key `PRIVATE+KEY+name+hex(key id)+base64(0x01 || seed)` that note.NewSigner reads. */
 export function signerKey(name: string, seed: Uint8Array): string {
   const body = new Uint8Array(33);
@@ -169,7 +185,8 @@ export function parseSignerKey(skey: string): { name: string; seed: Uint8Array }
   if (!parts || parts[0] !== 'PRIVATE' || parts[1] !== 'KEY') return null;
   const [, , name, idHex, keyText] = parts as [string, string, string, string, string];
   const body = fromBase64(keyText);
-  if (!name || !idHex || !keyText || !validKeyName(name) || !body || body.length !== 33 || body[0] !== ED25519) return null;
+  if (!name || !idHex || !keyText || !validKeyName(name) || !body || body.length !== 33 || body[0] !== ED25519)
+    return null;
   const seed = body.slice(1);
   return toHex(keyId(name, publicKeyOf(seed))) === idHex ? { name, seed } : null;
 }

@@ -16,7 +16,10 @@ export type BundleCheck = { ok: true; size: number; events: number } | { ok: fal
  * line's hash from its content and prev_hash, each event's inclusion in the checkpoint's tree. `chainHash` is the
  * event hash function (the server's domain/chain.ts; injected so that this module stays browser-safe).
  */
-export function checkProofBundle(bundle: ProofBundle, options: { chainHash: (prevHash: string, envelope: ChainEnvelope) => string; vkey?: string }): BundleCheck {
+export function checkProofBundle(
+  bundle: ProofBundle,
+  options: { chainHash: (prevHash: string, envelope: ChainEnvelope) => string; vkey?: string },
+): BundleCheck {
   const checked = verifyCheckpoint(bundle.checkpoint, options.vkey ?? bundle.vkey);
   if (!checked.ok) return { ok: false, reason: `checkpoint: ${checked.reason}` };
   const { size, root } = checked.checkpoint;
@@ -27,16 +30,28 @@ export function checkProofBundle(bundle: ProofBundle, options: { chainHash: (pre
     } catch {
       return { ok: false, reason: `event ${item.position}: the line is not JSON` };
     }
-    if (event.position !== item.position) return { ok: false, reason: `event ${item.position}: the line is of position ${event.position}` };
+    if (event.position !== item.position)
+      return { ok: false, reason: `event ${item.position}: the line is of position ${event.position}` };
     const { prev_hash, hash, ...rest } = event;
     const envelope: ChainEnvelope = {
-      position: rest.position, event_id: rest.event_id, stream_id: rest.stream_id, stream_type: rest.stream_type, stream_version: rest.stream_version,
-      type: rest.type, schema_version: rest.schema_version, data: rest.data, metadata: rest.metadata, occurred_at: rest.occurred_at,
+      position: rest.position,
+      event_id: rest.event_id,
+      stream_id: rest.stream_id,
+      stream_type: rest.stream_type,
+      stream_version: rest.stream_version,
+      type: rest.type,
+      schema_version: rest.schema_version,
+      data: rest.data,
+      metadata: rest.metadata,
+      occurred_at: rest.occurred_at,
     };
-    if (typeof hash !== 'string' || options.chainHash(prev_hash, envelope) !== hash) return { ok: false, reason: `event ${item.position}: its hash does not match its content` };
-    if (item.position < 1 || item.position > size) return { ok: false, reason: `event ${item.position}: not in the checkpoint's tree of ${size}` };
+    if (typeof hash !== 'string' || options.chainHash(prev_hash, envelope) !== hash)
+      return { ok: false, reason: `event ${item.position}: its hash does not match its content` };
+    if (item.position < 1 || item.position > size)
+      return { ok: false, reason: `event ${item.position}: not in the checkpoint's tree of ${size}` };
     const proof = item.inclusion.map((p) => fromBase64(p));
-    if (proof.some((p) => p === null)) return { ok: false, reason: `event ${item.position}: a proof hash is not base64` };
+    if (proof.some((p) => p === null))
+      return { ok: false, reason: `event ${item.position}: a proof hash is not base64` };
     if (!verifyInclusion(item.position - 1, size, eventLeafHash(hash), proof as Uint8Array[], root)) {
       return { ok: false, reason: `event ${item.position}: not included in the checkpoint's tree (size ${size})` };
     }

@@ -93,11 +93,7 @@ const notSelf = (state: UserState, ctx: DecideContext, doing: string) => {
   if (ctx.actor === state.user_id) throw forbidden(`You cannot ${doing} your own account`);
 };
 
-function update(
-  command: Extract<UserCommand, { type: 'update' }>,
-  state: UserState,
-  ctx: DecideContext,
-): UserEvent[] {
+function update(command: Extract<UserCommand, { type: 'update' }>, state: UserState, ctx: DecideContext): UserEvent[] {
   const data: { full_name?: string; email?: string; role?: Role } = {};
   const fullName = command.full_name?.trim();
   if (fullName && fullName.length > 0) data.full_name = fullName;
@@ -161,7 +157,9 @@ export function decideUser(command: UserCommand, state: UserState, ctx: DecideCo
       if (state.suspended) throw forbidden('Account suspended');
       return [{ type: 'UserSignedIn', data: {} }];
     case 'lockTwoFactor':
-      return [{ type: 'TwoFactorLocked', data: { failures: command.failures, window_minutes: command.window_minutes } }];
+      return [
+        { type: 'TwoFactorLocked', data: { failures: command.failures, window_minutes: command.window_minutes } },
+      ];
     default: {
       const unknown: never = command;
       throw new Error(`Unknown user command ${(unknown as { type: string }).type}`);

@@ -6,7 +6,14 @@
  */
 import type { Page } from '@playwright/test';
 import { generateSync } from 'otplib';
-import { call, PASSWORD, preparePricingAndPool, registerVerified, signInInBrowser, type Person } from '../support/api.ts';
+import {
+  call,
+  PASSWORD,
+  preparePricingAndPool,
+  registerVerified,
+  signInInBrowser,
+  type Person,
+} from '../support/api.ts';
 import { checkPage, expect, test } from '../support/fixtures.ts';
 import { linkIn, waitForMail } from '../support/mail.ts';
 
@@ -47,7 +54,10 @@ async function logout(page: Page) {
 
 test.beforeAll(async ({ server }) => preparePricingAndPool(server, { addresses: 2 }));
 
-test('register, confirm the address by the mailed link, sign in and find the signed-in navigation', async ({ server, person }) => {
+test('register, confirm the address by the mailed link, sign in and find the signed-in navigation', async ({
+  server,
+  person,
+}) => {
   const page = await person();
   const username = `reg${Date.now().toString(36)}`;
   const email = `${username}@example.com`;
@@ -98,7 +108,10 @@ test('an admin sees the Admin link; the phone menu opens, and Escape closes it',
   await expect(page.getByText('Admin role cannot be changed')).toBeVisible();
 });
 
-test('2FA: enabled in the profile, then needed to sign in (a code, then a recovery code) and to open an escrow', async ({ server, person }) => {
+test('2FA: enabled in the profile, then needed to sign in (a code, then a recovery code) and to open an escrow', async ({
+  server,
+  person,
+}) => {
   test.setTimeout(180_000); // two codes wait for a fresh 30-second step each
   const buyer = await registerVerified(server, 'buyer');
   const page = await person();
@@ -123,7 +136,10 @@ test('2FA: enabled in the profile, then needed to sign in (a code, then a recove
     recoveryCodes = await list.locator('code').allInnerTexts();
     expect(recoveryCodes).toHaveLength(10);
     await expect(page.getByText(/From your next sign-in you will be asked for the code/)).toBeVisible();
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: /Download \.txt/ }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: /Download \.txt/ }).click(),
+    ]);
     expect(download.suggestedFilename()).toMatch(/\.txt$/);
     const saved = await download.createReadStream().then(async (stream) => {
       const chunks: Buffer[] = [];
@@ -152,10 +168,18 @@ test('2FA: enabled in the profile, then needed to sign in (a code, then a recove
     await expect(dialog.getByText('2FA code required to create escrow')).toBeVisible();
     await checkPage(page, 'the create form refusing without a 2FA code');
     // The server refuses it too, whatever a client sends (a fresh API session, signed in with a recovery code).
-    const { access_token } = await call<{ access_token: string }>(server, '/auth/login', { json: { username: buyer.username, password: buyer.password, totp_code: recoveryCodes[1] } });
+    const { access_token } = await call<{ access_token: string }>(server, '/auth/login', {
+      json: { username: buyer.username, password: buyer.password, totp_code: recoveryCodes[1] },
+    });
     const refused = await call<{ code: string }>(server, '/escrows', {
       token: access_token,
-      json: { product_service: 'Guitar', description: 'Used, with case.', amount_usd: '250', deadline_days: 7, seller_email: 'someone@example.com' },
+      json: {
+        product_service: 'Guitar',
+        description: 'Used, with case.',
+        amount_usd: '250',
+        deadline_days: 7,
+        seller_email: 'someone@example.com',
+      },
       expect: 422,
     });
     expect(refused.code).toBe('totp_required');
@@ -171,7 +195,10 @@ test('2FA: enabled in the profile, then needed to sign in (a code, then a recove
     await logout(page);
     await signInWithCode(page, buyer, recoveryCodes[0]!);
     await logout(page);
-    const again = await call<{ code: string }>(server, '/auth/login', { json: { username: buyer.username, password: buyer.password, totp_code: recoveryCodes[0] }, expect: 401 });
+    const again = await call<{ code: string }>(server, '/auth/login', {
+      json: { username: buyer.username, password: buyer.password, totp_code: recoveryCodes[0] },
+      expect: 401,
+    });
     expect(again.code).toBe('totp_invalid');
   });
 
@@ -209,7 +236,10 @@ test('switch role from buyer to seller, then log out', async ({ server, person }
   await expect(page.getByText(/Your session has ended/)).toHaveCount(0);
 });
 
-test('a session revoked elsewhere lands on /login saying so, and signing in returns to the page', async ({ server, person }) => {
+test('a session revoked elsewhere lands on /login saying so, and signing in returns to the page', async ({
+  server,
+  person,
+}) => {
   const someone = await registerVerified(server, 'seller');
   const page = await person();
   await signInInBrowser(page, someone);
@@ -218,7 +248,10 @@ test('a session revoked elsewhere lands on /login saying so, and signing in retu
 
   // Changing the password from another session signs every other session out, this browser's included.
   const newPassword = 'a brand new password';
-  await call(server, '/auth/change-password', { token: someone.token, json: { current_password: someone.password, new_password: newPassword } });
+  await call(server, '/auth/change-password', {
+    token: someone.token,
+    json: { current_password: someone.password, new_password: newPassword },
+  });
 
   await page.getByRole('radio', { name: /Buyer/ }).check();
   await page.getByRole('button', { name: 'Switch role' }).click();

@@ -20,7 +20,11 @@ test('release with the admin 2FA code asked for in the confirmation', async ({ s
   await preparePricingAndPool(server, { addresses: 1 });
   const deal = await fundedDeal(server, `Two factor ${Date.now()}`);
   const helper = await registerVerified(server, 'seller');
-  await call(server, `/admin/users/${(await call<{ id: string }>(server, '/auth/me', { token: helper.token })).id}`, { method: 'PUT', token: await adminToken(server), form: { role: 'admin' } });
+  await call(server, `/admin/users/${(await call<{ id: string }>(server, '/auth/me', { token: helper.token })).id}`, {
+    method: 'PUT',
+    token: await adminToken(server),
+    form: { role: 'admin' },
+  });
   const token = await signIn(server, helper.username);
   const { secret } = await call<{ secret: string }>(server, '/auth/setup-2fa', { token, method: 'POST' });
   const enabledAt = Date.now();

@@ -4,7 +4,10 @@ import { checkPage, expect, test } from '../support/fixtures.ts';
 
 const consoleCode = /\/assets\/(admin-page|[a-z]+-panel)-[^/]+\.js$/;
 
-test('a buyer who opens /admin goes to /, and nothing of the console is downloaded on the way', async ({ server, person }) => {
+test('a buyer who opens /admin goes to /, and nothing of the console is downloaded on the way', async ({
+  server,
+  person,
+}) => {
   const buyer = await registerVerified(server, 'buyer');
   const page = await person();
   const scripts: string[] = [];
@@ -18,7 +21,10 @@ test('a buyer who opens /admin goes to /, and nothing of the console is download
   await checkPage(page);
 });
 
-test('signed out, /admin asks to sign in first; an admin comes back to a shared link with its tab', async ({ server, person }) => {
+test('signed out, /admin asks to sign in first; an admin comes back to a shared link with its tab', async ({
+  server,
+  person,
+}) => {
   const page = await person();
   await page.goto('/admin?tab=ledger');
   await expect(page).toHaveURL(/\/login/);

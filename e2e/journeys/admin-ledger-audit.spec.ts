@@ -39,7 +39,10 @@ test('the audit log filters by action (kept in the URL) and pages on the server'
   await expect(rows.first()).toHaveText(firstRow!);
 });
 
-test('the ledger: chain head to publish, the server check, replay with its report, the export as a file, events by type', async ({ server, person }) => {
+test('the ledger: chain head to publish, the server check, replay with its report, the export as a file, events by type', async ({
+  server,
+  person,
+}) => {
   const page = await person();
   await signInInBrowser(page, server.admin);
   await page.goto('/admin?tab=ledger');
@@ -48,14 +51,18 @@ test('the ledger: chain head to publish, the server check, replay with its repor
   await expect(page.getByText(/All \d+ events verify/)).toBeVisible();
 
   await page.getByRole('button', { name: 'Replay the log' }).click();
-  await expect(page.getByRole('status').filter({ hasText: /^Match: \d+ events replayed/ })).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByRole('status').filter({ hasText: /^Match: \d+ events replayed/ })).toBeVisible({
+    timeout: 60_000,
+  });
   await expect(page.getByRole('table', { name: 'Read models compared' })).toContainText('escrows');
 
   const download = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Download export' }).click();
   const file = await download;
   expect(file.suggestedFilename()).toBe('events.ndjson');
-  const lines = readFileSync((await file.path())!, 'utf8').trim().split('\n');
+  const lines = readFileSync((await file.path())!, 'utf8')
+    .trim()
+    .split('\n');
   expect(lines.length).toBeGreaterThan(2);
   expect(JSON.parse(lines.at(-1)!)).toHaveProperty('hash');
 

@@ -18,9 +18,13 @@ test.beforeAll(async ({ server }) => {
  */
 const SATS = { held: '0.01015000 BTC', seller: '0.01000000 BTC', fee: '0.00015000 BTC' };
 /** The value a dialog's fact list gives for a term ("Seller gets" -> its <dd>). */
-const fact = (dialog: Locator, term: string) => dialog.locator('dt', { hasText: term }).locator('xpath=following-sibling::dd[1]');
+const fact = (dialog: Locator, term: string) =>
+  dialog.locator('dt', { hasText: term }).locator('xpath=following-sibling::dd[1]');
 
-test('verify a marked payment after looking at its evidence, then release it to the seller', async ({ server, person }) => {
+test('verify a marked payment after looking at its evidence, then release it to the seller', async ({
+  server,
+  person,
+}) => {
   const product = `Verify ${Date.now()}`;
   const deal = await openDeal(server, product);
   await markPaid(server, deal, 'Paid at noon');
@@ -33,7 +37,11 @@ test('verify a marked payment after looking at its evidence, then release it to 
   await expect(card.getByText('Paid at noon')).toBeVisible();
   const preview = card.getByRole('img', { name: 'Payment evidence: receipt.png' });
   await expect(preview).toBeVisible();
-  expect(await preview.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0 && img.src.startsWith('blob:'))).toBe(true);
+  expect(
+    await preview.evaluate(
+      (img: HTMLImageElement) => img.complete && img.naturalWidth > 0 && img.src.startsWith('blob:'),
+    ),
+  ).toBe(true);
   await checkPage(page, 'verifications');
   await shoot(page, 'verifications');
 
@@ -51,7 +59,10 @@ test('verify a marked payment after looking at its evidence, then release it to 
   await expect(page.getByRole('heading', { name: product })).toHaveCount(0);
 
   // The seller gives a payout address; the escrow's page in the console (as mails link to it) offers the release.
-  await page.request.post(`/api/escrows/${deal.id}/payout-address`, { headers: { authorization: `Bearer ${deal.seller.token}` }, data: { address: deal.payoutAddress } });
+  await page.request.post(`/api/escrows/${deal.id}/payout-address`, {
+    headers: { authorization: `Bearer ${deal.seller.token}` },
+    data: { address: deal.payoutAddress },
+  });
   await page.goto(`/admin?tab=escrows&escrow=${deal.id}`);
   await expect(page.getByRole('heading', { name: product })).toBeVisible();
   await expect(page.locator('.history-entry').filter({ hasText: 'PaymentVerified' })).toContainText('Funded');
@@ -72,7 +83,10 @@ test('verify a marked payment after looking at its evidence, then release it to 
   await shoot(page, 'escrow-detail');
 });
 
-test('refund, freeze and unfreeze from the escrow list; the list filters by status and searches by e-mail', async ({ server, person }) => {
+test('refund, freeze and unfreeze from the escrow list; the list filters by status and searches by e-mail', async ({
+  server,
+  person,
+}) => {
   const product = `Refund ${Date.now()}`;
   const deal = await fundedDeal(server, product);
   const page = await person({ width: 820, height: 1000 });
@@ -116,7 +130,10 @@ test('refund, freeze and unfreeze from the escrow list; the list filters by stat
   await checkPage(page, 'refunded escrow');
 });
 
-test('resolve a dispute with a split: the satoshis each side gets are shown before confirming', async ({ server, person }) => {
+test('resolve a dispute with a split: the satoshis each side gets are shown before confirming', async ({
+  server,
+  person,
+}) => {
   const product = `Dispute ${Date.now()}`;
   const deal = await fundedDeal(server, product);
   await openDispute(server, deal, 'Only half of it arrived');
@@ -147,7 +164,11 @@ test('resolve a dispute with a split: the satoshis each side gets are shown befo
   await dialog.getByRole('button', { name: 'Resolve dispute' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Dispute resolved' })).toBeVisible();
   await expect(page.getByRole('listitem').filter({ hasText: 'Only half of it arrived' })).toContainText('seller 30%');
-  await page.getByRole('listitem').filter({ hasText: 'Only half of it arrived' }).getByRole('link', { name: /Escrow/ }).click();
+  await page
+    .getByRole('listitem')
+    .filter({ hasText: 'Only half of it arrived' })
+    .getByRole('link', { name: /Escrow/ })
+    .click();
   await expect(page.locator('.history-entry').last()).toContainText('DisputeResolved');
 });
 
@@ -158,7 +179,13 @@ test('assign an available address to an escrow a seller opened', async ({ server
     await fetch(`${server.baseURL}/api/escrows`, {
       method: 'POST',
       headers: { authorization: `Bearer ${deal.seller.token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ product_service: 'Seller listing', description: 'Opened by the seller', amount_usd: 300, deadline_days: 7, buyer_email: deal.buyer.email }),
+      body: JSON.stringify({
+        product_service: 'Seller listing',
+        description: 'Opened by the seller',
+        amount_usd: 300,
+        deadline_days: 7,
+        buyer_email: deal.buyer.email,
+      }),
     })
   ).json();
   const page = await person();

@@ -13,13 +13,24 @@ test.beforeAll(async ({ server }) => {
   await preparePricingAndPool(server, { addresses: 4 });
 });
 
-test('verify a payment by a proof: see what it proves, confirm, and the escrow says it was proven on the chain', async ({ server, person }) => {
+test('verify a payment by a proof: see what it proves, confirm, and the escrow says it was proven on the chain', async ({
+  server,
+  person,
+}) => {
   const product = `Proof ${Date.now()}`;
   const deal = await openDeal(server, product);
   await markPaid(server, deal, 'Paid from my node');
-  const escrow = await call<{ assigned_address: string; amount_sats: number }>(server, `/escrows/${deal.id}`, { token: deal.buyer.token });
-  const short = regtestProof(makeTransaction([{ address: escrow.assigned_address, sats: escrow.amount_sats - 1000 }], 'mainnet'), { following: 2 });
-  const proof = regtestProof(makeTransaction([{ address: escrow.assigned_address, sats: escrow.amount_sats + 2500 }], 'mainnet', 2), { following: 2 });
+  const escrow = await call<{ assigned_address: string; amount_sats: number }>(server, `/escrows/${deal.id}`, {
+    token: deal.buyer.token,
+  });
+  const short = regtestProof(
+    makeTransaction([{ address: escrow.assigned_address, sats: escrow.amount_sats - 1000 }], 'mainnet'),
+    { following: 2 },
+  );
+  const proof = regtestProof(
+    makeTransaction([{ address: escrow.assigned_address, sats: escrow.amount_sats + 2500 }], 'mainnet', 2),
+    { following: 2 },
+  );
 
   for (const width of [1366, 390]) {
     const page = await person({ width, height: 900 });
@@ -33,7 +44,9 @@ test('verify a payment by a proof: see what it proves, confirm, and the escrow s
     await dialog.getByLabel('Transaction proof (txout_proof)').fill(short.txout_proof);
     await dialog.getByLabel(/Following block headers/).fill(short.headers);
     await dialog.getByRole('button', { name: 'Check proof' }).click();
-    await expect(dialog.getByRole('alert')).toContainText(`only ${escrow.amount_sats - 1000} of the ${escrow.amount_sats} satoshis arrived`);
+    await expect(dialog.getByRole('alert')).toContainText(
+      `only ${escrow.amount_sats - 1000} of the ${escrow.amount_sats} satoshis arrived`,
+    );
     await checkPage(page, `verify dialog, proof refused, ${width}`);
     await shoot(page, 'verify-proof-refused');
     // The real one: what it proves, before confirming.
@@ -51,7 +64,9 @@ test('verify a payment by a proof: see what it proves, confirm, and the escrow s
       continue;
     }
     await dialog.getByRole('button', { name: 'Verify payment' }).click();
-    await expect(page.getByRole('status').filter({ hasText: 'Payment proven and verified: the escrow is funded' })).toBeVisible();
+    await expect(
+      page.getByRole('status').filter({ hasText: 'Payment proven and verified: the escrow is funded' }),
+    ).toBeVisible();
     await page.goto(`/admin?tab=escrows&escrow=${deal.id}`);
     await expect(page.getByText(/Proven on the chain: 3 confirmations, block [0-9a-f]{64}/)).toBeVisible();
     await checkPage(page, 'console escrow with a proven payment');

@@ -4,7 +4,10 @@ import { signInInBrowser } from '../support/api.ts';
 import { openDeal, shoot } from '../support/admin-data.ts';
 import { checkPage, expect, test } from '../support/fixtures.ts';
 
-test('set the rate and fee: checked as the server checks them, confirmed, then shown with who set them', async ({ server, person }) => {
+test('set the rate and fee: checked as the server checks them, confirmed, then shown with who set them', async ({
+  server,
+  person,
+}) => {
   const page = await person();
   await signInInBrowser(page, server.admin);
   await page.goto('/admin?tab=settings');
@@ -31,13 +34,18 @@ test('set the rate and fee: checked as the server checks them, confirmed, then s
   await expect(page.getByText('$50,000.00')).toBeVisible();
 });
 
-test('paste many addresses: the good ones are added, the others listed with why; edit and delete an available one', async ({ server, person }) => {
+test('paste many addresses: the good ones are added, the others listed with why; edit and delete an available one', async ({
+  server,
+  person,
+}) => {
   const deal = await openDeal(server, `Pool ${Date.now()}`);
   const [first, second, third] = [freshAddress(), freshAddress(), freshAddress()];
   const page = await person({ width: 820, height: 1000 });
   await signInInBrowser(page, server.admin);
   await page.goto('/admin?tab=addresses');
-  await page.getByLabel('Addresses to add, one a line').fill([first, 'not-an-address', second, 'tb1qw508d6qejxtdg4y5r3zarvary0c5xw7kxpjzsx'].join('\n'));
+  await page
+    .getByLabel('Addresses to add, one a line')
+    .fill([first, 'not-an-address', second, 'tb1qw508d6qejxtdg4y5r3zarvary0c5xw7kxpjzsx'].join('\n'));
   await page.getByRole('button', { name: 'Add to the pool' }).click();
   const dialog = page.getByRole('dialog', { name: 'Add 2 addresses to the pool?' });
   await expect(dialog).toContainText(first);
@@ -61,7 +69,11 @@ test('paste many addresses: the good ones are added, the others listed with why;
   await edit.getByLabel('Address').fill(third);
   await edit.getByRole('button', { name: 'Save address' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Address updated' })).toBeVisible();
-  await page.getByRole('row').filter({ hasText: third }).getByRole('button', { name: `Delete ${third}` }).click();
+  await page
+    .getByRole('row')
+    .filter({ hasText: third })
+    .getByRole('button', { name: `Delete ${third}` })
+    .click();
   const remove = page.getByRole('dialog', { name: 'Delete this address?' });
   await expect(remove).toContainText(third);
   await remove.getByRole('button', { name: 'Delete address' }).click();
@@ -69,7 +81,9 @@ test('paste many addresses: the good ones are added, the others listed with why;
   await expect(page.getByRole('row').filter({ hasText: third })).toHaveCount(0);
 
   // An assigned address says why it cannot be changed, and names its escrow.
-  const escrow = (await (await page.request.get(`/api/escrows/${deal.id}`, { headers: { authorization: `Bearer ${deal.buyer.token}` } })).json()) as { assigned_address: string };
+  const escrow = (await (
+    await page.request.get(`/api/escrows/${deal.id}`, { headers: { authorization: `Bearer ${deal.buyer.token}` } })
+  ).json()) as { assigned_address: string };
   const assigned = page.getByRole('row').filter({ hasText: escrow.assigned_address });
   await expect(assigned).toContainText('Assigned to an escrow: cannot be edited or deleted');
   await expect(assigned.getByRole('link')).toHaveAttribute('href', `/admin?tab=escrows&escrow=${deal.id}`);

@@ -4,7 +4,19 @@ import { preparePricingAndPool, signInInBrowser } from '../support/api.ts';
 import { fundedDeal, markPaid, openDeal, openDispute, shoot, submitReview } from '../support/admin-data.ts';
 import { checkPage, expect, test } from '../support/fixtures.ts';
 
-const TABS = ['overview', 'verifications', 'escrows', 'disputes', 'addresses', 'users', 'reviews', 'audit', 'settings', 'ledger', 'webhooks'];
+const TABS = [
+  'overview',
+  'verifications',
+  'escrows',
+  'disputes',
+  'addresses',
+  'users',
+  'reviews',
+  'audit',
+  'settings',
+  'ledger',
+  'webhooks',
+];
 
 test('every tab at 1366, 820, 390 and 360 px', async ({ server, person }) => {
   test.setTimeout(600_000); // eleven tabs at four widths, each checked by axe
@@ -30,7 +42,10 @@ test('every tab at 1366, 820, 390 and 360 px', async ({ server, person }) => {
         const root = document.documentElement;
         if (root.scrollWidth <= root.clientWidth) return [];
         const limit = root.clientWidth + 0.5;
-        return [...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > limit).slice(0, 5).map((e) => `${e.tagName.toLowerCase()}.${e.className}`);
+        return [...document.querySelectorAll('body *')]
+          .filter((e) => e.getBoundingClientRect().right > limit)
+          .slice(0, 5)
+          .map((e) => `${e.tagName.toLowerCase()}.${e.className}`);
       });
       expect(wide, `sideways scroll on ${tab} at ${width}px`).toEqual([]);
       if (width !== 360) await shoot(page, `tab-${tab}`);
@@ -52,29 +67,117 @@ test('every dialog of the console at 1366, 820 and 390 px: axe clean, Escape clo
   const card = (page: Page, text: string) => page.getByRole('listitem').filter({ hasText: text });
   const row = (page: Page, text: string) => page.getByRole('row').filter({ hasText: text });
   const dialogs: { name: string; path: string; open: (page: Page) => Promise<void> }[] = [
-    { name: 'verify', path: '/admin?tab=verifications', open: (p) => card(p, `Dialogs marked ${stamp}`).getByRole('button', { name: 'Verify' }).click() },
-    { name: 'reject-payment', path: '/admin?tab=verifications', open: (p) => card(p, `Dialogs marked ${stamp}`).getByRole('button', { name: 'Reject' }).click() },
-    { name: 'release', path: `/admin?tab=escrows&escrow=${funded.id}`, open: (p) => p.getByRole('button', { name: 'Release' }).click() },
-    { name: 'refund', path: `/admin?tab=escrows&escrow=${funded.id}`, open: (p) => p.getByRole('button', { name: 'Refund' }).click() },
-    { name: 'freeze', path: `/admin?tab=escrows&escrow=${funded.id}`, open: (p) => p.getByRole('button', { name: 'Freeze' }).click() },
-    { name: 'resolve', path: '/admin?tab=disputes', open: async (p) => {
-      await card(p, 'Dialogs dispute').getByRole('button', { name: 'Resolve' }).click();
-      await p.getByRole('dialog').getByLabel('Resolution').selectOption('split');
-    } },
-    { name: 'add-addresses', path: '/admin?tab=addresses', open: async (p) => {
-      await p.getByLabel('Addresses to add, one a line').fill(funded.payoutAddress);
-      await p.getByRole('button', { name: 'Add to the pool' }).click();
-    } },
-    { name: 'edit-address', path: '/admin?tab=addresses', open: (p) => p.getByRole('button', { name: /^Edit / }).first().click() },
-    { name: 'delete-address', path: '/admin?tab=addresses', open: (p) => p.getByRole('button', { name: /^Delete / }).first().click() },
-    { name: 'edit-user', path: '/admin?tab=users', open: (p) => row(p, funded.buyer.username).getByRole('button', { name: `Edit ${funded.buyer.username}` }).click() },
-    { name: 'suspend-user', path: '/admin?tab=users', open: (p) => row(p, funded.buyer.username).getByRole('button', { name: `Suspend ${funded.buyer.username}` }).click() },
-    { name: 'reset-password', path: '/admin?tab=users', open: (p) => row(p, funded.buyer.username).getByRole('button', { name: /^Reset the password/ }).click() },
-    { name: 'delete-user', path: '/admin?tab=users', open: (p) => row(p, funded.buyer.username).getByRole('button', { name: `Delete ${funded.buyer.username}` }).click() },
-    { name: 'edit-review', path: '/admin?tab=reviews', open: (p) => card(p, `Dialogs ${stamp}`).first().getByRole('button', { name: 'Edit & Approve' }).click() },
-    { name: 'reject-review', path: '/admin?tab=reviews', open: (p) => card(p, `Dialogs ${stamp}`).first().getByRole('button', { name: 'Reject' }).click() },
-    { name: 'delete-review', path: '/admin?tab=reviews', open: (p) => p.getByRole('button', { name: `Delete the review by Dialogs ${stamp}` }).click() },
-    { name: 'settings', path: '/admin?tab=settings', open: (p) => p.getByRole('button', { name: 'Set rate and fee' }).click() },
+    {
+      name: 'verify',
+      path: '/admin?tab=verifications',
+      open: (p) => card(p, `Dialogs marked ${stamp}`).getByRole('button', { name: 'Verify' }).click(),
+    },
+    {
+      name: 'reject-payment',
+      path: '/admin?tab=verifications',
+      open: (p) => card(p, `Dialogs marked ${stamp}`).getByRole('button', { name: 'Reject' }).click(),
+    },
+    {
+      name: 'release',
+      path: `/admin?tab=escrows&escrow=${funded.id}`,
+      open: (p) => p.getByRole('button', { name: 'Release' }).click(),
+    },
+    {
+      name: 'refund',
+      path: `/admin?tab=escrows&escrow=${funded.id}`,
+      open: (p) => p.getByRole('button', { name: 'Refund' }).click(),
+    },
+    {
+      name: 'freeze',
+      path: `/admin?tab=escrows&escrow=${funded.id}`,
+      open: (p) => p.getByRole('button', { name: 'Freeze' }).click(),
+    },
+    {
+      name: 'resolve',
+      path: '/admin?tab=disputes',
+      open: async (p) => {
+        await card(p, 'Dialogs dispute').getByRole('button', { name: 'Resolve' }).click();
+        await p.getByRole('dialog').getByLabel('Resolution').selectOption('split');
+      },
+    },
+    {
+      name: 'add-addresses',
+      path: '/admin?tab=addresses',
+      open: async (p) => {
+        await p.getByLabel('Addresses to add, one a line').fill(funded.payoutAddress);
+        await p.getByRole('button', { name: 'Add to the pool' }).click();
+      },
+    },
+    {
+      name: 'edit-address',
+      path: '/admin?tab=addresses',
+      open: (p) =>
+        p
+          .getByRole('button', { name: /^Edit / })
+          .first()
+          .click(),
+    },
+    {
+      name: 'delete-address',
+      path: '/admin?tab=addresses',
+      open: (p) =>
+        p
+          .getByRole('button', { name: /^Delete / })
+          .first()
+          .click(),
+    },
+    {
+      name: 'edit-user',
+      path: '/admin?tab=users',
+      open: (p) =>
+        row(p, funded.buyer.username)
+          .getByRole('button', { name: `Edit ${funded.buyer.username}` })
+          .click(),
+    },
+    {
+      name: 'suspend-user',
+      path: '/admin?tab=users',
+      open: (p) =>
+        row(p, funded.buyer.username)
+          .getByRole('button', { name: `Suspend ${funded.buyer.username}` })
+          .click(),
+    },
+    {
+      name: 'reset-password',
+      path: '/admin?tab=users',
+      open: (p) =>
+        row(p, funded.buyer.username)
+          .getByRole('button', { name: /^Reset the password/ })
+          .click(),
+    },
+    {
+      name: 'delete-user',
+      path: '/admin?tab=users',
+      open: (p) =>
+        row(p, funded.buyer.username)
+          .getByRole('button', { name: `Delete ${funded.buyer.username}` })
+          .click(),
+    },
+    {
+      name: 'edit-review',
+      path: '/admin?tab=reviews',
+      open: (p) => card(p, `Dialogs ${stamp}`).first().getByRole('button', { name: 'Edit & Approve' }).click(),
+    },
+    {
+      name: 'reject-review',
+      path: '/admin?tab=reviews',
+      open: (p) => card(p, `Dialogs ${stamp}`).first().getByRole('button', { name: 'Reject' }).click(),
+    },
+    {
+      name: 'delete-review',
+      path: '/admin?tab=reviews',
+      open: (p) => p.getByRole('button', { name: `Delete the review by Dialogs ${stamp}` }).click(),
+    },
+    {
+      name: 'settings',
+      path: '/admin?tab=settings',
+      open: (p) => p.getByRole('button', { name: 'Set rate and fee' }).click(),
+    },
   ];
   for (const width of [1366, 820, 390]) {
     const page = await person({ width, height: 900 });
@@ -84,7 +187,9 @@ test('every dialog of the console at 1366, 820 and 390 px: axe clean, Escape clo
       await dialog.open(page);
       await expect(page.getByRole('dialog')).toBeVisible();
       await checkPage(page, `${dialog.name} dialog at ${width}px`);
-      await page.screenshot({ path: `${process.env.E2E_ARTIFACTS ?? 'e2e/.artifacts'}/screens/dialog-${dialog.name}-${width}.png` });
+      await page.screenshot({
+        path: `${process.env.E2E_ARTIFACTS ?? 'e2e/.artifacts'}/screens/dialog-${dialog.name}-${width}.png`,
+      });
       await page.keyboard.press('Escape');
       await expect(page.getByRole('dialog')).toHaveCount(0);
     }

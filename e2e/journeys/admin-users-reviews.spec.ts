@@ -3,7 +3,10 @@ import { call, registerVerified, signIn, signInInBrowser } from '../support/api.
 import { openDeal, shoot, submitReview } from '../support/admin-data.ts';
 import { checkPage, expect, test } from '../support/fixtures.ts';
 
-test('edit, suspend (a reason is asked; cancel changes nothing), unsuspend, reset the password, delete', async ({ server, person }) => {
+test('edit, suspend (a reason is asked; cancel changes nothing), unsuspend, reset the password, delete', async ({
+  server,
+  person,
+}) => {
   const user = await registerVerified(server, 'buyer');
   const busy = (await openDeal(server, `Busy ${Date.now()}`)).buyer;
   const page = await person();
@@ -53,7 +56,11 @@ test('edit, suspend (a reason is asked; cancel changes nothing), unsuspend, rese
   await signIn(server, user.username, temporary);
 
   await page.getByLabel('Search users').fill(busy.username);
-  await page.getByRole('row').filter({ hasText: busy.username }).getByRole('button', { name: `Delete ${busy.username}` }).click();
+  await page
+    .getByRole('row')
+    .filter({ hasText: busy.username })
+    .getByRole('button', { name: `Delete ${busy.username}` })
+    .click();
   const refuse = page.getByRole('dialog', { name: /Delete/ });
   await expect(refuse).toContainText('This action cannot be undone.');
   await refuse.getByRole('button', { name: 'Delete user' }).click();
@@ -67,7 +74,10 @@ test('edit, suspend (a reason is asked; cancel changes nothing), unsuspend, rese
   await expect(page.getByText(`No user matches “${user.username}”.`)).toBeVisible();
 });
 
-test('moderate reviews: approve, edit & approve, reject (a reason is required), reopen, delete', async ({ server, person }) => {
+test('moderate reviews: approve, edit & approve, reject (a reason is required), reopen, delete', async ({
+  server,
+  person,
+}) => {
   const stamp = Date.now();
   await submitReview(server, `Ann ${stamp}`, 'Quick and fair.');
   await submitReview(server, `Ben ${stamp}`, 'Good, slow payout tho');
@@ -81,10 +91,18 @@ test('moderate reviews: approve, edit & approve, reject (a reason is required), 
   await checkPage(page, 'reviews');
   await shoot(page, 'reviews');
 
-  await pending.getByRole('listitem').filter({ hasText: `Ann ${stamp}` }).getByRole('button', { name: 'Approve', exact: true }).click();
+  await pending
+    .getByRole('listitem')
+    .filter({ hasText: `Ann ${stamp}` })
+    .getByRole('button', { name: 'Approve', exact: true })
+    .click();
   await expect(page.getByRole('status').filter({ hasText: 'Review approved' })).toBeVisible();
 
-  await pending.getByRole('listitem').filter({ hasText: `Ben ${stamp}` }).getByRole('button', { name: 'Edit & Approve' }).click();
+  await pending
+    .getByRole('listitem')
+    .filter({ hasText: `Ben ${stamp}` })
+    .getByRole('button', { name: 'Edit & Approve' })
+    .click();
   const edit = page.getByRole('dialog', { name: 'Edit & Approve' });
   await edit.getByLabel('Edited Text').fill('Good, the payout was slow.');
   await edit.getByLabel('Admin Note').fill('Fixed the spelling');
@@ -93,7 +111,11 @@ test('moderate reviews: approve, edit & approve, reject (a reason is required), 
   await edit.getByRole('button', { name: 'Save & Approve' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Review edited and approved' })).toBeVisible();
 
-  await pending.getByRole('listitem').filter({ hasText: `Cat ${stamp}` }).getByRole('button', { name: 'Reject' }).click();
+  await pending
+    .getByRole('listitem')
+    .filter({ hasText: `Cat ${stamp}` })
+    .getByRole('button', { name: 'Reject' })
+    .click();
   const reject = page.getByRole('dialog', { name: 'Reject this review?' });
   await reject.getByRole('button', { name: 'Reject' }).click();
   await expect(reject.getByRole('alert')).toHaveText('Please provide a rejection reason');
@@ -104,7 +126,9 @@ test('moderate reviews: approve, edit & approve, reject (a reason is required), 
   const all = page.getByRole('region', { name: /^All Reviews/ });
   const rejected = all.getByRole('listitem').filter({ hasText: `Cat ${stamp}` });
   await expect(rejected).toContainText('Rejection reason: Spam');
-  await expect(all.getByRole('listitem').filter({ hasText: `Ben ${stamp}` })).toContainText('Admin note: Fixed the spelling');
+  await expect(all.getByRole('listitem').filter({ hasText: `Ben ${stamp}` })).toContainText(
+    'Admin note: Fixed the spelling',
+  );
   await rejected.getByRole('button', { name: 'Reopen' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Review reopened' })).toBeVisible();
   await expect(pending.getByRole('listitem').filter({ hasText: `Cat ${stamp}` })).toBeVisible();

@@ -5,7 +5,14 @@
  * this journey is about.
  */
 import type { Page } from '@playwright/test';
-import { adminToken, call, preparePricingAndPool, registerVerified, signInInBrowser, type Person } from '../support/api.ts';
+import {
+  adminToken,
+  call,
+  preparePricingAndPool,
+  registerVerified,
+  signInInBrowser,
+  type Person,
+} from '../support/api.ts';
 import { checkPage, expect as baseExpect, test } from '../support/fixtures.ts';
 import { waitForMail } from '../support/mail.ts';
 import type { E2eServer } from '../support/server-info.ts';
@@ -21,13 +28,22 @@ const screens = `${process.env.E2E_ARTIFACTS ?? 'e2e/.artifacts'}/screens`;
 async function fundedEscrow(server: E2eServer, buyer: Person, seller: Person): Promise<string> {
   const { id } = await call<{ id: string }>(server, '/escrows', {
     token: buyer.token,
-    json: { product_service: 'Oak writing desk', description: 'Solid oak, collected by courier', amount_usd: '450', seller_email: seller.email },
+    json: {
+      product_service: 'Oak writing desk',
+      description: 'Solid oak, collected by courier',
+      amount_usd: '450',
+      seller_email: seller.email,
+    },
     expect: 201,
   });
   const escrow = await call<{ allowed_actions?: string[] }>(server, `/escrows/${id}`, { token: seller.token });
-  if (escrow.allowed_actions?.includes('agree')) await call(server, `/escrows/${id}/agree`, { token: seller.token, method: 'POST' });
+  if (escrow.allowed_actions?.includes('agree'))
+    await call(server, `/escrows/${id}/agree`, { token: seller.token, method: 'POST' });
   await call(server, `/escrows/${id}/mark-paid`, { token: buyer.token, form: { notes: 'Sent from my wallet' } });
-  await call(server, `/admin/escrows/${id}/verify-payment`, { token: await adminToken(server), form: { verified: 'true', notes: 'Seen on the chain' } });
+  await call(server, `/admin/escrows/${id}/verify-payment`, {
+    token: await adminToken(server),
+    form: { verified: 'true', notes: 'Seen on the chain' },
+  });
   return id;
 }
 
@@ -58,7 +74,11 @@ test('a dispute where the buyer, the seller and an admin write messages', async 
     await expect(panel.getByText('No messages yet. Write the first one below.')).toBeVisible();
     await panel.getByRole('button', { name: 'Send message' }).click();
     await expect(panel.getByText('Write a message first')).toBeVisible();
-    await write(buyerPage, 'The desk arrived with a cracked leg.', { name: 'leg.txt', mimeType: 'text/plain', buffer: Buffer.from('Front left leg cracked through.\n') });
+    await write(buyerPage, 'The desk arrived with a cracked leg.', {
+      name: 'leg.txt',
+      mimeType: 'text/plain',
+      buffer: Buffer.from('Front left leg cracked through.\n'),
+    });
     await expect(panel.getByRole('button', { name: /leg\.txt/ })).toBeVisible();
     await expect(panel.locator('.message-mine')).toHaveCount(1);
     await checkPage(buyerPage, "the buyer's conversation");
@@ -69,7 +89,10 @@ test('a dispute where the buyer, the seller and an admin write messages', async 
     const mail = await waitForMail(server.outbox, seller.email, 'New message');
     expect(mail.text).toContain('> The desk arrived with a cracked leg.');
     expect(mail.text).toContain(`/escrow/${id}`);
-    await call(server, `/escrows/${id}/open-dispute`, { token: buyer.token, json: { reason: 'The desk arrived damaged' } });
+    await call(server, `/escrows/${id}/open-dispute`, {
+      token: buyer.token,
+      json: { reason: 'The desk arrived damaged' },
+    });
     const sellerPage = await person(PHONE);
     await signInInBrowser(sellerPage, seller);
     await sellerPage.goto(`/escrow/${id}`);
@@ -95,13 +118,21 @@ test('a dispute where the buyer, the seller and an admin write messages', async 
     admin = await person();
     await signInInBrowser(admin, server.admin);
     await admin.goto('/admin?tab=disputes');
-    const card = admin.getByRole('listitem').filter({ has: admin.locator(`a[href="/admin?tab=escrows&escrow=${id}"]`) }).first();
+    const card = admin
+      .getByRole('listitem')
+      .filter({ has: admin.locator(`a[href="/admin?tab=escrows&escrow=${id}"]`) })
+      .first();
     const panel = card.getByRole('region', { name: 'Messages' });
-    await expect(panel.locator('.message-text')).toHaveText(['The desk arrived with a cracked leg.', 'It left here packed in foam. Was the box dented?']);
+    await expect(panel.locator('.message-text')).toHaveText([
+      'The desk arrived with a cracked leg.',
+      'It left here packed in foam. Was the box dented?',
+    ]);
     await expect(panel.getByText(seller.username)).toBeVisible();
     await panel.getByLabel('Your message').fill('Thank you both. Please post photos of the box.');
     await panel.getByRole('button', { name: 'Send message' }).click();
-    await expect(panel.locator('.message-text', { hasText: 'Thank you both. Please post photos of the box.' })).toBeVisible();
+    await expect(
+      panel.locator('.message-text', { hasText: 'Thank you both. Please post photos of the box.' }),
+    ).toBeVisible();
     await checkPage(admin, 'the conversation in the dispute view');
     await admin.screenshot({ path: `${screens}/messages-admin-dispute-1366.png`, fullPage: true });
   });

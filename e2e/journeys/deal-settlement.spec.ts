@@ -24,7 +24,11 @@ const proposals = (page: Page) => page.getByRole('region', { name: 'Proposals' }
 const money = (page: Page) => page.getByRole('region', { name: 'Money' });
 const shot = (page: Page, name: string) => checkAtBothSizes(page, `deal-settlement-${name}`);
 
-async function signedIn(person: (viewport?: { width: number; height: number }) => Promise<Page>, who: Person, escrowId: string): Promise<Page> {
+async function signedIn(
+  person: (viewport?: { width: number; height: number }) => Promise<Page>,
+  who: Person,
+  escrowId: string,
+): Promise<Page> {
   const page = await person(LAPTOP);
   await signInInBrowser(page, who);
   await page.goto(`/escrow/${escrowId}`);
@@ -53,21 +57,27 @@ test('a split both parties agree to, paid out by an admin as agreed', async ({ s
     await expect(dialog.getByText("The seller's share must be a whole percent from 1 to 99")).toBeVisible();
     await percent.fill('60');
     const shares = dialog.locator('.proposal-shares');
-    await expect(shares).toContainText(`The seller gets ${SPLIT.seller} (${SPLIT.sellerUsd}), the buyer gets back ${SPLIT.buyer} (${SPLIT.buyerUsd}).`);
+    await expect(shares).toContainText(
+      `The seller gets ${SPLIT.seller} (${SPLIT.sellerUsd}), the buyer gets back ${SPLIT.buyer} (${SPLIT.buyerUsd}).`,
+    );
     await dialog.getByLabel('Note').fill('Two of the five lenses were scratched; 60 % seems fair to me.');
     await shot(sellerPage, 'propose-split-dialog');
     await dialog.getByRole('button', { name: 'Send proposal' }).click();
     await expect(sellerPage.getByText('Proposal sent. The other party has been told.')).toBeVisible();
     const open = proposals(sellerPage).getByRole('listitem');
     await expect(open).toContainText('Split the money, proposed by you: waiting for an answer');
-    await expect(open).toContainText(`60% to the seller: ${SPLIT.seller} (${SPLIT.sellerUsd}); 40% back to the buyer: ${SPLIT.buyer} (${SPLIT.buyerUsd})`);
+    await expect(open).toContainText(
+      `60% to the seller: ${SPLIT.seller} (${SPLIT.sellerUsd}); 40% back to the buyer: ${SPLIT.buyer} (${SPLIT.buyerUsd})`,
+    );
     await expect(open.getByRole('button', { name: 'Withdraw' })).toBeVisible();
     await expect(open.getByRole('button', { name: 'Accept' })).toHaveCount(0);
   });
 
   const buyerPage = await signedIn(person, deal.buyer, deal.id);
   await test.step('the buyer sees the proposal with its note, and accepts it with one click', async () => {
-    await expect(nextStep(buyerPage)).toContainText('The other party proposes a settlement: accept or decline it under Proposals.');
+    await expect(nextStep(buyerPage)).toContainText(
+      'The other party proposes a settlement: accept or decline it under Proposals.',
+    );
     const open = proposals(buyerPage).getByRole('listitem');
     await expect(open).toContainText('Split the money, proposed by the seller: waiting for an answer');
     await expect(open).toContainText(`40% back to the buyer: ${SPLIT.buyer} (${SPLIT.buyerUsd})`);
@@ -78,7 +88,9 @@ test('a split both parties agree to, paid out by an admin as agreed', async ({ s
     await expect(open).toContainText('Split the money, proposed by the seller: accepted');
     await expect(open.getByRole('button')).toHaveCount(0);
     await expect(buyerPage.getByRole('button', { name: 'Propose a settlement' })).toHaveCount(0);
-    await expect(nextStep(buyerPage)).toContainText('You both agreed to a split, 60% to the seller; an admin will send each share to its address.');
+    await expect(nextStep(buyerPage)).toContainText(
+      'You both agreed to a split, 60% to the seller; an admin will send each share to its address.',
+    );
     await expect(buyerPage.getByRole('button', { name: 'Confirm Receipt' })).toHaveCount(0);
     await shot(buyerPage, 'proposal-accepted');
     await sellerPage.reload();
@@ -99,7 +111,9 @@ test('a split both parties agree to, paid out by an admin as agreed', async ({ s
     await expect(admin.getByLabel('Ready to release only')).toBeChecked();
     await expect(row).toContainText('Agreed by both: pay out');
     await row.getByRole('link').first().click();
-    await expect(admin.getByText('Both parties agreed to a split, 60% to the seller: pay it out as agreed, no dispute needed.')).toBeVisible();
+    await expect(
+      admin.getByText('Both parties agreed to a split, 60% to the seller: pay it out as agreed, no dispute needed.'),
+    ).toBeVisible();
     await expect(admin.getByRole('button', { name: 'Release' })).toHaveCount(0);
     await admin.getByRole('button', { name: 'Pay out as agreed' }).click();
     const dialog = admin.getByRole('dialog', { name: 'Pay out the agreed split?' });
@@ -121,8 +135,12 @@ test('a split both parties agree to, paid out by an admin as agreed', async ({ s
       await expect(status(page)).toHaveText('Split');
       await expect(nextStep(page)).toContainText('The money was split; each share went to its address.');
       await expect(money(page)).toContainText('60% to the seller, 40% to the buyer');
-      await expect(money(page).locator('dt', { hasText: 'Paid to the seller' }).locator('xpath=following-sibling::dd[1]')).toHaveText(SPLIT.seller);
-      await expect(money(page).locator('dt', { hasText: 'Paid back to the buyer' }).locator('xpath=following-sibling::dd[1]')).toHaveText(SPLIT.buyer);
+      await expect(
+        money(page).locator('dt', { hasText: 'Paid to the seller' }).locator('xpath=following-sibling::dd[1]'),
+      ).toHaveText(SPLIT.seller);
+      await expect(
+        money(page).locator('dt', { hasText: 'Paid back to the buyer' }).locator('xpath=following-sibling::dd[1]'),
+      ).toHaveText(SPLIT.buyer);
       await expect(proposals(page).getByRole('listitem')).toContainText(': accepted');
     }
     await shot(sellerPage, 'split-settled');
@@ -133,7 +151,10 @@ test('an inspection extension the seller declines, then one the buyer withdraws'
   test.setTimeout(180_000);
   const deal = await fundedDeal(server, `Extension ${Date.now()}`);
   await call(server, `/escrows/${deal.id}/agree`, { token: deal.seller.token, method: 'POST' });
-  await call(server, `/escrows/${deal.id}/ship`, { token: deal.seller.token, json: { method: 'shipping', carrier: 'DHL Express', tracking: 'JD0146000062' } });
+  await call(server, `/escrows/${deal.id}/ship`, {
+    token: deal.seller.token,
+    json: { method: 'shipping', carrier: 'DHL Express', tracking: 'JD0146000062' },
+  });
   await call(server, `/escrows/${deal.id}/receive`, { token: deal.buyer.token, method: 'POST' });
   const buyerPage = await signedIn(person, deal.buyer, deal.id);
 
@@ -149,7 +170,9 @@ test('an inspection extension the seller declines, then one the buyer withdraws'
     await shot(buyerPage, 'propose-extension-dialog');
     await dialog.getByRole('button', { name: 'Send proposal' }).click();
     await expect(buyerPage.getByText('Proposal sent. The other party has been told.')).toBeVisible();
-    await expect(proposals(buyerPage).getByRole('listitem')).toContainText('Extend the inspection period, proposed by you: waiting for an answer');
+    await expect(proposals(buyerPage).getByRole('listitem')).toContainText(
+      'Extend the inspection period, proposed by you: waiting for an answer',
+    );
   });
 
   await test.step('the seller declines it; the buyer sees it declined', async () => {
@@ -183,7 +206,10 @@ test('an inspection extension the seller declines, then one the buyer withdraws'
   });
 });
 
-test('a split agreed during a dispute: the admin resolves it as agreed, with no outcome to write', async ({ server, person }) => {
+test('a split agreed during a dispute: the admin resolves it as agreed, with no outcome to write', async ({
+  server,
+  person,
+}) => {
   test.setTimeout(180_000);
   const deal = await fundedDeal(server, `Disputed split ${Date.now()}`);
   await openDispute(server, deal, 'Two of the five lenses arrived scratched');
@@ -191,7 +217,10 @@ test('a split agreed during a dispute: the admin resolves it as agreed, with no 
     token: deal.seller.token,
     json: { kind: 'split', seller_percent: 60 },
   });
-  await call(server, `/escrows/${deal.id}/proposals/${made.at(-1)!.id}/accept`, { token: deal.buyer.token, method: 'POST' });
+  await call(server, `/escrows/${deal.id}/proposals/${made.at(-1)!.id}/accept`, {
+    token: deal.buyer.token,
+    method: 'POST',
+  });
 
   await test.step('the disputes tab says they agreed; the dialog asks for no outcome and offers no other resolution', async () => {
     const admin = await person(LAPTOP);
@@ -215,6 +244,8 @@ test('a split agreed during a dispute: the admin resolves it as agreed, with no 
   await test.step('the buyer finds the escrow settled as the split they agreed', async () => {
     const buyerPage = await signedIn(person, deal.buyer, deal.id);
     await expect(status(buyerPage)).toHaveText('Split');
-    await expect(money(buyerPage).locator('dt', { hasText: 'Paid back to the buyer' }).locator('xpath=following-sibling::dd[1]')).toHaveText(SPLIT.buyer);
+    await expect(
+      money(buyerPage).locator('dt', { hasText: 'Paid back to the buyer' }).locator('xpath=following-sibling::dd[1]'),
+    ).toHaveText(SPLIT.buyer);
   });
 });

@@ -7,7 +7,14 @@
  */
 import type { Page } from '@playwright/test';
 import { freshAddress } from '../../app-server/testing/bitcoin.ts';
-import { adminToken, call, preparePricingAndPool, registerVerified, signInInBrowser, type Person } from '../support/api.ts';
+import {
+  adminToken,
+  call,
+  preparePricingAndPool,
+  registerVerified,
+  signInInBrowser,
+  type Person,
+} from '../support/api.ts';
 import { checkAtBothSizes as checkBoth, LAPTOP, PHONE } from '../support/both-sizes.ts';
 import { shoot } from '../support/admin-data.ts';
 import { adminConsole } from '../support/escrow-admin.ts';
@@ -26,7 +33,10 @@ const nextStep = (page: Page) => page.getByRole('region', { name: 'Next step' })
 const history = (page: Page) => page.getByRole('region', { name: 'History' });
 const escrowIdOf = (page: Page) => new URL(page.url()).pathname.split('/').at(-1)!;
 
-async function signedIn(person: (viewport?: { width: number; height: number }) => Promise<Page>, who: Person): Promise<Page> {
+async function signedIn(
+  person: (viewport?: { width: number; height: number }) => Promise<Page>,
+  who: Person,
+): Promise<Page> {
   const page = await person(LAPTOP);
   await signInInBrowser(page, who);
   return page;
@@ -35,7 +45,10 @@ async function signedIn(person: (viewport?: { width: number; height: number }) =
 /** The screen checked and photographed at both sizes, its pictures named after this suite. */
 const checkAtBothSizes = (page: Page, name: string) => checkBoth(page, `deal-steps-${name}`);
 
-test('a shipped deal: agreed and paid, shipped, received, accepted by the system when the inspection ends, released', async ({ server, person }) => {
+test('a shipped deal: agreed and paid, shipped, received, accepted by the system when the inspection ends, released', async ({
+  server,
+  person,
+}) => {
   test.skip(!serverClockMovable(), 'the server runs on a clock this suite cannot move (libfaketime is not installed)');
   test.setTimeout(300_000); // three people in three browser contexts
   const buyer = await registerVerified(server, 'buyer');
@@ -97,7 +110,9 @@ test('a shipped deal: agreed and paid, shipped, received, accepted by the system
   });
 
   await test.step('the buyer sees the shipment and marks the goods received; the inspection starts', async () => {
-    await expect(nextStep(buyerPage)).toContainText('The seller has shipped. When it arrives, click Mark as received: you then have 1 day to inspect it.');
+    await expect(nextStep(buyerPage)).toContainText(
+      'The seller has shipped. When it arrives, click Mark as received: you then have 1 day to inspect it.',
+    );
     await expect(history(buyerPage)).toContainText('Shipped with DHL Express (tracking JD014600006281234567)');
     await buyerPage.getByRole('button', { name: 'Mark as received' }).click();
     const dialog = buyerPage.getByRole('dialog', { name: 'Mark as received' });
@@ -107,7 +122,9 @@ test('a shipped deal: agreed and paid, shipped, received, accepted by the system
     await expect(buyerPage.getByText('Marked as received. The inspection period has started.')).toBeVisible();
     await expect(buyerPage.locator('.escrow-status').getByText('Received; being inspected')).toBeVisible();
     await expect(tracker(buyerPage).locator('[aria-current="step"]')).toContainText('Inspection ends in 1 day');
-    await expect(history(buyerPage)).toContainText(/Marked received by the buyer; the inspection period ends \d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2} UTC/);
+    await expect(history(buyerPage)).toContainText(
+      /Marked received by the buyer; the inspection period ends \d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2} UTC/,
+    );
     await expect(nextStep(buyerPage)).toContainText('Confirm Receipt, or open a dispute, by');
     await expect(buyerPage.getByRole('button', { name: 'Confirm Receipt' })).toBeVisible();
     await checkAtBothSizes(buyerPage, 'inspection-running');
@@ -115,15 +132,21 @@ test('a shipped deal: agreed and paid, shipped, received, accepted by the system
 
   await test.step('the period ends with no dispute: the system accepts the goods, seen without reloading', async () => {
     moveServerClock(1.02); // a day and half an hour later; the inspection clock runs every 5 s
-    const accepted = history(buyerPage).getByRole('listitem').filter({ hasText: 'Accepted: the inspection period ended with no dispute' });
+    const accepted = history(buyerPage)
+      .getByRole('listitem')
+      .filter({ hasText: 'Accepted: the inspection period ended with no dispute' });
     await expect(accepted).toBeVisible({ timeout: 30_000 });
     await expect(accepted).toContainText('(automatic)');
     await expect(buyerPage.locator('.escrow-status').getByText('Receipt confirmed')).toBeVisible();
     await expect(tracker(buyerPage).getByRole('listitem').filter({ hasText: 'Accepted' })).toContainText('(done)');
     await expect(buyerPage.getByRole('button', { name: 'Confirm Receipt' })).toHaveCount(0);
-    await expect(nextStep(buyerPage)).toContainText('Receipt confirmed; an admin will release the money to the seller.');
+    await expect(nextStep(buyerPage)).toContainText(
+      'Receipt confirmed; an admin will release the money to the seller.',
+    );
     await checkAtBothSizes(buyerPage, 'inspection-accepted');
-    await expect(nextStep(sellerPage)).toContainText('Set your payout address so an admin can release the money to you.');
+    await expect(nextStep(sellerPage)).toContainText(
+      'Set your payout address so an admin can release the money to you.',
+    );
   });
 
   const payout = freshAddress();
@@ -139,12 +162,21 @@ test('a shipped deal: agreed and paid, shipped, received, accepted by the system
   });
 });
 
-test('a seller\'s escrow seen by its buyer: Agree and pay offered, then the payment dialog, its Mark as Paid in view on a phone', async ({ server, person }) => {
+test("a seller's escrow seen by its buyer: Agree and pay offered, then the payment dialog, its Mark as Paid in view on a phone", async ({
+  server,
+  person,
+}) => {
   const buyer = await registerVerified(server, 'buyer');
   const seller = await registerVerified(server, 'seller');
   const { id } = await call<{ id: string }>(server, '/escrows', {
     token: seller.token,
-    json: { product_service: 'Film scanner', description: 'Scans 35 mm and medium format, with its holders', amount_usd: '320', buyer_email: buyer.email, inspection_days: 2 },
+    json: {
+      product_service: 'Film scanner',
+      description: 'Scans 35 mm and medium format, with its holders',
+      amount_usd: '320',
+      buyer_email: buyer.email,
+      inspection_days: 2,
+    },
     expect: 201,
   });
   const buyerPage = await signedIn(person, buyer);
@@ -169,7 +201,9 @@ test('a seller\'s escrow seen by its buyer: Agree and pay offered, then the paym
     const shown = (await dialog.boundingBox())!;
     expect(button.y, 'Mark as Paid starts inside the screen').toBeGreaterThanOrEqual(0);
     expect(button.y + button.height, 'Mark as Paid ends above the fold').toBeLessThanOrEqual(PHONE.height);
-    expect(button.y + button.height, 'Mark as Paid is not cut off by the dialog\'s edge').toBeLessThanOrEqual(shown.y + shown.height);
+    expect(button.y + button.height, "Mark as Paid is not cut off by the dialog's edge").toBeLessThanOrEqual(
+      shown.y + shown.height,
+    );
     const onTop = await markPaid.evaluate((el) => {
       const box = el.getBoundingClientRect();
       return el.contains(document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2));
@@ -179,7 +213,7 @@ test('a seller\'s escrow seen by its buyer: Agree and pay offered, then the paym
     await checkAtBothSizes(buyerPage, 'agree-and-pay-dialog');
   });
 
-  await test.step('Mark as Paid, tapped where it is on the phone, asks for the payment\'s details; the terms stay agreed', async () => {
+  await test.step("Mark as Paid, tapped where it is on the phone, asks for the payment's details; the terms stay agreed", async () => {
     await buyerPage.setViewportSize(PHONE);
     const dialog = buyerPage.getByRole('dialog', { name: 'Payment information' });
     await dialog.getByRole('button', { name: 'I have paid: Mark as Paid' }).click();
@@ -192,14 +226,22 @@ test('a seller\'s escrow seen by its buyer: Agree and pay offered, then the paym
   });
 });
 
-test('a seller declines the terms of a buyer\'s escrow: it is cancelled, with the reason, for both', async ({ server, person }) => {
+test("a seller declines the terms of a buyer's escrow: it is cancelled, with the reason, for both", async ({
+  server,
+  person,
+}) => {
   test.setTimeout(180_000);
   const buyer = await registerVerified(server, 'buyer');
   const seller = await registerVerified(server, 'seller');
   const reason = 'I can only ship within the EU, and the address is outside it.';
   const { id } = await call<{ id: string }>(server, '/escrows', {
     token: buyer.token,
-    json: { product_service: 'Espresso grinder', description: 'Used, with the original burrs', amount_usd: '180', seller_email: seller.email },
+    json: {
+      product_service: 'Espresso grinder',
+      description: 'Used, with the original burrs',
+      amount_usd: '180',
+      seller_email: seller.email,
+    },
     expect: 201,
   });
   const sellerPage = await signedIn(person, seller);
@@ -220,7 +262,7 @@ test('a seller declines the terms of a buyer\'s escrow: it is cancelled, with th
     await expect(sellerPage.getByRole('button', { name: 'Agree to the terms' })).toHaveCount(0);
   });
 
-  await test.step('the buyer finds it cancelled, with the seller\'s reason', async () => {
+  await test.step("the buyer finds it cancelled, with the seller's reason", async () => {
     const buyerPage = await signedIn(person, buyer);
     await buyerPage.goto(`/escrow/${id}`);
     await expect(status(buyerPage)).toHaveText('Cancelled');
@@ -236,30 +278,45 @@ test('a seller declines the terms of a buyer\'s escrow: it is cancelled, with th
   });
 });
 
-test('a seller declines the terms after the buyer paid: a refund is due, and listed for the admins', async ({ server, person }) => {
+test('a seller declines the terms after the buyer paid: a refund is due, and listed for the admins', async ({
+  server,
+  person,
+}) => {
   test.setTimeout(180_000);
   const buyer = await registerVerified(server, 'buyer');
   const seller = await registerVerified(server, 'seller');
   const reason = 'The grinder sold in my shop this morning.';
   const { id } = await call<{ id: string }>(server, '/escrows', {
     token: buyer.token,
-    json: { product_service: 'Burr grinder', description: 'Conical burrs, like new', amount_usd: '140', seller_email: seller.email },
+    json: {
+      product_service: 'Burr grinder',
+      description: 'Conical burrs, like new',
+      amount_usd: '140',
+      seller_email: seller.email,
+    },
     expect: 201,
   });
   await call(server, `/escrows/${id}/mark-paid`, { token: buyer.token, form: { notes: 'Sent from my wallet' } });
-  await call(server, `/admin/escrows/${id}/verify-payment`, { token: await adminToken(server), form: { verified: 'true', notes: 'Seen on the chain' } });
+  await call(server, `/admin/escrows/${id}/verify-payment`, {
+    token: await adminToken(server),
+    form: { verified: 'true', notes: 'Seen on the chain' },
+  });
   const sellerPage = await signedIn(person, seller);
 
   await test.step('the seller is told that declining a paid escrow asks for a refund, and declines', async () => {
     await sellerPage.goto(`/escrow/${id}`);
     await sellerPage.getByRole('button', { name: 'Decline' }).click();
     const dialog = sellerPage.getByRole('dialog', { name: 'Decline the terms' });
-    await expect(dialog).toContainText('The buyer has already paid: declining asks the admins to refund the money to the buyer.');
+    await expect(dialog).toContainText(
+      'The buyer has already paid: declining asks the admins to refund the money to the buyer.',
+    );
     await dialog.getByLabel(/Reason/).fill(reason);
     await checkAtBothSizes(sellerPage, 'decline-paid-dialog');
     await dialog.getByRole('button', { name: 'Decline' }).click();
     await expect(sellerPage.getByText('You declined the terms.')).toBeVisible();
-    await expect(sellerPage.locator('.escrow-status').getByText('Declined by the seller: the money goes back to the buyer')).toBeVisible();
+    await expect(
+      sellerPage.locator('.escrow-status').getByText('Declined by the seller: the money goes back to the buyer'),
+    ).toBeVisible();
     await expect(nextStep(sellerPage)).toContainText('You declined the terms; an admin will refund the buyer.');
     await expect(sellerPage.getByRole('button', { name: 'Record shipment' })).toHaveCount(0);
   });
@@ -267,10 +324,14 @@ test('a seller declines the terms after the buyer paid: a refund is due, and lis
   await test.step('the buyer reads the reason and is asked for a refund address', async () => {
     const buyerPage = await signedIn(person, buyer);
     await buyerPage.goto(`/escrow/${id}`);
-    await expect(buyerPage.locator('.escrow-status').getByText('Declined by the seller: the money goes back to the buyer')).toBeVisible();
+    await expect(
+      buyerPage.locator('.escrow-status').getByText('Declined by the seller: the money goes back to the buyer'),
+    ).toBeVisible();
     await expect(tracker(buyerPage).getByRole('listitem').filter({ hasText: 'Declined' })).toContainText('(done)');
     await expect(tracker(buyerPage).locator('[aria-current="step"]')).toContainText('Refunded');
-    await expect(nextStep(buyerPage)).toContainText('The seller declined the terms. Set a refund address so an admin can send your payment back.');
+    await expect(nextStep(buyerPage)).toContainText(
+      'The seller declined the terms. Set a refund address so an admin can send your payment back.',
+    );
     await expect(buyerPage.getByRole('region', { name: 'Agreement and delivery' })).toContainText(reason);
     await expect(nextStep(buyerPage).getByRole('button', { name: 'Set refund address' })).toBeVisible();
     await checkAtBothSizes(buyerPage, 'declined-paid-buyer');

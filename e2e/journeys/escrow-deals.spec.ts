@@ -14,7 +14,11 @@ test.beforeAll(async ({ server }) => preparePricingAndPool(server, { rate: '5000
 const escrowIdOf = (page: Page) => new URL(page.url()).pathname.split('/').at(-1)!;
 const status = (page: Page) => page.locator('.escrow-status .badge');
 
-async function signedIn(person: (viewport?: { width: number; height: number }) => Promise<Page>, who: Person, viewport?: { width: number; height: number }) {
+async function signedIn(
+  person: (viewport?: { width: number; height: number }) => Promise<Page>,
+  who: Person,
+  viewport?: { width: number; height: number },
+) {
   const page = await person(viewport);
   await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
   await signInInBrowser(page, who);
@@ -22,7 +26,10 @@ async function signedIn(person: (viewport?: { width: number; height: number }) =
 }
 
 /** Fills the create form and submits it; answers the new escrow's page. */
-async function createEscrow(page: Page, fields: { product: string; counterparty: string; counterpartyLabel: string; amount: string; description: string }) {
+async function createEscrow(
+  page: Page,
+  fields: { product: string; counterparty: string; counterpartyLabel: string; amount: string; description: string },
+) {
   await page.getByRole('button', { name: '+ Create Escrow' }).click();
   const dialog = page.getByRole('dialog', { name: 'Create Escrow' });
   await dialog.getByLabel('Product or service').fill(fields.product);
@@ -39,13 +46,20 @@ async function markPaid(page: Page, notes: string) {
   await page.getByRole('button', { name: 'Mark as Paid' }).click();
   const dialog = page.getByRole('dialog', { name: 'Mark as Paid' });
   await dialog.getByLabel('Notes').fill(notes);
-  await dialog.getByLabel(/Proof of payment/).setInputFiles({ name: 'receipt.txt', mimeType: 'text/plain', buffer: Buffer.from(`Sent from my wallet: ${notes}`) });
+  await dialog.getByLabel(/Proof of payment/).setInputFiles({
+    name: 'receipt.txt',
+    mimeType: 'text/plain',
+    buffer: Buffer.from(`Sent from my wallet: ${notes}`),
+  });
   await dialog.getByRole('button', { name: 'Mark as Paid' }).click();
   await expect(page.getByText('Payment marked! Awaiting admin verification.')).toBeVisible();
   await expect(page.getByText('Payment marked, being checked by an admin')).toBeVisible();
 }
 
-test('a buyer-created deal: create form, payment dialog, mark paid with a file, verified, receipt confirmed, payout address, released', async ({ server, person }) => {
+test('a buyer-created deal: create form, payment dialog, mark paid with a file, verified, receipt confirmed, payout address, released', async ({
+  server,
+  person,
+}) => {
   const buyer = await registerVerified(server, 'buyer');
   const seller = await registerVerified(server, 'seller');
   const buyerPage = await signedIn(person, buyer);
@@ -58,7 +72,13 @@ test('a buyer-created deal: create form, payment dialog, mark paid with a file, 
     await expect(dialog.getByTestId('live-total')).toHaveText('$1,015.00');
     await expect(dialog.getByTestId('live-btc')).toHaveText('0.02030000 BTC');
     await dialog.getByRole('button', { name: 'Cancel' }).click();
-    await createEscrow(buyerPage, { product: 'Mirrorless camera', counterparty: seller.email, counterpartyLabel: "Seller's e-mail", amount: '1000', description: 'Body and two batteries, shipped insured.' });
+    await createEscrow(buyerPage, {
+      product: 'Mirrorless camera',
+      counterparty: seller.email,
+      counterpartyLabel: "Seller's e-mail",
+      amount: '1000',
+      description: 'Body and two batteries, shipped insured.',
+    });
     id = escrowIdOf(buyerPage);
   });
 
@@ -84,14 +104,21 @@ test('a buyer-created deal: create form, payment dialog, mark paid with a file, 
   });
 
   await test.step('an admin verifies the payment and the buyer sees it funded without reloading', async () => {
-    await adminConsole(server, person).verifyPayment(id, { verified: true, notes: 'Seen on chain', txid: 'ab'.repeat(32) });
+    await adminConsole(server, person).verifyPayment(id, {
+      verified: true,
+      notes: 'Seen on chain',
+      txid: 'ab'.repeat(32),
+    });
     await expect(status(buyerPage)).toHaveText('Funded');
     await expect(buyerPage.getByText('Payment verified: the money is held in escrow')).toBeVisible();
   });
 
   await test.step('the buyer confirms receipt', async () => {
     await buyerPage.getByRole('button', { name: 'Confirm Receipt' }).click();
-    await buyerPage.getByRole('dialog', { name: 'Confirm Receipt' }).getByRole('button', { name: 'Confirm Receipt' }).click();
+    await buyerPage
+      .getByRole('dialog', { name: 'Confirm Receipt' })
+      .getByRole('button', { name: 'Confirm Receipt' })
+      .click();
     await expect(buyerPage.locator('.escrow-status').getByText('Receipt confirmed')).toBeVisible();
   });
 
@@ -110,11 +137,17 @@ test('a buyer-created deal: create form, payment dialog, mark paid with a file, 
     await dialog.getByRole('button', { name: 'Save address' }).click();
     await expect(sellerPage.getByText('Payout address saved.')).toBeVisible();
     await checkPage(sellerPage, "the seller's escrow page on a phone");
-    expect(await sellerPage.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth)).toBe(false);
+    expect(
+      await sellerPage.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth),
+    ).toBe(false);
   });
 
   await test.step('an admin releases it and the buyer sees it released without reloading', async () => {
-    await adminConsole(server, person).release(id, { notes: 'Delivered', txid: 'cd'.repeat(32), expectedAddress: payout });
+    await adminConsole(server, person).release(id, {
+      notes: 'Delivered',
+      txid: 'cd'.repeat(32),
+      expectedAddress: payout,
+    });
     await expect(status(buyerPage)).toHaveText('Released');
     await expect(buyerPage.getByText('The deal is complete: the money went to the seller.')).toBeVisible();
     await checkPage(buyerPage, 'the released escrow');
@@ -133,10 +166,18 @@ test('a seller-created deal: the buyer clicks Agree and pay', async ({ server, p
   const buyer = await registerVerified(server, 'buyer');
   const seller = await registerVerified(server, 'seller');
 
-  await test.step('the seller creates the escrow with the buyer\'s e-mail', async () => {
+  await test.step("the seller creates the escrow with the buyer's e-mail", async () => {
     const sellerPage = await signedIn(person, seller);
-    await createEscrow(sellerPage, { product: 'Logo design', counterparty: buyer.email, counterpartyLabel: "Buyer's e-mail", amount: '250.50', description: 'Three concepts, two rounds of changes.' });
-    await expect(sellerPage.getByRole('region', { name: 'Next step' })).toContainText(/Waiting for the buyer to (agree to the terms|pay)\./);
+    await createEscrow(sellerPage, {
+      product: 'Logo design',
+      counterparty: buyer.email,
+      counterpartyLabel: "Buyer's e-mail",
+      amount: '250.50',
+      description: 'Three concepts, two rounds of changes.',
+    });
+    await expect(sellerPage.getByRole('region', { name: 'Next step' })).toContainText(
+      /Waiting for the buyer to (agree to the terms|pay)\./,
+    );
     await checkPage(sellerPage, "the seller's new escrow");
   });
 
@@ -160,7 +201,11 @@ test('a seller-created deal: the buyer clicks Agree and pay', async ({ server, p
 test('a rejected payment is marked again', async ({ server, person }) => {
   const buyer = await registerVerified(server, 'buyer');
   const seller = await registerVerified(server, 'seller');
-  const escrow = await call<{ id: string }>(server, '/escrows', { token: buyer.token, json: { product_service: 'Desk lamp', description: 'Brass, working', amount_usd: '80', seller_email: seller.email }, expect: 201 });
+  const escrow = await call<{ id: string }>(server, '/escrows', {
+    token: buyer.token,
+    json: { product_service: 'Desk lamp', description: 'Brass, working', amount_usd: '80', seller_email: seller.email },
+    expect: 201,
+  });
   const page = await signedIn(person, buyer);
   await page.goto(`/escrow/${escrow.id}`);
 
@@ -168,7 +213,9 @@ test('a rejected payment is marked again', async ({ server, person }) => {
 
   await test.step('an admin rejects it and the buyer is told to mark it again, without reloading', async () => {
     await adminConsole(server, person).verifyPayment(escrow.id, { verified: false, notes: 'Nothing on chain' });
-    await expect(page.locator('.escrow-status').getByText('Payment not confirmed: mark it as paid again')).toBeVisible();
+    await expect(
+      page.locator('.escrow-status').getByText('Payment not confirmed: mark it as paid again'),
+    ).toBeVisible();
     await checkPage(page, 'the escrow page after a rejection');
   });
 
@@ -180,7 +227,11 @@ test('a dispute opened by each side', async ({ server, person }) => {
   const seller = await registerVerified(server, 'seller');
   const admin = adminConsole(server, person);
   const funded = async (product: string) => {
-    const { id } = await call<{ id: string }>(server, '/escrows', { token: buyer.token, json: { product_service: product, description: 'As described', amount_usd: '120', seller_email: seller.email }, expect: 201 });
+    const { id } = await call<{ id: string }>(server, '/escrows', {
+      token: buyer.token,
+      json: { product_service: product, description: 'As described', amount_usd: '120', seller_email: seller.email },
+      expect: 201,
+    });
     await call(server, `/escrows/${id}/mark-paid`, { token: buyer.token, form: { notes: 'sent' } });
     await admin.verifyPayment(id, { verified: true, notes: 'ok' });
     return id;

@@ -13,7 +13,9 @@ const pages: Record<string, string> = {
   '/register': 'Create your account',
 };
 
-test('every public page has its heading, passes axe and stays on this host, at desktop and phone widths', async ({ person }) => {
+test('every public page has its heading, passes axe and stays on this host, at desktop and phone widths', async ({
+  person,
+}) => {
   for (const viewport of [undefined, { width: 390, height: 844 }]) {
     const page = await person(viewport);
     for (const [path, heading] of Object.entries(pages)) {
@@ -21,7 +23,9 @@ test('every public page has its heading, passes axe and stays on this host, at d
       await expect(page.getByRole('heading', { level: 1 }), `one h1 on ${path}`).toHaveCount(1);
       await expect(page.getByRole('heading', { level: 1 }), `the h1 of ${path}`).toHaveText(heading);
       await checkPage(page, path);
-      const sideways = await page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth);
+      const sideways = await page.evaluate(
+        () => document.documentElement.scrollWidth > document.documentElement.clientWidth,
+      );
       expect(sideways, `sideways scroll on ${path}`).toBe(false);
     }
   }

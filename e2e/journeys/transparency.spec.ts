@@ -29,7 +29,9 @@ test('a party checks the escrow’s proof in the browser and downloads it', asyn
   const card = page.getByRole('region', { name: 'Proof in the public log' });
   // The next checkpoint covers the new escrow within seconds: until then the page says so, and a reload checks again.
   const checked = card.getByText(/^Checked against checkpoint \d+: \d+ events? of this escrow are in the log/);
-  await expect(checked.or(card.getByText(/^No signed checkpoint covers this escrow's events yet/))).toBeVisible({ timeout: 30_000 });
+  await expect(checked.or(card.getByText(/^No signed checkpoint covers this escrow's events yet/))).toBeVisible({
+    timeout: 30_000,
+  });
   await expect(async () => {
     if (await checked.isVisible()) return;
     await page.reload();
@@ -37,11 +39,16 @@ test('a party checks the escrow’s proof in the browser and downloads it', asyn
   }).toPass({ timeout: 120_000 });
   await expect(card.getByText(/This browser now remembers checkpoint \d+|Log consistent/)).toBeVisible();
 
-  const [download] = await Promise.all([page.waitForEvent('download'), card.getByRole('button', { name: 'Download proof' }).click()]);
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    card.getByRole('button', { name: 'Download proof' }).click(),
+  ]);
   expect(download.suggestedFilename()).toBe(`escrow-${deal.id}-proof.json`);
   const bundle = JSON.parse(readFileSync((await download.path())!, 'utf8')) as ProofBundle;
   expect(bundle.events.length).toBeGreaterThan(0);
-  expect(bundle.events.every((e) => (JSON.parse(e.line) as { stream_id: string }).stream_id === `escrow:${deal.id}`)).toBe(true);
+  expect(
+    bundle.events.every((e) => (JSON.parse(e.line) as { stream_id: string }).stream_id === `escrow:${deal.id}`),
+  ).toBe(true);
   // The downloaded file passes the offline check verify-proof runs.
   expect(checkProofBundle(bundle, { chainHash })).toMatchObject({ ok: true, events: bundle.events.length });
   await checkPage(page, 'the escrow page with its proof');
@@ -64,7 +71,15 @@ const secondPort = async () => (process.env.E2E_PORT ? Number(process.env.E2E_PO
 
 /** A server of this journey's own on `dataDir`, signing a checkpoint every second; resolves once one is signed. */
 async function startOwnServer(dataDir: string, baseURL: string): Promise<ChildProcess> {
-  const env: NodeJS.ProcessEnv = { ...process.env, PORT: new URL(baseURL).port, HOST: '127.0.0.1', DATA_DIR: dataDir, PUBLIC_URL: baseURL, LOG_LEVEL: 'warn', CHECKPOINT_INTERVAL_S: '1' };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: new URL(baseURL).port,
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    PUBLIC_URL: baseURL,
+    LOG_LEVEL: 'warn',
+    CHECKPOINT_INTERVAL_S: '1',
+  };
   // The embedded store in dataDir: the journey opens it itself while the server is stopped.
   delete env.DATABASE_URL;
   const child = spawn(process.execPath, ['app-server/start.mjs'], { cwd: root, detached: true, stdio: 'ignore', env });

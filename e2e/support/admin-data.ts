@@ -8,7 +8,10 @@ import { adminToken, call, type Person, registerVerified } from './api.ts';
 import type { E2eServer } from './server-info.ts';
 
 /** A 1x1 PNG: a real image the console must preview in the page. */
-export const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+export const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+  'base64',
+);
 
 export interface Deal {
   id: string;
@@ -24,7 +27,13 @@ export async function openDeal(server: E2eServer, product = 'Camera', amountUsd 
   const seller = await registerVerified(server, 'seller');
   const escrow = await call<{ id: string }>(server, '/escrows', {
     token: buyer.token,
-    json: { product_service: product, description: `${product} for an admin journey`, amount_usd: amountUsd, deadline_days: 7, seller_email: seller.email },
+    json: {
+      product_service: product,
+      description: `${product} for an admin journey`,
+      amount_usd: amountUsd,
+      deadline_days: 7,
+      seller_email: seller.email,
+    },
     expect: 201,
   });
   return { id: escrow.id, buyer, seller, payoutAddress: freshAddress(), refundAddress: freshAddress() };
@@ -40,15 +49,24 @@ export async function markPaid(server: E2eServer, deal: Deal, notes = 'Sent from
 
 /** Both sides give the addresses money may go to. */
 export async function setAddresses(server: E2eServer, deal: Deal): Promise<void> {
-  await call(server, `/escrows/${deal.id}/payout-address`, { token: deal.seller.token, json: { address: deal.payoutAddress } });
-  await call(server, `/escrows/${deal.id}/payout-address`, { token: deal.buyer.token, json: { address: deal.refundAddress } });
+  await call(server, `/escrows/${deal.id}/payout-address`, {
+    token: deal.seller.token,
+    json: { address: deal.payoutAddress },
+  });
+  await call(server, `/escrows/${deal.id}/payout-address`, {
+    token: deal.buyer.token,
+    json: { address: deal.refundAddress },
+  });
 }
 
 /** Marked, verified by the admin through the API, both addresses set: ready to release, refund or dispute. */
 export async function fundedDeal(server: E2eServer, product: string, amountUsd = 500): Promise<Deal> {
   const deal = await openDeal(server, product, amountUsd);
   await markPaid(server, deal);
-  await call(server, `/admin/escrows/${deal.id}/verify-payment`, { token: await adminToken(server), form: { verified: 'true', notes: 'seen on chain' } });
+  await call(server, `/admin/escrows/${deal.id}/verify-payment`, {
+    token: await adminToken(server),
+    form: { verified: 'true', notes: 'seen on chain' },
+  });
   await setAddresses(server, deal);
   return deal;
 }
@@ -59,7 +77,10 @@ export async function openDispute(server: E2eServer, deal: Deal, reason = 'The c
 
 /** A review waiting for moderation. */
 export async function submitReview(server: E2eServer, name: string, text: string): Promise<void> {
-  await call(server, '/reviews', { json: { name, email: null, country: 'Germany', rating: 4.5, text, escrow_id: null, terms_accepted: true }, expect: 201 });
+  await call(server, '/reviews', {
+    json: { name, email: null, country: 'Germany', rating: 4.5, text, escrow_id: null, terms_accepted: true },
+    expect: 201,
+  });
 }
 
 /**
@@ -67,5 +88,8 @@ export async function submitReview(server: E2eServer, name: string, text: string
  * `{ fullPage: false }` only the screen as the person sees it (what is above the fold).
  */
 export async function shoot(page: Page, name: string, { fullPage = true } = {}): Promise<void> {
-  await page.screenshot({ path: `${process.env.E2E_ARTIFACTS ?? 'e2e/.artifacts'}/screens/${name}-${page.viewportSize()?.width ?? 0}.png`, fullPage });
+  await page.screenshot({
+    path: `${process.env.E2E_ARTIFACTS ?? 'e2e/.artifacts'}/screens/${name}-${page.viewportSize()?.width ?? 0}.png`,
+    fullPage,
+  });
 }

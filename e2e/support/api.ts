@@ -14,7 +14,13 @@ let counter = 0;
 export async function call<T = Record<string, unknown>>(
   server: E2eServer,
   path: string,
-  init: { method?: string; token?: string; json?: unknown; form?: Record<string, string> | FormData; expect?: number } = {},
+  init: {
+    method?: string;
+    token?: string;
+    json?: unknown;
+    form?: Record<string, string> | FormData;
+    expect?: number;
+  } = {},
 ): Promise<T> {
   const headers: Record<string, string> = init.token ? { authorization: `Bearer ${init.token}` } : {};
   let body: BodyInit | undefined;
@@ -26,10 +32,15 @@ export async function call<T = Record<string, unknown>>(
   } else if (init.form) {
     body = new URLSearchParams(init.form);
   }
-  const res = await fetch(`${server.baseURL}/api${path}`, { method: init.method ?? (body ? 'POST' : 'GET'), headers, body });
+  const res = await fetch(`${server.baseURL}/api${path}`, {
+    method: init.method ?? (body ? 'POST' : 'GET'),
+    headers,
+    body,
+  });
   const data = (await res.json().catch(() => ({}))) as T & { detail?: string };
   const expected = init.expect ?? (res.ok ? res.status : 200);
-  if (res.status !== expected) throw new Error(`${init.method ?? 'GET'} ${path}: ${res.status} ${data.detail ?? ''} (expected ${expected})`);
+  if (res.status !== expected)
+    throw new Error(`${init.method ?? 'GET'} ${path}: ${res.status} ${data.detail ?? ''} (expected ${expected})`);
   return data;
 }
 
@@ -51,7 +62,10 @@ export async function registerVerified(server: E2eServer, role: 'buyer' | 'selle
   const username = `${name}${Date.now().toString(36)}${counter++}`;
   const email = `${username}@example.com`;
   const fullName = `${name[0]!.toUpperCase()}${name.slice(1)} ${username.slice(-4)}`;
-  await call(server, '/auth/register', { json: { full_name: fullName, email, username, password: PASSWORD, confirm_password: PASSWORD, role }, expect: 201 });
+  await call(server, '/auth/register', {
+    json: { full_name: fullName, email, username, password: PASSWORD, confirm_password: PASSWORD, role },
+    expect: 201,
+  });
   const mail = await waitForMail(server.outbox, email, 'Confirm your e-mail');
   const token = new URLSearchParams(linkIn(mail, '/verify-email').split('?')[1]).get('token');
   await call(server, '/auth/verify-email', { json: { token } });
@@ -61,10 +75,18 @@ export async function registerVerified(server: E2eServer, role: 'buyer' | 'selle
 export const adminToken = (server: E2eServer) => signIn(server, server.admin.username, server.admin.password);
 
 /** The rate and fee the admin sets, and `count` fresh pool addresses, so escrows can be opened and paid. */
-export async function preparePricingAndPool(server: E2eServer, options: { rate?: string; fee?: string; addresses?: number } = {}): Promise<void> {
+export async function preparePricingAndPool(
+  server: E2eServer,
+  options: { rate?: string; fee?: string; addresses?: number } = {},
+): Promise<void> {
   const token = await adminToken(server);
-  await call(server, '/admin/btc-rate', { method: 'PUT', token, form: { btc_usd_rate: options.rate ?? '50000', fee_percentage: options.fee ?? '1.5' } });
-  for (let i = 0; i < (options.addresses ?? 3); i++) await call(server, '/admin/addresses', { token, form: { address_string: freshAddress() }, expect: 201 });
+  await call(server, '/admin/btc-rate', {
+    method: 'PUT',
+    token,
+    form: { btc_usd_rate: options.rate ?? '50000', fee_percentage: options.fee ?? '1.5' },
+  });
+  for (let i = 0; i < (options.addresses ?? 3); i++)
+    await call(server, '/admin/addresses', { token, form: { address_string: freshAddress() }, expect: 201 });
 }
 
 /** Signs `page`'s person in through the sign-in form, as they would. */

@@ -17,12 +17,17 @@ export function adminConsole(server: E2eServer, person: NewPerson) {
       await signInInBrowser(admin, server.admin);
       return admin;
     })());
-  const escrowLink = (admin: Page, escrowId: string) => admin.locator(`a[href="/admin?tab=escrows&escrow=${escrowId}"]`);
-  const notice = (admin: Page, text: string) => expect(admin.getByRole('status').filter({ hasText: text })).toBeVisible();
+  const escrowLink = (admin: Page, escrowId: string) =>
+    admin.locator(`a[href="/admin?tab=escrows&escrow=${escrowId}"]`);
+  const notice = (admin: Page, text: string) =>
+    expect(admin.getByRole('status').filter({ hasText: text })).toBeVisible();
 
   return {
     /** Verifications tab: verify (with notes and an optional txid) or reject (with the reason) the escrow's marked payment. */
-    async verifyPayment(escrowId: string, { verified, notes, txid }: { verified: boolean; notes: string; txid?: string }) {
+    async verifyPayment(
+      escrowId: string,
+      { verified, notes, txid }: { verified: boolean; notes: string; txid?: string },
+    ) {
       const admin = await page();
       await admin.goto('/admin?tab=verifications');
       const card = admin.getByRole('listitem').filter({ has: escrowLink(admin, escrowId) });
@@ -36,7 +41,10 @@ export function adminConsole(server: E2eServer, person: NewPerson) {
     },
 
     /** The escrow's page in the console: release, after checking the dialog shows the payout address it will send. */
-    async release(escrowId: string, { notes, txid, expectedAddress }: { notes: string; txid?: string; expectedAddress: string }) {
+    async release(
+      escrowId: string,
+      { notes, txid, expectedAddress }: { notes: string; txid?: string; expectedAddress: string },
+    ) {
       const admin = await page();
       await admin.goto(`/admin?tab=escrows&escrow=${escrowId}`);
       await admin.getByRole('button', { name: 'Release' }).click();
@@ -52,10 +60,18 @@ export function adminConsole(server: E2eServer, person: NewPerson) {
     async dispute(escrowId: string) {
       const admin = await page();
       await admin.goto('/admin?tab=disputes');
-      const card = admin.getByRole('listitem').filter({ has: escrowLink(admin, escrowId) }).first();
+      const card = admin
+        .getByRole('listitem')
+        .filter({ has: escrowLink(admin, escrowId) })
+        .first();
       await expect(card).toBeVisible();
       await checkPage(admin, 'the disputes tab');
-      return { status: (await card.locator('.verification-head .badge').textContent())?.trim(), reason: (await card.locator('xpath=.//dt[normalize-space()="Reason"]/following-sibling::dd[1]').textContent())?.trim() };
+      return {
+        status: (await card.locator('.verification-head .badge').textContent())?.trim(),
+        reason: (
+          await card.locator('xpath=.//dt[normalize-space()="Reason"]/following-sibling::dd[1]').textContent()
+        )?.trim(),
+      };
     },
   };
 }

@@ -28,7 +28,12 @@ function watch(page: Page, baseURL: string): void {
   page.on('pageerror', (error) => seen.consoleErrors.push(error.message));
 }
 
-async function newPerson(browser: Browser, baseURL: string, contexts: BrowserContext[], viewport?: { width: number; height: number }): Promise<Page> {
+async function newPerson(
+  browser: Browser,
+  baseURL: string,
+  contexts: BrowserContext[],
+  viewport?: { width: number; height: number },
+): Promise<Page> {
   const context = await browser.newContext({ baseURL, ...(viewport ? { viewport } : {}) });
   contexts.push(context);
   context.on('page', (page) => watch(page, baseURL));
@@ -46,13 +51,19 @@ export async function checkPage(page: Page, what = page.url()): Promise<void> {
   const seen = watches.get(page);
   const results = await new AxeBuilder({ page }).analyze();
   const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`), `axe on ${what}`).toEqual([]);
+  expect(
+    serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`),
+    `axe on ${what}`,
+  ).toEqual([]);
   expect(seen?.foreign ?? [], `requests to other hosts from ${what}`).toEqual([]);
   const errors = (seen?.consoleErrors ?? []).filter((text) => !text.startsWith('Failed to load resource'));
   expect(errors, `console errors on ${what}`).toEqual([]);
 }
 
-export const test = base.extend<{ person: (viewport?: { width: number; height: number }) => Promise<Page> }, { server: E2eServer }>({
+export const test = base.extend<
+  { person: (viewport?: { width: number; height: number }) => Promise<Page> },
+  { server: E2eServer }
+>({
   server: [
     // eslint-disable-next-line no-empty-pattern
     async ({}, use) => {

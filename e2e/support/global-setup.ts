@@ -14,7 +14,6 @@ import type { E2eServer } from './server-info.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
-
 async function waitUntilReady(baseURL: string, exited: () => string | null): Promise<void> {
   const deadline = Date.now() + 180_000; // a first start builds the web app and the server bundle
   while (Date.now() < deadline) {

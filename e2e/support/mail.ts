@@ -10,15 +10,24 @@ export interface Mail {
 
 export function allMail(outbox: string): Mail[] {
   try {
-    return readFileSync(outbox, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as Mail);
+    return readFileSync(outbox, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as Mail);
   } catch {
     return [];
   }
 }
 
 /** Waits (up to 20 s: the sender loop delivers every few seconds) for a mail to `to` whose subject contains `subject`. */
-export async function waitForMail(outbox: string, to: string, subject: string | RegExp, options: { after?: number } = {}): Promise<Mail> {
-  const matches = (mail: Mail) => mail.to === to && (typeof subject === 'string' ? mail.subject.includes(subject) : subject.test(mail.subject));
+export async function waitForMail(
+  outbox: string,
+  to: string,
+  subject: string | RegExp,
+  options: { after?: number } = {},
+): Promise<Mail> {
+  const matches = (mail: Mail) =>
+    mail.to === to && (typeof subject === 'string' ? mail.subject.includes(subject) : subject.test(mail.subject));
   const deadline = Date.now() + 20_000;
   while (Date.now() < deadline) {
     const found = allMail(outbox)

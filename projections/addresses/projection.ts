@@ -27,14 +27,7 @@ function changesFor(event: ProjectedEvent): Partial<RowOf<typeof TABLE>> {
 export const addressesProjection = defineProjection({
   name: 'addresses',
   tables: [{ name: TABLE, key: ['id'] }],
-  handles: [
-    'AddressAdded',
-    'AddressChanged',
-    'AddressRemoved',
-    'AddressAssigned',
-    'AddressFreed',
-    'AddressUsed',
-  ],
+  handles: ['AddressAdded', 'AddressChanged', 'AddressRemoved', 'AddressAssigned', 'AddressFreed', 'AddressUsed'],
   async apply(store, event) {
     const id = idOfStream(event.stream_id);
     const at = event.occurred_at;

@@ -14,14 +14,18 @@ const toAddresses = (destinations: readonly { address: string }[] | undefined) =
 
 type EventType = DomainEvent['type'];
 /** An event's sentence, from its data and the id of its stream's object (escrow, user, address, review). */
-export type Sentence<T extends EventType> = (data: Extract<DomainEvent, { type: T }>['data'], objectId: string) => string;
+export type Sentence<T extends EventType> = (
+  data: Extract<DomainEvent, { type: T }>['data'],
+  objectId: string,
+) => string;
 
 /**
  * Every event type in words, as the audit log and the console's escrow history show it: one entry per type (the
  * type checker asks for one when a type is added), each a lower-case phrase whose subject is the actor.
  */
 export const eventSentences: { [T in EventType]: Sentence<T> } = {
-  EscrowCreated: (d, id) => `created ${escrow(id)} for ${formatCents(d.total_cents)} USD (${formatSats(d.amount_sats)} BTC)`,
+  EscrowCreated: (d, id) =>
+    `created ${escrow(id)} for ${formatCents(d.total_cents)} USD (${formatSats(d.amount_sats)} BTC)`,
   PaymentAddressAssigned: (d, id) => `assigned address ${d.address} to ${escrow(id)}`,
   PaymentMarked: (d, id) => `marked ${escrow(id)} as paid (${d.evidence.length} file(s))`,
   PaymentRejected: (_, id) => `rejected the payment of ${escrow(id)}`,
@@ -35,12 +39,18 @@ export const eventSentences: { [T in EventType]: Sentence<T> } = {
   PayoutAddressSet: (d, id) =>
     `${d.replaces ? 'replaced' : 'set'} the ${d.side === 'seller' ? 'payout' : 'refund'} address of ${escrow(id)}` +
     (d.held_until ? ` (held until ${d.held_until})` : ''),
-  EscrowReleased: (d, id) => `released ${escrow(id)} (${formatSats(d.seller_sats)} BTC to the seller${toAddresses(d.destinations)})`,
-  EscrowRefunded: (d, id) => `refunded ${escrow(id)} (${formatSats(d.buyer_sats)} BTC to the buyer${toAddresses(d.destinations)})`,
+  EscrowReleased: (d, id) =>
+    `released ${escrow(id)} (${formatSats(d.seller_sats)} BTC to the seller${toAddresses(d.destinations)})`,
+  EscrowRefunded: (d, id) =>
+    `refunded ${escrow(id)} (${formatSats(d.buyer_sats)} BTC to the buyer${toAddresses(d.destinations)})`,
   DisputeOpened: (d, id) => `opened a dispute on ${escrow(id)} as the ${d.opened_by_side}`,
   DisputeResolved: (d, id) =>
-    (d.dispute_id === null ? `executed the settlement of ${escrow(id)} both parties agreed to` : `resolved the dispute on ${escrow(id)}`) +
-    (d.resolution ? ` (${d.resolution}${d.seller_percent ? ` ${d.seller_percent}% to the seller` : ''})` : ' without moving money'),
+    (d.dispute_id === null
+      ? `executed the settlement of ${escrow(id)} both parties agreed to`
+      : `resolved the dispute on ${escrow(id)}`) +
+    (d.resolution
+      ? ` (${d.resolution}${d.seller_percent ? ` ${d.seller_percent}% to the seller` : ''})`
+      : ' without moving money'),
   EscrowCancelled: (d, id) =>
     d.by === 'admin'
       ? `cancelled ${escrow(id)} as an admin`
@@ -65,7 +75,8 @@ export const eventSentences: { [T in EventType]: Sentence<T> } = {
   RoleSwitched: (d, id) => `switched the role of ${user(id)} from ${d.from} to ${d.to}`,
   TwoFactorEnabled: (_, id) => `enabled 2FA for ${user(id)}`,
   TwoFactorDisabled: (_, id) => `disabled 2FA for ${user(id)}`,
-  RecoveryCodesRegenerated: (d, id) => `made ${d.count} new recovery codes for ${user(id)} (the old ones no longer work)`,
+  RecoveryCodesRegenerated: (d, id) =>
+    `made ${d.count} new recovery codes for ${user(id)} (the old ones no longer work)`,
   UserSuspended: (d, id) => `suspended ${user(id)}: ${d.reason}`,
   UserUnsuspended: (_, id) => `unsuspended ${user(id)}`,
   // Sorted: jsonb reorders keys.
@@ -74,7 +85,8 @@ export const eventSentences: { [T in EventType]: Sentence<T> } = {
   PasswordReset: (_, id) => `reset the password of ${user(id)}`,
   PasswordChanged: (_, id) => `changed the password of ${user(id)}`,
   UserSignedIn: (_, id) => `${user(id)} signed in`,
-  TwoFactorLocked: (d, id) => `locked 2FA-gated actions of ${user(id)} after ${d.failures} wrong codes in ${d.window_minutes} minutes`,
+  TwoFactorLocked: (d, id) =>
+    `locked 2FA-gated actions of ${user(id)} after ${d.failures} wrong codes in ${d.window_minutes} minutes`,
   ReviewSubmitted: (d, id) => `submitted review ${short(id)} (${d.rating.toFixed(1)} stars)`,
   ReviewApproved: (_, id) => `approved review ${short(id)}`,
   ReviewEdited: (_, id) => `edited and approved review ${short(id)}`,

@@ -76,7 +76,8 @@ const monthOf = (iso: string) => iso.slice(0, 7);
 const seconds = (from: string, to: string) => Math.round((Date.parse(to) - Date.parse(from)) / 1000);
 
 /** Satoshis in US cents at a rate in cents per BTC, rounded half up (integers throughout). */
-export const satsToCents = (sats: number, rateCents: number) => Number((BigInt(sats) * BigInt(rateCents) + 50_000_000n) / 100_000_000n);
+export const satsToCents = (sats: number, rateCents: number) =>
+  Number((BigInt(sats) * BigInt(rateCents) + 50_000_000n) / 100_000_000n);
 
 /** Cents as a plain decimal for files: 123456 -> "1234.56". */
 export const centsText = (cents: number) => formatCents(cents);
@@ -118,14 +119,25 @@ export class BooksCalculator {
 
   private inRange(at: string): boolean {
     const day = dayOf(at);
-    return (this.range.from === undefined || day >= this.range.from) && (this.range.to === undefined || day <= this.range.to);
+    return (
+      (this.range.from === undefined || day >= this.range.from) && (this.range.to === undefined || day <= this.range.to)
+    );
   }
 
   private month(at: string): MonthFigures {
     const key = monthOf(at);
     let figures = this.months.get(key);
     if (!figures) {
-      figures = { month: key, escrows_created: 0, escrows_funded: 0, volume_sats: 0, volume_cents: 0, escrows_closed_with_fee: 0, fee_sats: 0, fee_cents: 0 };
+      figures = {
+        month: key,
+        escrows_created: 0,
+        escrows_funded: 0,
+        volume_sats: 0,
+        volume_cents: 0,
+        escrows_closed_with_fee: 0,
+        fee_sats: 0,
+        fee_cents: 0,
+      };
       this.months.set(key, figures);
     }
     return figures;
@@ -136,7 +148,13 @@ export class BooksCalculator {
     const id = idOf(event.stream_id);
     if (event.type === 'EscrowCreated') {
       const d = event.data;
-      this.escrows.set(id, { amount_sats: d.amount_sats, amount_cents: d.amount_cents, rate_cents: d.rate_cents, marked_at: null, confirmed_at: null });
+      this.escrows.set(id, {
+        amount_sats: d.amount_sats,
+        amount_cents: d.amount_cents,
+        rate_cents: d.rate_cents,
+        marked_at: null,
+        confirmed_at: null,
+      });
     }
     const escrow = this.escrows.get(id);
     if (!escrow) return;
@@ -165,16 +183,46 @@ export class BooksCalculator {
         return;
       case 'EscrowReleased':
         if (escrow.confirmed_at) this.toRelease.push(seconds(escrow.confirmed_at, at));
-        this.payout(event.position, id, at, escrow, 'release', { seller: event.data.seller_sats, buyer: 0 }, event.data.fee_sats, event.data.txid, event.data.destinations);
+        this.payout(
+          event.position,
+          id,
+          at,
+          escrow,
+          'release',
+          { seller: event.data.seller_sats, buyer: 0 },
+          event.data.fee_sats,
+          event.data.txid,
+          event.data.destinations,
+        );
         return;
       case 'EscrowRefunded':
-        this.payout(event.position, id, at, escrow, 'refund', { seller: 0, buyer: event.data.buyer_sats }, event.data.fee_sats, event.data.txid, event.data.destinations);
+        this.payout(
+          event.position,
+          id,
+          at,
+          escrow,
+          'refund',
+          { seller: 0, buyer: event.data.buyer_sats },
+          event.data.fee_sats,
+          event.data.txid,
+          event.data.destinations,
+        );
         return;
       case 'DisputeResolved': {
         const { resolution } = event.data;
         if (resolution === null) return;
         if (resolution === 'release' && escrow.confirmed_at) this.toRelease.push(seconds(escrow.confirmed_at, at));
-        this.payout(event.position, id, at, escrow, resolution, { seller: event.data.seller_sats, buyer: event.data.buyer_sats }, event.data.fee_sats, event.data.txid, event.data.destinations);
+        this.payout(
+          event.position,
+          id,
+          at,
+          escrow,
+          resolution,
+          { seller: event.data.seller_sats, buyer: event.data.buyer_sats },
+          event.data.fee_sats,
+          event.data.txid,
+          event.data.destinations,
+        );
         return;
       }
       default:
@@ -197,7 +245,17 @@ export class BooksCalculator {
       const sats = shares[to];
       if (sats <= 0) continue;
       const address = destinations?.find((d) => d.to === to)?.address ?? null;
-      this.books.payouts.push({ at, position, escrow_id: escrowId, kind, to, address, sats, usd_cents: satsToCents(sats, escrow.rate_cents), txid });
+      this.books.payouts.push({
+        at,
+        position,
+        escrow_id: escrowId,
+        kind,
+        to,
+        address,
+        sats,
+        usd_cents: satsToCents(sats, escrow.rate_cents),
+        txid,
+      });
       if (to === 'seller') this.books.released_sats += sats;
       else this.books.refunded_sats += sats;
     }
@@ -213,7 +271,9 @@ export class BooksCalculator {
   result(): Books {
     return {
       ...this.books,
-      dispute_rate: this.books.escrows_funded ? Math.round((this.books.disputes_opened / this.books.escrows_funded) * 10_000) / 10_000 : 0,
+      dispute_rate: this.books.escrows_funded
+        ? Math.round((this.books.disputes_opened / this.books.escrows_funded) * 10_000) / 10_000
+        : 0,
       median_marked_to_verified_seconds: median(this.toVerify),
       median_confirmed_to_released_seconds: median(this.toRelease),
       by_month: [...this.months.values()].sort((a, b) => a.month.localeCompare(b.month)),

@@ -34,7 +34,14 @@ export const disputesProjection = defineProjection({
         store,
         TABLE,
         [dispute_id],
-        () => ({ status: 'resolved', outcome, resolution, seller_percent, resolved_by: event.metadata.actor, resolved_at: event.occurred_at }),
+        () => ({
+          status: 'resolved',
+          outcome,
+          resolution,
+          seller_percent,
+          resolved_by: event.metadata.actor,
+          resolved_at: event.occurred_at,
+        }),
         event,
         CAUSE,
       );

@@ -49,12 +49,11 @@ describe('escrows projection', () => {
 
   it('returns to the status before a freeze, and before a dispute closed without money', async () => {
     expect((await statusAfter([...histories.funded, sample.EscrowFrozen])).status).toBe('frozen');
+    expect((await statusAfter([...histories.funded, sample.EscrowFrozen, sample.EscrowUnfrozen])).status).toBe(
+      'funded',
+    );
     expect(
-      (await statusAfter([...histories.funded, sample.EscrowFrozen, sample.EscrowUnfrozen])).status,
-    ).toBe('funded');
-    expect(
-      (await statusAfter([...histories.disputedFromFunded, sample.EscrowFrozen, sample.EscrowUnfrozen]))
-        .status,
+      (await statusAfter([...histories.disputedFromFunded, sample.EscrowFrozen, sample.EscrowUnfrozen])).status,
     ).toBe('disputed');
     expect((await statusAfter([...histories.disputedFromPending, sample.DisputeResolved])).status).toBe(
       'pending_payment',

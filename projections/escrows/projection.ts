@@ -24,7 +24,8 @@ const NO_OPEN_PROPOSAL = {
  * returns to it; were it missing the row could not be written (status is never null), so say which event broke.
  */
 function statusBefore(saved: string | null, event: ProjectedEvent, id: string): string {
-  if (saved === null) throw new Error(`escrows projection: ${event.type} for escrow ${id} with no status to go back to`);
+  if (saved === null)
+    throw new Error(`escrows projection: ${event.type} for escrow ${id} with no status to go back to`);
   return saved;
 }
 
@@ -98,8 +99,16 @@ function changesFor(event: ProjectedEvent, row: RowOf<typeof TABLE>): EscrowChan
       return { ...NO_OPEN_PROPOSAL };
     case 'PayoutAddressSet':
       return event.data.side === 'seller'
-        ? { payout_address: event.data.address, payout_address_held_until: event.data.held_until ?? null, payout_address_proven: event.data.signature !== undefined }
-        : { refund_address: event.data.address, refund_address_held_until: event.data.held_until ?? null, refund_address_proven: event.data.signature !== undefined };
+        ? {
+            payout_address: event.data.address,
+            payout_address_held_until: event.data.held_until ?? null,
+            payout_address_proven: event.data.signature !== undefined,
+          }
+        : {
+            refund_address: event.data.address,
+            refund_address_held_until: event.data.held_until ?? null,
+            refund_address_proven: event.data.signature !== undefined,
+          };
     case 'PartyBound':
       return event.data.side === 'buyer' ? { buyer_id: event.data.user_id } : { seller_id: event.data.user_id };
     case 'EscrowReleased':

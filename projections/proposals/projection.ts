@@ -31,8 +31,11 @@ export const proposalsProjection = defineProjection({
       });
       return;
     }
-    if (event.type !== 'ProposalAccepted' && event.type !== 'ProposalDeclined' && event.type !== 'ProposalWithdrawn') return;
-    const status = ({ ProposalAccepted: 'accepted', ProposalDeclined: 'declined', ProposalWithdrawn: 'withdrawn' } as const)[event.type];
+    if (event.type !== 'ProposalAccepted' && event.type !== 'ProposalDeclined' && event.type !== 'ProposalWithdrawn')
+      return;
+    const status = (
+      { ProposalAccepted: 'accepted', ProposalDeclined: 'declined', ProposalWithdrawn: 'withdrawn' } as const
+    )[event.type];
     const reason = event.type === 'ProposalDeclined' ? event.data.reason : null;
     await updateRow(
       store,

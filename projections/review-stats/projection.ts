@@ -30,14 +30,7 @@ export const reviewStatsProjection = defineProjection({
     { name: 'review_countries', key: ['country'] },
     { name: 'review_stats_members', key: ['review_id'] },
   ],
-  handles: [
-    'ReviewSubmitted',
-    'ReviewApproved',
-    'ReviewEdited',
-    'ReviewRejected',
-    'ReviewReopened',
-    'ReviewDeleted',
-  ],
+  handles: ['ReviewSubmitted', 'ReviewApproved', 'ReviewEdited', 'ReviewRejected', 'ReviewReopened', 'ReviewDeleted'],
   async apply(store, event) {
     const id = idOfStream(event.stream_id);
     if (event.type === 'ReviewSubmitted') {

@@ -32,14 +32,7 @@ function changesFor(event: ProjectedEvent): Partial<RowOf<typeof TABLE>> {
 export const reviewsProjection = defineProjection({
   name: 'reviews',
   tables: [{ name: TABLE, key: ['id'] }],
-  handles: [
-    'ReviewSubmitted',
-    'ReviewApproved',
-    'ReviewEdited',
-    'ReviewRejected',
-    'ReviewReopened',
-    'ReviewDeleted',
-  ],
+  handles: ['ReviewSubmitted', 'ReviewApproved', 'ReviewEdited', 'ReviewRejected', 'ReviewReopened', 'ReviewDeleted'],
   async apply(store, event) {
     const id = idOfStream(event.stream_id);
     const at = event.occurred_at;

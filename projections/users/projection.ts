@@ -84,6 +84,13 @@ export const usersProjection = defineProjection({
       await store.delete(TABLE, [id]);
       return;
     }
-    await updateRow(store, TABLE, [id], (row) => Object.assign(changesFor(event, row), { updated_at: event.occurred_at }), event, CAUSE);
+    await updateRow(
+      store,
+      TABLE,
+      [id],
+      (row) => Object.assign(changesFor(event, row), { updated_at: event.occurred_at }),
+      event,
+      CAUSE,
+    );
   },
 });

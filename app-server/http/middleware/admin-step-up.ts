@@ -24,7 +24,13 @@ export type StepUpCheck = NonNullable<AppEnv['Variables']['stepUp']>;
 
 /** The route's declaration as the first middleware after the role check: runs the step-up for a power. */
 export function secondFactorMiddleware(need: SecondFactorNeed): MiddlewareHandler<AppEnv> {
-  if (!need.power) return Object.assign(async function notAPowerMiddleware(_c: Context<AppEnv>, next: Next) { await next(); }, { reason: need.reason });
+  if (!need.power)
+    return Object.assign(
+      async function notAPowerMiddleware(_c: Context<AppEnv>, next: Next) {
+        await next();
+      },
+      { reason: need.reason },
+    );
   return async function adminPowerMiddleware(c, next) {
     const check = c.get('stepUp');
     if (!check) throw new Error('An admin power was called on an app without the admin step-up');
@@ -39,7 +45,8 @@ async function codeOf(c: Context<AppEnv>): Promise<string | undefined> {
   const type = c.req.header('content-type') ?? '';
   let fromBody: unknown;
   try {
-    if (type.includes('application/json')) fromBody = ((await c.req.json()) as Record<string, unknown> | null)?.totp_code;
+    if (type.includes('application/json'))
+      fromBody = ((await c.req.json()) as Record<string, unknown> | null)?.totp_code;
     else if (type.includes('form')) fromBody = (await c.req.parseBody())['totp_code'];
   } catch {
     fromBody = undefined; // a malformed body is the route's to refuse, naming the field

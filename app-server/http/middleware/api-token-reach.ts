@@ -11,7 +11,9 @@ const READS = new Set(['GET', 'HEAD']);
 /** Refuses (403) a call an API token with `scopes` may not make: reads need `read`, anything else `write`. */
 export function checkApiTokenReach(method: string, path: string, scopes: readonly ApiTokenScope[]): void {
   if (OUT_OF_REACH.test(path) && !(method === 'GET' && path === '/api/auth/me')) {
-    throw forbidden('API tokens cannot be used here: admin routes, tokens, sign-in, password and 2FA need a signed-in session');
+    throw forbidden(
+      'API tokens cannot be used here: admin routes, tokens, sign-in, password and 2FA need a signed-in session',
+    );
   }
   const needed: ApiTokenScope = READS.has(method) ? 'read' : 'write';
   if (!scopes.includes(needed)) throw forbidden(`This API token has no ${needed} scope`);

@@ -8,7 +8,11 @@ import type { AppEnv } from '../env.ts';
 import { checkApiTokenReach } from './api-token-reach.ts';
 
 /** What a session holding a temporary password may still do: see who it is, change the password, sign out. */
-const WHILE_PASSWORD_MUST_CHANGE = new Set(['GET /api/auth/me', 'POST /api/auth/change-password', 'POST /api/auth/logout']);
+const WHILE_PASSWORD_MUST_CHANGE = new Set([
+  'GET /api/auth/me',
+  'POST /api/auth/change-password',
+  'POST /api/auth/logout',
+]);
 
 /**
  * Reads `Authorization: Bearer <token>`. A live session makes the request the user's; a suspended user is stopped
@@ -27,7 +31,13 @@ export function authenticate(options: { db: Kysely<Database> }): MiddlewareHandl
         const { escrows_position, must_change_password, api_token_id, api_token_scopes, ...user } = found;
         if (user.is_frozen) throw forbidden('Account suspended');
         if (user.role === 'admin') throw forbidden('API tokens never carry admin powers; this account is an admin now');
-        if (must_change_password) throw new DomainError('forbidden', 'Change your temporary password first (POST /api/auth/change-password)', {}, 'password_change_required');
+        if (must_change_password)
+          throw new DomainError(
+            'forbidden',
+            'Change your temporary password first (POST /api/auth/change-password)',
+            {},
+            'password_change_required',
+          );
         checkApiTokenReach(c.req.method, c.req.path, api_token_scopes);
         c.set('user', user);
         c.set('escrowsPosition', Number(escrows_position));
@@ -40,7 +50,12 @@ export function authenticate(options: { db: Kysely<Database> }): MiddlewareHandl
         const { escrows_position, must_change_password, ...user } = found;
         if (user.is_frozen) throw forbidden('Account suspended');
         if (must_change_password && !WHILE_PASSWORD_MUST_CHANGE.has(`${c.req.method} ${c.req.path}`)) {
-          throw new DomainError('forbidden', 'Change your temporary password first (POST /api/auth/change-password)', {}, 'password_change_required');
+          throw new DomainError(
+            'forbidden',
+            'Change your temporary password first (POST /api/auth/change-password)',
+            {},
+            'password_change_required',
+          );
         }
         c.set('mustChangePassword', must_change_password);
         c.set('user', user);

@@ -25,7 +25,8 @@ export interface BodyLimitsOptions {
   discardWithinMs: number;
 }
 
-const tooLarge = (headers: Record<string, string> = {}) => new DomainError('payload_too_large', 'Request body is too large', headers);
+const tooLarge = (headers: Record<string, string> = {}) =>
+  new DomainError('payload_too_large', 'Request body is too large', headers);
 const CLOSE = { Connection: 'close' };
 
 /**
@@ -66,19 +67,32 @@ export function bodyLimits(options: BodyLimitsOptions): MiddlewareHandler<AppEnv
     if (upload && !c.get('user')) return refuseUnread(new DomainError('unauthenticated', 'Not signed in'));
     const limit = upload ? options.uploadLimit : options.limit;
     if (!chunked && lengthHeader !== undefined && Number(lengthHeader) > limit) {
-      const kept = incoming ? Number(lengthHeader) <= options.discardUpTo && (await discardRest(incoming, options)) : true;
+      const kept = incoming
+        ? Number(lengthHeader) <= options.discardUpTo && (await discardRest(incoming, options))
+        : true;
       throw tooLarge(kept ? {} : CLOSE);
     }
     const release = upload ? slots.take(options.clientOf(c)) : undefined;
     const contentType = c.req.header('content-type') ?? '';
     const original = c.req.raw;
-    const body = new GuardedBody(() => (incoming ? (incoming.iterator({ destroyOnReturn: false }) as AsyncIterator<Uint8Array>) : readerOf(original.body)), {
-      limit,
-      readWithinMs: options.readWithinMs,
-      maxJsonDepth: /^application\/([\w.+-]+\+)?json\b/i.test(contentType) ? options.maxJsonDepth : undefined,
-    });
+    const body = new GuardedBody(
+      () =>
+        incoming
+          ? (incoming.iterator({ destroyOnReturn: false }) as AsyncIterator<Uint8Array>)
+          : readerOf(original.body),
+      {
+        limit,
+        readWithinMs: options.readWithinMs,
+        maxJsonDepth: /^application\/([\w.+-]+\+)?json\b/i.test(contentType) ? options.maxJsonDepth : undefined,
+      },
+    );
     try {
-      c.req.raw = new Request(c.req.raw.url, { method, headers: c.req.raw.headers, body: body.stream, duplex: 'half' } as RequestInit);
+      c.req.raw = new Request(c.req.raw.url, {
+        method,
+        headers: c.req.raw.headers,
+        body: body.stream,
+        duplex: 'half',
+      } as RequestInit);
       await next();
     } finally {
       body.stop();
@@ -86,7 +100,8 @@ export function bodyLimits(options: BodyLimitsOptions): MiddlewareHandler<AppEnv
     }
     if (body.failure) {
       // The route saw its body fail (and may have answered 400 for it): the answer is the failure's.
-      if (body.failure.code === 'payload_too_large' || body.failure.code === 'invalid_input') return refuseUnread(body.failure);
+      if (body.failure.code === 'payload_too_large' || body.failure.code === 'invalid_input')
+        return refuseUnread(body.failure);
       throw body.failure;
     }
     if (incoming && !(await discardRest(incoming, options))) c.header('Connection', 'close');
@@ -104,7 +119,10 @@ class GuardedBody {
   private timer: ReturnType<typeof setTimeout> | undefined;
 
   /** `open` gives the request's own body, asked for at the first read. */
-  constructor(open: () => AsyncIterator<Uint8Array>, rules: { limit: number; readWithinMs: number; maxJsonDepth: number | undefined }) {
+  constructor(
+    open: () => AsyncIterator<Uint8Array>,
+    rules: { limit: number; readWithinMs: number; maxJsonDepth: number | undefined },
+  ) {
     let source: AsyncIterator<Uint8Array> | undefined;
     let size = 0;
     const depth = rules.maxJsonDepth === undefined ? undefined : new JsonDepthScan(rules.maxJsonDepth);
@@ -122,7 +140,14 @@ class GuardedBody {
           source ??= open();
           const next = await Promise.race([source.next(), expired]);
           if (next === 'expired') {
-            return fail(controller, new DomainError('request_timeout', `Request body was not received within ${Math.round(rules.readWithinMs / 1000)} s`, CLOSE));
+            return fail(
+              controller,
+              new DomainError(
+                'request_timeout',
+                `Request body was not received within ${Math.round(rules.readWithinMs / 1000)} s`,
+                CLOSE,
+              ),
+            );
           }
           if (next.done) {
             clearTimeout(this.timer);
@@ -131,7 +156,8 @@ class GuardedBody {
           const chunk = next.value;
           size += chunk.byteLength;
           if (size > rules.limit) return fail(controller, tooLarge());
-          if (depth && !depth.accepts(chunk)) return fail(controller, invalidInput(`body: JSON nested deeper than ${depth.max} levels`));
+          if (depth && !depth.accepts(chunk))
+            return fail(controller, invalidInput(`body: JSON nested deeper than ${depth.max} levels`));
           controller.enqueue(chunk);
         },
         cancel: async () => {
@@ -151,7 +177,8 @@ class GuardedBody {
 function readerOf(body: ReadableStream<Uint8Array> | null): AsyncIterator<Uint8Array> {
   const reader = body?.getReader();
   return {
-    next: async () => (reader ? ((await reader.read()) as IteratorResult<Uint8Array>) : { done: true, value: undefined }),
+    next: async () =>
+      reader ? ((await reader.read()) as IteratorResult<Uint8Array>) : { done: true, value: undefined },
     return: async () => {
       await reader?.cancel().catch(() => undefined);
       return { done: true, value: undefined };
@@ -198,10 +225,18 @@ class UploadSlots {
   take(client: string): () => void {
     const mine = this.byClient.get(client) ?? 0;
     if (mine >= this.perClient) {
-      throw new DomainError('rate_limited', `Too many uploads at once from this address (at most ${this.perClient}); wait for one to finish`, { 'Retry-After': '5' });
+      throw new DomainError(
+        'rate_limited',
+        `Too many uploads at once from this address (at most ${this.perClient}); wait for one to finish`,
+        { 'Retry-After': '5' },
+      );
     }
     if (this.total >= this.inAll) {
-      throw new DomainError('not_ready', `The server is receiving as many uploads as it takes (${this.inAll}); try again shortly`, { 'Retry-After': '5' });
+      throw new DomainError(
+        'not_ready',
+        `The server is receiving as many uploads as it takes (${this.inAll}); try again shortly`,
+        { 'Retry-After': '5' },
+      );
     }
     this.byClient.set(client, mine + 1);
     this.total++;
@@ -221,7 +256,10 @@ class UploadSlots {
  * Reads what is left of a request's body and throws it away. True when the body ended within the bounds (the
  * connection can serve the next request); false when it did not, or the socket is gone.
  */
-export function discardRest(incoming: IncomingMessage, bounds: { discardUpTo: number; discardWithinMs: number }): Promise<boolean> {
+export function discardRest(
+  incoming: IncomingMessage,
+  bounds: { discardUpTo: number; discardWithinMs: number },
+): Promise<boolean> {
   if (incoming.readableEnded || incoming.complete) return Promise.resolve(true);
   if (incoming.destroyed) return Promise.resolve(false);
   return new Promise((resolve) => {

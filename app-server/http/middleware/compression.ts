@@ -26,7 +26,8 @@ export function compression({ thresholdBytes = 512 }: CompressionOptions = {}): 
     const type = res.headers.get('Content-Type');
     if (!type || !COMPRESSIBLE_CONTENT_TYPE_REGEX.test(type)) return;
     const varies = res.headers.get('Vary');
-    if (varies !== '*' && !/(?:^|,)\s*accept-encoding\s*(?:,|$)/i.test(varies ?? '')) res.headers.set('Vary', varies ? `${varies}, Accept-Encoding` : 'Accept-Encoding');
+    if (varies !== '*' && !/(?:^|,)\s*accept-encoding\s*(?:,|$)/i.test(varies ?? ''))
+      res.headers.set('Vary', varies ? `${varies}, Accept-Encoding` : 'Accept-Encoding');
     const length = res.headers.get('Content-Length');
     if (
       !res.body ||
@@ -35,7 +36,8 @@ export function compression({ thresholdBytes = 512 }: CompressionOptions = {}): 
       res.headers.has('Content-Encoding') ||
       (length !== null && Number(length) < thresholdBytes) ||
       /(?:^|,)\s*no-transform\s*(?:,|$)/i.test(res.headers.get('Cache-Control') ?? '')
-    ) return;
+    )
+      return;
     const encoding = preferredEncoding(c.req.header('Accept-Encoding'));
     if (!encoding) return;
     const body = length === null ? await res.arrayBuffer() : null; // an answer of unknown size: measure it first
@@ -44,15 +46,20 @@ export function compression({ thresholdBytes = 512 }: CompressionOptions = {}): 
       return;
     }
     const source = body ? Readable.from([Buffer.from(body)]) : Readable.fromWeb(res.body as NodeReadableStream);
-    const encoder = encoding === 'br'
-      ? createBrotliCompress({ params: { [constants.BROTLI_PARAM_QUALITY]: 5 } })
-      : createGzip({ level: 6 });
+    const encoder =
+      encoding === 'br'
+        ? createBrotliCompress({ params: { [constants.BROTLI_PARAM_QUALITY]: 5 } })
+        : createGzip({ level: 6 });
     const headers = new Headers(res.headers);
     headers.delete('Content-Length');
     headers.set('Content-Encoding', encoding);
     const etag = headers.get('ETag');
     if (etag && !etag.startsWith('W/')) headers.set('ETag', `W/${etag}`);
-    c.res = new Response(Readable.toWeb(source.pipe(encoder)) as ReadableStream, { status: res.status, statusText: res.statusText, headers });
+    c.res = new Response(Readable.toWeb(source.pipe(encoder)) as ReadableStream, {
+      status: res.status,
+      statusText: res.statusText,
+      headers,
+    });
     // Hono's `c.res` setter copies the previous answer's headers back in: the plain body's length among them, which
     // would leave a browser waiting for bytes that never come.
     c.res.headers.delete('Content-Length');

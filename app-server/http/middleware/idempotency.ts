@@ -20,7 +20,8 @@ export const IDEMPOTENCY_LEASE_SECONDS = 5;
 const SECRET_ANSWERS = /^\/api\/(auth\/|setup\/|admin\/users\/[^/]+\/reset-password$)/;
 
 type Keys = Kysely<Database>;
-const replay = (status: number, body: string) => new Response(body, { status, headers: { 'content-type': 'application/json', 'idempotent-replayed': 'true' } });
+const replay = (status: number, body: string) =>
+  new Response(body, { status, headers: { 'content-type': 'application/json', 'idempotent-replayed': 'true' } });
 
 /**
  * An `Idempotency-Key` header on a POST makes a retry with the same key and body return the first answer instead
@@ -55,7 +56,15 @@ export function idempotency(options: { db: Keys; leaseSeconds?: number }): Middl
 
     const claimed = await db
       .insertInto('idempotency_keys')
-      .values({ key, actor, request_hash: requestHash, status: null, response_body: null, lease_token: token, lease_until: leaseUntil })
+      .values({
+        key,
+        actor,
+        request_hash: requestHash,
+        status: null,
+        response_body: null,
+        lease_token: token,
+        lease_until: leaseUntil,
+      })
       .onConflict((oc) => oc.columns(['key', 'actor']).doNothing())
       .returning('key')
       .executeTakeFirst();
@@ -72,20 +81,31 @@ export function idempotency(options: { db: Keys; leaseSeconds?: number }): Middl
       const answer = recipe && escrowId ? await recipe.build(trx, escrowId).catch(() => null) : null;
       const marked = await trx
         .updateTable('idempotency_keys')
-        .set({ committed_at: sql<string>`now()`, committed_stream: stream, ...(answer ? { status: answer.status, response_body: answer.body } : {}) })
+        .set({
+          committed_at: sql<string>`now()`,
+          committed_stream: stream,
+          ...(answer ? { status: answer.status, response_body: answer.body } : {}),
+        })
         .where('key', '=', key)
         .where('actor', '=', actor)
         .where('lease_token', '=', token)
         .executeTakeFirst();
       // A retry took the key over after our lease ran out: it acts instead of us, so this must not commit.
-      if (Number(marked.numUpdatedRows) !== 1) throw conflict('A retry with this Idempotency-Key took over this request; its answer is the one that counts');
+      if (Number(marked.numUpdatedRows) !== 1)
+        throw conflict('A retry with this Idempotency-Key took over this request; its answer is the one that counts');
     };
     await appendScope.run({ alsoWrite: markCommitted }, () => next());
 
     try {
       if (c.res.status >= 500) {
         // Nothing committed: forget the key so the client may retry at once. Committed: keep what the command wrote.
-        await db.deleteFrom('idempotency_keys').where('key', '=', key).where('actor', '=', actor).where('lease_token', '=', token).where('committed_at', 'is', null).execute();
+        await db
+          .deleteFrom('idempotency_keys')
+          .where('key', '=', key)
+          .where('actor', '=', actor)
+          .where('lease_token', '=', token)
+          .where('committed_at', 'is', null)
+          .execute();
         return;
       }
       const responseBody = await c.res.clone().text();
@@ -126,18 +146,27 @@ async function retryOf(db: Keys, retry: Retry): Promise<Response | undefined> {
     .where('actor', '=', actor)
     .executeTakeFirst();
   if (!first) throw conflict('A request with this Idempotency-Key has just ended; please retry');
-  if (first.request_hash !== retry.requestHash) throw invalidInput('Idempotency-Key was already used with a different request');
+  if (first.request_hash !== retry.requestHash)
+    throw invalidInput('Idempotency-Key was already used with a different request');
   if (first.status !== null && first.response_body !== null) return replay(first.status, first.response_body);
   if (first.committed_at) {
     const escrowId = retry.recipe?.escrowId(first.committed_stream);
-    if (!retry.recipe || !escrowId) throw conflict('The request with this Idempotency-Key was carried out; its answer was not kept');
+    if (!retry.recipe || !escrowId)
+      throw conflict('The request with this Idempotency-Key was carried out; its answer was not kept');
     const answer = await retry.recipe.build(db, escrowId);
-    await db.updateTable('idempotency_keys').set({ status: answer.status, response_body: answer.body }).where('key', '=', key).where('actor', '=', actor).execute();
+    await db
+      .updateTable('idempotency_keys')
+      .set({ status: answer.status, response_body: answer.body })
+      .where('key', '=', key)
+      .where('actor', '=', actor)
+      .execute();
     return replay(answer.status, answer.body);
   }
   const left = Number(first.lease_left ?? 0);
   if (first.lease_until !== null && left > 0) {
-    throw new DomainError('conflict', 'A request with this Idempotency-Key is still in progress', { 'Retry-After': String(left) });
+    throw new DomainError('conflict', 'A request with this Idempotency-Key is still in progress', {
+      'Retry-After': String(left),
+    });
   }
   // The lease ran out with nothing committed: the first request died (or stalls). Take it over and run the call.
   const taken = await db
@@ -147,8 +176,13 @@ async function retryOf(db: Keys, retry: Retry): Promise<Response | undefined> {
     .where('actor', '=', actor)
     .where('committed_at', 'is', null)
     .where('status', 'is', null)
-    .where((eb) => (first.lease_token === null ? eb('lease_token', 'is', null) : eb('lease_token', '=', first.lease_token)))
+    .where((eb) =>
+      first.lease_token === null ? eb('lease_token', 'is', null) : eb('lease_token', '=', first.lease_token),
+    )
     .executeTakeFirst();
-  if (Number(taken.numUpdatedRows) !== 1) throw new DomainError('conflict', 'A request with this Idempotency-Key is still in progress', { 'Retry-After': String(retry.lease) });
+  if (Number(taken.numUpdatedRows) !== 1)
+    throw new DomainError('conflict', 'A request with this Idempotency-Key is still in progress', {
+      'Retry-After': String(retry.lease),
+    });
   return undefined;
 }

@@ -26,14 +26,17 @@ export function requestContext(options: { logger: Logger; metrics?: Metrics }): 
     const status = c.res.status;
     options.metrics?.requests.inc({ method: c.req.method, route, status: String(status) });
     options.metrics?.requestSeconds.observe({ method: c.req.method, route }, seconds);
-    options.logger.info({
-      request_id: requestId,
-      method: c.req.method,
-      route,
-      path: c.req.path,
-      status,
-      duration_ms: Math.round(seconds * 10_000) / 10,
-      actor: c.get('actor') ?? 'anonymous',
-    }, `${c.req.method} ${route} ${status}`);
+    options.logger.info(
+      {
+        request_id: requestId,
+        method: c.req.method,
+        route,
+        path: c.req.path,
+        status,
+        duration_ms: Math.round(seconds * 10_000) / 10,
+        actor: c.get('actor') ?? 'anonymous',
+      },
+      `${c.req.method} ${route} ${status}`,
+    );
   };
 }

@@ -33,7 +33,12 @@ const pageHeaders = secureHeaders({
 
 /** API answers are data, never rendered: nothing may load from them, so one fixed policy and no nonce to make. */
 const apiHeaders = secureHeaders({
-  contentSecurityPolicy: { defaultSrc: ["'none'"], frameAncestors: ["'none'"], baseUri: ["'none'"], formAction: ["'none'"] },
+  contentSecurityPolicy: {
+    defaultSrc: ["'none'"],
+    frameAncestors: ["'none'"],
+    baseUri: ["'none'"],
+    formAction: ["'none'"],
+  },
   ...common,
 });
 

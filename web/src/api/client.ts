@@ -64,7 +64,12 @@ export async function api<T>(path: string, options: CallOptions = {}): Promise<T
   }
   let res: Response;
   try {
-    res = await fetch(`/api${path}`, { method: options.method ?? (body ? 'POST' : 'GET'), headers, body, signal: options.signal });
+    res = await fetch(`/api${path}`, {
+      method: options.method ?? (body ? 'POST' : 'GET'),
+      headers,
+      body,
+      signal: options.signal,
+    });
   } catch (error) {
     if ((error as Error).name === 'AbortError') throw error;
     throw new ApiError(0, options.fallback ?? 'Cannot reach the service. Check your connection and try again.');
@@ -74,7 +79,8 @@ export async function api<T>(path: string, options: CallOptions = {}): Promise<T
     const detail = data && typeof data.detail === 'string' ? data.detail : null;
     const code = data && typeof data.code === 'string' ? data.code : null;
     const sentStoredToken = Boolean(token) && options.token === undefined;
-    const sessionRefused = res.status === 401 && (code === null || code === 'unauthenticated') && path !== '/auth/login';
+    const sessionRefused =
+      res.status === 401 && (code === null || code === 'unauthenticated') && path !== '/auth/login';
     if (sentStoredToken && sessionRefused && token === sessionToken.get()) {
       sessionToken.clear();
       sessionListeners.forEach((listener) => listener('expired'));

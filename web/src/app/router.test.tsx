@@ -6,7 +6,12 @@ import { routes } from './router.tsx';
 type Route = { path?: string; children?: Route[] };
 const pathsOf = (list: Route[], prefix = ''): string[] =>
   list.flatMap((route) => {
-    const path = route.path === undefined ? prefix : route.path.startsWith('/') ? route.path : `${prefix.replace(/\/$/, '')}/${route.path}`;
+    const path =
+      route.path === undefined
+        ? prefix
+        : route.path.startsWith('/')
+          ? route.path
+          : `${prefix.replace(/\/$/, '')}/${route.path}`;
     return [...(route.path !== undefined ? [path] : []), ...pathsOf(route.children ?? [], path)];
   });
 

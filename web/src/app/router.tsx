@@ -14,14 +14,21 @@ const HowItWorksPage = page(() => import('../features/content/routes/how-it-work
 const FaqPage = page(() => import('../features/content/routes/faq-page.tsx'), 'FaqPage');
 const ReviewsPage = page(() => import('../features/reviews/routes/reviews-page.tsx'), 'ReviewsPage');
 const PgpKeyPage = page(() => import('../features/support/routes/pgp-key-page.tsx'), 'PgpKeyPage');
-const TransparencyPage = page(() => import('../features/transparency/routes/transparency-page.tsx'), 'TransparencyPage');
+const TransparencyPage = page(
+  () => import('../features/transparency/routes/transparency-page.tsx'),
+  'TransparencyPage',
+);
 const ContactPage = page(() => import('../features/support/routes/contact-page.tsx'), 'ContactPage');
 const LoginPage = page(() => import('../features/auth/routes/login-page.tsx'), 'LoginPage');
 const RegisterPage = page(() => import('../features/auth/routes/register-page.tsx'), 'RegisterPage');
 const VerifyEmailPage = page(() => import('../features/auth/routes/verify-email-page.tsx'), 'VerifyEmailPage');
 const DashboardPage = page(() => import('../features/escrows/routes/dashboard-page.tsx'), 'DashboardPage');
-const EscrowPage = lazy(async () => ({ default: (await import('../features/escrows/routes/escrow-page.tsx')).EscrowPage }));
-const EscrowProofCard = lazy(async () => ({ default: (await import('../features/transparency/components/escrow-proof-card.tsx')).EscrowProofCard }));
+const EscrowPage = lazy(async () => ({
+  default: (await import('../features/escrows/routes/escrow-page.tsx')).EscrowPage,
+}));
+const EscrowProofCard = lazy(async () => ({
+  default: (await import('../features/transparency/components/escrow-proof-card.tsx')).EscrowProofCard,
+}));
 const ProfilePage = page(() => import('../features/profile/routes/profile-page.tsx'), 'ProfilePage');
 const AdminPage = page(() => import('../features/admin/routes/admin-page.tsx'), 'AdminPage');
 const SetupPage = page(() => import('../features/setup/routes/setup-page.tsx'), 'SetupPage');
@@ -31,7 +38,11 @@ const suspended = (element: React.ReactNode) => <Suspense fallback={<Loading />}
 
 /** The escrow page shows the escrow's proof in the transparency log (its own chunk: it carries the signature code). */
 function EscrowProof(props: { escrowId: string; updatedAt: string }) {
-  return <Suspense fallback={<Loading label="Loading the escrow's proof..." />}><EscrowProofCard {...props} /></Suspense>;
+  return (
+    <Suspense fallback={<Loading label="Loading the escrow's proof..." />}>
+      <EscrowProofCard {...props} />
+    </Suspense>
+  );
 }
 
 export const routes = [

@@ -123,7 +123,20 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       passwordChanged,
       acknowledgeExpiry,
     }),
-    [token, me.data, me.isPending, me.isError, me.error, recheck, signedOut, sessionNotice, signIn, signOut, passwordChanged, acknowledgeExpiry],
+    [
+      token,
+      me.data,
+      me.isPending,
+      me.isError,
+      me.error,
+      recheck,
+      signedOut,
+      sessionNotice,
+      signIn,
+      signOut,
+      passwordChanged,
+      acknowledgeExpiry,
+    ],
   );
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
 }

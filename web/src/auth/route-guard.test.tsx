@@ -6,7 +6,14 @@ import { renderApp, resetApp } from '../testing/render-app.tsx';
 
 afterEach(resetApp);
 
-const me = { id: 'u1', username: 'alice', email: 'alice@example.com', role: 'buyer', email_verified: true, totp_enabled: false };
+const me = {
+  id: 'u1',
+  username: 'alice',
+  email: 'alice@example.com',
+  role: 'buyer',
+  email_verified: true,
+  totp_enabled: false,
+};
 
 describe('Route guard and session', () => {
   it('sends a visitor without a session from /dashboard to /login', async () => {
@@ -17,7 +24,9 @@ describe('Route guard and session', () => {
 
   it('drops a token the server no longer accepts and asks to sign in', async () => {
     localStorage.setItem('escrow.session', 'revoked');
-    const app = renderApp('/dashboard', ({ path }) => (path === '/api/auth/me' ? { status: 401, body: { detail: 'Not authenticated' } } : undefined));
+    const app = renderApp('/dashboard', ({ path }) =>
+      path === '/api/auth/me' ? { status: 401, body: { detail: 'Not authenticated' } } : undefined,
+    );
     await waitFor(() => expect(app.router.state.location.pathname).toBe('/login'));
     expect(localStorage.getItem('escrow.session')).toBeNull();
   });

@@ -22,7 +22,8 @@ export function RequireUser({ admin = false, children }: { admin?: boolean; chil
     );
   }
   if (!user && signedOut) return <Navigate to="/" replace />;
-  if (!user) return <Navigate to="/login" replace state={{ from: location.pathname + location.search } satisfies LoginState} />;
+  if (!user)
+    return <Navigate to="/login" replace state={{ from: location.pathname + location.search } satisfies LoginState} />;
   if (admin && user.role !== 'admin') return <Navigate to="/" replace />;
   return children;
 }

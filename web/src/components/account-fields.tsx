@@ -30,7 +30,12 @@ export function AccountFields({ emailHint, passwordHint }: AccountFieldsProps) {
       <Field label="Full name" required error={errors.full_name?.message}>
         <input type="text" autoComplete="name" {...register('full_name')} />
       </Field>
-      <Field label="Username" required error={errors.username?.message} hint="3 to 32 letters, digits, dots, dashes or underscores.">
+      <Field
+        label="Username"
+        required
+        error={errors.username?.message}
+        hint="3 to 32 letters, digits, dots, dashes or underscores."
+      >
         <input type="text" autoComplete="username" autoCapitalize="none" {...register('username')} />
       </Field>
       <Field label="Email" required error={errors.email?.message} hint={emailHint}>

@@ -78,12 +78,16 @@ describe('A session the server stops accepting', () => {
     localStorage.setItem('escrow.session', 'revoked-later');
     let revoked = false;
     const app = renderApp('/profile', ({ method, path }) => {
-      if (path === '/api/auth/me') return revoked ? { status: 401, body: { detail: 'Not signed in', code: 'unauthenticated' } } : { status: 200, body: me('buyer') };
+      if (path === '/api/auth/me')
+        return revoked
+          ? { status: 401, body: { detail: 'Not signed in', code: 'unauthenticated' } }
+          : { status: 200, body: me('buyer') };
       if (method === 'POST' && path === '/api/profile/switch-role') {
         revoked = true;
         return { status: 401, body: { detail: 'Not signed in', code: 'unauthenticated' } };
       }
-      if (method === 'POST' && path === '/api/auth/login') return { status: 200, body: { access_token: 'fresh', token_type: 'bearer' } };
+      if (method === 'POST' && path === '/api/auth/login')
+        return { status: 200, body: { access_token: 'fresh', token_type: 'bearer' } };
       return undefined;
     });
     await userEvent.click(await screen.findByRole('radio', { name: /Seller/ }));
@@ -105,7 +109,8 @@ describe('A session the server stops accepting', () => {
     localStorage.setItem('escrow.session', 'must-change');
     const app = renderApp('/dashboard', ({ path }) => {
       if (path === '/api/auth/me') return { status: 200, body: me('seller') };
-      if (path === '/api/escrows') return { status: 403, body: { detail: 'Change your password first', code: 'password_change_required' } };
+      if (path === '/api/escrows')
+        return { status: 403, body: { detail: 'Change your password first', code: 'password_change_required' } };
       return undefined;
     });
     await waitFor(() => expect(app.router.state.location.search).toBe('?tab=security'));
@@ -124,11 +129,16 @@ describe('A session that cannot be checked', () => {
     localStorage.setItem('escrow.session', 'stored');
     let up = false;
     const app = renderApp('/profile', ({ path }) => {
-      if (path === '/api/auth/me') return up ? { status: 200, body: me('buyer') } : { status: 503, body: { detail: 'Service unavailable', code: 'not_ready' } };
+      if (path === '/api/auth/me')
+        return up
+          ? { status: 200, body: me('buyer') }
+          : { status: 503, body: { detail: 'Service unavailable', code: 'not_ready' } };
       return undefined;
     });
     // Two quick retries first (0.5 s, then 1 s): a blip is not a failure.
-    expect(await screen.findByText(/Could not reach the service to check your session/, {}, { timeout: 4000 })).toBeTruthy();
+    expect(
+      await screen.findByText(/Could not reach the service to check your session/, {}, { timeout: 4000 }),
+    ).toBeTruthy();
     expect(mainNav().getByText('Offline')).toBeTruthy();
     expect(app.router.state.location.pathname).toBe('/profile');
     expect(localStorage.getItem('escrow.session')).toBe('stored');
@@ -144,7 +154,9 @@ describe('A session that cannot be checked', () => {
 describe('A suspended account', () => {
   it('is sent to sign in (where the server says why), not told the service is down', async () => {
     localStorage.setItem('escrow.session', 'suspended');
-    const app = renderApp('/dashboard', ({ path }) => (path === '/api/auth/me' ? { status: 403, body: { detail: 'Account suspended', code: 'forbidden' } } : undefined));
+    const app = renderApp('/dashboard', ({ path }) =>
+      path === '/api/auth/me' ? { status: 403, body: { detail: 'Account suspended', code: 'forbidden' } } : undefined,
+    );
     await waitFor(() => expect(app.router.state.location.pathname).toBe('/login'));
     expect(await screen.findByText(/Your session has ended/)).toBeTruthy();
     expect(screen.queryByText(/Could not reach the service/)).toBeNull();

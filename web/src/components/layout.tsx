@@ -71,7 +71,14 @@ export function Layout() {
           <BrandMark />
           Escrow
         </Link>
-        <button ref={menuToggle} type="button" className="icon-button menu-toggle" aria-expanded={menuOpen} aria-controls="site-nav" onClick={() => setMenuOpenAt(menuOpen ? null : location.pathname)}>
+        <button
+          ref={menuToggle}
+          type="button"
+          className="icon-button menu-toggle"
+          aria-expanded={menuOpen}
+          aria-controls="site-nav"
+          onClick={() => setMenuOpenAt(menuOpen ? null : location.pathname)}
+        >
           {menuOpen ? <X aria-hidden="true" size={22} /> : <Menu aria-hidden="true" size={22} />}
           <span className="visually-hidden">Menu</span>
         </button>

@@ -11,7 +11,11 @@ function setMeta(name: string, content: string) {
 }
 
 /** Each page's title, description and keywords (spec: static pages set all three). */
-export function usePageMeta(title: string, description: string, keywords = 'bitcoin escrow, btc escrow, secure bitcoin payments') {
+export function usePageMeta(
+  title: string,
+  description: string,
+  keywords = 'bitcoin escrow, btc escrow, secure bitcoin payments',
+) {
   useEffect(() => {
     document.title = `${title} | Escrow`;
     setMeta('description', description);

@@ -13,7 +13,8 @@ export function useCursorPages<Cursor>(first: Cursor) {
     page,
     cursor: cursors[page] as Cursor,
     /** Back to a page seen before, or on to the next one, which starts at `next()` (the shown page's last cursor). */
-    pageTo: (n: number, next: () => Cursor) => setCursors((seen) => (n < seen.length - 1 ? seen.slice(0, n + 1) : [...seen, next()])),
+    pageTo: (n: number, next: () => Cursor) =>
+      setCursors((seen) => (n < seen.length - 1 ? seen.slice(0, n + 1) : [...seen, next()])),
     /** Back to the first page (the filters changed). */
     reset: () => setCursors([first]),
   };

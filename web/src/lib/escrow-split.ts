@@ -7,7 +7,9 @@ type Facts = Pick<Escrow, 'status' | 'dispute'> & Partial<Pick<Escrow, 'proposal
 
 /** The refund or split both parties accepted (contract 7.5), if the escrow has one: what the admins then pay out. */
 export const agreedSettlement = (escrow: Partial<Pick<Escrow, 'proposals'>>): AgreedSettlement | null =>
-  escrow.proposals?.find((p): p is AgreedSettlement => p.status === 'accepted' && (p.kind === 'refund' || p.kind === 'split')) ?? null;
+  escrow.proposals?.find(
+    (p): p is AgreedSettlement => p.status === 'accepted' && (p.kind === 'refund' || p.kind === 'split'),
+  ) ?? null;
 
 /** The seller's percent of a split the escrow was paid out by: a dispute's resolution, or a proposal both accepted. */
 function splitPercent(escrow: Facts): number | null {

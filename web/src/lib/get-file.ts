@@ -8,14 +8,21 @@ export async function getFile(path: string, fallback: string, signal?: AbortSign
   const token = sessionToken.get();
   let res: Response;
   try {
-    res = await fetch(path.startsWith('/api/') ? path : `/api${path}`, { headers: token ? { authorization: `Bearer ${token}` } : {}, ...(signal ? { signal } : {}) });
+    res = await fetch(path.startsWith('/api/') ? path : `/api${path}`, {
+      headers: token ? { authorization: `Bearer ${token}` } : {},
+      ...(signal ? { signal } : {}),
+    });
   } catch (error) {
     if ((error as Error).name === 'AbortError') throw error;
     throw new ApiError(0, fallback);
   }
   if (!res.ok) {
     const body = (await res.json().catch(() => null)) as { detail?: unknown; code?: unknown } | null;
-    throw new ApiError(res.status, typeof body?.detail === 'string' ? body.detail : fallback, typeof body?.code === 'string' ? body.code : null);
+    throw new ApiError(
+      res.status,
+      typeof body?.detail === 'string' ? body.detail : fallback,
+      typeof body?.code === 'string' ? body.code : null,
+    );
   }
   return res.blob();
 }

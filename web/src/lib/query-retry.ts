@@ -14,7 +14,8 @@ export function isTransient(error: unknown): boolean {
 const MAX_RETRIES = 2;
 
 /** TanStack Query's `retry`: at most twice, and only for an outage. */
-export const retryTransient = (failureCount: number, error: unknown) => failureCount < MAX_RETRIES && isTransient(error);
+export const retryTransient = (failureCount: number, error: unknown) =>
+  failureCount < MAX_RETRIES && isTransient(error);
 
 /** TanStack Query's `retryDelay`: 0.4 s then 0.8 s, so a page that cannot load says so within about a second. */
 export const retryDelay = (attempt: number) => Math.min(400 * 2 ** attempt, 2000);

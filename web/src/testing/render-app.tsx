@@ -30,7 +30,11 @@ function parseBody(body: BodyInit | null | undefined): unknown {
 /** Calls nobody scripted answer like the public site would with nothing in it. */
 const emptySite = ({ method, path }: SentRequest): Answer | undefined => {
   if (method !== 'GET') return undefined;
-  if (path === '/api/site') return { status: 200, body: { support_email: 'support@example.com', support_hours: 'Mon-Fri 9:00 AM-6:00 PM GMT' } };
+  if (path === '/api/site')
+    return {
+      status: 200,
+      body: { support_email: 'support@example.com', support_hours: 'Mon-Fri 9:00 AM-6:00 PM GMT' },
+    };
   if (path === '/api/reviews/stats') return { status: 200, body: { average_rating: 0, total: 0, distribution: {} } };
   if (path === '/api/reviews/countries') return { status: 200, body: [] };
   if (path.startsWith('/api/reviews')) return { status: 200, body: [] };
@@ -44,7 +48,8 @@ export function renderApp(path: string, server: Server = () => undefined) {
     vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
       const request = { method: init.method ?? 'GET', path: String(input), body: parseBody(init.body) };
       requests.push(request);
-      const answer = (await server(request)) ?? emptySite(request) ?? { status: 404, body: { detail: `Not scripted: ${request.method} ${request.path}` } };
+      const answer = (await server(request)) ??
+        emptySite(request) ?? { status: 404, body: { detail: `Not scripted: ${request.method} ${request.path}` } };
       return json(answer);
     }),
   );

@@ -1,7 +1,17 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { userAggregate } from '../../../../domain/aggregates.ts';
 import { handle } from '../../../commands/handle.ts';
-import { bearer, codeFor, form, json, lastMailTo, PASSWORD, signedInUser, signIn, tokenInMail } from '../../../testing/accounts.ts';
+import {
+  bearer,
+  codeFor,
+  form,
+  json,
+  lastMailTo,
+  PASSWORD,
+  signedInUser,
+  signIn,
+  tokenInMail,
+} from '../../../testing/accounts.ts';
 import { openTestApp, type TestApp } from '../../../testing/test-app.ts';
 
 let t: TestApp;
@@ -20,7 +30,10 @@ const signedInRoutes: [string, (token?: string) => RequestInit][] = [
   ['/api/auth/disable-2fa', (token) => form({ totp_code: '123456' }, token)],
   ['/api/auth/recovery-codes', (token) => form({ totp_code: '123456' }, token)],
   ['/api/auth/resend-verification', (token) => (token ? bearer(token, 'POST') : { method: 'POST' })],
-  ['/api/auth/change-password', (token) => json({ current_password: PASSWORD, new_password: 'another password' }, token)],
+  [
+    '/api/auth/change-password',
+    (token) => json({ current_password: PASSWORD, new_password: 'another password' }, token),
+  ],
   ['/api/profile/switch-role', (token) => form({ new_role: 'seller' }, token)],
 ];
 
@@ -30,13 +43,22 @@ describe('account routes by role', () => {
     expect((await t.app.request(path, init('x'.repeat(43)))).status).toBe(401);
   });
 
-  it.each(signedInRoutes)('%s: 403 Account suspended for a suspended user still holding a token', async (path, init) => {
-    const ann = await signedInUser(t, 'ann');
-    await handle(t.deps.store, userAggregate, ann.id, { type: 'suspend', reason: 'Fraud' }, { actor: 'system', requestId: 'test' });
-    const res = await t.app.request(path, init(ann.token));
-    expect(res.status).toBe(403);
-    expect(await res.json()).toEqual({ detail: 'Account suspended', code: 'forbidden' });
-  });
+  it.each(signedInRoutes)(
+    '%s: 403 Account suspended for a suspended user still holding a token',
+    async (path, init) => {
+      const ann = await signedInUser(t, 'ann');
+      await handle(
+        t.deps.store,
+        userAggregate,
+        ann.id,
+        { type: 'suspend', reason: 'Fraud' },
+        { actor: 'system', requestId: 'test' },
+      );
+      const res = await t.app.request(path, init(ann.token));
+      expect(res.status).toBe(403);
+      expect(await res.json()).toEqual({ detail: 'Account suspended', code: 'forbidden' });
+    },
+  );
 });
 
 describe('resend-verification', () => {
@@ -57,8 +79,12 @@ describe('2FA changes sign out other sessions', () => {
   it('revokes every other session when 2FA is switched on', async () => {
     const ann = await signedInUser(t, 'ann');
     const elsewhere = await signIn(t, 'ann');
-    const { secret } = (await (await t.app.request('/api/auth/setup-2fa', bearer(ann.token, 'POST'))).json()) as { secret: string };
-    expect((await t.app.request('/api/auth/verify-2fa', form({ totp_code: codeFor(secret) }, ann.token))).status).toBe(200);
+    const { secret } = (await (await t.app.request('/api/auth/setup-2fa', bearer(ann.token, 'POST'))).json()) as {
+      secret: string;
+    };
+    expect((await t.app.request('/api/auth/verify-2fa', form({ totp_code: codeFor(secret) }, ann.token))).status).toBe(
+      200,
+    );
     expect((await t.app.request('/api/auth/me', bearer(ann.token))).status).toBe(200);
     expect((await t.app.request('/api/auth/me', bearer(elsewhere))).status).toBe(401);
   });

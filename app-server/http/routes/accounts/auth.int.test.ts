@@ -1,5 +1,17 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { bearer, codeFor, form, json, lastMailTo, PASSWORD, registerUser, signedInAdmin, signedInUser, signIn, tokenInMail } from '../../../testing/accounts.ts';
+import {
+  bearer,
+  codeFor,
+  form,
+  json,
+  lastMailTo,
+  PASSWORD,
+  registerUser,
+  signedInAdmin,
+  signedInUser,
+  signIn,
+  tokenInMail,
+} from '../../../testing/accounts.ts';
 import { openTestApp, type TestApp } from '../../../testing/test-app.ts';
 
 let t: TestApp;
@@ -23,7 +35,11 @@ describe('POST /api/auth/register', () => {
   it('opens a buyer account by default and mails a verification link', async () => {
     const res = await t.app.request('/api/auth/register', json(registration()));
     expect(res.status).toBe(201);
-    const user = await t.database.db.selectFrom('users').selectAll().where('username', '=', 'ann').executeTakeFirstOrThrow();
+    const user = await t.database.db
+      .selectFrom('users')
+      .selectAll()
+      .where('username', '=', 'ann')
+      .executeTakeFirstOrThrow();
     expect(user).toMatchObject({ role: 'buyer', email_verified: false, is_frozen: false });
     const mail = await lastMailTo(t, 'ann@example.com');
     expect(mail.subject).toBe('Confirm your e-mail address');
@@ -46,17 +62,27 @@ describe('POST /api/auth/register', () => {
 
   it('refuses a taken username with 409, whatever the case; a known e-mail opens no account', async () => {
     await registerUser(t, 'ann');
-    const sameName = await t.app.request('/api/auth/register', json(registration({ username: 'ANN', email: 'other@example.com' })));
+    const sameName = await t.app.request(
+      '/api/auth/register',
+      json(registration({ username: 'ANN', email: 'other@example.com' })),
+    );
     expect(sameName.status).toBe(409);
     expect(await detail(sameName)).toBe('That username is taken');
     // A known e-mail is answered as a new one (its owner is mailed instead): nobody learns whose address is registered.
-    const sameMail = await t.app.request('/api/auth/register', json(registration({ username: 'ann2', email: 'Ann@Example.com' })));
+    const sameMail = await t.app.request(
+      '/api/auth/register',
+      json(registration({ username: 'ann2', email: 'Ann@Example.com' })),
+    );
     expect(sameMail.status).toBe(201);
     expect(await t.database.db.selectFrom('users').select('username').execute()).toEqual([{ username: 'ann' }]);
   });
 
   it('refuses a body that is not JSON with a detail, not a 500', async () => {
-    const res = await t.app.request('/api/auth/register', { method: 'POST', body: '{broken', headers: { 'content-type': 'application/json' } });
+    const res = await t.app.request('/api/auth/register', {
+      method: 'POST',
+      body: '{broken',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(res.status).toBeGreaterThanOrEqual(400);
     expect(res.status).toBeLessThan(500);
     expect(await detail(res)).toBeTruthy();
@@ -85,7 +111,11 @@ describe('sign-in and sessions', () => {
   });
 
   it('refuses anonymous calls to signed-in routes with 401', async () => {
-    for (const [path, method] of [['/api/auth/me', 'GET'], ['/api/auth/setup-2fa', 'POST'], ['/api/auth/logout', 'POST']]) {
+    for (const [path, method] of [
+      ['/api/auth/me', 'GET'],
+      ['/api/auth/setup-2fa', 'POST'],
+      ['/api/auth/logout', 'POST'],
+    ]) {
       expect((await t.app.request(path!, { method })).status).toBe(401);
     }
   });
@@ -111,7 +141,11 @@ describe('e-mail verification', () => {
     const token = tokenInMail((await lastMailTo(t, 'ann@example.com')).body);
     const res = await t.app.request('/api/auth/verify-email', json({ token }));
     expect(res.status).toBe(200);
-    const user = await t.database.db.selectFrom('users').select('email_verified').where('username', '=', 'ann').executeTakeFirstOrThrow();
+    const user = await t.database.db
+      .selectFrom('users')
+      .select('email_verified')
+      .where('username', '=', 'ann')
+      .executeTakeFirstOrThrow();
     expect(user.email_verified).toBe(true);
     const again = await t.app.request('/api/auth/verify-email', json({ token }));
     expect(again.status).toBe(422);
@@ -141,12 +175,20 @@ describe('two-factor authentication', () => {
     const { secret } = await withTwoFactor();
     const missing = await t.app.request('/api/auth/login', json({ username: 'ann', password: PASSWORD }));
     expect([missing.status, await detail(missing)]).toEqual([401, '2FA code required']);
-    const wrong = await t.app.request('/api/auth/login', json({ username: 'ann', password: PASSWORD, totp_code: '000000' === codeFor(secret) ? '111111' : '000000' }));
+    const wrong = await t.app.request(
+      '/api/auth/login',
+      json({ username: 'ann', password: PASSWORD, totp_code: '000000' === codeFor(secret) ? '111111' : '000000' }),
+    );
     expect([wrong.status, await detail(wrong)]).toEqual([401, 'Invalid username, password or 2FA code']);
     // The code used at enable time is spent; the next step's code is fresh.
     const next = codeFor(secret, new Date(Date.now() + 30_000));
-    expect((await t.app.request('/api/auth/login', json({ username: 'ann', password: PASSWORD, totp_code: next }))).status).toBe(200);
-    const replay = await t.app.request('/api/auth/login', json({ username: 'ann', password: PASSWORD, totp_code: next }));
+    expect(
+      (await t.app.request('/api/auth/login', json({ username: 'ann', password: PASSWORD, totp_code: next }))).status,
+    ).toBe(200);
+    const replay = await t.app.request(
+      '/api/auth/login',
+      json({ username: 'ann', password: PASSWORD, totp_code: next }),
+    );
     expect([replay.status, await detail(replay)]).toEqual([401, 'Invalid username, password or 2FA code']);
   });
 
@@ -154,8 +196,12 @@ describe('two-factor authentication', () => {
     const { recoveryCodes } = await withTwoFactor();
     expect(recoveryCodes).toHaveLength(10);
     const code = recoveryCodes[0]!.toLowerCase();
-    expect((await t.app.request('/api/auth/login', json({ username: 'ann', password: PASSWORD, totp_code: code }))).status).toBe(200);
-    expect((await t.app.request('/api/auth/login', json({ username: 'ann', password: PASSWORD, totp_code: code }))).status).toBe(401);
+    expect(
+      (await t.app.request('/api/auth/login', json({ username: 'ann', password: PASSWORD, totp_code: code }))).status,
+    ).toBe(200);
+    expect(
+      (await t.app.request('/api/auth/login', json({ username: 'ann', password: PASSWORD, totp_code: code }))).status,
+    ).toBe(401);
   });
 
   it('refuses to enable with a wrong code, and disables with a right one', async () => {
@@ -164,7 +210,10 @@ describe('two-factor authentication', () => {
     const bad = await t.app.request('/api/auth/verify-2fa', form({ totp_code: '12345' }, token));
     expect([bad.status, await detail(bad)]).toEqual([422, 'Invalid 2FA code']);
     const { token: annToken, secret } = await withTwoFactor();
-    const off = await t.app.request('/api/auth/disable-2fa', form({ totp_code: codeFor(secret, new Date(Date.now() + 30_000)) }, annToken));
+    const off = await t.app.request(
+      '/api/auth/disable-2fa',
+      form({ totp_code: codeFor(secret, new Date(Date.now() + 30_000)) }, annToken),
+    );
     expect(off.status).toBe(200);
     expect((await t.app.request('/api/auth/login', json({ username: 'ann', password: PASSWORD }))).status).toBe(200);
   });
@@ -186,9 +235,15 @@ describe('profile and passwords', () => {
   it('changes the password and signs out the other sessions', async () => {
     const { token } = await signedInUser(t, 'ann');
     const other = await signIn(t, 'ann');
-    const wrong = await t.app.request('/api/auth/change-password', json({ current_password: 'nope nope', new_password: 'brand new pass' }, token));
+    const wrong = await t.app.request(
+      '/api/auth/change-password',
+      json({ current_password: 'nope nope', new_password: 'brand new pass' }, token),
+    );
     expect(wrong.status).toBe(403);
-    const res = await t.app.request('/api/auth/change-password', json({ current_password: PASSWORD, new_password: 'brand new pass' }, token));
+    const res = await t.app.request(
+      '/api/auth/change-password',
+      json({ current_password: PASSWORD, new_password: 'brand new pass' }, token),
+    );
     expect(res.status).toBe(200);
     expect((await t.app.request('/api/auth/me', bearer(token))).status).toBe(200);
     expect((await t.app.request('/api/auth/me', bearer(other))).status).toBe(401);

@@ -13,9 +13,15 @@ export function profileRoutes(deps: AppDeps) {
   const app = new OpenAPIHono<AppEnv>();
 
   app.openapi(
-    route('post', '/switch-role', 'Switch between buyer and seller', { middleware: [requireUser()], request: { body: formBody(switchRoleSchema) } }, {
-      200: jsonAnswer('Switched', userSchema),
-    }),
+    route(
+      'post',
+      '/switch-role',
+      'Switch between buyer and seller',
+      { middleware: [requireUser()], request: { body: formBody(switchRoleSchema) } },
+      {
+        200: jsonAnswer('Switched', userSchema),
+      },
+    ),
     async (c) => {
       const { new_role } = c.req.valid('form');
       return c.json(await switchRole(deps, currentUser(c), new_role, { requestId: c.get('requestId') }), 200);

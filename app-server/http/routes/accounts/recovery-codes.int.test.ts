@@ -1,5 +1,13 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { bearer, enableTwoFactorFor, form, freshCode, json, PASSWORD, signedInUser } from '../../../testing/accounts.ts';
+import {
+  bearer,
+  enableTwoFactorFor,
+  form,
+  freshCode,
+  json,
+  PASSWORD,
+  signedInUser,
+} from '../../../testing/accounts.ts';
 import { openTestApp, type TestApp } from '../../../testing/test-app.ts';
 
 /** POST /api/auth/recovery-codes: new codes for a current 2FA code; /api/auth/me says how many are left. */
@@ -10,8 +18,10 @@ beforeAll(async () => {
 beforeEach(async () => t.database.reset());
 afterAll(async () => t.close());
 
-const me = async (token: string) => (await (await t.app.request('/api/auth/me', bearer(token))).json()) as { recovery_codes_left: number | null };
-const signInWith = (totp_code: string) => t.app.request('/api/auth/login', json({ username: 'ann', password: PASSWORD, totp_code }));
+const me = async (token: string) =>
+  (await (await t.app.request('/api/auth/me', bearer(token))).json()) as { recovery_codes_left: number | null };
+const signInWith = (totp_code: string) =>
+  t.app.request('/api/auth/login', json({ username: 'ann', password: PASSWORD, totp_code }));
 const detail = async (res: Response) => ((await res.json()) as { detail: string }).detail;
 
 async function annWithTwoFactor() {
@@ -23,7 +33,10 @@ async function annWithTwoFactor() {
 describe('regenerating recovery codes', () => {
   it('replaces every old code with ten new ones, answered once', async () => {
     const ann = await annWithTwoFactor();
-    const res = await t.app.request('/api/auth/recovery-codes', form({ totp_code: await freshCode(t, ann.id, ann.secret) }, ann.token));
+    const res = await t.app.request(
+      '/api/auth/recovery-codes',
+      form({ totp_code: await freshCode(t, ann.id, ann.secret) }, ann.token),
+    );
     expect(res.status).toBe(200);
     const { recovery_codes: fresh } = (await res.json()) as { recovery_codes: string[] };
     expect(fresh).toHaveLength(10);
@@ -37,12 +50,21 @@ describe('regenerating recovery codes', () => {
 
   it('records the regeneration without the codes, and stores only their hashes', async () => {
     const ann = await annWithTwoFactor();
-    const res = await t.app.request('/api/auth/recovery-codes', form({ totp_code: await freshCode(t, ann.id, ann.secret) }, ann.token));
+    const res = await t.app.request(
+      '/api/auth/recovery-codes',
+      form({ totp_code: await freshCode(t, ann.id, ann.secret) }, ann.token),
+    );
     const { recovery_codes: fresh } = (await res.json()) as { recovery_codes: string[] };
-    const events = await t.database.db.selectFrom('events').select(['type', 'data']).where('stream_id', '=', `user:${ann.id}`).execute();
+    const events = await t.database.db
+      .selectFrom('events')
+      .select(['type', 'data'])
+      .where('stream_id', '=', `user:${ann.id}`)
+      .execute();
     const recorded = events.filter((e) => e.type === 'RecoveryCodesRegenerated');
     expect(recorded.map((e) => e.data)).toEqual([{ count: 10 }]);
-    const everything = JSON.stringify(await t.database.db.selectFrom('events').selectAll().execute()) + JSON.stringify(await t.database.db.selectFrom('recovery_codes').selectAll().execute());
+    const everything =
+      JSON.stringify(await t.database.db.selectFrom('events').selectAll().execute()) +
+      JSON.stringify(await t.database.db.selectFrom('recovery_codes').selectAll().execute());
     for (const code of fresh) {
       expect(everything).not.toContain(code);
       expect(everything).not.toContain(code.replaceAll('-', ''));
@@ -86,7 +108,10 @@ describe('how many recovery codes are left', () => {
     expect((await signInWith(ann.recovery[1]!)).status).toBe(200);
     expect((await me(ann.token)).recovery_codes_left).toBe(8);
 
-    const res = await t.app.request('/api/auth/recovery-codes', form({ totp_code: await freshCode(t, ann.id, ann.secret) }, ann.token));
+    const res = await t.app.request(
+      '/api/auth/recovery-codes',
+      form({ totp_code: await freshCode(t, ann.id, ann.secret) }, ann.token),
+    );
     expect(res.status).toBe(200);
     expect((await me(ann.token)).recovery_codes_left).toBe(10);
   });

@@ -1,6 +1,11 @@
 import type { BitcoinNetwork } from '../../../../domain/bitcoin-address.ts';
 import { poolAddressesSchema, poolAddressSchema } from '../../../../contract/addresses.ts';
-import { addressIdParam as idParam, bulkAddressAnswerSchema, poolAddressesBulkSchema, poolAddressFormSchema } from '../../../../contract/address-requests.ts';
+import {
+  addressIdParam as idParam,
+  bulkAddressAnswerSchema,
+  poolAddressesBulkSchema,
+  poolAddressFormSchema,
+} from '../../../../contract/address-requests.ts';
 import { OpenAPIHono, z } from '@hono/zod-openapi';
 import type { Selectable } from 'kysely';
 import type { AddressRow } from '../../../../projections/addresses/table.ts';
@@ -27,21 +32,38 @@ export function adminAddressRoutes(deps: AppDeps) {
   const { db } = deps.database;
   const app = new OpenAPIHono<AppEnv>();
 
-  app.openapi(adminRoute('get', '/', 'The address pool', {}, { 200: jsonAnswer('Addresses', poolAddressesSchema) }), async (c) => {
-    return c.json((await poolAddresses(db)).map(view), 200);
-  });
+  app.openapi(
+    adminRoute('get', '/', 'The address pool', {}, { 200: jsonAnswer('Addresses', poolAddressesSchema) }),
+    async (c) => {
+      return c.json((await poolAddresses(db)).map(view), 200);
+    },
+  );
 
   app.openapi(
-    adminRoute('post', '/', 'Add an address to the pool', { request: { body: formBody(poolAddressFormSchema) } }, { 201: jsonAnswer('Added', poolAddressSchema) }, ADMIN_POWER),
+    adminRoute(
+      'post',
+      '/',
+      'Add an address to the pool',
+      { request: { body: formBody(poolAddressFormSchema) } },
+      { 201: jsonAnswer('Added', poolAddressSchema) },
+      ADMIN_POWER,
+    ),
     async (c) => {
       return c.json(view(await addPoolAddress(deps, c.req.valid('form').address_string, commandMeta(c))), 201);
     },
   );
 
   app.openapi(
-    adminRoute('post', '/bulk', 'Add many addresses with one 2FA code: each is checked and added on its own, and answered in order', {
-      request: { body: jsonBody(poolAddressesBulkSchema) },
-    }, { 200: jsonAnswer('Each address: added or refused with why', bulkAddressAnswerSchema) }, ADMIN_POWER),
+    adminRoute(
+      'post',
+      '/bulk',
+      'Add many addresses with one 2FA code: each is checked and added on its own, and answered in order',
+      {
+        request: { body: jsonBody(poolAddressesBulkSchema) },
+      },
+      { 200: jsonAnswer('Each address: added or refused with why', bulkAddressAnswerSchema) },
+      ADMIN_POWER,
+    ),
     async (c) => {
       const results = await addPoolAddresses(deps, c.req.valid('json').addresses, commandMeta(c));
       const added = results.filter((r) => r.added).length;
@@ -52,9 +74,16 @@ export function adminAddressRoutes(deps: AppDeps) {
   );
 
   app.openapi(
-    adminRoute('put', '/{id}', 'Change an available address', { request: { params: idParam, body: formBody(poolAddressFormSchema) } }, {
-      200: jsonAnswer('Changed', poolAddressSchema),
-    }, ADMIN_POWER),
+    adminRoute(
+      'put',
+      '/{id}',
+      'Change an available address',
+      { request: { params: idParam, body: formBody(poolAddressFormSchema) } },
+      {
+        200: jsonAnswer('Changed', poolAddressSchema),
+      },
+      ADMIN_POWER,
+    ),
     async (c) => {
       const { id } = c.req.valid('param');
       return c.json(view(await changePoolAddress(deps, id, c.req.valid('form').address_string, commandMeta(c))), 200);
@@ -62,9 +91,16 @@ export function adminAddressRoutes(deps: AppDeps) {
   );
 
   app.openapi(
-    adminRoute('delete', '/{id}', 'Delete an available address', { request: { params: idParam } }, {
-      200: jsonAnswer('Deleted', z.object({ detail: z.string() })),
-    }, ADMIN_POWER),
+    adminRoute(
+      'delete',
+      '/{id}',
+      'Delete an available address',
+      { request: { params: idParam } },
+      {
+        200: jsonAnswer('Deleted', z.object({ detail: z.string() })),
+      },
+      ADMIN_POWER,
+    ),
     async (c) => {
       await removePoolAddress(deps, c.req.valid('param').id, commandMeta(c));
       return c.json({ detail: 'Address deleted' }, 200);

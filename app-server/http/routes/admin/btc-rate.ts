@@ -14,9 +14,16 @@ export function adminBtcRateRoutes(deps: AppDeps) {
   const app = new OpenAPIHono<AppEnv>();
 
   app.openapi(
-    adminRoute('put', '/', 'Set the BTC/USD rate (and optionally the fee)', { request: { body: formBody(setPricingSchema) } }, {
-      200: jsonAnswer('Pricing', rateSchema),
-    }, ADMIN_POWER),
+    adminRoute(
+      'put',
+      '/',
+      'Set the BTC/USD rate (and optionally the fee)',
+      { request: { body: formBody(setPricingSchema) } },
+      {
+        200: jsonAnswer('Pricing', rateSchema),
+      },
+      ADMIN_POWER,
+    ),
     async (c) => {
       return c.json(await setPricing(deps, c.req.valid('form'), commandMeta(c)), 200);
     },

@@ -53,7 +53,9 @@ describe('audit log', () => {
     const ofAuditor = entries.filter((e) => e.object_type === 'user' && e.object_id === admin.id);
     expect(ofAuditor.length).toBeGreaterThan(0);
     expect(ofAuditor.every((e) => e.object_name === 'auditor')).toBe(true);
-    expect(ofAuditor.filter((e) => e.action_type !== 'UserRegistered').map((e) => e.summary)).toContainEqual(expect.stringMatching(/auditor/));
+    expect(ofAuditor.filter((e) => e.action_type !== 'UserRegistered').map((e) => e.summary)).toContainEqual(
+      expect.stringMatching(/auditor/),
+    );
   });
 
   it('filters by action, object and actor, and pages with before', async () => {
@@ -87,14 +89,33 @@ describe('event log, history, replay, chain, export', () => {
   it('tells what an escrow looked like after each event', async () => {
     const history = await get<{ type: string; status_after: string }[]>(`/api/admin/escrows/${fixtureId(101)}/history`);
     expect(history.map((h) => h.status_after)).toEqual([
-      'pending_payment', 'pending_payment', 'pending_payment', 'pending_payment', 'pending_payment', 'funded', 'funded', 'funded',
+      'pending_payment',
+      'pending_payment',
+      'pending_payment',
+      'pending_payment',
+      'pending_payment',
+      'funded',
+      'funded',
+      'funded',
       // The deal's steps keep the escrow funded: agreed, shipped, received, accepted.
-      'funded', 'funded', 'funded', 'funded', 'frozen', 'funded', 'released', 'released',
+      'funded',
+      'funded',
+      'funded',
+      'funded',
+      'frozen',
+      'funded',
+      'released',
+      'released',
     ]);
     // Each event in words, the acting admin by username.
-    const told = await get<{ type: string; summary: string; actor: string; actor_username: string | null }[]>(`/api/admin/escrows/${fixtureId(101)}/history`);
+    const told = await get<{ type: string; summary: string; actor: string; actor_username: string | null }[]>(
+      `/api/admin/escrows/${fixtureId(101)}/history`,
+    );
     expect(told.every((h) => h.summary.length > 0 && !USER_ID.test(h.summary))).toBe(true);
-    expect(told.find((h) => h.type === 'EscrowReleased')).toMatchObject({ actor: FIXTURE_ADMIN, actor_username: 'admin' });
+    expect(told.find((h) => h.type === 'EscrowReleased')).toMatchObject({
+      actor: FIXTURE_ADMIN,
+      actor_username: 'admin',
+    });
     expect(told.find((h) => h.type === 'EscrowReleased')!.summary).toMatch(/^released escrow [0-9a-f]{8} \(/);
     expect((await t.app.request(`/api/admin/escrows/${fixtureId(999)}/history`, bearer(admin.token))).status).toBe(404);
   });
@@ -107,17 +128,31 @@ describe('event log, history, replay, chain, export', () => {
   });
 
   it('swaps the rebuilt read models in only when asked (swap=true as JSON or form)', async () => {
-    type Report = { match: boolean; tables: { table: string; match: boolean }[]; swapped?: { table: string; deleted: number; inserted: number }[] };
+    type Report = {
+      match: boolean;
+      tables: { table: string; match: boolean }[];
+      swapped?: { table: string; deleted: number; inserted: number }[];
+    };
     const replay = async (init: RequestInit) => {
       const res = await t.app.request('/api/admin/replay', init);
       expect(res.status).toBe(200);
       return (await res.json()) as Report;
     };
     const statusOf = async () =>
-      (await t.database.db.selectFrom('escrows').select('status').where('id', '=', fixtureId(101)).executeTakeFirstOrThrow()).status;
+      (
+        await t.database.db
+          .selectFrom('escrows')
+          .select('status')
+          .where('id', '=', fixtureId(101))
+          .executeTakeFirstOrThrow()
+      ).status;
     await sql`UPDATE escrows SET status = 'refunded' WHERE id = ${fixtureId(101)}`.execute(t.database.db);
 
-    for (const init of [bearer(admin.token, 'POST'), json({ swap: false }, admin.token), form({ swap: 'false' }, admin.token)]) {
+    for (const init of [
+      bearer(admin.token, 'POST'),
+      json({ swap: false }, admin.token),
+      form({ swap: 'false' }, admin.token),
+    ]) {
       const dryRun = await replay(init);
       expect(dryRun.match).toBe(false);
       expect(dryRun.tables.filter((x) => !x.match).map((x) => x.table)).toEqual(['escrows']);

@@ -1,6 +1,17 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
-import { auditEntriesSchema, chainStatusSchema, replayReportSchema, storedEventsSchema } from '../../../../contract/audit.ts';
-import { auditLogQuerySchema, eventExportQuerySchema, eventLogQuerySchema, replayFormSchema, replayJsonSchema } from '../../../../contract/ledger-requests.ts';
+import {
+  auditEntriesSchema,
+  chainStatusSchema,
+  replayReportSchema,
+  storedEventsSchema,
+} from '../../../../contract/audit.ts';
+import {
+  auditLogQuerySchema,
+  eventExportQuerySchema,
+  eventLogQuerySchema,
+  replayFormSchema,
+  replayJsonSchema,
+} from '../../../../contract/ledger-requests.ts';
 import { auditLogPage } from '../../../audit/queries.ts';
 import { chainStatus, ledgerEvents, ledgerExport } from '../../../audit/ledger.ts';
 import { replayProjections } from '../../../replay.ts';
@@ -34,17 +45,42 @@ export function adminLedgerRoutes(deps: AppDeps) {
   const { db } = deps.database;
   const app = new OpenAPIHono<AppEnv>();
 
-  app.openapi(adminRoute('get', '/audit-logs', 'Every event, readable: newest first, filtered, paged by id', { request: { query: auditLogQuerySchema } }, { 200: rowsAnswer('Audit log entries', auditEntriesSchema) }), async (c) => {
-    return c.json(await auditLogPage(db, c.req.valid('query')), 200);
-  });
-
-  app.openapi(adminRoute('get', '/events', 'The raw event log by position', { request: { query: eventLogQuerySchema } }, { 200: rowsAnswer('Events', storedEventsSchema) }), async (c) => {
-    const events = await ledgerEvents(db, c.req.valid('query'));
-    return c.json(events as unknown as Record<string, unknown>[], 200);
-  });
+  app.openapi(
+    adminRoute(
+      'get',
+      '/audit-logs',
+      'Every event, readable: newest first, filtered, paged by id',
+      { request: { query: auditLogQuerySchema } },
+      { 200: rowsAnswer('Audit log entries', auditEntriesSchema) },
+    ),
+    async (c) => {
+      return c.json(await auditLogPage(db, c.req.valid('query')), 200);
+    },
+  );
 
   app.openapi(
-    adminRoute('post', '/replay', 'Rebuild every read model from the log and compare with the live ones; swap=true then replaces them', { request: { body: replayBody } }, { 200: rowsAnswer('The replay report', replayReportSchema) }, notAPower('rebuilds the read models from the log: appends no event, moves no money')),
+    adminRoute(
+      'get',
+      '/events',
+      'The raw event log by position',
+      { request: { query: eventLogQuerySchema } },
+      { 200: rowsAnswer('Events', storedEventsSchema) },
+    ),
+    async (c) => {
+      const events = await ledgerEvents(db, c.req.valid('query'));
+      return c.json(events as unknown as Record<string, unknown>[], 200);
+    },
+  );
+
+  app.openapi(
+    adminRoute(
+      'post',
+      '/replay',
+      'Rebuild every read model from the log and compare with the live ones; swap=true then replaces them',
+      { request: { body: replayBody } },
+      { 200: rowsAnswer('The replay report', replayReportSchema) },
+      notAPower('rebuilds the read models from the log: appends no event, moves no money'),
+    ),
     async (c) => {
       const swap = c.req.valid('json').swap ?? c.req.valid('form').swap;
       const report = await replayProjections(deps.database, { swap: swap === true || swap === 'true' });
@@ -59,37 +95,52 @@ export function adminLedgerRoutes(deps: AppDeps) {
   );
 
   app.openapi(
-    adminRoute('get', '/chain', "The chain head, whether the whole chain verifies now, and the server's own check (verified_up_to, broken)", {}, { 200: jsonAnswer('The chain', chainStatusSchema) }),
+    adminRoute(
+      'get',
+      '/chain',
+      "The chain head, whether the whole chain verifies now, and the server's own check (verified_up_to, broken)",
+      {},
+      { 200: jsonAnswer('The chain', chainStatusSchema) },
+    ),
     async (c) => c.json(await chainStatus(db, deps.chainWatch), 200),
   );
 
-  app.openapi(adminRoute('get', '/events/export', 'The log as NDJSON, streamed', { request: { query: eventExportQuerySchema } }, { 200: { description: 'NDJSON' } }), (c) => {
-    const range = c.req.valid('query');
-    c.header('Content-Type', 'application/x-ndjson');
-    c.header('Content-Disposition', 'attachment; filename="events.ndjson"');
-    // Pulled: the next piece is read from the database only when the client has taken the last one.
-    const chunks = ledgerExport(db, range);
-    let sinceCollection = 0;
-    const body = new ReadableStream<Uint8Array>(
-      {
-        async pull(controller) {
-          const next = await chunks.next();
-          if (next.done) return controller.close();
-          controller.enqueue(Buffer.from(next.value));
-          sinceCollection += next.value.length;
-          if (sinceCollection >= COLLECT_EVERY_BYTES) {
-            sinceCollection = 0;
-            collectGarbage();
-          }
+  app.openapi(
+    adminRoute(
+      'get',
+      '/events/export',
+      'The log as NDJSON, streamed',
+      { request: { query: eventExportQuerySchema } },
+      { 200: { description: 'NDJSON' } },
+    ),
+    (c) => {
+      const range = c.req.valid('query');
+      c.header('Content-Type', 'application/x-ndjson');
+      c.header('Content-Disposition', 'attachment; filename="events.ndjson"');
+      // Pulled: the next piece is read from the database only when the client has taken the last one.
+      const chunks = ledgerExport(db, range);
+      let sinceCollection = 0;
+      const body = new ReadableStream<Uint8Array>(
+        {
+          async pull(controller) {
+            const next = await chunks.next();
+            if (next.done) return controller.close();
+            controller.enqueue(Buffer.from(next.value));
+            sinceCollection += next.value.length;
+            if (sinceCollection >= COLLECT_EVERY_BYTES) {
+              sinceCollection = 0;
+              collectGarbage();
+            }
+          },
+          async cancel() {
+            await chunks.return({ events: 0, last: 0 });
+          },
         },
-        async cancel() {
-          await chunks.return({ events: 0, last: 0 });
-        },
-      },
-      { highWaterMark: 0 },
-    );
-    return c.body(body, 200);
-  });
+        { highWaterMark: 0 },
+      );
+      return c.body(body, 200);
+    },
+  );
 
   return app;
 }

@@ -14,7 +14,10 @@ const csvAnswer = (description: string) => ({ description, content: { 'text/csv'
 export function adminReportRoutes(deps: AppDeps) {
   const { db } = deps.database;
   const app = new OpenAPIHono<AppEnv>();
-  const rangeOf = (query: { from?: string | undefined; to?: string | undefined }): BooksRange => ({ from: query.from, to: query.to });
+  const rangeOf = (query: { from?: string | undefined; to?: string | undefined }): BooksRange => ({
+    from: query.from,
+    to: query.to,
+  });
   const file = (name: string, range: BooksRange, text: string) =>
     new Response(text, {
       status: 200,
@@ -27,20 +30,39 @@ export function adminReportRoutes(deps: AppDeps) {
 
   const reports = [
     ['escrows', 'Every escrow opened in the range: amounts, status, times, payout figures', escrowsCsv],
-    ['payouts', 'Every release, refund and split share: time, escrow, destination address, satoshis, USD at the escrow\'s rate, txid', payoutsCsv],
+    [
+      'payouts',
+      "Every release, refund and split share: time, escrow, destination address, satoshis, USD at the escrow's rate, txid",
+      payoutsCsv,
+    ],
     ['fees', 'Fees taken per month', feesCsv],
   ] as const;
   for (const [name, summary, build] of reports) {
-    app.openapi(adminRoute('get', `/${name}.csv`, `${summary} (CSV)`, { request: { query: reportRangeQuery } }, { 200: csvAnswer(`${name}.csv`) }), async (c) => {
-      const range = rangeOf(c.req.valid('query'));
-      return file(name, range, await build(db, range)) as never;
-    });
+    app.openapi(
+      adminRoute(
+        'get',
+        `/${name}.csv`,
+        `${summary} (CSV)`,
+        { request: { query: reportRangeQuery } },
+        { 200: csvAnswer(`${name}.csv`) },
+      ),
+      async (c) => {
+        const range = rangeOf(c.req.valid('query'));
+        return file(name, range, await build(db, range)) as never;
+      },
+    );
   }
 
   app.openapi(
-    adminRoute('get', '/overview', 'Volume, fees, escrows by status, median times, dispute rate and pool health for a range (the figures verify-export prints)', { request: { query: reportRangeQuery } }, {
-      200: jsonAnswer('The figures', overviewSchema),
-    }),
+    adminRoute(
+      'get',
+      '/overview',
+      'Volume, fees, escrows by status, median times, dispute rate and pool health for a range (the figures verify-export prints)',
+      { request: { query: reportRangeQuery } },
+      {
+        200: jsonAnswer('The figures', overviewSchema),
+      },
+    ),
     async (c) => {
       const range = rangeOf(c.req.valid('query'));
       const { payouts: _payouts, ...books } = await booksFromLog(db, range);

@@ -18,7 +18,8 @@ export function escrowActing(deps: AppDeps) {
   const { db } = deps.database;
   const load = (id: string, user: SignedInUser) => findVisibleEscrow(db, id, user);
   const answer = async (id: string, user: SignedInUser) => (await load(id, user)).answer;
-  const answerAfter = (after: EscrowAfter, side: EscrowActor) => withSide(after.view, side, actingOn(after.state, side));
+  const answerAfter = (after: EscrowAfter, side: EscrowActor) =>
+    withSide(after.view, side, actingOn(after.state, side));
   const meta = (c: RequestContext) => ({ actor: currentUser(c).id, requestId: c.get('requestId') });
   const act = async (c: RequestContext, id: string, command: (side: EscrowActor) => EscrowCommand) => {
     const user = currentUser(c);

@@ -13,20 +13,36 @@ beforeAll(async () => {
 beforeEach(async () => t.database.reset());
 afterAll(async () => t.close());
 
-type Escrow = { id: string; payout_address: string | null; payout_address_proven: boolean; refund_address: string | null; refund_address_proven: boolean };
+type Escrow = {
+  id: string;
+  payout_address: string | null;
+  payout_address_proven: boolean;
+  refund_address: string | null;
+  refund_address_proven: boolean;
+};
 const detail = async (res: Response) => ((await res.json()) as { detail: string }).detail;
 
 async function deal(app: TestApp) {
   const market = await openMarket(app, [freshAddress()]);
-  const res = await app.app.request('/api/escrows', json({ product_service: 'Camera', description: 'Mirrorless', amount_usd: '1000.00', seller_email: 'sam@example.com' }, market.buyer.token));
+  const res = await app.app.request(
+    '/api/escrows',
+    json(
+      { product_service: 'Camera', description: 'Mirrorless', amount_usd: '1000.00', seller_email: 'sam@example.com' },
+      market.buyer.token,
+    ),
+  );
   return { ...market, escrow: (await res.json()) as Escrow };
 }
 async function messageFor(app: TestApp, id: string, token: string, address: string) {
-  const res = await app.app.request(`/api/escrows/${id}/address-message?address=${encodeURIComponent(address)}`, bearer(token));
+  const res = await app.app.request(
+    `/api/escrows/${id}/address-message?address=${encodeURIComponent(address)}`,
+    bearer(token),
+  );
   expect(res.status).toBe(200);
   return (await res.json()) as { message: string; side: string; address: string };
 }
-const setAddress = (app: TestApp, id: string, token: string, body: Record<string, string>) => app.app.request(`/api/escrows/${id}/payout-address`, json(body, token));
+const setAddress = (app: TestApp, id: string, token: string, body: Record<string, string>) =>
+  app.app.request(`/api/escrows/${id}/payout-address`, json(body, token));
 
 describe('address proofs (BIP-322)', () => {
   it('gives the exact message, takes a signature by the address, and marks it proven for both parties and the admins', async () => {
@@ -38,14 +54,25 @@ describe('address proofs (BIP-322)', () => {
       address: wallet.address,
       message: `http://127.0.0.1:3000 escrow ${escrow.id}: I control ${wallet.address} and want it as the seller's payout address.`,
     });
-    const res = await setAddress(t, escrow.id, seller.token, { address: wallet.address, signature: wallet.sign(asked.message) });
+    const res = await setAddress(t, escrow.id, seller.token, {
+      address: wallet.address,
+      signature: wallet.sign(asked.message),
+    });
     expect(res.status).toBe(200);
-    expect(await res.json()).toMatchObject({ payout_address: wallet.address, payout_address_proven: true, refund_address_proven: false });
+    expect(await res.json()).toMatchObject({
+      payout_address: wallet.address,
+      payout_address_proven: true,
+      refund_address_proven: false,
+    });
     for (const who of [buyer, admin]) {
       const view = (await (await t.app.request(`/api/escrows/${escrow.id}`, bearer(who.token))).json()) as Escrow;
       expect(view).toMatchObject({ payout_address: wallet.address, payout_address_proven: true });
     }
-    const [event] = await t.database.db.selectFrom('events').select('data').where('type', '=', 'PayoutAddressSet').execute();
+    const [event] = await t.database.db
+      .selectFrom('events')
+      .select('data')
+      .where('type', '=', 'PayoutAddressSet')
+      .execute();
     expect(event!.data).toMatchObject({ side: 'seller', address: wallet.address, signature: expect.any(String) });
   });
 
@@ -56,7 +83,10 @@ describe('address proofs (BIP-322)', () => {
     const { message, side } = await messageFor(t, escrow.id, buyer.token, wallet.address);
     expect(side).toBe('buyer');
     expect(message).toContain("buyer's refund address");
-    const res = await setAddress(t, escrow.id, buyer.token, { address: wallet.address, signature: wallet.sign(message) });
+    const res = await setAddress(t, escrow.id, buyer.token, {
+      address: wallet.address,
+      signature: wallet.sign(message),
+    });
     expect(await res.json()).toMatchObject({ refund_address: wallet.address, refund_address_proven: true });
   });
 
@@ -66,8 +96,19 @@ describe('address proofs (BIP-322)', () => {
     const other = testSigner('p2wpkh', 'mainnet', 'thief');
     const { message } = await messageFor(t, escrow.id, seller.token, wallet.address);
     const cases: Array<[string, Record<string, string>, string]> = [
-      ['wrong message', { address: wallet.address, signature: wallet.sign(`${message} `) }, 'signature does not sign this message for this address'],
-      ["another escrow's message", { address: wallet.address, signature: wallet.sign(message.replace(escrow.id, '00000000-0000-4000-8000-000000000000')) }, 'does not sign'],
+      [
+        'wrong message',
+        { address: wallet.address, signature: wallet.sign(`${message} `) },
+        'signature does not sign this message for this address',
+      ],
+      [
+        "another escrow's message",
+        {
+          address: wallet.address,
+          signature: wallet.sign(message.replace(escrow.id, '00000000-0000-4000-8000-000000000000')),
+        },
+        'does not sign',
+      ],
       ['wrong address', { address: other.address, signature: wallet.sign(message) }, 'signature'],
       ['malformed', { address: wallet.address, signature: 'not base64!' }, 'signature is not base64'],
       ['not a witness', { address: wallet.address, signature: 'AAAA' }, 'signature'],
@@ -77,13 +118,21 @@ describe('address proofs (BIP-322)', () => {
       expect(res.status, name).toBe(422);
       expect(await detail(res), name).toContain(want);
     }
-    expect(await t.database.db.selectFrom('events').select('data').where('type', '=', 'PayoutAddressSet').execute()).toHaveLength(0);
+    expect(
+      await t.database.db.selectFrom('events').select('data').where('type', '=', 'PayoutAddressSet').execute(),
+    ).toHaveLength(0);
   });
 
   it('answers the message only to the parties, for an address of the network', async () => {
     const { admin, seller, escrow } = await deal(t);
-    expect((await t.app.request(`/api/escrows/${escrow.id}/address-message?address=${freshAddress()}`, bearer(admin.token))).status).toBe(403);
-    const bad = await t.app.request(`/api/escrows/${escrow.id}/address-message?address=tb1qw508d6qejxtdg4y5r3zarvary0c5xw7kxpjzsx`, bearer(seller.token));
+    expect(
+      (await t.app.request(`/api/escrows/${escrow.id}/address-message?address=${freshAddress()}`, bearer(admin.token)))
+        .status,
+    ).toBe(403);
+    const bad = await t.app.request(
+      `/api/escrows/${escrow.id}/address-message?address=tb1qw508d6qejxtdg4y5r3zarvary0c5xw7kxpjzsx`,
+      bearer(seller.token),
+    );
     expect(bad.status).toBe(422);
     expect(await detail(bad)).toContain('address');
   });
@@ -99,7 +148,14 @@ describe('PAYOUT_PROOF_REQUIRED=true', () => {
       expect(refused.status).toBe(422);
       expect(await detail(refused)).toContain('signature is required');
       const { message } = await messageFor(strict, escrow.id, seller.token, wallet.address);
-      expect((await setAddress(strict, escrow.id, seller.token, { address: wallet.address, signature: wallet.sign(message) })).status).toBe(200);
+      expect(
+        (
+          await setAddress(strict, escrow.id, seller.token, {
+            address: wallet.address,
+            signature: wallet.sign(message),
+          })
+        ).status,
+      ).toBe(200);
     } finally {
       await strict.close();
     }

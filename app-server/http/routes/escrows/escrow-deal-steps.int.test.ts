@@ -11,15 +11,34 @@ beforeEach(async () => t.database.reset());
 afterAll(async () => t.close());
 
 const REFUND = '3J98t1WpEZ73CNmQviecrnyiWrnqRhWNLy';
-type Escrow = { id: string; status: string; agreed_at: string | null; shipped_at: string | null; received_at: string | null; refund_due: boolean; allowed_actions: string[] };
+type Escrow = {
+  id: string;
+  status: string;
+  agreed_at: string | null;
+  shipped_at: string | null;
+  received_at: string | null;
+  refund_due: boolean;
+  allowed_actions: string[];
+};
 
 const step = async (id: string, path: string, token: string, body?: unknown) => {
-  const res = await t.app.request(`/api/escrows/${id}/${path}`, body === undefined ? bearer(token, 'POST') : json(body, token));
+  const res = await t.app.request(
+    `/api/escrows/${id}/${path}`,
+    body === undefined ? bearer(token, 'POST') : json(body, token),
+  );
   const answer = (await res.json()) as Escrow & { detail?: string };
   return { status: res.status, detail: answer.detail, escrow: answer };
 };
 const eventCount = async (id: string) =>
-  Number((await t.database.db.selectFrom('events').select((eb) => eb.fn.countAll().as('n')).where('stream_id', 'like', `%${id}`).executeTakeFirstOrThrow()).n);
+  Number(
+    (
+      await t.database.db
+        .selectFrom('events')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .where('stream_id', 'like', `%${id}`)
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
 describe('The deal steps over HTTP (agree, decline, ship, receive)', () => {
   it('refuses each step out of turn with 409 and a detail, writing nothing, and takes it in turn', async () => {
@@ -117,11 +136,21 @@ describe('The deal steps over HTTP (agree, decline, ship, receive)', () => {
     const { admin, seller, id } = await openFundedDeal(t, { refund: REFUND });
     const declined = await step(id, 'decline', seller.token, { reason: 'Out of stock' });
     expect([declined.status, declined.escrow.status, declined.escrow.refund_due]).toEqual([200, 'funded', true]);
-    const queue = (await (await t.app.request('/api/admin/escrows?refund_due=true', bearer(admin.token))).json()) as { refund_due_count: number; escrows: Escrow[] };
+    const queue = (await (await t.app.request('/api/admin/escrows?refund_due=true', bearer(admin.token))).json()) as {
+      refund_due_count: number;
+      escrows: Escrow[];
+    };
     expect([queue.refund_due_count, queue.escrows.map((e) => e.id)]).toEqual([1, [id]]);
-    const mails = await t.database.db.selectFrom('mail_outbox').select(['to_address', 'body']).where('subject', 'like', 'Terms declined%').orderBy('to_address').execute();
+    const mails = await t.database.db
+      .selectFrom('mail_outbox')
+      .select(['to_address', 'body'])
+      .where('subject', 'like', 'Terms declined%')
+      .orderBy('to_address')
+      .execute();
     expect(mails.map((m) => m.to_address)).toEqual(['ann@example.com', 'root@example.com', 'sam@example.com']);
     for (const mail of mails) expect(mail.body).toContain('Out of stock');
-    expect(mails.find((m) => m.to_address === 'root@example.com')!.body).toContain(`https://escrow.example/admin?tab=escrows`);
+    expect(mails.find((m) => m.to_address === 'root@example.com')!.body).toContain(
+      `https://escrow.example/admin?tab=escrows`,
+    );
   });
 });

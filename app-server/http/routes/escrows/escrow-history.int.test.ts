@@ -24,26 +24,52 @@ async function history(id: string, token: string) {
 /** A buyer-created deal taken through a rejected mark, a second mark, verification, a dispute and a split. */
 async function eventfulDeal() {
   const { admin, buyer, seller } = await openMarket(t, [POOL]);
-  const created = await t.app.request('/api/escrows', json({ product_service: 'Camera', description: 'Mirrorless', amount_usd: '1000.00', seller_email: 'sam@example.com' }, buyer.token));
+  const created = await t.app.request(
+    '/api/escrows',
+    json(
+      { product_service: 'Camera', description: 'Mirrorless', amount_usd: '1000.00', seller_email: 'sam@example.com' },
+      buyer.token,
+    ),
+  );
   const { id } = (await created.json()) as { id: string };
-  const evidence = new File([new TextEncoder().encode('txid: sent from my wallet')], 'receipt.txt', { type: 'text/plain' });
-  expect((await t.app.request(`/api/escrows/${id}/mark-paid`, multipart({ notes: 'my private wallet label', file: evidence }, buyer.token))).status).toBe(200);
-  await t.app.request(`/api/admin/escrows/${id}/verify-payment`, form({ verified: 'false', notes: 'ADMIN-ONLY: nothing on chain' }, admin.token));
+  const evidence = new File([new TextEncoder().encode('txid: sent from my wallet')], 'receipt.txt', {
+    type: 'text/plain',
+  });
+  expect(
+    (
+      await t.app.request(
+        `/api/escrows/${id}/mark-paid`,
+        multipart({ notes: 'my private wallet label', file: evidence }, buyer.token),
+      )
+    ).status,
+  ).toBe(200);
+  await t.app.request(
+    `/api/admin/escrows/${id}/verify-payment`,
+    form({ verified: 'false', notes: 'ADMIN-ONLY: nothing on chain' }, admin.token),
+  );
   await t.app.request(`/api/escrows/${id}/mark-paid`, form({ notes: 'sent again' }, buyer.token));
-  await t.app.request(`/api/admin/escrows/${id}/verify-payment`, form({ verified: 'true', notes: 'ADMIN-ONLY: seen', txid: TXID }, admin.token));
+  await t.app.request(
+    `/api/admin/escrows/${id}/verify-payment`,
+    form({ verified: 'true', notes: 'ADMIN-ONLY: seen', txid: TXID }, admin.token),
+  );
   await t.app.request(`/api/escrows/${id}/payout-address`, json({ address: PAYOUT }, seller.token));
   await t.app.request(`/api/escrows/${id}/payout-address`, json({ address: REFUND }, buyer.token));
   await t.app.request(`/api/admin/escrows/${id}/freeze`, form({ reason: 'ADMIN-ONLY: chargeback check' }, admin.token));
   await t.app.request(`/api/admin/escrows/${id}/unfreeze`, form({ reason: 'ADMIN-ONLY: clear' }, admin.token));
   await t.app.request(`/api/escrows/${id}/open-dispute`, json({ reason: 'Only half delivered' }, seller.token));
-  const [dispute] = (await (await t.app.request('/api/admin/disputes', bearer(admin.token))).json()) as { id: string }[];
-  const resolved = await t.app.request(`/api/admin/disputes/${dispute!.id}/resolve`, form({ outcome: 'Half each', resolution: 'split', seller_percent: '60', notes: 'x' }, admin.token));
+  const [dispute] = (await (await t.app.request('/api/admin/disputes', bearer(admin.token))).json()) as {
+    id: string;
+  }[];
+  const resolved = await t.app.request(
+    `/api/admin/disputes/${dispute!.id}/resolve`,
+    form({ outcome: 'Half each', resolution: 'split', seller_percent: '60', notes: 'x' }, admin.token),
+  );
   expect(resolved.status).toBe(200);
   return { admin, buyer, seller, id };
 }
 
 describe('GET /api/escrows/{id}/history', () => {
-  it("tells both parties what happened when, in words, on whose side, oldest first", async () => {
+  it('tells both parties what happened when, in words, on whose side, oldest first', async () => {
     const { buyer, seller, id } = await eventfulDeal();
     const seen = await history(id, seller.token);
     expect(seen.status).toBe(200);
@@ -65,13 +91,18 @@ describe('GET /api/escrows/{id}/history', () => {
     expect(seen.body[5]).toMatchObject({ txid: TXID });
     expect(seen.body[6]).toMatchObject({ address: PAYOUT });
     expect(seen.body[10]).toMatchObject({ reason: 'Only half delivered' });
-    expect(seen.body[11]).toMatchObject({ outcome: 'Half each', seller_percent: 60, seller_sats: 1_200_000, buyer_sats: 800_000 });
+    expect(seen.body[11]).toMatchObject({
+      outcome: 'Half each',
+      seller_percent: 60,
+      seller_sats: 1_200_000,
+      buyer_sats: 800_000,
+    });
     const times = seen.body.map((e) => Date.parse(e.occurred_at as string));
     expect(times.every((time, i) => Number.isFinite(time) && (i === 0 || time >= times[i - 1]!))).toBe(true);
     expect((await history(id, buyer.token)).body).toEqual(seen.body);
   });
 
-  it('never shows what an admin keeps internal, the buyer\'s private notes, or any account id', async () => {
+  it("never shows what an admin keeps internal, the buyer's private notes, or any account id", async () => {
     const { admin, buyer, seller, id } = await eventfulDeal();
     const text = JSON.stringify((await history(id, buyer.token)).body);
     expect(text).not.toContain('ADMIN-ONLY');
@@ -87,9 +118,25 @@ describe('GET /api/escrows/{id}/history', () => {
       const res = await t.app.request(path, bearer(stranger.token));
       expect([res.status, await res.json()]).toEqual([404, { detail: 'Escrow not found', code: 'not_found' }]);
     }
-    const created = await t.app.request('/api/escrows', json({ product_service: 'Lamp', description: 'Desk lamp', amount_usd: 20, seller_email: 'unverified@example.com' }, buyer.token));
+    const created = await t.app.request(
+      '/api/escrows',
+      json(
+        { product_service: 'Lamp', description: 'Desk lamp', amount_usd: 20, seller_email: 'unverified@example.com' },
+        buyer.token,
+      ),
+    );
     const lamp = ((await created.json()) as { id: string }).id;
-    await t.app.request('/api/auth/register', json({ full_name: 'Una', email: 'unverified@example.com', username: 'una', password: 'correct horse battery', confirm_password: 'correct horse battery', role: 'seller' }));
+    await t.app.request(
+      '/api/auth/register',
+      json({
+        full_name: 'Una',
+        email: 'unverified@example.com',
+        username: 'una',
+        password: 'correct horse battery',
+        confirm_password: 'correct horse battery',
+        role: 'seller',
+      }),
+    );
     const una = await t.app.request('/api/auth/login', json({ username: 'una', password: 'correct horse battery' }));
     const token = ((await una.json()) as { access_token: string }).access_token;
     expect((await history(lamp, token)).status).toBe(404);
@@ -101,7 +148,9 @@ describe('GET /api/escrows/{id}/history', () => {
   it('is shown to admins too, and documented in the OpenAPI document', async () => {
     const { admin, id } = await eventfulDeal();
     expect((await history(id, admin.token)).status).toBe(200);
-    const doc = (await (await t.app.request('/api/openapi.json')).json()) as { paths: Record<string, { get?: { responses: Record<string, unknown> } }> };
+    const doc = (await (await t.app.request('/api/openapi.json')).json()) as {
+      paths: Record<string, { get?: { responses: Record<string, unknown> } }>;
+    };
     expect(doc.paths['/api/escrows/{id}/history']?.get?.responses['200']).toBeDefined();
   });
 });
@@ -109,7 +158,10 @@ describe('GET /api/escrows/{id}/history', () => {
 describe('what the escrow answer adds for its page', () => {
   it('says when a payment was rejected and gives the latest dispute with its outcome, without account ids', async () => {
     const { buyer, seller, id } = await eventfulDeal();
-    const escrow = (await (await t.app.request(`/api/escrows/${id}`, bearer(buyer.token))).json()) as Record<string, unknown>;
+    const escrow = (await (await t.app.request(`/api/escrows/${id}`, bearer(buyer.token))).json()) as Record<
+      string,
+      unknown
+    >;
     expect(escrow.payment_rejected_at).toEqual(expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/));
     expect(escrow.dispute).toEqual({
       id: expect.any(String),
@@ -122,7 +174,10 @@ describe('what the escrow answer adds for its page', () => {
       seller_percent: 60,
       resolved_at: expect.any(String),
     });
-    const [listed] = (await (await t.app.request('/api/escrows', bearer(seller.token))).json()) as Record<string, unknown>[];
+    const [listed] = (await (await t.app.request('/api/escrows', bearer(seller.token))).json()) as Record<
+      string,
+      unknown
+    >[];
     expect(listed!.dispute).toEqual(escrow.dispute);
   });
 });

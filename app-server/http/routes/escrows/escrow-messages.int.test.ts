@@ -14,8 +14,18 @@ beforeAll(async () => {
 beforeEach(async () => t.database.reset());
 afterAll(async () => t.close());
 
-type Message = { id: string; side: string; author: string; text: string; file?: { url: string; sha256: string; filename: string }; created_at: string };
-const PNG = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 1, 0, 0, 0, 1, 8, 2, 0, 0, 0, 0x90, 0x77, 0x53, 0xde]);
+type Message = {
+  id: string;
+  side: string;
+  author: string;
+  text: string;
+  file?: { url: string; sha256: string; filename: string };
+  created_at: string;
+};
+const PNG = Uint8Array.from([
+  0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 1, 0, 0, 0, 1, 8, 2, 0,
+  0, 0, 0x90, 0x77, 0x53, 0xde,
+]);
 const detail = async (res: Response) => ((await res.json()) as { detail: string }).detail;
 const messagesPath = (id: string) => `/api/escrows/${id}/messages`;
 const say = (id: string, token: string, text: string) => t.app.request(messagesPath(id), json({ text }, token));
@@ -24,7 +34,13 @@ const read = async (id: string, token: string) => {
   expect(res.status).toBe(200);
   return messageListSchema.parse(await res.json()) as Message[];
 };
-const mailsTo = (to: string) => t.database.db.selectFrom('mail_outbox').select(['subject', 'body']).where('to_address', '=', to).orderBy('id').execute();
+const mailsTo = (to: string) =>
+  t.database.db
+    .selectFrom('mail_outbox')
+    .select(['subject', 'body'])
+    .where('to_address', '=', to)
+    .orderBy('id')
+    .execute();
 const messageMails = async (to: string) => (await mailsTo(to)).filter((m) => /new messages?: escrow/i.test(m.subject));
 
 describe('GET and POST /api/escrows/{id}/messages', () => {
@@ -53,7 +69,12 @@ describe('GET and POST /api/escrows/{id}/messages', () => {
   it('records each message as a MessagePosted event on the escrow stream, by its author', async () => {
     const { id, seller } = await openFundedDeal(t);
     await say(id, seller.token, 'Tracking 1Z999');
-    const events = await t.database.db.selectFrom('events').select(['type', 'data', 'metadata']).where('stream_id', '=', `escrow:${id}`).where('type', '=', 'MessagePosted').execute();
+    const events = await t.database.db
+      .selectFrom('events')
+      .select(['type', 'data', 'metadata'])
+      .where('stream_id', '=', `escrow:${id}`)
+      .where('type', '=', 'MessagePosted')
+      .execute();
     expect(events).toHaveLength(1);
     expect(events[0]!.data).toMatchObject({ side: 'seller', text: 'Tracking 1Z999' });
     expect(events[0]!.metadata).toMatchObject({ actor: seller.id });
@@ -69,7 +90,9 @@ describe('GET and POST /api/escrows/{id}/messages', () => {
     expect(await detail(refused)).toBe('Escrow not found');
     expect((await t.app.request(messagesPath(id))).status).toBe(401);
     expect((await t.app.request(messagesPath(id), json({ text: 'hi' }))).status).toBe(401);
-    expect((await t.app.request(messagesPath('00000000-0000-4000-8000-000000000999'), bearer(buyer.token))).status).toBe(404);
+    expect(
+      (await t.app.request(messagesPath('00000000-0000-4000-8000-000000000999'), bearer(buyer.token))).status,
+    ).toBe(404);
     expect((await read(id, buyer.token)).map((m) => m.text)).toEqual(['Private']);
   });
 
@@ -80,22 +103,40 @@ describe('GET and POST /api/escrows/{id}/messages', () => {
       expect(res.status, JSON.stringify(body).slice(0, 40)).toBe(422);
       expect(await detail(res)).toMatch(/^text /);
     }
-    const noText = await t.app.request(messagesPath(id), multipart({ file: new File([PNG], 'a.png', { type: 'image/png' }) }, buyer.token));
+    const noText = await t.app.request(
+      messagesPath(id),
+      multipart({ file: new File([PNG], 'a.png', { type: 'image/png' }) }, buyer.token),
+    );
     expect(noText.status).toBe(422);
     expect(await detail(noText)).toMatch(/^text /);
-    expect((await t.app.request(messagesPath(id), { method: 'POST', headers: { authorization: `Bearer ${buyer.token}` } })).status).toBe(422);
+    expect(
+      (await t.app.request(messagesPath(id), { method: 'POST', headers: { authorization: `Bearer ${buyer.token}` } }))
+        .status,
+    ).toBe(422);
     expect(await read(id, buyer.token)).toEqual([]);
     expect((await say(id, buyer.token, 'x'.repeat(4000))).status).toBe(201);
   });
 
   it('takes a file under the evidence rules: its bytes beside the log, its SHA-256 in it, served to the parties only', async () => {
     const { id, buyer, seller, admin } = await openFundedDeal(t);
-    const res = await t.app.request(messagesPath(id), multipart({ text: 'The parcel', file: new File([PNG], 'parcel.png', { type: 'image/png' }) }, buyer.token));
+    const res = await t.app.request(
+      messagesPath(id),
+      multipart({ text: 'The parcel', file: new File([PNG], 'parcel.png', { type: 'image/png' }) }, buyer.token),
+    );
     expect(res.status).toBe(201);
     const message = messageSchema.parse(await res.json());
     const sha256 = createHash('sha256').update(PNG).digest('hex');
-    expect(message.file).toMatchObject({ filename: 'parcel.png', content_type: 'image/png', size_bytes: PNG.byteLength, sha256 });
-    const [event] = await t.database.db.selectFrom('events').select('data').where('type', '=', 'MessagePosted').execute();
+    expect(message.file).toMatchObject({
+      filename: 'parcel.png',
+      content_type: 'image/png',
+      size_bytes: PNG.byteLength,
+      sha256,
+    });
+    const [event] = await t.database.db
+      .selectFrom('events')
+      .select('data')
+      .where('type', '=', 'MessagePosted')
+      .execute();
     expect(event!.data).toMatchObject({ file: { sha256, size_bytes: PNG.byteLength } });
     expect(JSON.stringify(event!.data)).not.toContain('iVBOR'); // no bytes, not even base64
     for (const who of [buyer, seller, admin]) {
@@ -115,11 +156,17 @@ describe('GET and POST /api/escrows/{id}/messages', () => {
     const asHtml = await t.app.request(messagesPath(id), multipart({ text: 'see', file: html }, buyer.token));
     expect(asHtml.status).toBe(415);
     expect(await detail(asHtml)).toMatch(/^file /);
-    const lying = await t.app.request(messagesPath(id), multipart({ text: 'see', file: new File([PNG], 'photo.pdf', { type: 'application/pdf' }) }, buyer.token));
+    const lying = await t.app.request(
+      messagesPath(id),
+      multipart({ text: 'see', file: new File([PNG], 'photo.pdf', { type: 'application/pdf' }) }, buyer.token),
+    );
     expect(lying.status).toBe(415);
     const huge = new Uint8Array(10 * 1024 * 1024 + 1);
     huge.set(PNG);
-    const tooBig = await t.app.request(messagesPath(id), multipart({ text: 'big', file: new File([huge], 'big.png', { type: 'image/png' }) }, buyer.token));
+    const tooBig = await t.app.request(
+      messagesPath(id),
+      multipart({ text: 'big', file: new File([huge], 'big.png', { type: 'image/png' }) }, buyer.token),
+    );
     expect(tooBig.status).toBe(413);
     expect(await read(id, buyer.token)).toEqual([]);
     expect(await t.database.db.selectFrom('evidence_files').select('evidence_id').execute()).toEqual([]);
@@ -128,7 +175,13 @@ describe('GET and POST /api/escrows/{id}/messages', () => {
   it('refuses a message once the deal has ended (409 naming the status); the conversation stays readable', async () => {
     const market = await openFundedDeal(t);
     await say(market.id, market.buyer.token, 'Before the end');
-    const res = await t.app.request('/api/escrows', json({ product_service: 'Lamp', description: 'Desk lamp', amount_usd: '100.00', seller_email: 'sam@example.com' }, market.buyer.token));
+    const res = await t.app.request(
+      '/api/escrows',
+      json(
+        { product_service: 'Lamp', description: 'Desk lamp', amount_usd: '100.00', seller_email: 'sam@example.com' },
+        market.buyer.token,
+      ),
+    );
     const { id } = (await res.json()) as { id: string };
     expect((await t.app.request(`/api/escrows/${id}/cancel`, bearer(market.buyer.token, 'POST'))).status).toBe(200);
     const late = await say(id, market.seller.token, 'Why cancel?');
@@ -145,7 +198,11 @@ describe('mail about new messages', () => {
   it('mails the other side at once, then at most once per escrow per 10 minutes: a digest of what waited', async () => {
     const { id, buyer, seller } = await openFundedDeal(t);
     const start = new Date();
-    const as = (user: { id: string }, minutes: number) => ({ actor: user.id, requestId: 'test', now: later(start, minutes) });
+    const as = (user: { id: string }, minutes: number) => ({
+      actor: user.id,
+      requestId: 'test',
+      now: later(start, minutes),
+    });
     await postMessage(t.deps.store, { escrowId: id, by: 'buyer', text: 'First question', file: null }, as(buyer, 0));
     const [first] = await messageMails('sam@example.com');
     expect(first!.subject).toBe(`New message: escrow ${id.slice(0, 8)}`);
@@ -169,7 +226,9 @@ describe('mail about new messages', () => {
 
     // The seller's answer goes to the buyer at once: the window is per recipient.
     await postMessage(t.deps.store, { escrowId: id, by: 'seller', text: 'Answers below', file: null }, as(seller, 11));
-    expect((await messageMails('ann@example.com')).map((m) => m.subject)).toEqual([`New message: escrow ${id.slice(0, 8)}`]);
+    expect((await messageMails('ann@example.com')).map((m) => m.subject)).toEqual([
+      `New message: escrow ${id.slice(0, 8)}`,
+    ]);
     // Past the window, a new message goes out at once again.
     await postMessage(t.deps.store, { escrowId: id, by: 'buyer', text: 'Thanks', file: null }, as(buyer, 21));
     const last = (await messageMails('sam@example.com')).at(-1)!;
@@ -177,13 +236,19 @@ describe('mail about new messages', () => {
     expect(await messageMails('sam@example.com')).toHaveLength(3);
   });
 
-  it('mails the admins about the parties\' messages while disputed, and both parties about an admin\'s', async () => {
+  it("mails the admins about the parties' messages while disputed, and both parties about an admin's", async () => {
     const { id, buyer, seller, admin } = await openFundedDeal(t);
     const second = await signedInAdmin(t, 'root2');
     await say(id, buyer.token, 'Before any dispute');
     expect(await messageMails('root@example.com')).toEqual([]);
-    expect((await t.app.request(`/api/escrows/${id}/open-dispute`, json({ reason: 'Not as described' }, buyer.token))).status).toBe(200);
-    await t.app.request(`/api/escrows/${id}/messages`, multipart({ text: 'Photo attached', file: new File([PNG], 'dent.png', { type: 'image/png' }) }, seller.token));
+    expect(
+      (await t.app.request(`/api/escrows/${id}/open-dispute`, json({ reason: 'Not as described' }, buyer.token)))
+        .status,
+    ).toBe(200);
+    await t.app.request(
+      `/api/escrows/${id}/messages`,
+      multipart({ text: 'Photo attached', file: new File([PNG], 'dent.png', { type: 'image/png' }) }, seller.token),
+    );
     for (const to of ['root@example.com', 'root2@example.com']) {
       const [mail] = await messageMails(to);
       expect(mail!.body).toContain('> Photo attached');
@@ -193,7 +258,11 @@ describe('mail about new messages', () => {
     expect((await messageMails('ann@example.com')).at(-1)!.body).toContain('> Photo attached');
     // Past both parties' windows, an admin writes: both parties hear of it, the other admins do not.
     const afterWindow = new Date(Date.now() + 11 * 60_000).toISOString();
-    await postMessage(t.deps.store, { escrowId: id, by: 'admin', text: 'Both of you: send photos of the box', file: null }, { actor: admin.id, requestId: 'test', now: afterWindow });
+    await postMessage(
+      t.deps.store,
+      { escrowId: id, by: 'admin', text: 'Both of you: send photos of the box', file: null },
+      { actor: admin.id, requestId: 'test', now: afterWindow },
+    );
     for (const to of ['sam@example.com', 'ann@example.com']) {
       const body = (await messageMails(to)).at(-1)!.body;
       expect(body).toContain('An admin wrote at');

@@ -27,25 +27,46 @@ interface Proposal {
   buyer_sats: number | null;
   created_at: string;
 }
-type Escrow = Record<string, unknown> & { id: string; status: string; proposals: Proposal[]; allowed_actions: string[] };
+type Escrow = Record<string, unknown> & {
+  id: string;
+  status: string;
+  proposals: Proposal[];
+  allowed_actions: string[];
+};
 
 const call = async (path: string, init: RequestInit) => {
   const res = await t.app.request(path, init);
   const body = (await res.json()) as Escrow & { detail?: string };
   return { status: res.status, body, detail: body.detail };
 };
-const propose = (id: string, token: string, body: Record<string, unknown>) => call(`/api/escrows/${id}/proposals`, json(body, token));
-const answer = (id: string, pid: string, verb: 'accept' | 'decline' | 'withdraw', token: string, body?: Record<string, unknown>) =>
-  call(`/api/escrows/${id}/proposals/${pid}/${verb}`, verb === 'decline' ? json(body ?? {}, token) : bearer(token, 'POST'));
-const mailTo = async (to: string, subjectStart: string) =>
-  (await t.database.db.selectFrom('mail_outbox').select(['subject', 'body']).where('to_address', '=', to).execute()).filter((m) =>
-    m.subject.startsWith(subjectStart),
+const propose = (id: string, token: string, body: Record<string, unknown>) =>
+  call(`/api/escrows/${id}/proposals`, json(body, token));
+const answer = (
+  id: string,
+  pid: string,
+  verb: 'accept' | 'decline' | 'withdraw',
+  token: string,
+  body?: Record<string, unknown>,
+) =>
+  call(
+    `/api/escrows/${id}/proposals/${pid}/${verb}`,
+    verb === 'decline' ? json(body ?? {}, token) : bearer(token, 'POST'),
   );
+const mailTo = async (to: string, subjectStart: string) =>
+  (
+    await t.database.db.selectFrom('mail_outbox').select(['subject', 'body']).where('to_address', '=', to).execute()
+  ).filter((m) => m.subject.startsWith(subjectStart));
 
 /** ann (buyer) opens an unpaid deal with sam (seller), with a pool address for it. */
 async function unpaidDeal() {
   const market = await openMarket(t, [freshAddress()]);
-  const created = await call('/api/escrows', json({ product_service: 'Camera', description: 'Mirrorless', amount_usd: '1000.00', seller_email: 'sam@example.com' }, market.buyer.token));
+  const created = await call(
+    '/api/escrows',
+    json(
+      { product_service: 'Camera', description: 'Mirrorless', amount_usd: '1000.00', seller_email: 'sam@example.com' },
+      market.buyer.token,
+    ),
+  );
   expect(created.status).toBe(201);
   return { ...market, id: created.body.id };
 }
@@ -81,13 +102,31 @@ describe('POST /api/escrows/{id}/proposals', () => {
 
   it('refuses bad input with a detail naming the field, and a second open proposal with 409', async () => {
     const { buyer, seller, id } = await openFundedDeal(t);
-    expect(await propose(id, buyer.token, { kind: 'swap' })).toMatchObject({ status: 422, detail: expect.stringContaining('kind must be one of') });
-    expect(await propose(id, buyer.token, { kind: 'split', seller_percent: 0 })).toMatchObject({ status: 422, detail: expect.stringContaining('seller_percent') });
-    expect(await propose(id, buyer.token, { kind: 'split' })).toMatchObject({ status: 422, detail: 'seller_percent is required for split' });
-    expect(await propose(id, buyer.token, { kind: 'refund', note: 'x'.repeat(1001) })).toMatchObject({ status: 422, detail: expect.stringContaining('note') });
-    expect(await propose(id, buyer.token, { kind: 'cancel' })).toMatchObject({ status: 409, detail: expect.stringContaining('before the payment is marked') });
+    expect(await propose(id, buyer.token, { kind: 'swap' })).toMatchObject({
+      status: 422,
+      detail: expect.stringContaining('kind must be one of'),
+    });
+    expect(await propose(id, buyer.token, { kind: 'split', seller_percent: 0 })).toMatchObject({
+      status: 422,
+      detail: expect.stringContaining('seller_percent'),
+    });
+    expect(await propose(id, buyer.token, { kind: 'split' })).toMatchObject({
+      status: 422,
+      detail: 'seller_percent is required for split',
+    });
+    expect(await propose(id, buyer.token, { kind: 'refund', note: 'x'.repeat(1001) })).toMatchObject({
+      status: 422,
+      detail: expect.stringContaining('note'),
+    });
+    expect(await propose(id, buyer.token, { kind: 'cancel' })).toMatchObject({
+      status: 409,
+      detail: expect.stringContaining('before the payment is marked'),
+    });
     expect((await propose(id, buyer.token, { kind: 'refund' })).status).toBe(200);
-    expect(await propose(id, seller.token, { kind: 'split', seller_percent: 50 })).toMatchObject({ status: 409, detail: expect.stringContaining('already open') });
+    expect(await propose(id, seller.token, { kind: 'split', seller_percent: 50 })).toMatchObject({
+      status: 409,
+      detail: expect.stringContaining('already open'),
+    });
   });
 
   it('answers 404 to a user who is not a party', async () => {
@@ -128,7 +167,10 @@ describe('answering a proposal', () => {
     expect(declined.body.proposals[0]!.status).toBe('declined');
     const [mail] = await mailTo('ann@example.com', 'Proposal declined');
     expect(mail!.body).toContain('It arrived fine');
-    expect(await answer(id, first, 'accept', seller.token)).toMatchObject({ status: 409, detail: 'This proposal is no longer open' });
+    expect(await answer(id, first, 'accept', seller.token)).toMatchObject({
+      status: 409,
+      detail: 'This proposal is no longer open',
+    });
     expect((await answer(id, UNKNOWN, 'accept', seller.token)).status).toBe(404);
     const second = (await propose(id, seller.token, { kind: 'split', seller_percent: 90 })).body.proposals[1]!.id;
     expect((await answer(id, second, 'withdraw', buyer.token)).status).toBe(403);
@@ -145,7 +187,10 @@ describe('an agreed settlement, executed by the admins', () => {
     const { admin, buyer, seller, id } = await openFundedDeal(t, { payout: PAYOUT, refund: REFUND });
     const pid = (await propose(id, buyer.token, { kind: 'split', seller_percent: 70 })).body.proposals[0]!.id;
     expect((await answer(id, pid, 'accept', seller.token)).body.ready_to_release).toBe(true);
-    const page = (await (await t.app.request('/api/admin/escrows?ready=true', bearer(admin.token))).json()) as { ready_count: number; escrows: Escrow[] };
+    const page = (await (await t.app.request('/api/admin/escrows?ready=true', bearer(admin.token))).json()) as {
+      ready_count: number;
+      escrows: Escrow[];
+    };
     expect(page.ready_count).toBe(1);
     expect(page.escrows.map((e) => e.id)).toEqual([id]);
     expect(page.escrows[0]!.allowed_actions).toContain('resolve');
@@ -154,8 +199,17 @@ describe('an agreed settlement, executed by the admins', () => {
     const release = await call(`/api/admin/escrows/${id}/release`, form({ notes: '' }, admin.token));
     expect(release).toMatchObject({ status: 409, detail: expect.stringContaining('agreed to a split') });
     const resolved = await call(`/api/admin/escrows/${id}/resolve`, form({}, admin.token));
-    expect(resolved.body).toMatchObject({ status: 'released', seller_sats: 1_400_000, buyer_sats: 600_000, fee_sats: 30_000 });
-    const [event] = await t.database.db.selectFrom('events').select('data').where('type', '=', 'DisputeResolved').execute();
+    expect(resolved.body).toMatchObject({
+      status: 'released',
+      seller_sats: 1_400_000,
+      buyer_sats: 600_000,
+      fee_sats: 30_000,
+    });
+    const [event] = await t.database.db
+      .selectFrom('events')
+      .select('data')
+      .where('type', '=', 'DisputeResolved')
+      .execute();
     expect(event!.data).toMatchObject({ dispute_id: null, proposal_id: pid, resolution: 'split', seller_percent: 70 });
     expect(await t.database.db.selectFrom('disputes').selectAll().execute()).toEqual([]);
   });
@@ -166,13 +220,19 @@ describe('an agreed settlement, executed by the admins', () => {
     await answer(id, pid, 'accept', buyer.token);
     const refunded = await call(`/api/admin/escrows/${id}/refund`, form({}, admin.token));
     expect(refunded.body).toMatchObject({ status: 'refunded', buyer_sats: 2_030_000 });
-    const [event] = await t.database.db.selectFrom('events').select('data').where('type', '=', 'EscrowRefunded').execute();
+    const [event] = await t.database.db
+      .selectFrom('events')
+      .select('data')
+      .where('type', '=', 'EscrowRefunded')
+      .execute();
     expect(event!.data).toMatchObject({ proposal_id: pid });
   });
 
   it('without a settlement or dispute, the admin resolve is refused', async () => {
     const { admin, id } = await openFundedDeal(t, { payout: PAYOUT, refund: REFUND });
-    expect(await call(`/api/admin/escrows/${id}/resolve`, form({ resolution: 'split', seller_percent: '50' }, admin.token))).toMatchObject({
+    expect(
+      await call(`/api/admin/escrows/${id}/resolve`, form({ resolution: 'split', seller_percent: '50' }, admin.token)),
+    ).toMatchObject({
       status: 409,
       detail: expect.stringContaining('no open dispute or agreed settlement'),
     });

@@ -38,7 +38,13 @@ type Status = 'pending' | 'marked' | 'funded' | 'disputed' | 'frozen' | 'release
 /** An escrow brought to `status` through the API only. */
 async function escrowIn(status: Status): Promise<string> {
   await t.app.request('/api/admin/addresses', form({ address_string: freshAddress() }, admin.token));
-  const created = await t.app.request('/api/escrows', json({ product_service: 'Desk', description: 'Oak', amount_usd: 300, seller_email: 'sam@example.com' }, buyer.token));
+  const created = await t.app.request(
+    '/api/escrows',
+    json(
+      { product_service: 'Desk', description: 'Oak', amount_usd: 300, seller_email: 'sam@example.com' },
+      buyer.token,
+    ),
+  );
   const { id } = (await created.json()) as { id: string };
   const to = (path: string, init: RequestInit) => must(`/api/${path.replace('{id}', id)}`, init);
   if (status === 'pending') return id;
@@ -78,13 +84,29 @@ const allowed: Record<Status, Action[]> = {
   refunded: [],
   cancelled: [],
 };
-const statusName: Record<Status, string> = { pending: 'pending_payment', marked: 'pending_payment', funded: 'funded', disputed: 'disputed', frozen: 'frozen', released: 'released', refunded: 'refunded', cancelled: 'cancelled' };
+const statusName: Record<Status, string> = {
+  pending: 'pending_payment',
+  marked: 'pending_payment',
+  funded: 'funded',
+  disputed: 'disputed',
+  frozen: 'frozen',
+  released: 'released',
+  refunded: 'refunded',
+  cancelled: 'cancelled',
+};
 
 describe('every action in every status', () => {
   it.each(Object.keys(allowed) as Status[])('%s', async (status) => {
     await market();
     const refused = await escrowIn(status);
-    const streamLength = async () => (await t.database.db.selectFrom('events').select('position').where('stream_id', '=', `escrow:${refused}`).execute()).length;
+    const streamLength = async () =>
+      (
+        await t.database.db
+          .selectFrom('events')
+          .select('position')
+          .where('stream_id', '=', `escrow:${refused}`)
+          .execute()
+      ).length;
     const before = await streamLength();
     for (const action of Object.keys(actions) as Action[]) {
       if (allowed[status].includes(action)) {

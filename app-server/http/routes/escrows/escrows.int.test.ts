@@ -3,7 +3,17 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { feeCents, formatCents, formatSats, MAX_SATS } from '../../../../domain/money.ts';
 import { openAppStore } from '../../../app-store.ts';
 import { createApp } from '../../app.ts';
-import { bearer, codeFor, form, json, lastMailTo, signedInAdmin, signedInUser, tokenInMail, verifiedUser } from '../../../testing/accounts.ts';
+import {
+  bearer,
+  codeFor,
+  form,
+  json,
+  lastMailTo,
+  signedInAdmin,
+  signedInUser,
+  tokenInMail,
+  verifiedUser,
+} from '../../../testing/accounts.ts';
 import { openTestApp, type TestApp } from '../../../testing/test-app.ts';
 
 let t: TestApp;
@@ -15,12 +25,20 @@ afterAll(async () => t.close());
 
 type Escrow = Record<string, unknown> & { id: string; status: string; side: string; assigned_address: string | null };
 const detail = async (res: Response) => ((await res.json()) as { detail: string }).detail;
-const ADDRESSES = ['bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4', '1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa', '3J98t1WpEZ73CNmQviecrnyiWrnqRhWNLy'];
+const ADDRESSES = [
+  'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4',
+  '1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa',
+  '3J98t1WpEZ73CNmQviecrnyiWrnqRhWNLy',
+];
 
 async function market(options: { addresses?: string[] } = {}) {
   const admin = await signedInAdmin(t);
-  await t.app.request('/api/admin/btc-rate', form({ btc_usd_rate: '50000', fee_percentage: '1.5' }, admin.token, 'PUT'));
-  for (const address of options.addresses ?? []) await t.app.request('/api/admin/addresses', form({ address_string: address }, admin.token));
+  await t.app.request(
+    '/api/admin/btc-rate',
+    form({ btc_usd_rate: '50000', fee_percentage: '1.5' }, admin.token, 'PUT'),
+  );
+  for (const address of options.addresses ?? [])
+    await t.app.request('/api/admin/addresses', form({ address_string: address }, admin.token));
   const buyer = await verifiedUser(t, 'ann', 'buyer');
   const seller = await signedInUser(t, 'sam', 'seller');
   return { admin, buyer, seller };
@@ -47,7 +65,10 @@ async function verifyEmail(username: string) {
 describe('POST /api/escrows', () => {
   it('opens an escrow with the figures in force, ignoring money fields a client sends', async () => {
     const { buyer } = await market();
-    const res = await t.app.request('/api/escrows', json(deal({ escrow_fee: 1, total_usd: 1, amount_btc: 1, status: 'released' }), buyer.token));
+    const res = await t.app.request(
+      '/api/escrows',
+      json(deal({ escrow_fee: 1, total_usd: 1, amount_btc: 1, status: 'released' }), buyer.token),
+    );
     expect(res.status).toBe(201);
     expect(await res.json()).toMatchObject({
       status: 'pending_payment',
@@ -72,7 +93,10 @@ describe('POST /api/escrows', () => {
   it('answers 503 until a rate is set', async () => {
     const buyer = await verifiedUser(t, 'ann');
     const res = await t.app.request('/api/escrows', json(deal(), buyer.token));
-    expect([res.status, await detail(res)]).toEqual([503, 'The BTC/USD rate has not been set yet; escrows cannot be created until an admin sets it']);
+    expect([res.status, await detail(res)]).toEqual([
+      503,
+      'The BTC/USD rate has not been set yet; escrows cannot be created until an admin sets it',
+    ]);
   });
 
   it.each([
@@ -94,36 +118,57 @@ describe('POST /api/escrows', () => {
   it('answers decimals that are exactly the stored integers, and BTC that covers the total, for any amount and rate', async () => {
     const { admin, buyer } = await market();
     await fc.assert(
-      fc.asyncProperty(fc.integer({ min: 100, max: 99_999_999_99 }), fc.integer({ min: 100, max: 50_000_000_00 }), fc.integer({ min: 0, max: 1000 }), async (cents, rateCents, bps) => {
-        const rate = formatCents(rateCents);
-        const fee = formatCents(bps);
-        expect((await t.app.request('/api/admin/btc-rate', form({ btc_usd_rate: rate, fee_percentage: fee }, admin.token, 'PUT'))).status).toBe(200);
-        const res = await t.app.request('/api/escrows', json(deal({ amount_usd: formatCents(cents) }), buyer.token));
-        if (res.status === 422) {
-          const total = BigInt(cents + feeCents(cents, bps)) * 100_000_000n;
-          const why = await detail(res);
-          if (why.startsWith('amount_usd is too small')) {
-            // At or under Bitcoin's dust limit of 546 satoshis.
-            expect(total).toBeLessThanOrEqual(546n * BigInt(rateCents));
+      fc.asyncProperty(
+        fc.integer({ min: 100, max: 99_999_999_99 }),
+        fc.integer({ min: 100, max: 50_000_000_00 }),
+        fc.integer({ min: 0, max: 1000 }),
+        async (cents, rateCents, bps) => {
+          const rate = formatCents(rateCents);
+          const fee = formatCents(bps);
+          expect(
+            (
+              await t.app.request(
+                '/api/admin/btc-rate',
+                form({ btc_usd_rate: rate, fee_percentage: fee }, admin.token, 'PUT'),
+              )
+            ).status,
+          ).toBe(200);
+          const res = await t.app.request('/api/escrows', json(deal({ amount_usd: formatCents(cents) }), buyer.token));
+          if (res.status === 422) {
+            const total = BigInt(cents + feeCents(cents, bps)) * 100_000_000n;
+            const why = await detail(res);
+            if (why.startsWith('amount_usd is too small')) {
+              // At or under Bitcoin's dust limit of 546 satoshis.
+              expect(total).toBeLessThanOrEqual(546n * BigInt(rateCents));
+              return;
+            }
+            // Only when the BTC would be 10,000,000 or more: beyond what an 8-decimal JSON number holds exactly.
+            expect(why).toBe('amount_usd is too large to be paid in Bitcoin at the current rate');
+            expect(total).toBeGreaterThan(MAX_SATS * BigInt(rateCents));
             return;
           }
-          // Only when the BTC would be 10,000,000 or more: beyond what an 8-decimal JSON number holds exactly.
-          expect(why).toBe('amount_usd is too large to be paid in Bitcoin at the current rate');
-          expect(total).toBeGreaterThan(MAX_SATS * BigInt(rateCents));
-          return;
-        }
-        const body = (await res.json()) as Record<string, number> & { id: string };
-        const row = await t.database.db.selectFrom('escrows').selectAll().where('id', '=', body.id).executeTakeFirstOrThrow();
-        expect(row.amount_cents).toBe(cents);
-        expect([body.amount_usd!.toFixed(2), body.escrow_fee!.toFixed(2), body.total_usd!.toFixed(2), body.amount_btc!.toFixed(8)]).toEqual([
-          formatCents(row.amount_cents),
-          formatCents(row.fee_cents),
-          formatCents(row.total_cents),
-          formatSats(row.amount_sats),
-        ]);
-        expect(row.total_cents).toBe(row.amount_cents + row.fee_cents);
-        expect(BigInt(row.amount_sats) * BigInt(rateCents) >= BigInt(row.total_cents) * 100_000_000n).toBe(true);
-      }),
+          const body = (await res.json()) as Record<string, number> & { id: string };
+          const row = await t.database.db
+            .selectFrom('escrows')
+            .selectAll()
+            .where('id', '=', body.id)
+            .executeTakeFirstOrThrow();
+          expect(row.amount_cents).toBe(cents);
+          expect([
+            body.amount_usd!.toFixed(2),
+            body.escrow_fee!.toFixed(2),
+            body.total_usd!.toFixed(2),
+            body.amount_btc!.toFixed(8),
+          ]).toEqual([
+            formatCents(row.amount_cents),
+            formatCents(row.fee_cents),
+            formatCents(row.total_cents),
+            formatSats(row.amount_sats),
+          ]);
+          expect(row.total_cents).toBe(row.amount_cents + row.fee_cents);
+          expect(BigInt(row.amount_sats) * BigInt(rateCents) >= BigInt(row.total_cents) * 100_000_000n).toBe(true);
+        },
+      ),
       { numRuns: 25 },
     );
   });
@@ -136,11 +181,16 @@ describe('POST /api/escrows', () => {
 
   it('needs the 2FA code of a user who has 2FA on', async () => {
     const { buyer } = await market();
-    const { secret } = (await (await t.app.request('/api/auth/setup-2fa', bearer(buyer.token, 'POST'))).json()) as { secret: string };
+    const { secret } = (await (await t.app.request('/api/auth/setup-2fa', bearer(buyer.token, 'POST'))).json()) as {
+      secret: string;
+    };
     await t.app.request('/api/auth/verify-2fa', form({ totp_code: codeFor(secret) }, buyer.token));
     const without = await t.app.request('/api/escrows', json(deal(), buyer.token));
     expect([without.status, await detail(without)]).toEqual([422, '2FA code required to create escrow']);
-    const withCode = await t.app.request('/api/escrows', json(deal({ totp_code: codeFor(secret, new Date(Date.now() + 30_000)) }), buyer.token));
+    const withCode = await t.app.request(
+      '/api/escrows',
+      json(deal({ totp_code: codeFor(secret, new Date(Date.now() + 30_000)) }), buyer.token),
+    );
     expect(withCode.status).toBe(201);
   });
 
@@ -157,7 +207,8 @@ describe('who sees an escrow', () => {
     const stranger = await signedInUser(t, 'zoe');
     const { id } = (await (await t.app.request('/api/escrows', json(deal(), buyer.token))).json()) as Escrow;
     const look = async (token: string) => t.app.request(`/api/escrows/${id}`, bearer(token));
-    const list = async (token: string) => ((await (await t.app.request('/api/escrows', bearer(token))).json()) as Escrow[]).map((e) => e.id);
+    const list = async (token: string) =>
+      ((await (await t.app.request('/api/escrows', bearer(token))).json()) as Escrow[]).map((e) => e.id);
     expect((await look(buyer.token)).status).toBe(200);
     expect((await look(admin.token)).status).toBe(200);
     expect(await list(admin.token)).toEqual([id]);
@@ -176,20 +227,32 @@ describe('who sees an escrow', () => {
     const { admin, buyer, seller } = await market({ addresses: [ADDRESSES[0]!] });
     await verifyEmail('sam');
     await t.app.request('/api/escrows', json(deal({ amount_usd: '1234.56' }), buyer.token));
-    await t.app.request('/api/escrows', json(deal({ amount_usd: 7, seller_email: undefined, buyer_email: 'ann@example.com' }), seller.token));
-    for (const [token, sides] of [[buyer.token, ['buyer', 'buyer']], [seller.token, ['seller', 'seller']], [admin.token, ['admin', 'admin']]] as const) {
+    await t.app.request(
+      '/api/escrows',
+      json(deal({ amount_usd: 7, seller_email: undefined, buyer_email: 'ann@example.com' }), seller.token),
+    );
+    for (const [token, sides] of [
+      [buyer.token, ['buyer', 'buyer']],
+      [seller.token, ['seller', 'seller']],
+      [admin.token, ['admin', 'admin']],
+    ] as const) {
       const listed = (await (await t.app.request('/api/escrows', bearer(token))).json()) as Escrow[];
       expect(listed.map((e) => e.side)).toEqual(sides);
       for (const escrow of listed) {
         // The page is the list's item and the escrow's evidence files (none here).
-        expect(await (await t.app.request(`/api/escrows/${escrow.id}`, bearer(token))).json()).toEqual({ ...escrow, evidence: [] });
+        expect(await (await t.app.request(`/api/escrows/${escrow.id}`, bearer(token))).json()).toEqual({
+          ...escrow,
+          evidence: [],
+        });
         for (const time of ['created_at', 'updated_at', 'payment_due_at']) {
           expect(escrow[time]).toBe(new Date(escrow[time] as string).toISOString());
         }
       }
     }
     const [newest, oldest] = (await (await t.app.request('/api/escrows', bearer(buyer.token))).json()) as Escrow[];
-    expect([oldest!.amount_usd, newest!.amount_usd, newest!.fee_percentage, newest!.btc_usd_rate]).toEqual([1234.56, 7, 1.5, 50000]);
+    expect([oldest!.amount_usd, newest!.amount_usd, newest!.fee_percentage, newest!.btc_usd_rate]).toEqual([
+      1234.56, 7, 1.5, 50000,
+    ]);
     for (const e of [newest!, oldest!] as Array<Record<string, number>>) {
       expect(e.total_usd).toBe(Number((e.amount_usd! + e.escrow_fee!).toFixed(2)));
       expect(e.amount_btc).toBe(Number((e.amount_sats! / 1e8).toFixed(8)));
@@ -203,12 +266,18 @@ describe('the escrow list answered from memory', () => {
     const other = createApp({ ...t.deps, store: openAppStore(t.database.db, t.deps.config) });
     const { admin, buyer, seller } = await market();
     const list = async (token: string) =>
-      ((await (await t.app.request('/api/escrows', bearer(token))).json()) as Escrow[]).map((e) => `${e.product_service} ${e.status}`);
-    const first = (await (await t.app.request('/api/escrows', json(deal({ product_service: 'First' }), buyer.token))).json()) as Escrow;
+      ((await (await t.app.request('/api/escrows', bearer(token))).json()) as Escrow[]).map(
+        (e) => `${e.product_service} ${e.status}`,
+      );
+    const first = (await (
+      await t.app.request('/api/escrows', json(deal({ product_service: 'First' }), buyer.token))
+    ).json()) as Escrow;
     expect(await list(buyer.token)).toEqual(['First pending_payment']);
     expect(await list(buyer.token)).toEqual(['First pending_payment']); // now from memory
 
-    expect((await other.request('/api/escrows', json(deal({ product_service: 'Second' }), buyer.token))).status).toBe(201);
+    expect((await other.request('/api/escrows', json(deal({ product_service: 'Second' }), buyer.token))).status).toBe(
+      201,
+    );
     expect(await list(buyer.token)).toEqual(['Second pending_payment', 'First pending_payment']);
 
     const freeze = form({ reason: 'Checking' }, admin.token);
@@ -227,7 +296,13 @@ describe('POST /api/escrows/{id}/request-payment', () => {
   async function sellerCreated(count: number, seller: { token: string }, buyer: { token: string }) {
     const ids: string[] = [];
     for (let i = 0; i < count; i++) {
-      const res = await t.app.request('/api/escrows', json({ ...deal(), seller_email: undefined, buyer_email: 'ann@example.com', product_service: `Item ${i}` }, seller.token));
+      const res = await t.app.request(
+        '/api/escrows',
+        json(
+          { ...deal(), seller_email: undefined, buyer_email: 'ann@example.com', product_service: `Item ${i}` },
+          seller.token,
+        ),
+      );
       const { id } = (await res.json()) as Escrow;
       expect((await t.app.request(`/api/escrows/${id}/agree`, bearer(buyer.token, 'POST'))).status).toBe(200);
       ids.push(id);
@@ -259,17 +334,25 @@ describe('POST /api/escrows/{id}/request-payment', () => {
     const { bech32 } = await import('@scure/base');
     for (let i = 0; i < 10; i++) {
       const address = bech32.encode('bc', [0, ...bech32.toWords(new Uint8Array(20).fill(i + 1))]);
-      expect((await t.app.request('/api/admin/addresses', form({ address_string: address }, admin.token))).status).toBe(201);
+      expect((await t.app.request('/api/admin/addresses', form({ address_string: address }, admin.token))).status).toBe(
+        201,
+      );
     }
     const buyer = await signedInUser(t, 'ann', 'buyer');
     const seller = await verifiedUser(t, 'sam', 'seller');
     await verifyEmail('ann');
     const ids = await sellerCreated(40, seller, buyer);
-    const results = await Promise.all(ids.map((id) => t.app.request(`/api/escrows/${id}/request-payment`, bearer(buyer.token, 'POST'))));
+    const results = await Promise.all(
+      ids.map((id) => t.app.request(`/api/escrows/${id}/request-payment`, bearer(buyer.token, 'POST'))),
+    );
     const statuses = results.map((r) => r.status);
     expect(statuses.filter((s) => s === 200)).toHaveLength(10);
     expect(statuses.filter((s) => s === 409)).toHaveLength(30);
-    const assigned = await t.database.db.selectFrom('escrows').select('assigned_address_id').where('assigned_address_id', 'is not', null).execute();
+    const assigned = await t.database.db
+      .selectFrom('escrows')
+      .select('assigned_address_id')
+      .where('assigned_address_id', 'is not', null)
+      .execute();
     expect(new Set(assigned.map((a) => a.assigned_address_id)).size).toBe(10);
     const addresses = await t.database.db.selectFrom('addresses').select(['status', 'assigned_to_escrow_id']).execute();
     expect(addresses.every((a) => a.status === 'assigned')).toBe(true);

@@ -15,10 +15,21 @@ export function evidenceRoutes(deps: AppDeps) {
   const app = new OpenAPIHono<AppEnv>();
 
   app.openapi(
-    route('get', '/{id}', "A payment evidence file or a message's attachment, for admins and the escrow's parties, always as a download", {
-      middleware: [requireUser()] as const,
-      request: { params: evidenceIdParam },
-    }, { 200: { description: 'The file as uploaded', content: { 'application/octet-stream': { schema: z.string().openapi({ format: 'binary' }) } } } }),
+    route(
+      'get',
+      '/{id}',
+      "A payment evidence file or a message's attachment, for admins and the escrow's parties, always as a download",
+      {
+        middleware: [requireUser()] as const,
+        request: { params: evidenceIdParam },
+      },
+      {
+        200: {
+          description: 'The file as uploaded',
+          content: { 'application/octet-stream': { schema: z.string().openapi({ format: 'binary' }) } },
+        },
+      },
+    ),
     async (c) => {
       const { id } = c.req.valid('param');
       const meta = (await evidenceFacts(db, id)) ?? (await messageFileFacts(db, id));

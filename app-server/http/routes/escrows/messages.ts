@@ -1,6 +1,11 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { escrowIdParam as idParam } from '../../../../contract/escrow-requests.ts';
-import { messageListSchema, messageSchema, postMessageFormSchema, postMessageJsonSchema } from '../../../../contract/messages.ts';
+import {
+  messageListSchema,
+  messageSchema,
+  postMessageFormSchema,
+  postMessageJsonSchema,
+} from '../../../../contract/messages.ts';
 import { invalidInput } from '../../../../domain/shared/errors.ts';
 import type { AppDeps } from '../../../app-deps.ts';
 import { postMessage } from '../../../messages/post-message.ts';
@@ -23,9 +28,15 @@ export function messageRoutes(deps: AppDeps) {
   const { load: visible, meta } = escrowActing(deps);
 
   app.openapi(
-    route('get', '/{id}/messages', "The escrow's conversation, oldest first (its parties and admins)", { middleware: [requireUser()] as const, request: { params: idParam } }, {
-      200: jsonAnswer('Messages, oldest first', messageListSchema),
-    }),
+    route(
+      'get',
+      '/{id}/messages',
+      "The escrow's conversation, oldest first (its parties and admins)",
+      { middleware: [requireUser()] as const, request: { params: idParam } },
+      {
+        200: jsonAnswer('Messages, oldest first', messageListSchema),
+      },
+    ),
     async (c) => {
       const { id } = c.req.valid('param');
       const { side } = await visible(id, currentUser(c));
@@ -42,7 +53,13 @@ export function messageRoutes(deps: AppDeps) {
         middleware: [requireUser()] as const,
         request: {
           params: idParam,
-          body: { required: false, content: { 'application/json': { schema: postMessageJsonSchema }, 'multipart/form-data': { schema: postMessageFormSchema } } },
+          body: {
+            required: false,
+            content: {
+              'application/json': { schema: postMessageJsonSchema },
+              'multipart/form-data': { schema: postMessageFormSchema },
+            },
+          },
         },
       },
       { 201: jsonAnswer('The message as written', messageSchema) },
@@ -55,10 +72,15 @@ export function messageRoutes(deps: AppDeps) {
       const body = isJson(c.req.header('content-type')) ? c.req.valid('json') : c.req.valid('form');
       if (typeof body.text !== 'string') throw invalidInput('text is required');
       const sent = 'file' in body ? body.file : undefined;
-      const file = sent instanceof File && (sent.size > 0 || sent.name) ? { name: sent.name, type: sent.type, bytes: new Uint8Array(await sent.arrayBuffer()) } : null;
+      const file =
+        sent instanceof File && (sent.size > 0 || sent.name)
+          ? { name: sent.name, type: sent.type, bytes: new Uint8Array(await sent.arrayBuffer()) }
+          : null;
       const { events } = await postMessage(deps.store, { escrowId: id, by: side, text: body.text, file }, meta(c));
       const posted = events.find((e) => e.type === 'MessagePosted');
-      const message = (await messagesOf(db, id, side === 'admin' ? 'admin' : side === 'seller' ? 'seller' : 'buyer')).find((m) => posted?.type === 'MessagePosted' && m.id === posted.data.message_id);
+      const message = (
+        await messagesOf(db, id, side === 'admin' ? 'admin' : side === 'seller' ? 'seller' : 'buyer')
+      ).find((m) => posted?.type === 'MessagePosted' && m.id === posted.data.message_id);
       return c.json(message!, 201);
     },
   );

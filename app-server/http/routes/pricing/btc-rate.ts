@@ -9,7 +9,14 @@ import { route } from '../../route.ts';
 /** /api/btc-rate: the BTC/USD rate and the fee, read by everyone (an admin sets them, there is no price API). */
 export function btcRateRoutes(deps: AppDeps) {
   const { db } = deps.database;
-  return new OpenAPIHono<AppEnv>().openapi(route('get', '/', 'The rate and fee in force, and when they were set', {}, { 200: jsonAnswer('Pricing', rateSchema) }), async (c) =>
-    c.json(await pricingInForce(db), 200),
+  return new OpenAPIHono<AppEnv>().openapi(
+    route(
+      'get',
+      '/',
+      'The rate and fee in force, and when they were set',
+      {},
+      { 200: jsonAnswer('Pricing', rateSchema) },
+    ),
+    async (c) => c.json(await pricingInForce(db), 200),
   );
 }

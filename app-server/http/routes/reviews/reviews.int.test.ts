@@ -17,7 +17,15 @@ beforeAll(async () => {
 beforeEach(async () => t.database.reset());
 afterAll(async () => t.close());
 
-type Review = { id: string; rating: number; country: string; status: string; text: string; created_at: string; verified_deal: boolean };
+type Review = {
+  id: string;
+  rating: number;
+  country: string;
+  status: string;
+  text: string;
+  created_at: string;
+  verified_deal: boolean;
+};
 const detail = async (res: Response) => ((await res.json()) as { detail: string }).detail;
 const review = (overrides: Record<string, unknown> = {}) => ({
   name: 'Dana Reviewer',
@@ -41,7 +49,11 @@ describe('POST /api/reviews', () => {
     expect(res.status).toBe(201);
     expect(await detail(res)).toContain('24-48 hours');
     expect(await get<Review[]>('/api/reviews')).toEqual([]);
-    expect(await get('/api/reviews/stats')).toEqual({ average_rating: 0, total: 0, distribution: { '5.0': 0, '4.5': 0, '4.0': 0, '3.5': 0, '3.0': 0 } });
+    expect(await get('/api/reviews/stats')).toEqual({
+      average_rating: 0,
+      total: 0,
+      distribution: { '5.0': 0, '4.5': 0, '4.0': 0, '3.5': 0, '3.0': 0 },
+    });
   });
 
   it.each([
@@ -67,11 +79,22 @@ describe('POST /api/reviews', () => {
 
   it("answers an escrow id that names no escrow exactly as one that is not the author's: no probing which exist", async () => {
     const { buyer } = await openMarket(t);
-    const created = await t.app.request('/api/escrows', json({ product_service: 'Lamp', description: 'Desk lamp', amount_usd: '50.00', seller_email: 'sam@example.com' }, buyer.token));
+    const created = await t.app.request(
+      '/api/escrows',
+      json(
+        { product_service: 'Lamp', description: 'Desk lamp', amount_usd: '50.00', seller_email: 'sam@example.com' },
+        buyer.token,
+      ),
+    );
     const existing = ((await created.json()) as { id: string }).id;
     const stranger = await signedInUser(t, 'zed');
     const answers = [];
-    for (const [escrow_id, token] of [[randomUUID(), undefined], [existing, undefined], [randomUUID(), stranger.token], [existing, stranger.token]] as const) {
+    for (const [escrow_id, token] of [
+      [randomUUID(), undefined],
+      [existing, undefined],
+      [randomUUID(), stranger.token],
+      [existing, stranger.token],
+    ] as const) {
       const res = await t.app.request('/api/reviews', json(review({ escrow_id }), token));
       const { id: _id, ...body } = (await res.json()) as { id: string };
       answers.push([res.status, body]);
@@ -128,7 +151,20 @@ describe('verified deals', () => {
     const escrowId = randomUUID();
     const run = (command: Parameters<typeof escrowAggregate.decide>[0]) =>
       handle(t.deps.store, escrowAggregate, escrowId, command, { actor: 'system', requestId: 't' });
-    await run({ type: 'create', by: 'buyer', escrow_id: escrowId, created_by: buyer.id, creator_side: 'buyer', creator_email: 'ann@example.com', counterparty_email: 's@example.com', product_service: 'Lamp', description: 'Desk lamp', amount_cents: 5_000, deadline_days: 7, pricing: { rate_cents: 5_000_000, fee_bps: 150 } });
+    await run({
+      type: 'create',
+      by: 'buyer',
+      escrow_id: escrowId,
+      created_by: buyer.id,
+      creator_side: 'buyer',
+      creator_email: 'ann@example.com',
+      counterparty_email: 's@example.com',
+      product_service: 'Lamp',
+      description: 'Desk lamp',
+      amount_cents: 5_000,
+      deadline_days: 7,
+      pricing: { rate_cents: 5_000_000, fee_bps: 150 },
+    });
     const early = await submit({ escrow_id: escrowId }, buyer.token);
     await run({ type: 'assignAddress', by: 'admin', address_id: randomUUID(), address: 'bc1qx' });
     await run({ type: 'markPaid', by: 'buyer', notes: '', evidence: [] });
@@ -139,9 +175,14 @@ describe('verified deals', () => {
     const outsider = await submit({ escrow_id: escrowId }, stranger.token);
     const anonymous = await submit({ escrow_id: escrowId });
     const admin = await signedInAdmin(t);
-    const all = await (await t.app.request('/api/admin/reviews', bearer(admin.token))).json() as Review[];
+    const all = (await (await t.app.request('/api/admin/reviews', bearer(admin.token))).json()) as Review[];
     const verified = Object.fromEntries(all.map((r) => [r.id, r.verified_deal]));
-    expect([verified[early], verified[party], verified[outsider], verified[anonymous]]).toEqual([false, true, false, false]);
+    expect([verified[early], verified[party], verified[outsider], verified[anonymous]]).toEqual([
+      false,
+      true,
+      false,
+      false,
+    ]);
   });
 });
 
@@ -151,26 +192,47 @@ describe('moderation', () => {
     const [a, b, c] = [await submit(), await submit({ rating: 3 }), await submit({ rating: 4 })];
     const pending = (await (await t.app.request('/api/admin/reviews/pending', bearer(admin.token))).json()) as Review[];
     expect(pending.map((r) => r.id)).toEqual([a, b, c]);
-    expect(await detail(await t.app.request(`/api/admin/reviews/${a}/approve`, bearer(admin.token, 'POST')))).toBe('Review approved');
-    const edited = await t.app.request(`/api/admin/reviews/${b}/edit`, form({ edited_text: 'Fine deal.', admin_note: 'Removed a phone number' }, admin.token));
+    expect(await detail(await t.app.request(`/api/admin/reviews/${a}/approve`, bearer(admin.token, 'POST')))).toBe(
+      'Review approved',
+    );
+    const edited = await t.app.request(
+      `/api/admin/reviews/${b}/edit`,
+      form({ edited_text: 'Fine deal.', admin_note: 'Removed a phone number' }, admin.token),
+    );
     expect(await detail(edited)).toBe('Review edited and approved');
     const noReason = await t.app.request(`/api/admin/reviews/${c}/reject`, form({ reason: '' }, admin.token));
     expect([noReason.status, await detail(noReason)]).toEqual([422, 'Please provide a rejection reason']);
-    expect(await detail(await t.app.request(`/api/admin/reviews/${c}/reject`, form({ reason: 'Off topic' }, admin.token)))).toBe('Review rejected');
+    expect(
+      await detail(await t.app.request(`/api/admin/reviews/${c}/reject`, form({ reason: 'Off topic' }, admin.token))),
+    ).toBe('Review rejected');
     const approveRejected = await t.app.request(`/api/admin/reviews/${c}/approve`, bearer(admin.token, 'POST'));
-    expect([approveRejected.status, await detail(approveRejected)]).toEqual([409, 'Cannot approve a review that is rejected']);
+    expect([approveRejected.status, await detail(approveRejected)]).toEqual([
+      409,
+      'Cannot approve a review that is rejected',
+    ]);
     expect((await t.app.request(`/api/admin/reviews/${c}/reopen`, bearer(admin.token, 'POST'))).status).toBe(200);
     expect((await t.app.request(`/api/admin/reviews/${c}/approve`, bearer(admin.token, 'POST'))).status).toBe(200);
 
     const published = await get<(Review & { edited_by_admin: boolean })[]>('/api/reviews?sort=oldest');
-    expect(published.map((r) => [r.id, r.status])).toEqual([[a, 'approved'], [b, 'edited_by_admin'], [c, 'approved']]);
+    expect(published.map((r) => [r.id, r.status])).toEqual([
+      [a, 'approved'],
+      [b, 'edited_by_admin'],
+      [c, 'approved'],
+    ]);
     expect(published[1]).toMatchObject({ text: 'Fine deal.', edited_by_admin: true });
     expect(JSON.stringify(published)).not.toContain('dana@example.com');
 
-    expect(await detail(await t.app.request(`/api/admin/reviews/${a}`, bearer(admin.token, 'DELETE')))).toBe('Review deleted');
+    expect(await detail(await t.app.request(`/api/admin/reviews/${a}`, bearer(admin.token, 'DELETE')))).toBe(
+      'Review deleted',
+    );
     expect((await t.app.request(`/api/admin/reviews/${a}/approve`, bearer(admin.token, 'POST'))).status).toBe(404);
     // The original text stays in the log.
-    const events = await t.database.db.selectFrom('events').select(['type', 'data']).where('stream_id', '=', `review:${b}`).orderBy('stream_version').execute();
+    const events = await t.database.db
+      .selectFrom('events')
+      .select(['type', 'data'])
+      .where('stream_id', '=', `review:${b}`)
+      .orderBy('stream_version')
+      .execute();
     expect(events.map((e) => e.type)).toEqual(['ReviewSubmitted', 'ReviewEdited']);
     expect((events[0]!.data as { text: string }).text).toBe('Paid, checked, released. Smooth.');
   });
@@ -185,13 +247,17 @@ describe('moderation', () => {
       [`/api/admin/reviews/${id}`, { method: 'DELETE' }],
     ] as const) {
       expect((await t.app.request(path, init)).status).toBe(401);
-      expect((await t.app.request(path, { ...init, headers: { authorization: `Bearer ${buyer.token}` } })).status).toBe(403);
+      expect((await t.app.request(path, { ...init, headers: { authorization: `Bearer ${buyer.token}` } })).status).toBe(
+        403,
+      );
     }
   });
 
   it('answers 404 for an unknown review', async () => {
     const admin = await signedInAdmin(t);
-    expect((await t.app.request(`/api/admin/reviews/${randomUUID()}/approve`, bearer(admin.token, 'POST'))).status).toBe(404);
+    expect(
+      (await t.app.request(`/api/admin/reviews/${randomUUID()}/approve`, bearer(admin.token, 'POST'))).status,
+    ).toBe(404);
   });
 });
 
@@ -249,13 +315,24 @@ describe('the public list', () => {
 
   it('filters by country and minimum rating, and sorts by highest rating', async () => {
     const ratings = [5, 4.5, 4, 3.5, 3, 5];
-    await approved(ratings.length, (i) => ({ rating: ratings[i], country: i % 2 ? 'France' : 'Germany', text: `R${i}` }));
+    await approved(ratings.length, (i) => ({
+      rating: ratings[i],
+      country: i % 2 ? 'France' : 'Germany',
+      text: `R${i}`,
+    }));
     expect((await get<Review[]>('/api/reviews?country=France')).map((r) => r.text).sort()).toEqual(['R1', 'R3', 'R5']);
     expect((await get<Review[]>('/api/reviews?min_rating=4.5')).map((r) => r.rating).sort()).toEqual([4.5, 5, 5]);
-    expect((await get<Review[]>('/api/reviews?min_rating=4.0&country=Germany')).map((r) => r.text).sort()).toEqual(['R0', 'R2']);
+    expect((await get<Review[]>('/api/reviews?min_rating=4.0&country=Germany')).map((r) => r.text).sort()).toEqual([
+      'R0',
+      'R2',
+    ]);
     expect((await get<Review[]>('/api/reviews?sort=highest')).map((r) => r.rating)).toEqual([5, 5, 4.5, 4, 3.5, 3]);
     expect(await get<string[]>('/api/reviews/countries')).toEqual(['France', 'Germany']);
-    expect(await get('/api/reviews/stats')).toEqual({ average_rating: 4.2, total: 6, distribution: { '5.0': 2, '4.5': 1, '4.0': 1, '3.5': 1, '3.0': 1 } });
+    expect(await get('/api/reviews/stats')).toEqual({
+      average_rating: 4.2,
+      total: 6,
+      distribution: { '5.0': 2, '4.5': 1, '4.0': 1, '3.5': 1, '3.0': 1 },
+    });
   });
 
   it('refuses a bad query with a detail', async () => {
@@ -270,14 +347,27 @@ describe('statistics', () => {
   it('equal a recomputation from the public list after any sequence of moderation', async () => {
     const ids = Array.from({ length: 4 }, () => randomUUID());
     const command = fc.oneof(
-      fc.record({ type: fc.constant('submit'), rating: fc.constantFrom(5, 4.5, 4, 3.5, 3), country: fc.constantFrom('DE', 'FR') }),
-      fc.constantFrom({ type: 'approve' }, { type: 'reopen' }, { type: 'delete' }, { type: 'reject', reason: 'Spam' }, { type: 'edit', edited_text: 'Edited', admin_note: '' }),
+      fc.record({
+        type: fc.constant('submit'),
+        rating: fc.constantFrom(5, 4.5, 4, 3.5, 3),
+        country: fc.constantFrom('DE', 'FR'),
+      }),
+      fc.constantFrom(
+        { type: 'approve' },
+        { type: 'reopen' },
+        { type: 'delete' },
+        { type: 'reject', reason: 'Spam' },
+        { type: 'edit', edited_text: 'Edited', admin_note: '' },
+      ),
     );
     await fc.assert(
       fc.asyncProperty(fc.array(fc.tuple(fc.constantFrom(...ids), command), { maxLength: 30 }), async (steps) => {
         await t.database.reset();
         for (const [id, c] of steps) {
-          const full = c.type === 'submit' ? { ...c, review_id: id, name: 'N', email: null, text: 'T', escrow_id: null, verified_deal: false } : c;
+          const full =
+            c.type === 'submit'
+              ? { ...c, review_id: id, name: 'N', email: null, text: 'T', escrow_id: null, verified_deal: false }
+              : c;
           try {
             await handle(t.deps.store, reviewAggregate, id, full as never, { actor: 'system', requestId: 't' });
           } catch (error) {
@@ -285,14 +375,18 @@ describe('statistics', () => {
           }
         }
         const visible = await get<Review[]>('/api/reviews?limit=100');
-        const stats = await get<{ average_rating: number; total: number; distribution: Record<string, number> }>('/api/reviews/stats');
+        const stats = await get<{ average_rating: number; total: number; distribution: Record<string, number> }>(
+          '/api/reviews/stats',
+        );
         expect(stats.total).toBe(visible.length);
         for (const star of ['5.0', '4.5', '4.0', '3.5', '3.0']) {
           expect(stats.distribution[star]).toBe(visible.filter((r) => r.rating.toFixed(1) === star).length);
         }
         const sum = visible.reduce((s, r) => s + r.rating * 10, 0);
         expect(stats.average_rating).toBe(visible.length ? Math.round(sum / visible.length) / 10 : 0);
-        expect(await get<string[]>('/api/reviews/countries')).toEqual([...new Set(visible.map((r) => r.country))].sort());
+        expect(await get<string[]>('/api/reviews/countries')).toEqual(
+          [...new Set(visible.map((r) => r.country))].sort(),
+        );
       }),
       { numRuns: 30 },
     );

@@ -17,9 +17,15 @@ export function reviewRoutes(deps: AppDeps) {
   const cache = new PublicReviewsCache(db);
 
   app.openapi(
-    route('get', '/', 'Published reviews, filtered, sorted and paged', { request: { query: reviewListQuerySchema } }, {
-      200: jsonAnswer('A page of reviews', publicReviewsSchema),
-    }),
+    route(
+      'get',
+      '/',
+      'Published reviews, filtered, sorted and paged',
+      { request: { query: reviewListQuerySchema } },
+      {
+        200: jsonAnswer('A page of reviews', publicReviewsSchema),
+      },
+    ),
     async (c) => {
       const query = c.req.valid('query');
       return jsonText(c, await cache.answer(`list ${JSON.stringify(query)}`, () => listPublicReviews(db, query)), 200);
@@ -27,21 +33,40 @@ export function reviewRoutes(deps: AppDeps) {
   );
 
   app.openapi(
-    route('get', '/stats', 'Average, total and distribution of published reviews', {}, {
-      200: jsonAnswer('Statistics', reviewStatsSchema),
-    }),
+    route(
+      'get',
+      '/stats',
+      'Average, total and distribution of published reviews',
+      {},
+      {
+        200: jsonAnswer('Statistics', reviewStatsSchema),
+      },
+    ),
     async (c) => jsonText(c, await cache.answer('stats', async () => JSON.stringify(await reviewStats(db))), 200),
   );
 
   app.openapi(
-    route('get', '/countries', 'Countries with published reviews', {}, { 200: jsonAnswer('Countries', z.array(z.string())) }),
-    async (c) => jsonText(c, await cache.answer('countries', async () => JSON.stringify(await reviewCountries(db))), 200),
+    route(
+      'get',
+      '/countries',
+      'Countries with published reviews',
+      {},
+      { 200: jsonAnswer('Countries', z.array(z.string())) },
+    ),
+    async (c) =>
+      jsonText(c, await cache.answer('countries', async () => JSON.stringify(await reviewCountries(db))), 200),
   );
 
   app.openapi(
-    route('post', '/', 'Submit a review for moderation', { request: { body: jsonBody(reviewSubmissionSchema) } }, {
-      201: jsonAnswer('Received', z.object({ detail: z.string(), id: z.string() })),
-    }),
+    route(
+      'post',
+      '/',
+      'Submit a review for moderation',
+      { request: { body: jsonBody(reviewSubmissionSchema) } },
+      {
+        201: jsonAnswer('Received', z.object({ detail: z.string(), id: z.string() })),
+      },
+    ),
     async (c) => {
       const input = c.req.valid('json');
       const id = await submitReview(deps, input, {
@@ -49,7 +74,10 @@ export function reviewRoutes(deps: AppDeps) {
         user: c.get('user'),
         meta: { requestId: c.get('requestId') },
       });
-      return c.json({ detail: 'Thank you! Your review will appear once a moderator has read it, usually within 24-48 hours.', id }, 201);
+      return c.json(
+        { detail: 'Thank you! Your review will appear once a moderator has read it, usually within 24-48 hours.', id },
+        201,
+      );
     },
   );
 

@@ -8,7 +8,7 @@ import { VERSION } from '../../../version.ts';
 const health = createRoute({
   method: 'get',
   path: '/health',
-  summary: "The process is up: its version and its own check of the hash chain",
+  summary: 'The process is up: its version and its own check of the hash chain',
   responses: {
     200: {
       description: 'Alive',
@@ -35,7 +35,9 @@ const ready = createRoute({
  */
 export function healthRoutes({ database, chainWatch }: AppDeps) {
   return new OpenAPIHono<AppEnv>()
-    .openapi(health, (c) => c.json({ status: 'ok' as const, version: VERSION, chain: chainWatch?.state().status ?? 'unverified' }, 200))
+    .openapi(health, (c) =>
+      c.json({ status: 'ok' as const, version: VERSION, chain: chainWatch?.state().status ?? 'unverified' }, 200),
+    )
     .openapi(ready, async (c) => {
       const watched = chainWatch?.state();
       const chain = watched?.status ?? 'unverified';
@@ -45,7 +47,10 @@ export function healthRoutes({ database, chainWatch }: AppDeps) {
         if (!migrations) return c.json({ ...body, detail: 'Migrations are not applied' }, 503);
         if (watched?.broken) {
           const { position, reason } = watched.broken;
-          return c.json({ ...body, detail: `Event log tampered: event ${position}: ${reason}; money movements are stopped` }, 200);
+          return c.json(
+            { ...body, detail: `Event log tampered: event ${position}: ${reason}; money movements are stopped` },
+            200,
+          );
         }
         return c.json(body, 200);
       } catch {

@@ -7,7 +7,11 @@ const KEY_FILE = fileURLToPath(new URL('../../../testing/fixtures/support-key.as
 let t: TestApp;
 let bare: TestApp;
 beforeAll(async () => {
-  t = await openTestApp({ PGP_PUBLIC_KEY_FILE: KEY_FILE, SUPPORT_EMAIL: 'help@escrow.example', RATE_LIMIT_CONTACT: '2' });
+  t = await openTestApp({
+    PGP_PUBLIC_KEY_FILE: KEY_FILE,
+    SUPPORT_EMAIL: 'help@escrow.example',
+    RATE_LIMIT_CONTACT: '2',
+  });
   bare = await openTestApp();
 });
 beforeEach(async () => t.database.reset());
@@ -18,7 +22,12 @@ afterAll(async () => {
 
 describe('GET /api/site and /api/pgp-key', () => {
   it('gives the configured support contacts and the Bitcoin network addresses are checked for', async () => {
-    expect(await (await t.app.request('/api/site')).json()).toEqual({ support_email: 'help@escrow.example', support_hours: 'Mon-Fri 9:00 AM-6:00 PM GMT', pgp_key_configured: true, bitcoin_network: 'mainnet' });
+    expect(await (await t.app.request('/api/site')).json()).toEqual({
+      support_email: 'help@escrow.example',
+      support_hours: 'Mon-Fri 9:00 AM-6:00 PM GMT',
+      pgp_key_configured: true,
+      bitcoin_network: 'mainnet',
+    });
     const testnet = await openTestApp({ BITCOIN_NETWORK: 'testnet' });
     expect(await (await testnet.app.request('/api/site')).json()).toMatchObject({ bitcoin_network: 'testnet' });
     await testnet.close();
@@ -35,7 +44,10 @@ describe('GET /api/site and /api/pgp-key', () => {
 
   it('says plainly when no key is published', async () => {
     const res = await bare.app.request('/api/pgp-key');
-    expect([res.status, ((await res.json()) as { detail: string }).detail]).toEqual([404, 'No PGP key is published for support yet']);
+    expect([res.status, ((await res.json()) as { detail: string }).detail]).toEqual([
+      404,
+      'No PGP key is published for support yet',
+    ]);
   });
 });
 
@@ -43,7 +55,10 @@ describe('POST /api/contact', () => {
   it('puts the message in the mail to support, and limits how often one address may write', async () => {
     const message = { name: 'Ann', email: 'ann@example.com', message: 'Where is my refund?' };
     const first = await t.app.request('/api/contact', json(message));
-    expect([first.status, ((await first.json()) as { detail: string }).detail]).toEqual([202, "Thank you! We'll get back to you soon."]);
+    expect([first.status, ((await first.json()) as { detail: string }).detail]).toEqual([
+      202,
+      "Thank you! We'll get back to you soon.",
+    ]);
     const mail = await t.database.db.selectFrom('mail_outbox').selectAll().executeTakeFirstOrThrow();
     expect(mail).toMatchObject({ to_address: 'help@escrow.example', subject: 'Contact form message' });
     expect(mail.body).toContain('Reply to: ann@example.com');

@@ -19,16 +19,37 @@ export function siteRoutes(deps: AppDeps) {
   let key: Promise<PgpKeyInfo> | undefined;
 
   app.openapi(
-    route('get', '/site', 'Support e-mail and hours, and the Bitcoin network addresses are checked for, as configured', {}, {
-      200: jsonAnswer('Support contacts and network', siteInfoSchema),
-    }),
-    (c) => c.json({ support_email: config.SUPPORT_EMAIL, support_hours: config.SUPPORT_HOURS, pgp_key_configured: Boolean(config.PGP_PUBLIC_KEY_FILE), bitcoin_network: config.BITCOIN_NETWORK }, 200),
+    route(
+      'get',
+      '/site',
+      'Support e-mail and hours, and the Bitcoin network addresses are checked for, as configured',
+      {},
+      {
+        200: jsonAnswer('Support contacts and network', siteInfoSchema),
+      },
+    ),
+    (c) =>
+      c.json(
+        {
+          support_email: config.SUPPORT_EMAIL,
+          support_hours: config.SUPPORT_HOURS,
+          pgp_key_configured: Boolean(config.PGP_PUBLIC_KEY_FILE),
+          bitcoin_network: config.BITCOIN_NETWORK,
+        },
+        200,
+      ),
   );
 
   app.openapi(
-    route('get', '/pgp-key', "The support team's public PGP key and what it says of itself", {}, {
-      200: jsonAnswer('The armored key with its type, id and fingerprint', pgpKeySchema),
-    }),
+    route(
+      'get',
+      '/pgp-key',
+      "The support team's public PGP key and what it says of itself",
+      {},
+      {
+        200: jsonAnswer('The armored key with its type, id and fingerprint', pgpKeySchema),
+      },
+    ),
     async (c) => {
       if (!config.PGP_PUBLIC_KEY_FILE) throw new DomainError('not_found', 'No PGP key is published for support yet');
       key ??= readPgpKey(config.PGP_PUBLIC_KEY_FILE).catch((error: unknown) => {
@@ -41,19 +62,36 @@ export function siteRoutes(deps: AppDeps) {
   );
 
   app.openapi(
-    route('post', '/contact', 'A message to support, delivered by mail', { request: { body: jsonBody(contactSchema) } }, {
-      202: jsonAnswer('Queued for delivery', z.object({ detail: z.string() })),
-    }),
+    route(
+      'post',
+      '/contact',
+      'A message to support, delivered by mail',
+      { request: { body: jsonBody(contactSchema) } },
+      {
+        202: jsonAnswer('Queued for delivery', z.object({ detail: z.string() })),
+      },
+    ),
     async (c) => {
       const { name, email, message } = c.req.valid('json');
       const { db } = deps.database;
-      await consume(db, { bucket: 'contact-ip', max: config.RATE_LIMIT_CONTACT, windowSeconds: 3600 }, clientAddress(c, config.TRUST_PROXY), 'Too many messages from your address');
+      await consume(
+        db,
+        { bucket: 'contact-ip', max: config.RATE_LIMIT_CONTACT, windowSeconds: 3600 },
+        clientAddress(c, config.TRUST_PROXY),
+        'Too many messages from your address',
+      );
       await db.transaction().execute((trx) =>
         enqueueMail(trx, [
           {
             to: config.SUPPORT_EMAIL,
             subject: 'Contact form message',
-            text: [`Reply to: ${email}`, '', ...userWords('Name given', name), '', ...userWords('Message', message)].join('\n'),
+            text: [
+              `Reply to: ${email}`,
+              '',
+              ...userWords('Name given', name),
+              '',
+              ...userWords('Message', message),
+            ].join('\n'),
           },
         ]),
       );

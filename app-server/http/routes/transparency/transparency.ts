@@ -14,7 +14,13 @@ import {
 import { DomainError, invalidInput, notFound } from '../../../../domain/shared/errors.ts';
 import type { AppDeps } from '../../../app-deps.ts';
 import { findVisibleEscrow } from '../../../escrows/parties.ts';
-import { checkpointsAfter, consistencyAnswer, escrowProof, inclusionAnswer, latestCheckpoint } from '../../../transparency/queries.ts';
+import {
+  checkpointsAfter,
+  consistencyAnswer,
+  escrowProof,
+  inclusionAnswer,
+  latestCheckpoint,
+} from '../../../transparency/queries.ts';
 import { nodesAt, treeSize } from '../../../transparency/tree.ts';
 import { jsonAnswer } from '../../bodies.ts';
 import type { AppEnv } from '../../env.ts';
@@ -44,21 +50,45 @@ export function transparencyRoutes(deps: AppDeps) {
   const { db } = deps.database;
   const app = new OpenAPIHono<AppEnv>();
 
-  app.openapi(route('get', '/checkpoint', 'The latest signed checkpoint (C2SP tlog-checkpoint as a C2SP signed note)', {}, { 200: textAnswer('The signed note') }), async (c) => {
-    const note = await latestNote(deps);
-    return c.text(note, 200, { 'Cache-Control': SHORT });
-  });
-
-  app.openapi(route('get', '/key', "The log's origin and the verifier key that signs its checkpoints now", {}, { 200: jsonAnswer('Origin and vkey (name+hash+base64key)', transparencyKeySchema) }), async (c) => {
-    const log = logOf(deps);
-    c.header('Cache-Control', SHORT);
-    return c.json({ origin: log.origin, vkey: (await log.namedKey()) ?? log.vkey }, 200);
-  });
+  app.openapi(
+    route(
+      'get',
+      '/checkpoint',
+      'The latest signed checkpoint (C2SP tlog-checkpoint as a C2SP signed note)',
+      {},
+      { 200: textAnswer('The signed note') },
+    ),
+    async (c) => {
+      const note = await latestNote(deps);
+      return c.text(note, 200, { 'Cache-Control': SHORT });
+    },
+  );
 
   app.openapi(
-    route('get', '/checkpoints', 'Every checkpoint signed after a size, oldest first (up to 1,000; page with the last size)', { request: { query: checkpointsQuerySchema } }, {
-      200: jsonAnswer('Checkpoints', checkpointListSchema),
-    }),
+    route(
+      'get',
+      '/key',
+      "The log's origin and the verifier key that signs its checkpoints now",
+      {},
+      { 200: jsonAnswer('Origin and vkey (name+hash+base64key)', transparencyKeySchema) },
+    ),
+    async (c) => {
+      const log = logOf(deps);
+      c.header('Cache-Control', SHORT);
+      return c.json({ origin: log.origin, vkey: (await log.namedKey()) ?? log.vkey }, 200);
+    },
+  );
+
+  app.openapi(
+    route(
+      'get',
+      '/checkpoints',
+      'Every checkpoint signed after a size, oldest first (up to 1,000; page with the last size)',
+      { request: { query: checkpointsQuerySchema } },
+      {
+        200: jsonAnswer('Checkpoints', checkpointListSchema),
+      },
+    ),
     async (c) => {
       logOf(deps);
       const { after = 0 } = c.req.valid('query');
@@ -68,9 +98,15 @@ export function transparencyRoutes(deps: AppDeps) {
   );
 
   app.openapi(
-    route('get', '/inclusion', 'The RFC 9162 inclusion proof of leaf index (event position - 1) in the tree of a signed size', { request: { query: inclusionQuerySchema } }, {
-      200: jsonAnswer('Proof hashes, base64, from the leaf up', inclusionProofSchema),
-    }),
+    route(
+      'get',
+      '/inclusion',
+      'The RFC 9162 inclusion proof of leaf index (event position - 1) in the tree of a signed size',
+      { request: { query: inclusionQuerySchema } },
+      {
+        200: jsonAnswer('Proof hashes, base64, from the leaf up', inclusionProofSchema),
+      },
+    ),
     async (c) => {
       logOf(deps);
       const { index, size } = c.req.valid('query');
@@ -80,9 +116,15 @@ export function transparencyRoutes(deps: AppDeps) {
   );
 
   app.openapi(
-    route('get', '/consistency', 'The RFC 9162 consistency proof from an earlier tree size to a signed one', { request: { query: consistencyQuerySchema } }, {
-      200: jsonAnswer('Proof hashes, base64', consistencyProofSchema),
-    }),
+    route(
+      'get',
+      '/consistency',
+      'The RFC 9162 consistency proof from an earlier tree size to a signed one',
+      { request: { query: consistencyQuerySchema } },
+      {
+        200: jsonAnswer('Proof hashes, base64', consistencyProofSchema),
+      },
+    ),
     async (c) => {
       logOf(deps);
       const { from, to } = c.req.valid('query');
@@ -97,9 +139,15 @@ export function transparencyRoutes(deps: AppDeps) {
 export function escrowProofRoutes(deps: AppDeps) {
   const app = new OpenAPIHono<AppEnv>();
   app.openapi(
-    route('get', '/{id}/proof', "The escrow's events with their inclusion proofs up to the latest signed checkpoint, to check offline", { middleware: [requireUser()] as const, request: { params: escrowIdParam } }, {
-      200: jsonAnswer('The checkpoint note, its vkey, each event line with its inclusion proof', escrowProofSchema),
-    }),
+    route(
+      'get',
+      '/{id}/proof',
+      "The escrow's events with their inclusion proofs up to the latest signed checkpoint, to check offline",
+      { middleware: [requireUser()] as const, request: { params: escrowIdParam } },
+      {
+        200: jsonAnswer('The checkpoint note, its vkey, each event line with its inclusion proof', escrowProofSchema),
+      },
+    ),
     async (c) => {
       logOf(deps);
       const { id } = c.req.valid('param');
@@ -138,11 +186,13 @@ export function tileRoutes(deps: AppDeps) {
     logOf(deps);
     const parts = c.req.path.slice('/tlog/tile/'.length).split('/');
     const level = parts.shift() ?? '';
-    if (!/^(0|[1-9][0-9]?)$/.test(level) || Number(level) > 63 / TILE_HEIGHT + 1) throw invalidInput('L must be a tile level');
+    if (!/^(0|[1-9][0-9]?)$/.test(level) || Number(level) > 63 / TILE_HEIGHT + 1)
+      throw invalidInput('L must be a tile level');
     let width = TILE_WIDTH;
     const p = parts.findIndex((s) => s.endsWith('.p'));
     if (p >= 0) {
-      if (p !== parts.length - 2 || !/^([1-9][0-9]?|1[0-9]{2}|2[0-4][0-9]|25[0-5])$/.test(parts[p + 1]!)) throw invalidInput('W must be a partial width from 1 to 255');
+      if (p !== parts.length - 2 || !/^([1-9][0-9]?|1[0-9]{2}|2[0-4][0-9]|25[0-5])$/.test(parts[p + 1]!))
+        throw invalidInput('W must be a partial width from 1 to 255');
       width = Number(parts[p + 1]);
       parts.splice(p, 2, parts[p]!.slice(0, -2));
     }
@@ -153,7 +203,10 @@ export function tileRoutes(deps: AppDeps) {
     if (hashes.length < width || size === 0) throw notFound('No such tile in the tree yet');
     const body = new Uint8Array(width * 32);
     hashes.forEach((h, i) => body.set(h, i * 32));
-    return c.body(body, 200, { 'Content-Type': 'application/octet-stream', 'Cache-Control': width === TILE_WIDTH ? IMMUTABLE : 'public, max-age=3600' });
+    return c.body(body, 200, {
+      'Content-Type': 'application/octet-stream',
+      'Cache-Control': width === TILE_WIDTH ? IMMUTABLE : 'public, max-age=3600',
+    });
   });
   return app;
 }

@@ -39,51 +39,114 @@ export function webhookRoutes(deps: AppDeps, scope: 'admin' | 'user') {
   // Making or re-enabling an endpoint starts every escrow's events flowing out: for admins, a power. A user's own
   // endpoints carry only their escrows' events and need no step-up.
   const asAdmin = (need: SecondFactorNeed) => (scope === 'admin' ? need : undefined);
-  const whose = scope === 'admin' ? 'the admins\'' : 'your';
+  const whose = scope === 'admin' ? "the admins'" : 'your';
   const owner = (c: Parameters<typeof currentUser>[0]): WebhookOwner => ({ scope, userId: currentUser(c).id });
 
-  app.openapi(route('get', '/', `List ${whose} webhook endpoints with their latest deliveries`, gate, { 200: jsonAnswer('Endpoints, newest first', webhookEndpointsSchema) }), async (c) =>
-    c.json(await listWebhookEndpoints(db, owner(c)), 200),
+  app.openapi(
+    route('get', '/', `List ${whose} webhook endpoints with their latest deliveries`, gate, {
+      200: jsonAnswer('Endpoints, newest first', webhookEndpointsSchema),
+    }),
+    async (c) => c.json(await listWebhookEndpoints(db, owner(c)), 200),
   );
 
   app.openapi(
-    route('post', '/', 'Create a webhook endpoint: its whsec_ signing secret is in this answer only', { ...gate, request: { body: jsonBody(createWebhookSchema) } }, {
-      201: jsonAnswer('The endpoint and its secret', createdWebhookSchema),
-    }, asAdmin(ADMIN_POWER)),
+    route(
+      'post',
+      '/',
+      'Create a webhook endpoint: its whsec_ signing secret is in this answer only',
+      { ...gate, request: { body: jsonBody(createWebhookSchema) } },
+      {
+        201: jsonAnswer('The endpoint and its secret', createdWebhookSchema),
+      },
+      asAdmin(ADMIN_POWER),
+    ),
     async (c) => {
-      const created = await createWebhookEndpoint({ db, secrets: deps.secrets, allowPrivate: deps.config.WEBHOOK_ALLOW_PRIVATE }, owner(c), c.req.valid('json'));
+      const created = await createWebhookEndpoint(
+        { db, secrets: deps.secrets, allowPrivate: deps.config.WEBHOOK_ALLOW_PRIVATE },
+        owner(c),
+        c.req.valid('json'),
+      );
       return c.json(created, 201);
     },
   );
 
-  app.openapi(route('post', '/{id}/disable', 'Stop deliveries to an endpoint (queued ones wait)', { ...gate, request: { params: webhookIdParam } }, { 200: jsonAnswer('The endpoint', webhookEndpointSchema) }, asAdmin(notAPower('stops an endpoint: starts no flow of escrow events'))), async (c) =>
-    c.json(await setWebhookEnabled(db, owner(c), c.req.valid('param').id, false), 200),
+  app.openapi(
+    route(
+      'post',
+      '/{id}/disable',
+      'Stop deliveries to an endpoint (queued ones wait)',
+      { ...gate, request: { params: webhookIdParam } },
+      { 200: jsonAnswer('The endpoint', webhookEndpointSchema) },
+      asAdmin(notAPower('stops an endpoint: starts no flow of escrow events')),
+    ),
+    async (c) => c.json(await setWebhookEnabled(db, owner(c), c.req.valid('param').id, false), 200),
   );
-
-  app.openapi(route('post', '/{id}/enable', 'Resume deliveries to an endpoint', { ...gate, request: { params: webhookIdParam } }, { 200: jsonAnswer('The endpoint', webhookEndpointSchema) }, asAdmin(ADMIN_POWER)), async (c) =>
-    c.json(await setWebhookEnabled(db, owner(c), c.req.valid('param').id, true), 200),
-  );
-
-  app.openapi(route('delete', '/{id}', 'Delete an endpoint with its secret and delivery log', { ...gate, request: { params: webhookIdParam } }, { 200: jsonAnswer('Deleted', message) }, asAdmin(notAPower('removes an endpoint: stops the flow, sends nothing new'))), async (c) => {
-    await deleteWebhookEndpoint(db, owner(c), c.req.valid('param').id);
-    return c.json({ detail: 'Webhook endpoint deleted' }, 200);
-  });
 
   app.openapi(
-    route('post', '/{id}/test', 'Send a webhook.test message to an endpoint (queued; delivered within seconds)', { ...gate, request: { params: webhookIdParam } }, {
-      202: jsonAnswer('The queued delivery', webhookDeliverySchema),
-    }, asAdmin(notAPower('sends an endpoint a test message: starts no flow of escrow events'))),
+    route(
+      'post',
+      '/{id}/enable',
+      'Resume deliveries to an endpoint',
+      { ...gate, request: { params: webhookIdParam } },
+      { 200: jsonAnswer('The endpoint', webhookEndpointSchema) },
+      asAdmin(ADMIN_POWER),
+    ),
+    async (c) => c.json(await setWebhookEnabled(db, owner(c), c.req.valid('param').id, true), 200),
+  );
+
+  app.openapi(
+    route(
+      'delete',
+      '/{id}',
+      'Delete an endpoint with its secret and delivery log',
+      { ...gate, request: { params: webhookIdParam } },
+      { 200: jsonAnswer('Deleted', message) },
+      asAdmin(notAPower('removes an endpoint: stops the flow, sends nothing new')),
+    ),
+    async (c) => {
+      await deleteWebhookEndpoint(db, owner(c), c.req.valid('param').id);
+      return c.json({ detail: 'Webhook endpoint deleted' }, 200);
+    },
+  );
+
+  app.openapi(
+    route(
+      'post',
+      '/{id}/test',
+      'Send a webhook.test message to an endpoint (queued; delivered within seconds)',
+      { ...gate, request: { params: webhookIdParam } },
+      {
+        202: jsonAnswer('The queued delivery', webhookDeliverySchema),
+      },
+      asAdmin(notAPower('sends an endpoint a test message: starts no flow of escrow events')),
+    ),
     async (c) => c.json(await sendTestWebhook(db, owner(c), c.req.valid('param').id), 202),
   );
 
-  app.openapi(route('get', '/{id}/deliveries', 'The delivery log of an endpoint: every delivery and attempt with its status code', { ...gate, request: { params: webhookIdParam } }, {
-    200: jsonAnswer('Deliveries, newest first', webhookDeliveriesSchema),
-  }), async (c) => c.json(await webhookDeliveries(db, owner(c), c.req.valid('param').id), 200));
+  app.openapi(
+    route(
+      'get',
+      '/{id}/deliveries',
+      'The delivery log of an endpoint: every delivery and attempt with its status code',
+      { ...gate, request: { params: webhookIdParam } },
+      {
+        200: jsonAnswer('Deliveries, newest first', webhookDeliveriesSchema),
+      },
+    ),
+    async (c) => c.json(await webhookDeliveries(db, owner(c), c.req.valid('param').id), 200),
+  );
 
   app.openapi(
-    route('post', '/deliveries/{id}/redeliver', 'Send a delivery again now, with the same webhook-id and body', { ...gate, request: { params: deliveryIdParam } }, {
-      202: jsonAnswer('The delivery, due again', webhookDeliverySchema),
-    }, asAdmin(notAPower('repeats a delivery an approved endpoint already had'))),
+    route(
+      'post',
+      '/deliveries/{id}/redeliver',
+      'Send a delivery again now, with the same webhook-id and body',
+      { ...gate, request: { params: deliveryIdParam } },
+      {
+        202: jsonAnswer('The delivery, due again', webhookDeliverySchema),
+      },
+      asAdmin(notAPower('repeats a delivery an approved endpoint already had')),
+    ),
     async (c) => c.json(await redeliverWebhook(db, owner(c), c.req.valid('param').id), 202),
   );
 

@@ -12,7 +12,12 @@ afterEach(() => {
 });
 
 const ESCROW = '11111111-1111-4111-8111-111111111111';
-const message = (n: number, side: Message['side'], text: string, author = side === 'buyer' ? 'ann' : side === 'seller' ? 'sam' : 'Admin'): Message => ({
+const message = (
+  n: number,
+  side: Message['side'],
+  text: string,
+  author = side === 'buyer' ? 'ann' : side === 'seller' ? 'sam' : 'Admin',
+): Message => ({
   id: `00000000-0000-4000-8000-00000000000${n}`,
   side,
   author,
@@ -37,7 +42,10 @@ function serve(conversation: Message[]) {
         return new Response(JSON.stringify(written), { status: 201, headers: { 'content-type': 'application/json' } });
       }
       expect(String(input)).toBe(`/api/escrows/${ESCROW}/messages`);
-      return new Response(JSON.stringify(conversation), { status: 200, headers: { 'content-type': 'application/json' } });
+      return new Response(JSON.stringify(conversation), {
+        status: 200,
+        headers: { 'content-type': 'application/json' },
+      });
     }),
   );
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
@@ -52,11 +60,19 @@ const renderPanel = (client: QueryClient, props: Partial<Parameters<typeof Conve
   );
 
 describe('ConversationPanel', () => {
-  it('shows the conversation oldest first, with who wrote each message and the viewer\'s own as theirs', async () => {
-    const { client } = serve([message(1, 'buyer', 'Has it shipped?'), message(2, 'seller', 'Yes, today'), message(3, 'admin', 'Noted')]);
+  it("shows the conversation oldest first, with who wrote each message and the viewer's own as theirs", async () => {
+    const { client } = serve([
+      message(1, 'buyer', 'Has it shipped?'),
+      message(2, 'seller', 'Yes, today'),
+      message(3, 'admin', 'Noted'),
+    ]);
     renderPanel(client);
     const items = await screen.findAllByRole('listitem');
-    expect(items.map((li) => li.querySelector('.message-text')!.textContent)).toEqual(['Has it shipped?', 'Yes, today', 'Noted']);
+    expect(items.map((li) => li.querySelector('.message-text')!.textContent)).toEqual([
+      'Has it shipped?',
+      'Yes, today',
+      'Noted',
+    ]);
     expect(items[0]!.textContent).toContain('You');
     expect(items[1]!.textContent).toContain('sam');
     expect(items[2]!.textContent).toContain('Admin');

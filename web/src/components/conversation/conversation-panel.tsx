@@ -24,7 +24,13 @@ const excerpt = (text: string) => (text.length > 140 ? `${text.slice(0, 140)}...
  * The conversation of an escrow's parties and the admins: every message oldest first, new ones announced to screen
  * readers as they arrive, and the form to write one while the deal is under way.
  */
-export function ConversationPanel({ escrowId, viewerSide, canPost, headingLevel = 2, embedded = false }: ConversationPanelProps) {
+export function ConversationPanel({
+  escrowId,
+  viewerSide,
+  canPost,
+  headingLevel = 2,
+  embedded = false,
+}: ConversationPanelProps) {
   const messages = useMessages(escrowId);
   const headingId = useId();
   const [announcement, setAnnouncement] = useState('');
@@ -44,7 +50,10 @@ export function ConversationPanel({ escrowId, viewerSide, canPost, headingLevel 
   }, [messages.data, viewerSide]);
 
   return (
-    <section className={embedded ? 'conversation conversation-embedded' : 'card conversation'} aria-labelledby={headingId}>
+    <section
+      className={embedded ? 'conversation conversation-embedded' : 'card conversation'}
+      aria-labelledby={headingId}
+    >
       <Heading id={headingId}>Messages</Heading>
       <p className="small muted">
         {viewerSide === 'admin'

@@ -37,7 +37,11 @@ export function MessageForm({ escrowId, onSent }: { escrowId: string; onSent: ()
   return (
     <form className="form message-form" onSubmit={submit} noValidate>
       {post.isError && <Message tone="error">{messageOf(post.error, 'Failed to send the message')}</Message>}
-      <Field label="Your message" error={textError ?? undefined} hint={`${text.length} of ${MAX_MESSAGE_CHARS} characters. Messages cannot be edited or deleted.`}>
+      <Field
+        label="Your message"
+        error={textError ?? undefined}
+        hint={`${text.length} of ${MAX_MESSAGE_CHARS} characters. Messages cannot be edited or deleted.`}
+      >
         <textarea
           rows={3}
           maxLength={MAX_MESSAGE_CHARS}

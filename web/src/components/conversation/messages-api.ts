@@ -15,7 +15,11 @@ export const getMessages = (escrowId: string, signal?: AbortSignal) =>
 
 /** GET /api/escrows/{id}/messages, oldest first; read again every few seconds while shown. */
 export const messagesQueryOptions = (escrowId: string) =>
-  queryOptions({ queryKey: messagesKey(escrowId), queryFn: ({ signal }) => getMessages(escrowId, signal), refetchInterval: MESSAGES_POLL_MS });
+  queryOptions({
+    queryKey: messagesKey(escrowId),
+    queryFn: ({ signal }) => getMessages(escrowId, signal),
+    refetchInterval: MESSAGES_POLL_MS,
+  });
 
 export const useMessages = (escrowId: string) => useQuery(messagesQueryOptions(escrowId));
 
@@ -26,7 +30,8 @@ export interface NewMessage {
 
 /** POST a message: JSON when it is only words, a multipart form when a file goes with it. */
 export function postMessage(escrowId: string, { text, file }: NewMessage): Promise<Message> {
-  if (!file) return api<Message>(path(escrowId), { method: 'POST', json: { text }, fallback: 'Failed to send the message' });
+  if (!file)
+    return api<Message>(path(escrowId), { method: 'POST', json: { text }, fallback: 'Failed to send the message' });
   const form = new FormData();
   form.append('text', text);
   form.append('file', file);

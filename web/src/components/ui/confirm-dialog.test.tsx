@@ -14,7 +14,14 @@ function Harness({ onConfirm, error }: { onConfirm: () => void; error?: string }
       <button type="button" onClick={() => setOpen(true)}>
         Release funds
       </button>
-      <ConfirmDialog open={open} onOpenChange={setOpen} title="Release 0.01000000 BTC?" confirmLabel="Release" onConfirm={onConfirm} error={error ?? null}>
+      <ConfirmDialog
+        open={open}
+        onOpenChange={setOpen}
+        title="Release 0.01000000 BTC?"
+        confirmLabel="Release"
+        onConfirm={onConfirm}
+        error={error ?? null}
+      >
         <p>To bc1qexample</p>
       </ConfirmDialog>
     </>

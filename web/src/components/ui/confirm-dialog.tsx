@@ -23,9 +23,26 @@ interface ConfirmDialogProps {
  * Asks before an action that cannot be taken back. The confirm button submits the dialog's form, so Enter in a field
  * confirms; Cancel and Escape close it and focus goes back to what opened it (Radix).
  */
-export function ConfirmDialog({ open, onOpenChange, title, description, confirmLabel, cancelLabel = 'Cancel', tone = 'primary', busy = false, error, onConfirm, children }: ConfirmDialogProps) {
+export function ConfirmDialog({
+  open,
+  onOpenChange,
+  title,
+  description,
+  confirmLabel,
+  cancelLabel = 'Cancel',
+  tone = 'primary',
+  busy = false,
+  error,
+  onConfirm,
+  children,
+}: ConfirmDialogProps) {
   return (
-    <Modal open={open} onOpenChange={(next) => !busy && onOpenChange(next)} title={title} {...(description ? { description } : {})}>
+    <Modal
+      open={open}
+      onOpenChange={(next) => !busy && onOpenChange(next)}
+      title={title}
+      {...(description ? { description } : {})}
+    >
       <form
         className="confirm-form"
         onSubmit={(event) => {

@@ -6,7 +6,15 @@ import { Button } from './button.tsx';
 const CONFIRMATION_MS = 2000;
 
 /** Copies `text` and says 'Copied!' for 2 seconds (spec), announced to screen readers. */
-export function CopyButton({ text, label, variant = 'secondary' }: { text: string; label: string; variant?: 'secondary' | 'ghost' }) {
+export function CopyButton({
+  text,
+  label,
+  variant = 'secondary',
+}: {
+  text: string;
+  label: string;
+  variant?: 'secondary' | 'ghost';
+}) {
   const [copied, setCopied] = useState(false);
   useEffect(() => {
     if (!copied) return;

@@ -6,7 +6,15 @@ import { Button } from './button.tsx';
 import { Message } from './message.tsx';
 
 /** A button that saves one session-only file, busy while it downloads, with the failure said beside it. */
-export function DownloadButton({ file, variant = 'secondary', children }: { file: FileToSave; variant?: 'secondary' | 'ghost'; children: ReactNode }) {
+export function DownloadButton({
+  file,
+  variant = 'secondary',
+  children,
+}: {
+  file: FileToSave;
+  variant?: 'secondary' | 'ghost';
+  children: ReactNode;
+}) {
   const download = useDownload();
   return (
     <>

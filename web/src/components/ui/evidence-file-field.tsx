@@ -14,8 +14,18 @@ interface EvidenceFileFieldProps {
 /** One optional file picker for evidence (a payment proof, a message's attachment), offering only what the server keeps. */
 export function EvidenceFileField({ label, what, evidence }: EvidenceFileFieldProps) {
   return (
-    <Field label={label} error={evidence.error ?? undefined} hint={`${what}: ${EVIDENCE_TYPES_IN_WORDS}, at most ${MAX_EVIDENCE_BYTES / 1024 / 1024} MB.`}>
-      <input key={evidence.pickerKey} type="file" className="evidence-input" accept={EVIDENCE_ACCEPT} onChange={(event) => evidence.choose(event.target.files?.[0] ?? null)} />
+    <Field
+      label={label}
+      error={evidence.error ?? undefined}
+      hint={`${what}: ${EVIDENCE_TYPES_IN_WORDS}, at most ${MAX_EVIDENCE_BYTES / 1024 / 1024} MB.`}
+    >
+      <input
+        key={evidence.pickerKey}
+        type="file"
+        className="evidence-input"
+        accept={EVIDENCE_ACCEPT}
+        onChange={(event) => evidence.choose(event.target.files?.[0] ?? null)}
+      />
     </Field>
   );
 }

@@ -18,7 +18,8 @@ export function Modal({ open, onOpenChange, title, description, children }: Moda
   const returnFocusTo = useRef<HTMLElement | null>(null);
   // A layout effect runs before Radix moves focus into the dialog (in a passive effect), so this is the opener.
   useLayoutEffect(() => {
-    if (open && document.activeElement instanceof HTMLElement && document.activeElement !== document.body) returnFocusTo.current = document.activeElement;
+    if (open && document.activeElement instanceof HTMLElement && document.activeElement !== document.body)
+      returnFocusTo.current = document.activeElement;
   }, [open]);
   return (
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
@@ -40,7 +41,11 @@ export function Modal({ open, onOpenChange, title, description, children }: Moda
               <X size={20} aria-hidden="true" />
             </Dialog.Close>
           </div>
-          {description ? <Dialog.Description className="modal-description">{description}</Dialog.Description> : <Dialog.Description className="visually-hidden">{title}</Dialog.Description>}
+          {description ? (
+            <Dialog.Description className="modal-description">{description}</Dialog.Description>
+          ) : (
+            <Dialog.Description className="visually-hidden">{title}</Dialog.Description>
+          )}
           {children}
         </Dialog.Content>
       </Dialog.Portal>

@@ -17,7 +17,11 @@ describe('QueryState', () => {
 
   it("shows the server's detail and retries on request", async () => {
     const refetch = vi.fn();
-    render(<QueryState query={{ ...base, isError: true, error: new ApiError(503, 'The database is unavailable'), refetch }}>{() => 'content'}</QueryState>);
+    render(
+      <QueryState query={{ ...base, isError: true, error: new ApiError(503, 'The database is unavailable'), refetch }}>
+        {() => 'content'}
+      </QueryState>,
+    );
     expect(screen.getByRole('alert').textContent).toContain('The database is unavailable');
     await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
     expect(refetch).toHaveBeenCalledTimes(1);
@@ -25,7 +29,11 @@ describe('QueryState', () => {
 
   it('shows the empty state, else the content', () => {
     const { rerender } = render(
-      <QueryState query={{ ...base, data: [] as string[] }} isEmpty={(items) => items.length === 0} empty="No escrows yet">
+      <QueryState
+        query={{ ...base, data: [] as string[] }}
+        isEmpty={(items) => items.length === 0}
+        empty="No escrows yet"
+      >
         {(items) => items.join(',')}
       </QueryState>,
     );

@@ -19,7 +19,15 @@ interface QueryStateProps<T> {
 }
 
 /** The three states every fetched view has besides its content: loading, failed (with a way to retry) and empty. */
-export function QueryState<T>({ query, loadingLabel, loading, errorFallback = 'Could not load this. Check your connection and try again.', isEmpty, empty, children }: QueryStateProps<T>) {
+export function QueryState<T>({
+  query,
+  loadingLabel,
+  loading,
+  errorFallback = 'Could not load this. Check your connection and try again.',
+  isEmpty,
+  empty,
+  children,
+}: QueryStateProps<T>) {
   if (query.isPending && loading) return <>{loading}</>;
   if (query.isPending) return <Loading {...(loadingLabel ? { label: loadingLabel } : {})} />;
   if (query.isError) {

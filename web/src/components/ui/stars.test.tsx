@@ -5,7 +5,8 @@ import { Stars } from './stars.tsx';
 
 afterEach(cleanup);
 
-const fills = (container: HTMLElement) => [...container.querySelectorAll<HTMLElement>('.star-fill')].map((fill) => fill.style.width);
+const fills = (container: HTMLElement) =>
+  [...container.querySelectorAll<HTMLElement>('.star-fill')].map((fill) => fill.style.width);
 
 describe('Stars', () => {
   it('draws a half rating as a half star, and reads it out', () => {

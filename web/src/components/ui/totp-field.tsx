@@ -10,7 +10,14 @@ interface TotpFieldProps {
 }
 
 /** A 6-digit authenticator code (or a recovery code where the server takes one): numeric keypad, one-time-code autofill. */
-export function TotpField({ value, onChange, error, required = false, label = '2FA code', hint = 'Enter 6-digit code' }: TotpFieldProps) {
+export function TotpField({
+  value,
+  onChange,
+  error,
+  required = false,
+  label = '2FA code',
+  hint = 'Enter 6-digit code',
+}: TotpFieldProps) {
   return (
     <Field label={label} error={error} hint={hint} required={required}>
       <input

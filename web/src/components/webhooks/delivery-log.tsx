@@ -2,11 +2,24 @@ import type { WebhookDelivery } from '../../../../contract/webhooks.ts';
 import { formatDateTime } from '../../lib/format.ts';
 import { Button } from '../ui/button.tsx';
 
-const STATUS_WORDS: Record<WebhookDelivery['status'], string> = { pending: 'Pending', delivered: 'Delivered', failed: 'Failed' };
+const STATUS_WORDS: Record<WebhookDelivery['status'], string> = {
+  pending: 'Pending',
+  delivered: 'Delivered',
+  failed: 'Failed',
+};
 
 /** Deliveries with each attempt's HTTP status code, and Redeliver. */
-export function DeliveryLog({ deliveries, onRedeliver, busyId }: { deliveries: WebhookDelivery[]; onRedeliver: (id: number) => void; busyId: number | null }) {
-  if (deliveries.length === 0) return <p className="muted">No deliveries yet. Send a test, or wait for the next escrow event.</p>;
+export function DeliveryLog({
+  deliveries,
+  onRedeliver,
+  busyId,
+}: {
+  deliveries: WebhookDelivery[];
+  onRedeliver: (id: number) => void;
+  busyId: number | null;
+}) {
+  if (deliveries.length === 0)
+    return <p className="muted">No deliveries yet. Send a test, or wait for the next escrow event.</p>;
   return (
     <table className="delivery-log">
       <caption className="visually-hidden">Deliveries, newest first</caption>
@@ -31,7 +44,9 @@ export function DeliveryLog({ deliveries, onRedeliver, busyId }: { deliveries: W
             </td>
             <td data-label="Status">
               <span className={`badge badge-delivery-${d.status}`}>{STATUS_WORDS[d.status]}</span>
-              {d.status === 'pending' && d.next_attempt_at && <div className="muted small">next try {formatDateTime(d.next_attempt_at)}</div>}
+              {d.status === 'pending' && d.next_attempt_at && (
+                <div className="muted small">next try {formatDateTime(d.next_attempt_at)}</div>
+              )}
             </td>
             <td data-label="Attempts">
               {d.log.length === 0
@@ -45,7 +60,12 @@ export function DeliveryLog({ deliveries, onRedeliver, busyId }: { deliveries: W
             </td>
             <td data-label="Queued">{formatDateTime(d.created_at)}</td>
             <td>
-              <Button variant="secondary" busy={busyId === d.id} onClick={() => onRedeliver(d.id)} aria-label={`Redeliver ${d.event_type} ${d.webhook_id}`}>
+              <Button
+                variant="secondary"
+                busy={busyId === d.id}
+                onClick={() => onRedeliver(d.id)}
+                aria-label={`Redeliver ${d.event_type} ${d.webhook_id}`}
+              >
                 Redeliver
               </Button>
             </td>

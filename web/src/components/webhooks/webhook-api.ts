@@ -14,7 +14,8 @@ export const webhooksKey = (scope: WebhookScope) => (scope === 'admin' ? ['admin
 /** GET the endpoints with their latest deliveries; followed every few seconds while open (deliveries move). */
 export const webhooksQueryOptions = (scope: WebhookScope) => ({
   queryKey: webhooksKey(scope),
-  queryFn: ({ signal }: { signal: AbortSignal }) => api<WebhookEndpoint[]>(base(scope), { signal, fallback: 'Failed to load webhooks' }),
+  queryFn: ({ signal }: { signal: AbortSignal }) =>
+    api<WebhookEndpoint[]>(base(scope), { signal, fallback: 'Failed to load webhooks' }),
   refetchInterval: 5_000,
 });
 export const useWebhooks = (scope: WebhookScope) => useQuery(webhooksQueryOptions(scope));
@@ -23,7 +24,11 @@ export const useWebhooks = (scope: WebhookScope) => useQuery(webhooksQueryOption
 export const useWebhookDeliveries = (scope: WebhookScope, id: string, enabled: boolean) =>
   useQuery({
     queryKey: [...webhooksKey(scope), id, 'deliveries'],
-    queryFn: ({ signal }) => api<WebhookDelivery[]>(`${base(scope)}/${id}/deliveries`, { signal, fallback: 'Failed to load the delivery log' }),
+    queryFn: ({ signal }) =>
+      api<WebhookDelivery[]>(`${base(scope)}/${id}/deliveries`, {
+        signal,
+        fallback: 'Failed to load the delivery log',
+      }),
     enabled,
     refetchInterval: 5_000,
   });
@@ -34,19 +39,30 @@ export interface NewWebhook {
   totp_code?: string;
 }
 
-export type WebhookAction = { kind: 'disable' | 'enable' | 'test' | 'delete'; id: string; totpCode?: string } | { kind: 'redeliver'; id: number };
+export type WebhookAction =
+  { kind: 'disable' | 'enable' | 'test' | 'delete'; id: string; totpCode?: string } | { kind: 'redeliver'; id: number };
 
 function runAction(scope: WebhookScope, action: WebhookAction): Promise<unknown> {
   switch (action.kind) {
     case 'delete':
       return api(`${base(scope)}/${action.id}`, { method: 'DELETE', fallback: 'Failed to delete the endpoint' });
     case 'redeliver':
-      return api(`${base(scope)}/deliveries/${action.id}/redeliver`, { method: 'POST', fallback: 'Failed to redeliver' });
+      return api(`${base(scope)}/deliveries/${action.id}/redeliver`, {
+        method: 'POST',
+        fallback: 'Failed to redeliver',
+      });
     case 'enable':
-      return api(`${base(scope)}/${action.id}/enable`, { method: 'POST', json: action.totpCode ? { totp_code: action.totpCode } : {}, fallback: 'Failed to enable the endpoint' });
+      return api(`${base(scope)}/${action.id}/enable`, {
+        method: 'POST',
+        json: action.totpCode ? { totp_code: action.totpCode } : {},
+        fallback: 'Failed to enable the endpoint',
+      });
     case 'disable':
     case 'test':
-      return api(`${base(scope)}/${action.id}/${action.kind}`, { method: 'POST', fallback: `Failed to ${action.kind === 'test' ? 'send a test' : 'disable the endpoint'}` });
+      return api(`${base(scope)}/${action.id}/${action.kind}`, {
+        method: 'POST',
+        fallback: `Failed to ${action.kind === 'test' ? 'send a test' : 'disable the endpoint'}`,
+      });
     default: {
       const never: never = action;
       throw new Error(`unknown action ${String(never)}`);
@@ -58,7 +74,8 @@ function runAction(scope: WebhookScope, action: WebhookAction): Promise<unknown>
 export function useCreateWebhook(scope: WebhookScope) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: NewWebhook) => api<CreatedWebhook>(base(scope), { method: 'POST', json: input, fallback: 'Failed to create the endpoint' }),
+    mutationFn: (input: NewWebhook) =>
+      api<CreatedWebhook>(base(scope), { method: 'POST', json: input, fallback: 'Failed to create the endpoint' }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: webhooksKey(scope) }),
   });
 }

@@ -10,7 +10,14 @@ configure({ asyncUtilTimeout: 5000 });
 beforeEach(() => localStorage.setItem('escrow.session', 'good'));
 
 type Role = 'buyer' | 'seller' | 'admin';
-const user = (overrides: Partial<{ role: Role; totp_enabled: boolean; email_verified: boolean; recovery_codes_left: number | null }> = {}) => ({
+const user = (
+  overrides: Partial<{
+    role: Role;
+    totp_enabled: boolean;
+    email_verified: boolean;
+    recovery_codes_left: number | null;
+  }> = {},
+) => ({
   id: 'u1',
   username: 'alice',
   email: 'alice@example.com',
@@ -26,7 +33,11 @@ const user = (overrides: Partial<{ role: Role; totp_enabled: boolean; email_veri
 });
 const codes = ['AAAA-BBBB-CCCC-DDDD', '1111-2222-3333-4444'];
 const newCodes = ['EEEE-FFFF-0000-1111', '2222-3333-4444-5555', '6666-7777-8888-9999'];
-const setupAnswer = { secret: 'JBSWY3DPEHPK3PXP', otpauth_url: 'otpauth://totp/Escrow:alice?secret=JBSWY3DPEHPK3PXP', qr_code_url: 'data:image/png;base64,iVBORw0KGgo=' };
+const setupAnswer = {
+  secret: 'JBSWY3DPEHPK3PXP',
+  otpauth_url: 'otpauth://totp/Escrow:alice?secret=JBSWY3DPEHPK3PXP',
+  qr_code_url: 'data:image/png;base64,iVBORw0KGgo=',
+};
 
 /** A server holding one account: 2FA and role change as the real one would change them. */
 function accountServer(initial = user()) {
@@ -43,15 +54,18 @@ function accountServer(initial = user()) {
       case '/api/auth/setup-2fa':
         return { status: 200, body: setupAnswer };
       case '/api/auth/verify-2fa':
-        if (form.totp_code !== '123456') return { status: 422, body: { detail: 'Invalid 2FA code', code: 'totp_invalid' } };
+        if (form.totp_code !== '123456')
+          return { status: 422, body: { detail: 'Invalid 2FA code', code: 'totp_invalid' } };
         me = { ...me, totp_enabled: true, recovery_codes_left: codes.length };
         return { status: 200, body: { detail: '2FA enabled.', recovery_codes: codes } };
       case '/api/auth/disable-2fa':
-        if (form.totp_code !== '654321') return { status: 422, body: { detail: 'Invalid 2FA code', code: 'totp_invalid' } };
+        if (form.totp_code !== '654321')
+          return { status: 422, body: { detail: 'Invalid 2FA code', code: 'totp_invalid' } };
         me = { ...me, totp_enabled: false, recovery_codes_left: null };
         return { status: 200, body: { detail: '2FA disabled' } };
       case '/api/auth/recovery-codes':
-        if (form.totp_code !== '246810') return { status: 422, body: { detail: 'Invalid 2FA code', code: 'totp_invalid' } };
+        if (form.totp_code !== '246810')
+          return { status: 422, body: { detail: 'Invalid 2FA code', code: 'totp_invalid' } };
         me = { ...me, recovery_codes_left: newCodes.length };
         return { status: 200, body: { detail: 'New recovery codes made', recovery_codes: newCodes } };
       case '/api/auth/change-password':
@@ -93,7 +107,9 @@ describe('Profile, General tab', () => {
 
   it("shows the spec's fallback when the switch fails without a detail", async () => {
     const account = accountServer();
-    renderApp('/profile', (request) => (request.path === '/api/profile/switch-role' ? { status: 500, body: {} } : account(request)));
+    renderApp('/profile', (request) =>
+      request.path === '/api/profile/switch-role' ? { status: 500, body: {} } : account(request),
+    );
     await userEvent.click(await screen.findByRole('radio', { name: /Seller/ }));
     await userEvent.click(screen.getByRole('button', { name: 'Switch role' }));
     expect(await screen.findByText('Failed to switch role')).toBeTruthy();
@@ -115,7 +131,9 @@ describe('Profile, Security tab: 2FA', () => {
 
     await userEvent.click(screen.getByRole('button', { name: 'Set up 2FA' }));
     const qr = await screen.findByRole('img', { name: /QR code/ });
-    expect(document.activeElement).toBe(screen.getByRole('heading', { name: 'Add this account to your authenticator app' }));
+    expect(document.activeElement).toBe(
+      screen.getByRole('heading', { name: 'Add this account to your authenticator app' }),
+    );
     expect(qr.getAttribute('src')).toBe(setupAnswer.qr_code_url);
     expect(screen.getByText('JBSW Y3DP EHPK 3PXP')).toBeTruthy();
     const codeField = screen.getByLabelText(/Code from the app/);
@@ -160,7 +178,9 @@ describe('Profile, Security tab: 2FA', () => {
   it("says 'Failed to setup 2FA' when setting up fails without a detail, and the server's detail when there is one", async () => {
     const refusal: { detail?: string } = {};
     const account = accountServer();
-    renderApp('/profile?tab=security', (request) => (request.path === '/api/auth/setup-2fa' ? { status: 409, body: { ...refusal } } : account(request)));
+    renderApp('/profile?tab=security', (request) =>
+      request.path === '/api/auth/setup-2fa' ? { status: 409, body: { ...refusal } } : account(request),
+    );
     await userEvent.click(await screen.findByRole('button', { name: 'Set up 2FA' }));
     expect(await screen.findByText('Failed to setup 2FA')).toBeTruthy();
     refusal.detail = '2FA is already enabled; disable it first to set up a new device';
@@ -204,7 +224,9 @@ describe('Profile, Security tab: 2FA', () => {
 
   it("says 'Failed to disable 2FA' when turning it off fails without a detail", async () => {
     const account = accountServer(user({ totp_enabled: true }));
-    renderApp('/profile?tab=security', (request) => (request.path === '/api/auth/disable-2fa' ? { status: 500, body: {} } : account(request)));
+    renderApp('/profile?tab=security', (request) =>
+      request.path === '/api/auth/disable-2fa' ? { status: 500, body: {} } : account(request),
+    );
     await userEvent.type(await screen.findByLabelText(/2FA code or recovery code/), '123456');
     await userEvent.click(screen.getByRole('button', { name: 'Disable 2FA' }));
     expect(await screen.findByText('Failed to disable 2FA')).toBeTruthy();
@@ -225,6 +247,9 @@ describe('Profile, Security tab: password', () => {
     await userEvent.type(screen.getByLabelText(/Confirm new password/), 'new password 1');
     await userEvent.click(screen.getByRole('button', { name: 'Change password' }));
     expect(await screen.findByText(/your other sessions were signed out/)).toBeTruthy();
-    expect(app.calls('POST', '/api/auth/change-password')[0]?.body).toEqual({ current_password: 'old password', new_password: 'new password 1' });
+    expect(app.calls('POST', '/api/auth/change-password')[0]?.body).toEqual({
+      current_password: 'old password',
+      new_password: 'new password 1',
+    });
   });
 });

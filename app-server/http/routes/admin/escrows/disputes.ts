@@ -16,27 +16,46 @@ export function adminDisputeRoutes(deps: AppDeps) {
   const app = new OpenAPIHono<AppEnv>();
   const { answerAfter, meta } = escrowActing(deps);
 
-  app.openapi(adminRoute('post', '/{id}/resolve', 'Resolve an open dispute, optionally moving the money', { request: { params: disputeIdParam, body: formBody(resolveDisputeSchema) } }, { 200: jsonAnswer('The escrow after the action', escrowSchema) }, ADMIN_POWER), async (c) => {
-    const form = c.req.valid('form');
-    const after = await resolveDispute(
-      deps,
-      c.req.valid('param').id,
-      {
-        outcome: form.outcome,
-        resolution: form.resolution ?? null,
-        seller_percent: form.seller_percent ?? null,
-        txid: form.txid,
-        expected_address: form.expected_address,
-        expected_refund_address: form.expected_refund_address,
-      },
-      meta(c),
-    );
-    // An admin route: the admin's side on every escrow.
-    return jsonText(c, answerAfter(after, 'admin'), 200);
-  });
-  app.openapi(adminRoute('get', '/', 'Disputes, open first, newest first', {}, { 200: jsonAnswer('Disputes', adminDisputesSchema) }), async (c) => {
-    return c.json(await disputesForAdmin(db), 200);
-  });
+  app.openapi(
+    adminRoute(
+      'post',
+      '/{id}/resolve',
+      'Resolve an open dispute, optionally moving the money',
+      { request: { params: disputeIdParam, body: formBody(resolveDisputeSchema) } },
+      { 200: jsonAnswer('The escrow after the action', escrowSchema) },
+      ADMIN_POWER,
+    ),
+    async (c) => {
+      const form = c.req.valid('form');
+      const after = await resolveDispute(
+        deps,
+        c.req.valid('param').id,
+        {
+          outcome: form.outcome,
+          resolution: form.resolution ?? null,
+          seller_percent: form.seller_percent ?? null,
+          txid: form.txid,
+          expected_address: form.expected_address,
+          expected_refund_address: form.expected_refund_address,
+        },
+        meta(c),
+      );
+      // An admin route: the admin's side on every escrow.
+      return jsonText(c, answerAfter(after, 'admin'), 200);
+    },
+  );
+  app.openapi(
+    adminRoute(
+      'get',
+      '/',
+      'Disputes, open first, newest first',
+      {},
+      { 200: jsonAnswer('Disputes', adminDisputesSchema) },
+    ),
+    async (c) => {
+      return c.json(await disputesForAdmin(db), 200);
+    },
+  );
 
   return app;
 }

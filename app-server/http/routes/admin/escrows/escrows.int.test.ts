@@ -3,7 +3,17 @@ import { bearer, form, json, tokenInMail } from '../../../../testing/accounts.ts
 import { openMarket } from '../../../../testing/market.ts';
 import { openTestApp, type TestApp } from '../../../../testing/test-app.ts';
 
-type Page = { total: number; escrows: { id: string; status: string; side: string; buyer_email: string; seller_email: string; product_service: string }[] };
+type Page = {
+  total: number;
+  escrows: {
+    id: string;
+    status: string;
+    side: string;
+    buyer_email: string;
+    seller_email: string;
+    product_service: string;
+  }[];
+};
 
 let t: TestApp;
 let admin: { token: string };
@@ -13,16 +23,26 @@ beforeAll(async () => {
   const market = await openMarket(t);
   admin = market.admin;
   // The buyer's e-mail verified too, so opening escrows needs nothing else.
-  const mail = await t.database.db.selectFrom('mail_outbox').select('body').where('to_address', '=', 'ann@example.com').executeTakeFirstOrThrow();
+  const mail = await t.database.db
+    .selectFrom('mail_outbox')
+    .select('body')
+    .where('to_address', '=', 'ann@example.com')
+    .executeTakeFirstOrThrow();
   await t.app.request('/api/auth/verify-email', json({ token: tokenInMail(mail.body) }));
   const open = async (token: string, body: Record<string, unknown>) => {
-    const res = await t.app.request('/api/escrows', json({ product_service: 'Item', description: 'An item', amount_usd: 100, ...body }, token));
+    const res = await t.app.request(
+      '/api/escrows',
+      json({ product_service: 'Item', description: 'An item', amount_usd: 100, ...body }, token),
+    );
     expect(res.status).toBe(201);
     return ((await res.json()) as { id: string }).id;
   };
-  for (let i = 0; i < 5; i++) ids.push(await open(market.buyer.token, { product_service: `Item ${i}`, seller_email: 'sam@example.com' }));
+  for (let i = 0; i < 5; i++)
+    ids.push(await open(market.buyer.token, { product_service: `Item ${i}`, seller_email: 'sam@example.com' }));
   ids.push(await open(market.buyer.token, { product_service: 'Rare 100%_item', seller_email: 'odd_one@example.com' }));
-  expect((await t.app.request(`/api/admin/escrows/${ids[0]}/freeze`, form({ reason: 'Check' }, admin.token))).status).toBe(200);
+  expect(
+    (await t.app.request(`/api/admin/escrows/${ids[0]}/freeze`, form({ reason: 'Check' }, admin.token))).status,
+  ).toBe(200);
 });
 afterAll(async () => t.close());
 
@@ -64,7 +84,11 @@ describe('GET /api/admin/escrows', () => {
   });
 
   it('refuses a bad query with a detail naming the field', async () => {
-    for (const [query, field] of [['?status=lost', 'status'], ['?limit=0', 'limit'], ['?limit=101', 'limit']] as const) {
+    for (const [query, field] of [
+      ['?status=lost', 'status'],
+      ['?limit=0', 'limit'],
+      ['?limit=101', 'limit'],
+    ] as const) {
       const res = await t.app.request(`/api/admin/escrows${query}`, bearer(admin.token));
       expect(res.status).toBe(422);
       expect(((await res.json()) as { detail: string }).detail).toContain(field);

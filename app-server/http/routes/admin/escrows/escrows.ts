@@ -15,7 +15,13 @@ import { adminEscrowHistorySchema, adminEscrowPageSchema, escrowSchema } from '.
 import { DomainError, notFound } from '../../../../../domain/shared/errors.ts';
 import type { AppDeps } from '../../../../app-deps.ts';
 import { listEscrowsForAdmin } from '../../../../escrows/admin-list.ts';
-import { assignPaymentAddress, cancelUnpaidByAdmin, payOut, resolveEscrow, reviewPayment } from '../../../../escrows/commands.ts';
+import {
+  assignPaymentAddress,
+  cancelUnpaidByAdmin,
+  payOut,
+  resolveEscrow,
+  reviewPayment,
+} from '../../../../escrows/commands.ts';
 import { poolAddress } from '../../../../addresses/queries.ts';
 import { findVisibleEscrow } from '../../../../escrows/parties.ts';
 import { escrowHistoryForAdmin } from '../../../../escrows/queries.ts';
@@ -36,14 +42,26 @@ export function adminEscrowRoutes(deps: AppDeps) {
   const { load, answer, answerAfter, meta, act } = escrowActing(deps);
 
   app.openapi(
-    adminRoute('get', '/', 'Every escrow, newest first: filter by status, search by id or e-mail, paged (total: how many match)', { request: { query: adminEscrowListQuerySchema } }, {
-      200: jsonAnswer('One page of escrows', adminEscrowPageSchema),
-    }),
+    adminRoute(
+      'get',
+      '/',
+      'Every escrow, newest first: filter by status, search by id or e-mail, paged (total: how many match)',
+      { request: { query: adminEscrowListQuerySchema } },
+      {
+        200: jsonAnswer('One page of escrows', adminEscrowPageSchema),
+      },
+    ),
     async (c) => jsonText(c, await listEscrowsForAdmin(deps.database.db, c.req.valid('query')), 200),
   );
 
   app.openapi(
-    adminRoute('get', '/{id}/history', 'The escrow event by event, with its status after each', { request: { params: idParam } }, { 200: rowsAnswer('The escrow event by event', adminEscrowHistorySchema) }),
+    adminRoute(
+      'get',
+      '/{id}/history',
+      'The escrow event by event, with its status after each',
+      { request: { params: idParam } },
+      { 200: rowsAnswer('The escrow event by event', adminEscrowHistorySchema) },
+    ),
     async (c) => {
       const history = await escrowHistoryForAdmin(db, c.req.valid('param').id);
       if (history.length === 0) throw notFound('Escrow not found');
@@ -51,22 +69,49 @@ export function adminEscrowRoutes(deps: AppDeps) {
     },
   );
 
-  app.openapi(adminRoute('post', '/{id}/verify-payment', 'Verify (funded) or reject the marked payment', { request: { params: idParam, body: formBody(verifyPaymentSchema) } }, { 200: escrowAnswer }, ADMIN_POWER), async (c) => {
-    const user = currentUser(c);
-    const { id } = c.req.valid('param');
-    const form = c.req.valid('form');
-    const { side } = await load(id, user);
-    const proof =
-      form.tx_hex !== undefined && form.txout_proof !== undefined
-        ? { tx_hex: form.tx_hex, txout_proof: form.txout_proof, headers: form.headers ?? '', accept_partial: form.accept_partial === 'true' }
-        : undefined;
-    const after = await reviewPayment(deps, id, { verified: form.verified === 'true', notes: form.notes, txid: form.txid, ...(proof ? { proof } : {}) }, meta(c));
-    return jsonText(c, answerAfter(after, side), 200);
-  });
   app.openapi(
-    adminRoute('post', '/{id}/payment-proof', 'What a payment proof (SPV) proves for this escrow, recording nothing: the Verify dialog shows it before confirming', {
-      request: { params: idParam, body: formBody(paymentProofCheckSchema) },
-    }, { 200: jsonAnswer('What the proof proves', paymentProofAnswerSchema) }, notAPower('checks a payment proof and shows what it proves: records nothing, moves no money')),
+    adminRoute(
+      'post',
+      '/{id}/verify-payment',
+      'Verify (funded) or reject the marked payment',
+      { request: { params: idParam, body: formBody(verifyPaymentSchema) } },
+      { 200: escrowAnswer },
+      ADMIN_POWER,
+    ),
+    async (c) => {
+      const user = currentUser(c);
+      const { id } = c.req.valid('param');
+      const form = c.req.valid('form');
+      const { side } = await load(id, user);
+      const proof =
+        form.tx_hex !== undefined && form.txout_proof !== undefined
+          ? {
+              tx_hex: form.tx_hex,
+              txout_proof: form.txout_proof,
+              headers: form.headers ?? '',
+              accept_partial: form.accept_partial === 'true',
+            }
+          : undefined;
+      const after = await reviewPayment(
+        deps,
+        id,
+        { verified: form.verified === 'true', notes: form.notes, txid: form.txid, ...(proof ? { proof } : {}) },
+        meta(c),
+      );
+      return jsonText(c, answerAfter(after, side), 200);
+    },
+  );
+  app.openapi(
+    adminRoute(
+      'post',
+      '/{id}/payment-proof',
+      'What a payment proof (SPV) proves for this escrow, recording nothing: the Verify dialog shows it before confirming',
+      {
+        request: { params: idParam, body: formBody(paymentProofCheckSchema) },
+      },
+      { 200: jsonAnswer('What the proof proves', paymentProofAnswerSchema) },
+      notAPower('checks a payment proof and shows what it proves: records nothing, moves no money'),
+    ),
     async (c) => {
       const user = currentUser(c);
       const { id } = c.req.valid('param');
@@ -81,26 +126,63 @@ export function adminEscrowRoutes(deps: AppDeps) {
       return c.json(proven, 200);
     },
   );
-  app.openapi(adminRoute('post', '/{id}/release', 'Release a funded escrow to the seller', { request: { params: idParam, body: formBody(paymentNotesSchema) } }, { 200: escrowAnswer }, ADMIN_POWER), async (c) => {
-    const user = currentUser(c);
-    const form = c.req.valid('form');
-    const { id } = c.req.valid('param');
-    const { side } = await load(id, user);
-    const after = await payOut(deps, id, { to: 'release', notes: form.notes, txid: form.txid, expected_address: form.expected_address }, meta(c));
-    return jsonText(c, answerAfter(after, side), 200);
-  });
-  app.openapi(adminRoute('post', '/{id}/refund', 'Refund a funded escrow to the buyer', { request: { params: idParam, body: formBody(paymentNotesSchema) } }, { 200: escrowAnswer }, ADMIN_POWER), async (c) => {
-    const user = currentUser(c);
-    const form = c.req.valid('form');
-    const { id } = c.req.valid('param');
-    const { side } = await load(id, user);
-    const after = await payOut(deps, id, { to: 'refund', notes: form.notes, txid: form.txid, expected_address: form.expected_address }, meta(c));
-    return jsonText(c, answerAfter(after, side), 200);
-  });
   app.openapi(
-    adminRoute('post', '/{id}/resolve', 'Execute the refund or split both parties agreed to (no outcome needed), or resolve the open dispute', {
-      request: { params: idParam, body: formBody(resolveDisputeSchema) },
-    }, { 200: escrowAnswer }, ADMIN_POWER),
+    adminRoute(
+      'post',
+      '/{id}/release',
+      'Release a funded escrow to the seller',
+      { request: { params: idParam, body: formBody(paymentNotesSchema) } },
+      { 200: escrowAnswer },
+      ADMIN_POWER,
+    ),
+    async (c) => {
+      const user = currentUser(c);
+      const form = c.req.valid('form');
+      const { id } = c.req.valid('param');
+      const { side } = await load(id, user);
+      const after = await payOut(
+        deps,
+        id,
+        { to: 'release', notes: form.notes, txid: form.txid, expected_address: form.expected_address },
+        meta(c),
+      );
+      return jsonText(c, answerAfter(after, side), 200);
+    },
+  );
+  app.openapi(
+    adminRoute(
+      'post',
+      '/{id}/refund',
+      'Refund a funded escrow to the buyer',
+      { request: { params: idParam, body: formBody(paymentNotesSchema) } },
+      { 200: escrowAnswer },
+      ADMIN_POWER,
+    ),
+    async (c) => {
+      const user = currentUser(c);
+      const form = c.req.valid('form');
+      const { id } = c.req.valid('param');
+      const { side } = await load(id, user);
+      const after = await payOut(
+        deps,
+        id,
+        { to: 'refund', notes: form.notes, txid: form.txid, expected_address: form.expected_address },
+        meta(c),
+      );
+      return jsonText(c, answerAfter(after, side), 200);
+    },
+  );
+  app.openapi(
+    adminRoute(
+      'post',
+      '/{id}/resolve',
+      'Execute the refund or split both parties agreed to (no outcome needed), or resolve the open dispute',
+      {
+        request: { params: idParam, body: formBody(resolveDisputeSchema) },
+      },
+      { 200: escrowAnswer },
+      ADMIN_POWER,
+    ),
     async (c) => {
       const user = currentUser(c);
       const form = c.req.valid('form');
@@ -122,17 +204,58 @@ export function adminEscrowRoutes(deps: AppDeps) {
       return jsonText(c, answerAfter(after, side), 200);
     },
   );
-  app.openapi(adminRoute('post', '/{id}/freeze', 'Freeze an escrow that is not final', { request: { params: idParam, body: formBody(freezeReasonSchema) } }, { 200: escrowAnswer }, ADMIN_POWER), async (c) =>
-    jsonText(c, await act(c, c.req.valid('param').id, () => ({ type: 'freeze', by: 'admin', reason: c.req.valid('form').reason })), 200),
+  app.openapi(
+    adminRoute(
+      'post',
+      '/{id}/freeze',
+      'Freeze an escrow that is not final',
+      { request: { params: idParam, body: formBody(freezeReasonSchema) } },
+      { 200: escrowAnswer },
+      ADMIN_POWER,
+    ),
+    async (c) =>
+      jsonText(
+        c,
+        await act(c, c.req.valid('param').id, () => ({
+          type: 'freeze',
+          by: 'admin',
+          reason: c.req.valid('form').reason,
+        })),
+        200,
+      ),
   );
-  app.openapi(adminRoute('post', '/{id}/unfreeze', 'Unfreeze: back to where it was', { request: { params: idParam, body: formBody(freezeReasonSchema) } }, { 200: escrowAnswer }, ADMIN_POWER), async (c) =>
-    jsonText(c, await act(c, c.req.valid('param').id, () => ({ type: 'unfreeze', by: 'admin', reason: c.req.valid('form').reason })), 200),
+  app.openapi(
+    adminRoute(
+      'post',
+      '/{id}/unfreeze',
+      'Unfreeze: back to where it was',
+      { request: { params: idParam, body: formBody(freezeReasonSchema) } },
+      { 200: escrowAnswer },
+      ADMIN_POWER,
+    ),
+    async (c) =>
+      jsonText(
+        c,
+        await act(c, c.req.valid('param').id, () => ({
+          type: 'unfreeze',
+          by: 'admin',
+          reason: c.req.valid('form').reason,
+        })),
+        200,
+      ),
   );
 
   app.openapi(
-    adminRoute('post', '/{id}/cancel', 'Cancel an unpaid escrow with a reason (mailed to both parties); its payment address goes back to the pool', {
-      request: { params: idParam, body: formBody(adminCancelSchema) },
-    }, { 200: escrowAnswer }, ADMIN_POWER),
+    adminRoute(
+      'post',
+      '/{id}/cancel',
+      'Cancel an unpaid escrow with a reason (mailed to both parties); its payment address goes back to the pool',
+      {
+        request: { params: idParam, body: formBody(adminCancelSchema) },
+      },
+      { 200: escrowAnswer },
+      ADMIN_POWER,
+    ),
     async (c) => {
       const user = currentUser(c);
       const { id } = c.req.valid('param');
@@ -143,17 +266,29 @@ export function adminEscrowRoutes(deps: AppDeps) {
   );
 
   app.openapi(
-    adminRoute('post', '/{id}/assign-address', 'Give a waiting escrow a chosen pool address', { request: { params: idParam, body: formBody(assignAddressSchema) } }, {
-      200: jsonAnswer('The escrow with its address', escrowSchema),
-    }, ADMIN_POWER),
+    adminRoute(
+      'post',
+      '/{id}/assign-address',
+      'Give a waiting escrow a chosen pool address',
+      { request: { params: idParam, body: formBody(assignAddressSchema) } },
+      {
+        200: jsonAnswer('The escrow with its address', escrowSchema),
+      },
+      ADMIN_POWER,
+    ),
     async (c) => {
       const user = currentUser(c);
       const { id } = c.req.valid('param');
       await findVisibleEscrow(db, id, user);
       const address = await poolAddress(db, c.req.valid('form').address_id);
       if (!address) throw notFound('Address not found');
-      if (address.status !== 'available') throw new DomainError('conflict', `This address is ${address.status}; choose an available one`);
-      await assignPaymentAddress(deps.store, { escrowId: id, addressId: address.id, address: address.address_string, by: 'admin' }, meta(c));
+      if (address.status !== 'available')
+        throw new DomainError('conflict', `This address is ${address.status}; choose an available one`);
+      await assignPaymentAddress(
+        deps.store,
+        { escrowId: id, addressId: address.id, address: address.address_string, by: 'admin' },
+        meta(c),
+      );
       return jsonText(c, (await findVisibleEscrow(db, id, user)).answer, 200);
     },
   );

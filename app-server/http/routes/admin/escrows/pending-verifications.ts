@@ -11,8 +11,15 @@ export function pendingVerificationRoutes(deps: AppDeps) {
   const { db } = deps.database;
   const app = new OpenAPIHono<AppEnv>();
 
-  app.openapi(adminRoute('get', '/', 'Marked payments awaiting verification, oldest first, with their evidence', {}, { 200: jsonAnswer('Escrows with the current payment mark and its evidence', pendingVerificationsSchema) }), async (c) =>
-    c.json(await pendingVerifications(db), 200),
+  app.openapi(
+    adminRoute(
+      'get',
+      '/',
+      'Marked payments awaiting verification, oldest first, with their evidence',
+      {},
+      { 200: jsonAnswer('Escrows with the current payment mark and its evidence', pendingVerificationsSchema) },
+    ),
+    async (c) => c.json(await pendingVerifications(db), 200),
   );
 
   return app;

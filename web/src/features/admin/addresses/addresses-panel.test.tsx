@@ -11,8 +11,22 @@ afterEach(resetApp);
 const GOOD = 'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4';
 const OTHER = '1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa';
 const pool = [
-  { id: 'a1', address_string: '3J98t1WpEZ73CNmQviecrnyiWrnqRhWNLy', network: 'mainnet', status: 'assigned', assigned_to_escrow_id: '0b9f6a2e-4c1d-4e5f-8a7b-1c2d3e4f5a6b', created_at: '2026-01-01T00:00:00Z' },
-  { id: 'a2', address_string: OTHER, network: 'mainnet', status: 'available', assigned_to_escrow_id: null, created_at: '2026-01-01T00:00:00Z' },
+  {
+    id: 'a1',
+    address_string: '3J98t1WpEZ73CNmQviecrnyiWrnqRhWNLy',
+    network: 'mainnet',
+    status: 'assigned',
+    assigned_to_escrow_id: '0b9f6a2e-4c1d-4e5f-8a7b-1c2d3e4f5a6b',
+    created_at: '2026-01-01T00:00:00Z',
+  },
+  {
+    id: 'a2',
+    address_string: OTHER,
+    network: 'mainnet',
+    status: 'available',
+    assigned_to_escrow_id: null,
+    created_at: '2026-01-01T00:00:00Z',
+  },
 ];
 
 describe('checkLines', () => {
@@ -21,7 +35,10 @@ describe('checkLines', () => {
       valid: [GOOD],
       refused: [
         { address: 'nope', reason: 'This address is not a valid Bitcoin address (bad characters or checksum)' },
-        { address: 'tb1qw508d6qejxtdg4y5r3zarvary0c5xw7kxpjzsx', reason: 'This address is a testnet or signet address, but this service runs on mainnet' },
+        {
+          address: 'tb1qw508d6qejxtdg4y5r3zarvary0c5xw7kxpjzsx',
+          reason: 'This address is a testnet or signet address, but this service runs on mainnet',
+        },
       ],
     });
   });
@@ -47,7 +64,9 @@ describe('Addresses', () => {
     const report = screen.getByText('Not added:').closest<HTMLElement>('[role="alert"]')!;
     expect(within(report).getByText(/already in the pool/)).toBeTruthy();
     expect(within(report).getByText(/not a valid Bitcoin address/)).toBeTruthy();
-    expect(app.calls('POST').map((c) => [c.path, c.body])).toEqual([['/api/admin/addresses/bulk', { addresses: [GOOD, OTHER] }]]);
+    expect(app.calls('POST').map((c) => [c.path, c.body])).toEqual([
+      ['/api/admin/addresses/bulk', { addresses: [GOOD, OTHER] }],
+    ]);
   });
 
   it('keeps the dialog open with the refusal when the whole request is refused', async () => {

@@ -15,7 +15,11 @@ import { EditAddressDialog } from './components/edit-address-dialog.tsx';
 function Report({ report }: { report: AddReport }) {
   return (
     <div className="add-report">
-      {report.added.length > 0 && <Message tone="success">Added {report.added.length} address{report.added.length === 1 ? '' : 'es'} to the pool.</Message>}
+      {report.added.length > 0 && (
+        <Message tone="success">
+          Added {report.added.length} address{report.added.length === 1 ? '' : 'es'} to the pool.
+        </Message>
+      )}
       {report.refused.length > 0 && (
         <Message tone="error">
           <p>Not added:</p>
@@ -44,7 +48,9 @@ export function AddressesPanel() {
   const knownNetwork = network.data ?? (addresses.data?.[0]?.network as typeof network.data | undefined) ?? null;
   return (
     <>
-      <PanelHead title="Addresses">Buyers pay to these addresses. A buyer who asks for one when none is free waits for you.</PanelHead>
+      <PanelHead title="Addresses">
+        Buyers pay to these addresses. A buyer who asks for one when none is free waits for you.
+      </PanelHead>
       {addresses.isSuccess && available < LOW_POOL && (
         <p className="warning" role="status">
           Only {available} free address{available === 1 ? '' : 'es'} left: add more so buyers are not kept waiting.
@@ -53,11 +59,17 @@ export function AddressesPanel() {
       <AddAddressesForm network={knownNetwork} onReport={setReport} />
       {report && <Report report={report} />}
       <NoticeLine notice={notice} />
-      <QueryState query={addresses} errorFallback="Failed to load addresses" isEmpty={(list) => list.length === 0} empty="The pool is empty. Add the addresses buyers will pay to.">
+      <QueryState
+        query={addresses}
+        errorFallback="Failed to load addresses"
+        isEmpty={(list) => list.length === 0}
+        empty="The pool is empty. Add the addresses buyers will pay to."
+      >
         {(list) => (
           <>
             <p className="small muted">
-              {list.length} in the pool: {available} available, {list.filter((a) => a.status === 'assigned').length} assigned, {list.filter((a) => a.status === 'used').length} used.
+              {list.length} in the pool: {available} available, {list.filter((a) => a.status === 'assigned').length}{' '}
+              assigned, {list.filter((a) => a.status === 'used').length} used.
             </p>
             <AddressTable addresses={list} onEdit={setEditing} onDelete={setDeleting} />
           </>

@@ -26,9 +26,16 @@ export function AuditPanel() {
   };
   return (
     <>
-      <PanelHead title="Audit">Every change, who made it and when, newest first. The raw events are on the Ledger tab.</PanelHead>
+      <PanelHead title="Audit">
+        Every change, who made it and when, newest first. The raw events are on the Ledger tab.
+      </PanelHead>
       <AuditFilters filters={filters} onApply={apply} />
-      <QueryState query={logs} errorFallback="Failed to load the audit log" isEmpty={(list) => list.length === 0} empty="No entries match these filters.">
+      <QueryState
+        query={logs}
+        errorFallback="Failed to load the audit log"
+        isEmpty={(list) => list.length === 0}
+        empty="No entries match these filters."
+      >
         {(list) => (
           <>
             <table className="admin-table">

@@ -10,9 +10,64 @@ import type { Dispute } from './api/get-disputes.ts';
 
 afterEach(resetApp);
 
-const escrow = escrowFixture({ side: 'admin', id: 'e1', product_service: 'Camera', amount_sats: 2_030_000, escrow_fee: 15, total_usd: 1015, status: 'disputed', buyer_email: 'ann@example.com', seller_email: 'sam@example.com', payout_address: 'bc1qseller', refund_address: 'bc1qbuyer' });
-const dispute: Dispute = { id: 'd1', escrow_id: 'e1', reason: 'Half arrived', opened_by_side: 'buyer', opened_by: 'u1', opened_at: '2026-01-02T10:00:00Z', status: 'open', outcome: null, resolution: null, seller_percent: null, resolved_by: null, resolved_at: null, evidence: [] };
-const marked: HistoryEntry = { position: 3, version: 3, type: 'PaymentMarked', summary: 'marked escrow e1 as paid (1 file(s))', occurred_at: '2026-01-02T09:00:00Z', actor: 'u1', actor_username: 'ann', data: { notes: 'Paid from my wallet', evidence: [{ evidence_id: 'f1', filename: 'receipt.pdf', content_type: 'application/pdf', size_bytes: 2048, sha256: 'a'.repeat(64) }] }, status_after: 'pending_payment', after: { address: null, payment_marked_at: '2026-01-02T09:00:00Z', buyer_confirmed_at: null, payout_address: null, refund_address: null, dispute_id: null } };
+const escrow = escrowFixture({
+  side: 'admin',
+  id: 'e1',
+  product_service: 'Camera',
+  amount_sats: 2_030_000,
+  escrow_fee: 15,
+  total_usd: 1015,
+  status: 'disputed',
+  buyer_email: 'ann@example.com',
+  seller_email: 'sam@example.com',
+  payout_address: 'bc1qseller',
+  refund_address: 'bc1qbuyer',
+});
+const dispute: Dispute = {
+  id: 'd1',
+  escrow_id: 'e1',
+  reason: 'Half arrived',
+  opened_by_side: 'buyer',
+  opened_by: 'u1',
+  opened_at: '2026-01-02T10:00:00Z',
+  status: 'open',
+  outcome: null,
+  resolution: null,
+  seller_percent: null,
+  resolved_by: null,
+  resolved_at: null,
+  evidence: [],
+};
+const marked: HistoryEntry = {
+  position: 3,
+  version: 3,
+  type: 'PaymentMarked',
+  summary: 'marked escrow e1 as paid (1 file(s))',
+  occurred_at: '2026-01-02T09:00:00Z',
+  actor: 'u1',
+  actor_username: 'ann',
+  data: {
+    notes: 'Paid from my wallet',
+    evidence: [
+      {
+        evidence_id: 'f1',
+        filename: 'receipt.pdf',
+        content_type: 'application/pdf',
+        size_bytes: 2048,
+        sha256: 'a'.repeat(64),
+      },
+    ],
+  },
+  status_after: 'pending_payment',
+  after: {
+    address: null,
+    payment_marked_at: '2026-01-02T09:00:00Z',
+    buyer_confirmed_at: null,
+    payout_address: null,
+    refund_address: null,
+    dispute_id: null,
+  },
+};
 
 function render(resolve = { status: 200, body: { ...escrow, status: 'released' } }, shown = escrow) {
   return renderConsole('/admin?tab=disputes', ({ method, path }) => {
@@ -57,7 +112,13 @@ describe('Disputes', () => {
     expect(app.calls('POST')[0]).toEqual({
       method: 'POST',
       path: '/api/admin/disputes/d1/resolve',
-      body: { outcome: 'Half each', resolution: 'split', expected_address: 'bc1qseller', seller_percent: '30', expected_refund_address: 'bc1qbuyer' },
+      body: {
+        outcome: 'Half each',
+        resolution: 'split',
+        expected_address: 'bc1qseller',
+        seller_percent: '30',
+        expected_refund_address: 'bc1qbuyer',
+      },
     });
   });
 
@@ -72,7 +133,18 @@ describe('Disputes', () => {
   });
 
   it('a split both parties agreed to is paid out as agreed: no outcome asked, no other resolution offered', async () => {
-    const proposal = { id: 'p1', kind: 'split' as const, status: 'accepted' as const, proposed_by: 'seller' as const, seller_percent: 60, days: null, note: null, seller_sats: 1_200_000, buyer_sats: 800_000, created_at: '2026-01-03T10:00:00Z' };
+    const proposal = {
+      id: 'p1',
+      kind: 'split' as const,
+      status: 'accepted' as const,
+      proposed_by: 'seller' as const,
+      seller_percent: 60,
+      days: null,
+      note: null,
+      seller_sats: 1_200_000,
+      buyer_sats: 800_000,
+      created_at: '2026-01-03T10:00:00Z',
+    };
     const app = render(undefined, { ...escrow, proposals: [proposal] });
     expect(await screen.findByText('A split, 60% to the seller: resolve to pay it out as agreed')).toBeTruthy();
     await userEvent.click(await screen.findByRole('button', { name: 'Resolve' }));
@@ -80,7 +152,11 @@ describe('Disputes', () => {
     expect(within(dialog).getByText(/Both parties agreed to a split, 60% to the seller/)).toBeTruthy();
     expect(within(dialog).queryByLabelText('Resolution')).toBeNull();
     expect(within(dialog).queryByLabelText(/Seller's share/)).toBeNull();
-    expect(within(dialog).getByLabelText(/Outcome/).getAttribute('aria-required')).toBeNull();
+    expect(
+      within(dialog)
+        .getByLabelText(/Outcome/)
+        .getAttribute('aria-required'),
+    ).toBeNull();
     // The agreed shares: 60% of the 2,000,000 sats principal to the seller, the rest to the buyer, the fee kept.
     expect(within(dialog).getByText('0.01200000 BTC')).toBeTruthy();
     expect(within(dialog).getByText('0.00800000 BTC')).toBeTruthy();
@@ -89,7 +165,13 @@ describe('Disputes', () => {
     expect(app.calls('POST')[0]).toEqual({
       method: 'POST',
       path: '/api/admin/disputes/d1/resolve',
-      body: { outcome: '', resolution: 'split', expected_address: 'bc1qseller', seller_percent: '60', expected_refund_address: 'bc1qbuyer' },
+      body: {
+        outcome: '',
+        resolution: 'split',
+        expected_address: 'bc1qseller',
+        seller_percent: '60',
+        expected_refund_address: 'bc1qbuyer',
+      },
     });
   });
 });

@@ -15,9 +15,16 @@ export function DisputesPanel() {
   const { notice, success } = useNotice();
   return (
     <>
-      <PanelHead title="Disputes">Open disputes first. Read both sides and the evidence, then resolve with an outcome.</PanelHead>
+      <PanelHead title="Disputes">
+        Open disputes first. Read both sides and the evidence, then resolve with an outcome.
+      </PanelHead>
       <NoticeLine notice={notice} />
-      <QueryState query={disputes} errorFallback="Failed to load disputes" isEmpty={(list) => list.length === 0} empty="No disputes.">
+      <QueryState
+        query={disputes}
+        errorFallback="Failed to load disputes"
+        isEmpty={(list) => list.length === 0}
+        empty="No disputes."
+      >
         {(list) => (
           <>
             {(['open', 'resolved'] as const).map((status) => {
@@ -42,7 +49,12 @@ export function DisputesPanel() {
           </>
         )}
       </QueryState>
-      <ResolveDialog dispute={open?.dispute ?? null} escrow={open?.escrow ?? null} onClose={() => setOpen(null)} onDone={success} />
+      <ResolveDialog
+        dispute={open?.dispute ?? null}
+        escrow={open?.escrow ?? null}
+        onClose={() => setOpen(null)}
+        onDone={success}
+      />
     </>
   );
 }

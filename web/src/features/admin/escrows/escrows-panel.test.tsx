@@ -42,17 +42,48 @@ const escrow = escrowFixture({
   created_at: '2026-01-02T09:00:00Z',
   updated_at: '2026-01-02T10:00:00Z',
 });
-const noFacts = { address: null, payment_marked_at: null, buyer_confirmed_at: null, payout_address: null, refund_address: null, dispute_id: null };
-const history: HistoryEntry[] = [
-  { position: 7, version: 1, type: 'EscrowCreated', summary: 'created escrow 0b1c2d3e for 1,015.00 USD (0.02030000 BTC)', occurred_at: '2026-01-02T09:00:00Z', actor: 'u1', actor_username: 'ann', data: { product_service: 'Camera' }, status_after: 'pending_payment', after: noFacts },
-  { position: 9, version: 2, type: 'PartyBound', summary: 'made sam the seller of escrow 0b1c2d3e', occurred_at: '2026-01-02T09:05:00Z', actor: 'system', actor_username: null, data: { side: 'seller', user_id: 'u2' }, status_after: 'pending_payment', after: noFacts },
-];
-const detail = (act: Server): Server => (request) => {
-  if (request.path === `/api/escrows/${ID}`) return { status: 200, body: escrow };
-  if (request.path === `/api/admin/escrows/${ID}/history`) return { status: 200, body: history };
-  if (request.path === `/api/escrows/${ID}/messages`) return { status: 200, body: [] };
-  return request.method === 'POST' ? act(request) : undefined;
+const noFacts = {
+  address: null,
+  payment_marked_at: null,
+  buyer_confirmed_at: null,
+  payout_address: null,
+  refund_address: null,
+  dispute_id: null,
 };
+const history: HistoryEntry[] = [
+  {
+    position: 7,
+    version: 1,
+    type: 'EscrowCreated',
+    summary: 'created escrow 0b1c2d3e for 1,015.00 USD (0.02030000 BTC)',
+    occurred_at: '2026-01-02T09:00:00Z',
+    actor: 'u1',
+    actor_username: 'ann',
+    data: { product_service: 'Camera' },
+    status_after: 'pending_payment',
+    after: noFacts,
+  },
+  {
+    position: 9,
+    version: 2,
+    type: 'PartyBound',
+    summary: 'made sam the seller of escrow 0b1c2d3e',
+    occurred_at: '2026-01-02T09:05:00Z',
+    actor: 'system',
+    actor_username: null,
+    data: { side: 'seller', user_id: 'u2' },
+    status_after: 'pending_payment',
+    after: noFacts,
+  },
+];
+const detail =
+  (act: Server): Server =>
+  (request) => {
+    if (request.path === `/api/escrows/${ID}`) return { status: 200, body: escrow };
+    if (request.path === `/api/admin/escrows/${ID}/history`) return { status: 200, body: history };
+    if (request.path === `/api/escrows/${ID}/messages`) return { status: 200, body: [] };
+    return request.method === 'POST' ? act(request) : undefined;
+  };
 
 describe('Escrows', () => {
   it('asks the server for one page, filtered and searched, from the URL', async () => {
@@ -62,7 +93,12 @@ describe('Escrows', () => {
     // The panel is its own chunk: the first render waits for it.
     expect(await screen.findByRole('link', { name: 'Camera' }, { timeout: 15_000 })).toBeTruthy();
     // The page asked for, and the tab's count of escrows ready to release.
-    expect(app.calls('GET', '/api/admin/escrows?').map((c) => c.path).sort()).toEqual([
+    expect(
+      app
+        .calls('GET', '/api/admin/escrows?')
+        .map((c) => c.path)
+        .sort(),
+    ).toEqual([
       '/api/admin/escrows?limit=25&offset=0&ready=true',
       '/api/admin/escrows?limit=25&offset=25&status=funded&search=ann%40example.com',
     ]);
@@ -74,8 +110,13 @@ describe('Escrows', () => {
     const readyOnes = [{ ...escrow, buyer_confirmed_at: '2026-01-03T10:00:00Z', ready_to_release: true }];
     const app = renderConsole('/admin?tab=escrows', ({ path }) => {
       if (!path.startsWith('/api/admin/escrows?')) return undefined;
-      const escrows = path.includes('ready=true') ? readyOnes : [escrow, { ...escrow, id: 'other', product_service: 'Lens' }];
-      return { status: 200, body: { total: escrows.length, ready_count: readyOnes.length, refund_due_count: 0, escrows } };
+      const escrows = path.includes('ready=true')
+        ? readyOnes
+        : [escrow, { ...escrow, id: 'other', product_service: 'Lens' }];
+      return {
+        status: 200,
+        body: { total: escrows.length, ready_count: readyOnes.length, refund_due_count: 0, escrows },
+      };
     });
     expect(await screen.findByRole('link', { name: 'Lens' }, { timeout: 15_000 })).toBeTruthy();
     await userEvent.click(screen.getByRole('checkbox', { name: 'Ready to release only' }));
@@ -85,13 +126,19 @@ describe('Escrows', () => {
     expect(app.router.state.location.search).toContain('ready=true');
     resetApp();
     renderConsole('/admin?tab=escrows&ready=true', ({ path }) =>
-      path.startsWith('/api/admin/escrows?') ? { status: 200, body: { total: 0, ready_count: 0, refund_due_count: 0, escrows: [] } } : undefined,
+      path.startsWith('/api/admin/escrows?')
+        ? { status: 200, body: { total: 0, ready_count: 0, refund_due_count: 0, escrows: [] } }
+        : undefined,
     );
     expect(await screen.findByText('No escrow is ready to release.', {}, { timeout: 15_000 })).toBeTruthy();
   });
 
   it('release shows the satoshis and the payout address, and sends that address and the 2FA code', async () => {
-    const app = renderConsole('/admin?tab=escrows&escrow=' + ID, detail(() => ({ status: 200, body: { ...escrow, status: 'released' } })), { totp: true });
+    const app = renderConsole(
+      '/admin?tab=escrows&escrow=' + ID,
+      detail(() => ({ status: 200, body: { ...escrow, status: 'released' } })),
+      { totp: true },
+    );
     expect(await screen.findByText('Created escrow 0b1c2d3e for 1,015.00 USD (0.02030000 BTC)')).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Refund' })).toBeNull();
     await userEvent.click(screen.getByRole('button', { name: 'Release' }));
@@ -103,7 +150,13 @@ describe('Escrows', () => {
     await userEvent.type(within(dialog).getByLabelText(/Your 2FA code/), '654321');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Release funds' }));
     expect(await screen.findByText('Escrow released')).toBeTruthy();
-    expect(app.calls('POST')).toEqual([{ method: 'POST', path: `/api/admin/escrows/${ID}/release`, body: { notes: '', expected_address: 'bc1qseller', totp_code: '654321' } }]);
+    expect(app.calls('POST')).toEqual([
+      {
+        method: 'POST',
+        path: `/api/admin/escrows/${ID}/release`,
+        body: { notes: '', expected_address: 'bc1qseller', totp_code: '654321' },
+      },
+    ]);
   });
 
   it('pays out a split both parties agreed to with no outcome, showing what each side gets and sending both addresses', async () => {
@@ -113,12 +166,26 @@ describe('Escrows', () => {
       refund_address: 'bc1qbuyer',
       ready_to_release: true,
       proposals: [
-        { id: 'p1', kind: 'split' as const, status: 'accepted' as const, proposed_by: 'buyer' as const, seller_percent: 70, days: null, note: null, seller_sats: 1_400_000, buyer_sats: 600_000, created_at: '2026-01-03T10:00:00Z' },
+        {
+          id: 'p1',
+          kind: 'split' as const,
+          status: 'accepted' as const,
+          proposed_by: 'buyer' as const,
+          seller_percent: 70,
+          days: null,
+          note: null,
+          seller_sats: 1_400_000,
+          buyer_sats: 600_000,
+          created_at: '2026-01-03T10:00:00Z',
+        },
       ],
     };
     const app = renderConsole(
       '/admin?tab=escrows&escrow=' + ID,
-      (request) => (request.path === `/api/escrows/${ID}` ? { status: 200, body: agreed } : detail(() => ({ status: 200, body: { ...agreed, status: 'released' } }))(request)),
+      (request) =>
+        request.path === `/api/escrows/${ID}`
+          ? { status: 200, body: agreed }
+          : detail(() => ({ status: 200, body: { ...agreed, status: 'released' } }))(request),
       { totp: true },
     );
     expect(await screen.findByText(/Both parties agreed to a split, 70% to the seller/)).toBeTruthy();
@@ -133,13 +200,19 @@ describe('Escrows', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: 'Pay out as agreed' }));
     expect(await screen.findByText('Settlement paid out')).toBeTruthy();
     expect(app.calls('POST')).toEqual([
-      { method: 'POST', path: `/api/admin/escrows/${ID}/resolve`, body: { expected_address: 'bc1qseller', expected_refund_address: 'bc1qbuyer', totp_code: '654321' } },
+      {
+        method: 'POST',
+        path: `/api/admin/escrows/${ID}/resolve`,
+        body: { expected_address: 'bc1qseller', expected_refund_address: 'bc1qbuyer', totp_code: '654321' },
+      },
     ]);
   });
 
   it('release marks a payout address proven by its BIP-322 signature', async () => {
     const proven = { ...escrow, payout_address_proven: true };
-    renderConsole('/admin?tab=escrows&escrow=' + ID, (request) => (request.path === `/api/escrows/${ID}` ? { status: 200, body: proven } : detail(() => undefined)(request)));
+    renderConsole('/admin?tab=escrows&escrow=' + ID, (request) =>
+      request.path === `/api/escrows/${ID}` ? { status: 200, body: proven } : detail(() => undefined)(request),
+    );
     await userEvent.click(await screen.findByRole('button', { name: 'Release' }));
     const dialog = screen.getByRole('dialog', { name: 'Release the funds to the seller?' });
     expect(within(dialog).getByText('bc1qseller')).toBeTruthy();
@@ -147,15 +220,26 @@ describe('Escrows', () => {
   });
 
   it('a payout address changed since the dialog opened is refused with the server detail, inside the dialog', async () => {
-    renderConsole('/admin?tab=escrows&escrow=' + ID, detail(() => ({ status: 409, body: { detail: "The seller's payout address changed; check it again", code: 'address_changed' } })));
+    renderConsole(
+      '/admin?tab=escrows&escrow=' + ID,
+      detail(() => ({
+        status: 409,
+        body: { detail: "The seller's payout address changed; check it again", code: 'address_changed' },
+      })),
+    );
     await userEvent.click(await screen.findByRole('button', { name: 'Release' }));
     const dialog = screen.getByRole('dialog');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Release funds' }));
-    expect((await within(dialog).findByRole('alert')).textContent).toBe("The seller's payout address changed; check it again");
+    expect((await within(dialog).findByRole('alert')).textContent).toBe(
+      "The seller's payout address changed; check it again",
+    );
   });
 
   it('freeze needs a reason; the fallback names the action when the server gives no detail', async () => {
-    const app = renderConsole('/admin?tab=escrows&escrow=' + ID, detail(() => ({ status: 500, body: {} })));
+    const app = renderConsole(
+      '/admin?tab=escrows&escrow=' + ID,
+      detail(() => ({ status: 500, body: {} })),
+    );
     await userEvent.click(await screen.findByRole('button', { name: 'Freeze' }));
     const dialog = screen.getByRole('dialog');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Freeze' }));
@@ -169,7 +253,10 @@ describe('Escrows', () => {
 
 describe('Escrow history', () => {
   it('tells each event in a sentence with users by username, the event type only as a detail', async () => {
-    renderConsole('/admin?tab=escrows&escrow=' + ID, detail(() => undefined));
+    renderConsole(
+      '/admin?tab=escrows&escrow=' + ID,
+      detail(() => undefined),
+    );
     const bound = (await screen.findByText('Made sam the seller of escrow 0b1c2d3e')).closest('li')!;
     expect(bound.textContent).toContain('by system');
     // The user id is only in the record, folded away.
@@ -182,10 +269,19 @@ describe('Escrow history', () => {
 
 describe('Cancel an unpaid escrow', () => {
   it('shows the escrow, its amount and the address it frees, needs a reason, and sends it with the 2FA code', async () => {
-    const unpaid = { ...escrow, status: 'pending_payment', payment_marked_at: null, payout_address: null, allowed_actions: ['cancel', 'freeze'] };
+    const unpaid = {
+      ...escrow,
+      status: 'pending_payment',
+      payment_marked_at: null,
+      payout_address: null,
+      allowed_actions: ['cancel', 'freeze'],
+    };
     const app = renderConsole(
       '/admin?tab=escrows&escrow=' + ID,
-      (request) => (request.path === `/api/escrows/${ID}` && request.method === 'GET' ? { status: 200, body: unpaid } : detail(() => ({ status: 200, body: { ...unpaid, status: 'cancelled' } }))(request)),
+      (request) =>
+        request.path === `/api/escrows/${ID}` && request.method === 'GET'
+          ? { status: 200, body: unpaid }
+          : detail(() => ({ status: 200, body: { ...unpaid, status: 'cancelled' } }))(request),
       { totp: true },
     );
     await userEvent.click(await screen.findByRole('button', { name: 'Cancel escrow' }));
@@ -200,21 +296,37 @@ describe('Cancel an unpaid escrow', () => {
     await userEvent.type(within(dialog).getByLabelText(/Your 2FA code/), '654321');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel escrow' }));
     expect(await screen.findByText('Escrow cancelled')).toBeTruthy();
-    expect(app.calls('POST')).toEqual([{ method: 'POST', path: `/api/admin/escrows/${ID}/cancel`, body: { reason: 'Hoarding pool addresses', totp_code: '654321' } }]);
+    expect(app.calls('POST')).toEqual([
+      {
+        method: 'POST',
+        path: `/api/admin/escrows/${ID}/cancel`,
+        body: { reason: 'Hoarding pool addresses', totp_code: '654321' },
+      },
+    ]);
   });
 });
 
 describe('the powers offered on one escrow', () => {
   it.each([
-    ['waiting for payment, no address', ['assign_address', 'cancel', 'freeze', 'post_message'], ['Assign address', 'Cancel escrow', 'Freeze']],
+    [
+      'waiting for payment, no address',
+      ['assign_address', 'cancel', 'freeze', 'post_message'],
+      ['Assign address', 'Cancel escrow', 'Freeze'],
+    ],
     ['funded, both addresses set', ['release', 'refund', 'freeze', 'post_message'], ['Release', 'Refund', 'Freeze']],
     ['frozen', ['unfreeze', 'post_message'], ['Unfreeze']],
     ['released', ['post_message'], []],
   ] as const)('%s: exactly the allowed actions', async (_what, allowed, buttons) => {
     const shown = { ...escrow, allowed_actions: [...allowed] };
-    renderConsole('/admin?tab=escrows&escrow=' + ID, (request) => (request.path === `/api/escrows/${ID}` ? { status: 200, body: shown } : detail(() => undefined)(request)));
+    renderConsole('/admin?tab=escrows&escrow=' + ID, (request) =>
+      request.path === `/api/escrows/${ID}` ? { status: 200, body: shown } : detail(() => undefined)(request),
+    );
     expect(await screen.findByText('EscrowCreated')).toBeTruthy();
     const powers = document.querySelector('.escrow-detail .row-actions')!;
-    expect(within(powers as HTMLElement).queryAllByRole('button').map((b) => b.textContent)).toEqual(buttons);
+    expect(
+      within(powers as HTMLElement)
+        .queryAllByRole('button')
+        .map((b) => b.textContent),
+    ).toEqual(buttons);
   });
 });

@@ -22,7 +22,8 @@ export function EscrowsPanel() {
   const { notice, success } = useNotice();
   const update = (next: Record<string, string>) => {
     const merged = new URLSearchParams({ tab: 'escrows' });
-    for (const [key, value] of Object.entries({ status, q: search, ready: ready ? 'true' : '', ...next })) if (value && value !== '0') merged.set(key, value);
+    for (const [key, value] of Object.entries({ status, q: search, ready: ready ? 'true' : '', ...next }))
+      if (value && value !== '0') merged.set(key, value);
     setParams(merged);
   };
   return (
@@ -37,17 +38,36 @@ export function EscrowsPanel() {
             status={status}
             search={search}
             ready={ready}
-            onChange={(next) => update({ status: next.status, q: next.search, ready: next.ready ? 'true' : '', page: '0' })}
+            onChange={(next) =>
+              update({ status: next.status, q: next.search, ready: next.ready ? 'true' : '', page: '0' })
+            }
           />
-          <QueryState query={escrows} errorFallback="Failed to load escrows" isEmpty={(p) => p.escrows.length === 0} empty={ready && !status && !search ? 'No escrow is ready to release.' : status || search || ready ? 'No escrow matches these filters.' : 'No escrows yet.'}>
+          <QueryState
+            query={escrows}
+            errorFallback="Failed to load escrows"
+            isEmpty={(p) => p.escrows.length === 0}
+            empty={
+              ready && !status && !search
+                ? 'No escrow is ready to release.'
+                : status || search || ready
+                  ? 'No escrow matches these filters.'
+                  : 'No escrows yet.'
+            }
+          >
             {(p) => (
               <>
                 <p className="small muted" aria-live="polite">
                   {p.total} escrow{p.total === 1 ? '' : 's'}
-                  {p.total > ESCROWS_PAGE_SIZE && `, ${page * ESCROWS_PAGE_SIZE + 1} to ${page * ESCROWS_PAGE_SIZE + p.escrows.length} shown`}
+                  {p.total > ESCROWS_PAGE_SIZE &&
+                    `, ${page * ESCROWS_PAGE_SIZE + 1} to ${page * ESCROWS_PAGE_SIZE + p.escrows.length} shown`}
                 </p>
                 <EscrowTable escrows={p.escrows} />
-                <Pager page={page} hasNext={(page + 1) * ESCROWS_PAGE_SIZE < p.total} onPage={(n) => update({ page: String(n) })} label="Escrow pages" />
+                <Pager
+                  page={page}
+                  hasNext={(page + 1) * ESCROWS_PAGE_SIZE < p.total}
+                  onPage={(n) => update({ page: String(n) })}
+                  label="Escrow pages"
+                />
               </>
             )}
           </QueryState>

@@ -8,7 +8,9 @@ import { ReplayCard } from './components/replay-card.tsx';
 export function LedgerPanel() {
   return (
     <>
-      <PanelHead title="Ledger">The log every screen is built from: each event carries the hash of the one before it.</PanelHead>
+      <PanelHead title="Ledger">
+        The log every screen is built from: each event carries the hash of the one before it.
+      </PanelHead>
       <div className="ledger-grid">
         <ChainCard />
         <ReplayCard />

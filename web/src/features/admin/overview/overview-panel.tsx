@@ -11,7 +11,12 @@ import { MonthChart } from './components/month-chart.tsx';
 import { ReportDownloads } from './components/report-downloads.tsx';
 import './overview.css';
 
-const hours = (seconds: number | null) => (seconds === null ? 'none yet' : seconds < 3600 ? `${Math.round(seconds / 60)} min` : `${(seconds / 3600).toFixed(1)} h`);
+const hours = (seconds: number | null) =>
+  seconds === null
+    ? 'none yet'
+    : seconds < 3600
+      ? `${Math.round(seconds / 60)} min`
+      : `${(seconds / 3600).toFixed(1)} h`;
 const STATUS_WORDS: Record<string, string> = {
   pending_payment: 'Awaiting payment',
   payment_marked: 'Payment marked',
@@ -26,7 +31,11 @@ const STATUS_WORDS: Record<string, string> = {
 
 function Figures({ o }: { o: Overview }) {
   const figures: [string, string, string?][] = [
-    ['Volume funded', displayUsd(o.volume_cents), `${formatBtc(o.volume_sats)} in ${o.escrows_funded} escrow${o.escrows_funded === 1 ? '' : 's'}`],
+    [
+      'Volume funded',
+      displayUsd(o.volume_cents),
+      `${formatBtc(o.volume_sats)} in ${o.escrows_funded} escrow${o.escrows_funded === 1 ? '' : 's'}`,
+    ],
     ['Fees taken', displayUsd(o.fee_cents), formatBtc(o.fee_sats)],
     ['Escrows opened', String(o.escrows_created)],
     ['Dispute rate', `${(o.dispute_rate * 100).toFixed(1)}%`, `${o.disputes_opened} opened`],
@@ -74,7 +83,10 @@ export function OverviewPanel() {
   const overview = useOverview(range);
   return (
     <>
-      <PanelHead title="Overview">Volume, fees and how escrows move, computed from the log: the same figures verify-export prints for the same range.</PanelHead>
+      <PanelHead title="Overview">
+        Volume, fees and how escrows move, computed from the log: the same figures verify-export prints for the same
+        range.
+      </PanelHead>
       <form
         className="overview-range"
         onSubmit={(event) => {
@@ -83,10 +95,20 @@ export function OverviewPanel() {
         }}
       >
         <Field label="From" hint="Blank: from the start">
-          <input type="date" value={draft.from} max={draft.to || undefined} onChange={(e) => setDraft({ ...draft, from: e.target.value })} />
+          <input
+            type="date"
+            value={draft.from}
+            max={draft.to || undefined}
+            onChange={(e) => setDraft({ ...draft, from: e.target.value })}
+          />
         </Field>
         <Field label="To" hint="Blank: up to now">
-          <input type="date" value={draft.to} min={draft.from || undefined} onChange={(e) => setDraft({ ...draft, to: e.target.value })} />
+          <input
+            type="date"
+            value={draft.to}
+            min={draft.from || undefined}
+            onChange={(e) => setDraft({ ...draft, to: e.target.value })}
+          />
         </Field>
         <Button type="submit" variant="secondary" busy={overview.isFetching}>
           Show

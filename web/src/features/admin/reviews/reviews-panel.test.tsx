@@ -24,11 +24,17 @@ const review = (id: string, name: string, status: ModeratedReview['status'] = 'p
   admin_edit_note: null,
   rejection_reason: status === 'rejected' ? 'Spam' : null,
 });
-const store = (pending: ModeratedReview[], all: ModeratedReview[], act: Server = () => ({ status: 200, body: { detail: 'ok' } })): Server => (request) => {
-  if (request.path === '/api/admin/reviews/pending') return { status: 200, body: pending };
-  if (request.path === '/api/admin/reviews') return { status: 200, body: all };
-  return request.method === 'GET' ? undefined : act(request);
-};
+const store =
+  (
+    pending: ModeratedReview[],
+    all: ModeratedReview[],
+    act: Server = () => ({ status: 200, body: { detail: 'ok' } }),
+  ): Server =>
+  (request) => {
+    if (request.path === '/api/admin/reviews/pending') return { status: 200, body: pending };
+    if (request.path === '/api/admin/reviews') return { status: 200, body: all };
+    return request.method === 'GET' ? undefined : act(request);
+  };
 const pendingRegion = () => screen.findByRole('region', { name: /^Pending Reviews/ });
 
 describe('Reviews', () => {
@@ -41,11 +47,18 @@ describe('Reviews', () => {
 
   it('Approve says Review approved; a failure without a detail says Failed to approve review', async () => {
     let ok = true;
-    const app = renderConsole('/admin?tab=reviews', store([review('r1', 'Ann')], [], () => (ok ? { status: 200, body: { detail: 'Review approved' } } : { status: 500, body: {} })));
+    const app = renderConsole(
+      '/admin?tab=reviews',
+      store([review('r1', 'Ann')], [], () =>
+        ok ? { status: 200, body: { detail: 'Review approved' } } : { status: 500, body: {} },
+      ),
+    );
     const region = await pendingRegion();
     await userEvent.click(await within(region).findByRole('button', { name: 'Approve' }));
     expect(await screen.findByText('Review approved')).toBeTruthy();
-    expect(app.calls('POST', '/api/admin/')).toEqual([{ method: 'POST', path: '/api/admin/reviews/r1/approve', body: null }]);
+    expect(app.calls('POST', '/api/admin/')).toEqual([
+      { method: 'POST', path: '/api/admin/reviews/r1/approve', body: null },
+    ]);
     ok = false;
     await userEvent.click(within(region).getByRole('button', { name: 'Approve' }));
     expect((await screen.findByRole('alert')).textContent).toBe('Failed to approve review');
@@ -61,7 +74,9 @@ describe('Reviews', () => {
     await userEvent.type(within(dialog).getByLabelText(/Rejection reason/), 'Spam');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Reject' }));
     expect(await screen.findByText('Review rejected')).toBeTruthy();
-    expect(app.calls('POST', '/api/admin/')).toEqual([{ method: 'POST', path: '/api/admin/reviews/r1/reject', body: { reason: 'Spam' } }]);
+    expect(app.calls('POST', '/api/admin/')).toEqual([
+      { method: 'POST', path: '/api/admin/reviews/r1/reject', body: { reason: 'Spam' } },
+    ]);
   });
 
   it('Edit & Approve sends the edited text and the admin note; Save & Approve / Cancel', async () => {
@@ -75,7 +90,11 @@ describe('Reviews', () => {
     await userEvent.type(within(dialog).getByLabelText(/Admin Note/), 'typo');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save & Approve' }));
     expect(await screen.findByText('Review edited and approved')).toBeTruthy();
-    expect(app.calls('POST', '/api/admin/')[0]).toEqual({ method: 'POST', path: '/api/admin/reviews/r1/edit', body: { edited_text: 'Better words', admin_note: 'typo' } });
+    expect(app.calls('POST', '/api/admin/')[0]).toEqual({
+      method: 'POST',
+      path: '/api/admin/reviews/r1/edit',
+      body: { edited_text: 'Better words', admin_note: 'typo' },
+    });
   });
 
   it("Delete asks in the spec's words, then Review deleted; a rejected one can be reopened", async () => {
@@ -89,6 +108,9 @@ describe('Reviews', () => {
     expect(within(dialog).getByText('Delete this review permanently? This action cannot be undone.')).toBeTruthy();
     await userEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
     expect(await screen.findByText('Review deleted')).toBeTruthy();
-    expect(app.calls(undefined, '/api/admin/reviews/r2').map((c) => `${c.method} ${c.path}`)).toEqual(['POST /api/admin/reviews/r2/reopen', 'DELETE /api/admin/reviews/r2']);
+    expect(app.calls(undefined, '/api/admin/reviews/r2').map((c) => `${c.method} ${c.path}`)).toEqual([
+      'POST /api/admin/reviews/r2/reopen',
+      'DELETE /api/admin/reviews/r2',
+    ]);
   });
 });

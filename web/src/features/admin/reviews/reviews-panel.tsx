@@ -34,7 +34,12 @@ export function ReviewsPanel() {
       <NoticeLine notice={notice} />
       <section aria-labelledby="pending-reviews">
         <h3 id="pending-reviews">Pending Reviews ({pending.data?.length ?? 0})</h3>
-        <QueryState query={pending} errorFallback="Failed to load reviews" isEmpty={(list) => list.length === 0} empty="No pending reviews">
+        <QueryState
+          query={pending}
+          errorFallback="Failed to load reviews"
+          isEmpty={(list) => list.length === 0}
+          empty="No pending reviews"
+        >
           {(list) => (
             <ul className="card-list">
               {list.map((r) => (
@@ -43,7 +48,12 @@ export function ReviewsPanel() {
                   review={r}
                   actions={
                     <>
-                      <Button busy={approve.isPending && approve.variables === r.id} onClick={() => void act(approve.mutateAsync(r.id), 'Review approved', 'Failed to approve review')}>
+                      <Button
+                        busy={approve.isPending && approve.variables === r.id}
+                        onClick={() =>
+                          void act(approve.mutateAsync(r.id), 'Review approved', 'Failed to approve review')
+                        }
+                      >
                         Approve
                       </Button>
                       <Button variant="secondary" onClick={() => setOpen({ dialog: 'edit', review: r })}>
@@ -62,7 +72,12 @@ export function ReviewsPanel() {
       </section>
       <section aria-labelledby="all-reviews">
         <h3 id="all-reviews">All Reviews ({all.data?.length ?? 0})</h3>
-        <QueryState query={all} errorFallback="Failed to load reviews" isEmpty={(list) => list.length === 0} empty="No reviews yet.">
+        <QueryState
+          query={all}
+          errorFallback="Failed to load reviews"
+          isEmpty={(list) => list.length === 0}
+          empty="No reviews yet."
+        >
           {(list) => (
             <ul className="card-list">
               {list.map((r) => (
@@ -72,11 +87,21 @@ export function ReviewsPanel() {
                   actions={
                     <>
                       {r.status === 'rejected' && (
-                        <Button variant="secondary" busy={reopen.isPending && reopen.variables === r.id} onClick={() => void act(reopen.mutateAsync(r.id), 'Review reopened', 'Failed to reopen review')}>
+                        <Button
+                          variant="secondary"
+                          busy={reopen.isPending && reopen.variables === r.id}
+                          onClick={() =>
+                            void act(reopen.mutateAsync(r.id), 'Review reopened', 'Failed to reopen review')
+                          }
+                        >
                           Reopen
                         </Button>
                       )}
-                      <Button variant="danger" onClick={() => setOpen({ dialog: 'delete', review: r })} aria-label={`Delete the review by ${r.name}`}>
+                      <Button
+                        variant="danger"
+                        onClick={() => setOpen({ dialog: 'delete', review: r })}
+                        aria-label={`Delete the review by ${r.name}`}
+                      >
                         Delete
                       </Button>
                     </>

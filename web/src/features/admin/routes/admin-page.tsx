@@ -27,7 +27,10 @@ const PANELS: Record<AdminTab, React.ComponentType> = {
 
 /** /admin: the console's tabs (the tab, and a selected escrow, live in the URL) and the chosen panel. */
 export function AdminPage() {
-  usePageMeta('Admin console', 'Run the escrow service: payments, escrows, disputes, the address pool, users, reviews and the ledger.');
+  usePageMeta(
+    'Admin console',
+    'Run the escrow service: payments, escrows, disputes, the address pool, users, reviews and the ledger.',
+  );
   const [params] = useSearchParams();
   const tab = tabOf(params.get('tab'));
   const counts = useTabCounts();
@@ -45,10 +48,18 @@ export function AdminPage() {
         {ADMIN_TABS.map(({ id, label }) => {
           const count = counts[id];
           return (
-            <Link key={id} to={`/admin?tab=${id}`} className={`admin-tab${id === tab ? ' admin-tab-active' : ''}`} aria-current={id === tab ? 'page' : undefined}>
+            <Link
+              key={id}
+              to={`/admin?tab=${id}`}
+              className={`admin-tab${id === tab ? ' admin-tab-active' : ''}`}
+              aria-current={id === tab ? 'page' : undefined}
+            >
               {label}
               {count && (
-                <span className={`tab-count${id === 'addresses' ? ' tab-count-warn' : ''}`} aria-label={`${count.count} ${count.label}`}>
+                <span
+                  className={`tab-count${id === 'addresses' ? ' tab-count-warn' : ''}`}
+                  aria-label={`${count.count} ${count.label}`}
+                >
                   {count.count}
                 </span>
               )}

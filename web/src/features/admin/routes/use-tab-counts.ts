@@ -16,12 +16,14 @@ export function useTabCounts(): Partial<Record<AdminTab, { count: number; label:
   const addresses = useAddresses();
   const ready = useReadyToReleaseCount();
   const counts: Partial<Record<AdminTab, { count: number; label: string }>> = {};
-  if (verifications.data?.length) counts.verifications = { count: verifications.data.length, label: 'payments to verify' };
+  if (verifications.data?.length)
+    counts.verifications = { count: verifications.data.length, label: 'payments to verify' };
   if (ready.data) counts.escrows = { count: ready.data, label: 'escrows ready to release' };
   const open = disputes.data?.filter((d) => d.status === 'open').length ?? 0;
   if (open) counts.disputes = { count: open, label: 'open disputes' };
   if (reviews.data?.length) counts.reviews = { count: reviews.data.length, label: 'reviews to moderate' };
   const free = addresses.data?.filter((a) => a.status === 'available').length;
-  if (free !== undefined && free < LOW_POOL) counts.addresses = { count: free, label: 'free addresses: the pool is low' };
+  if (free !== undefined && free < LOW_POOL)
+    counts.addresses = { count: free, label: 'free addresses: the pool is low' };
   return counts;
 }

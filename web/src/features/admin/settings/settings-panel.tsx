@@ -9,13 +9,23 @@ import { type SettingsChange, useSettingsChanges } from './api/get-settings-chan
 import { PricingForm } from './components/pricing-form.tsx';
 
 const DAY_MS = 86_400_000;
-const by = (changes: SettingsChange[] | undefined, type: string) => changes?.find((c) => c.action_type === type)?.actor_username ?? null;
+const by = (changes: SettingsChange[] | undefined, type: string) =>
+  changes?.find((c) => c.action_type === type)?.actor_username ?? null;
 
-function Current({ pricing, changes, now }: { pricing: Pricing | null; changes: SettingsChange[] | undefined; now: number }) {
+function Current({
+  pricing,
+  changes,
+  now,
+}: {
+  pricing: Pricing | null;
+  changes: SettingsChange[] | undefined;
+  now: number;
+}) {
   if (!pricing) {
     return (
       <p className="warning" role="status">
-        <AlertTriangle size={16} aria-hidden="true" /> No BTC/USD rate is set: nobody can open an escrow until you set one.
+        <AlertTriangle size={16} aria-hidden="true" /> No BTC/USD rate is set: nobody can open an escrow until you set
+        one.
       </p>
     );
   }
@@ -27,17 +37,21 @@ function Current({ pricing, changes, now }: { pricing: Pricing | null; changes: 
       <dl className="facts">
         <dt>BTC/USD rate</dt>
         <dd>
-          <strong>{formatUsd(pricing.btc_usd_rate)}</strong> per BTC, set {formatAge(pricing.rate_set_at)} ({formatDateTime(pricing.rate_set_at)}){rateBy && ` by ${rateBy}`}
+          <strong>{formatUsd(pricing.btc_usd_rate)}</strong> per BTC, set {formatAge(pricing.rate_set_at)} (
+          {formatDateTime(pricing.rate_set_at)}){rateBy && ` by ${rateBy}`}
         </dd>
         <dt>Fee</dt>
         <dd>
           <strong>{pricing.fee_percentage}%</strong> of the amount
-          {pricing.fee_set_at ? `, set ${formatDateTime(pricing.fee_set_at)}${feeBy ? ` by ${feeBy}` : ''}` : ' (the default)'}
+          {pricing.fee_set_at
+            ? `, set ${formatDateTime(pricing.fee_set_at)}${feeBy ? ` by ${feeBy}` : ''}`
+            : ' (the default)'}
         </dd>
       </dl>
       {stale && (
         <p className="warning" role="status">
-          <AlertTriangle size={16} aria-hidden="true" /> The rate is older than a day: new escrows are priced with it. Check the market and set it again.
+          <AlertTriangle size={16} aria-hidden="true" /> The rate is older than a day: new escrows are priced with it.
+          Check the market and set it again.
         </p>
       )}
     </>
@@ -51,7 +65,9 @@ export function SettingsPanel() {
   const { notice, success } = useNotice();
   return (
     <>
-      <PanelHead title="Settings">The rate and fee every new escrow is priced with. There is no price feed: an admin sets the rate.</PanelHead>
+      <PanelHead title="Settings">
+        The rate and fee every new escrow is priced with. There is no price feed: an admin sets the rate.
+      </PanelHead>
       <NoticeLine notice={notice} />
       <QueryState query={pricing} errorFallback="Failed to load the rate">
         {(current) => (

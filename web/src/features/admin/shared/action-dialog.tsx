@@ -29,14 +29,28 @@ interface ActionDialogProps {
  * account has 2FA on (one field, the server wants a fresh code for every power), and the server's refusal inside
  * the dialog so the admin can correct and confirm again.
  */
-export function ActionDialog({ open, onOpenChange, title, description, confirmLabel, tone = 'primary', fallback, check, run, onDone, gated = true, children }: ActionDialogProps) {
+export function ActionDialog({
+  open,
+  onOpenChange,
+  title,
+  description,
+  confirmLabel,
+  tone = 'primary',
+  fallback,
+  check,
+  run,
+  onDone,
+  gated = true,
+  children,
+}: ActionDialogProps) {
   const { user } = useAuth();
   const needsCode = gated && Boolean(user?.totp_enabled);
   const [code, setCode] = useResetState(open, () => '');
   const [error, setError] = useResetState<string | null>(open, () => null);
   const [busy, setBusy] = useState(false);
   const confirm = async () => {
-    const refusal = check?.() ?? (needsCode && !/^\d{6}$/.test(code) ? 'Enter the 6-digit code from your authenticator app' : null);
+    const refusal =
+      check?.() ?? (needsCode && !/^\d{6}$/.test(code) ? 'Enter the 6-digit code from your authenticator app' : null);
     if (refusal) return setError(refusal);
     setBusy(true);
     setError(null);

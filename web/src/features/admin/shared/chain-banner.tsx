@@ -11,8 +11,8 @@ export function ChainBanner() {
   if (health.data?.chain !== 'broken') return null;
   return (
     <Message tone="error">
-      <strong>The event log failed its integrity check.</strong> Payment verifications, releases, refunds and splits are stopped until it
-      verifies again. <Link to="/admin?tab=ledger">See where it breaks on the Ledger tab</Link>.
+      <strong>The event log failed its integrity check.</strong> Payment verifications, releases, refunds and splits are
+      stopped until it verifies again. <Link to="/admin?tab=ledger">See where it breaks on the Ledger tab</Link>.
     </Message>
   );
 }

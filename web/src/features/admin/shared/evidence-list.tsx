@@ -41,7 +41,10 @@ export function EvidenceList({ evidence, showNotes = true }: { evidence: readonl
       {evidence.map((e) => (
         <li key={idOf(e)} className="evidence-item">
           <p className="small">
-            <FileText size={14} aria-hidden="true" /> {e.filename} <span className="muted">({e.content_type}, {formatBytes(e.size_bytes)})</span>
+            <FileText size={14} aria-hidden="true" /> {e.filename}{' '}
+            <span className="muted">
+              ({e.content_type}, {formatBytes(e.size_bytes)})
+            </span>
           </p>
           {showNotes && e.notes && <p className="small">{e.notes}</p>}
           {PREVIEWED.has(e.content_type) && <ImagePreview evidence={e} />}

@@ -8,31 +8,62 @@ import type { AdminUser } from './api/get-users.ts';
 
 afterEach(resetApp);
 
-const carol: AdminUser = { id: 'u2', username: 'carol', email: 'carol@example.com', email_verified: true, full_name: 'Carol Jones', role: 'buyer', country: 'DE', phone: '+49 1', created_at: '2026-01-02T00:00:00Z', is_frozen: false, suspension_reason: null, totp_enabled: true, must_change_password: false };
-const users = (answer: Server): Server => (request) => (request.path === '/api/admin/users' ? { status: 200, body: [carol] } : answer(request));
+const carol: AdminUser = {
+  id: 'u2',
+  username: 'carol',
+  email: 'carol@example.com',
+  email_verified: true,
+  full_name: 'Carol Jones',
+  role: 'buyer',
+  country: 'DE',
+  phone: '+49 1',
+  created_at: '2026-01-02T00:00:00Z',
+  is_frozen: false,
+  suspension_reason: null,
+  totp_enabled: true,
+  must_change_password: false,
+};
+const users =
+  (answer: Server): Server =>
+  (request) =>
+    request.path === '/api/admin/users' ? { status: 200, body: [carol] } : answer(request);
 const row = async () => (await screen.findByText('Carol Jones')).closest('tr')!;
 
 describe('Users', () => {
   it("lists the spec's fields and badges", async () => {
-    renderConsole('/admin?tab=users', users(() => undefined));
+    renderConsole(
+      '/admin?tab=users',
+      users(() => undefined),
+    );
     const r = await row();
-    for (const text of ['buyer', '2FA', '@carol', 'carol@example.com', 'DE', '+49 1', '2 Jan 2026']) expect(within(r).getByText(text)).toBeTruthy();
+    for (const text of ['buyer', '2FA', '@carol', 'carol@example.com', 'DE', '+49 1', '2 Jan 2026'])
+      expect(within(r).getByText(text)).toBeTruthy();
     expect(within(r).queryByText('SUSPENDED')).toBeNull();
   });
 
   it('Edit sends only the non-empty fields and says User updated successfully', async () => {
-    const app = renderConsole('/admin?tab=users', users(({ method }) => (method === 'PUT' ? { status: 200, body: { detail: 'User updated successfully' } } : undefined)));
+    const app = renderConsole(
+      '/admin?tab=users',
+      users(({ method }) =>
+        method === 'PUT' ? { status: 200, body: { detail: 'User updated successfully' } } : undefined,
+      ),
+    );
     await userEvent.click(within(await row()).getByRole('button', { name: 'Edit carol' }));
     const dialog = screen.getByRole('dialog', { name: 'Edit user' });
     await userEvent.clear(within(dialog).getByLabelText('Full Name'));
     await userEvent.selectOptions(within(dialog).getByLabelText('Role'), 'seller');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Update User' }));
     expect(await screen.findByText('User updated successfully')).toBeTruthy();
-    expect(app.calls('PUT')).toEqual([{ method: 'PUT', path: '/api/admin/users/u2', body: { email: 'carol@example.com', role: 'seller' } }]);
+    expect(app.calls('PUT')).toEqual([
+      { method: 'PUT', path: '/api/admin/users/u2', body: { email: 'carol@example.com', role: 'seller' } },
+    ]);
   });
 
   it('Suspend asks for a reason: cancelling sends nothing, an empty reason is refused, then User suspended', async () => {
-    const app = renderConsole('/admin?tab=users', users(({ method }) => (method === 'POST' ? { status: 200, body: { detail: 'User suspended' } } : undefined)));
+    const app = renderConsole(
+      '/admin?tab=users',
+      users(({ method }) => (method === 'POST' ? { status: 200, body: { detail: 'User suspended' } } : undefined)),
+    );
     await userEvent.click(within(await row()).getByRole('button', { name: 'Suspend carol' }));
     await userEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Cancel' }));
     expect(screen.queryByRole('dialog')).toBeNull();
@@ -44,12 +75,19 @@ describe('Users', () => {
     await userEvent.type(within(dialog).getByLabelText(/Reason/), 'Fraud');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Suspend' }));
     expect(await screen.findByText('User suspended')).toBeTruthy();
-    expect(app.calls('POST', '/api/admin/')).toEqual([{ method: 'POST', path: '/api/admin/users/u2/suspend', body: { reason: 'Fraud' } }]);
+    expect(app.calls('POST', '/api/admin/')).toEqual([
+      { method: 'POST', path: '/api/admin/users/u2/suspend', body: { reason: 'Fraud' } },
+    ]);
   });
 
   it("Delete says it cannot be undone and shows the server's refusal, or the spec's fallback without one", async () => {
     let detail: string | undefined = 'This user has 1 escrow that is not finished';
-    renderConsole('/admin?tab=users', users(({ method }) => (method === 'DELETE' ? { status: 409, body: detail ? { detail, code: 'conflict' } : {} } : undefined)));
+    renderConsole(
+      '/admin?tab=users',
+      users(({ method }) =>
+        method === 'DELETE' ? { status: 409, body: detail ? { detail, code: 'conflict' } : {} } : undefined,
+      ),
+    );
     await userEvent.click(within(await row()).getByRole('button', { name: 'Delete carol' }));
     const dialog = screen.getByRole('dialog', { name: 'Delete Carol Jones?' });
     expect(within(dialog).getByText(/This action cannot be undone/)).toBeTruthy();
@@ -61,7 +99,11 @@ describe('Users', () => {
   });
 
   it('with 2FA on, every power asks for the code and sends it', async () => {
-    const app = renderConsole('/admin?tab=users', users(({ method }) => (method === 'POST' ? { status: 200, body: { detail: 'ok' } } : undefined)), { totp: true });
+    const app = renderConsole(
+      '/admin?tab=users',
+      users(({ method }) => (method === 'POST' ? { status: 200, body: { detail: 'ok' } } : undefined)),
+      { totp: true },
+    );
     await userEvent.click(within(await row()).getByRole('button', { name: 'Reset the password of carol' }));
     const dialog = screen.getByRole('dialog');
     await userEvent.type(within(dialog).getByLabelText(/Your 2FA code/), '123456');
@@ -81,7 +123,14 @@ describe('Users', () => {
         request.path === '/api/admin/users'
           ? { status: 200, body: [suspended, { ...carol, id: 'u3', username: 'dave', full_name: 'Dave Active' }] }
           : request.method === 'POST'
-            ? { status: 200, body: { detail: '2 unpaid escrows cancelled; 1 left (see skipped)', cancelled: ['e1', 'e2'], skipped: [{ id: 'e3000000-0000', detail: 'The buyer has marked this escrow as paid' }] } }
+            ? {
+                status: 200,
+                body: {
+                  detail: '2 unpaid escrows cancelled; 1 left (see skipped)',
+                  cancelled: ['e1', 'e2'],
+                  skipped: [{ id: 'e3000000-0000', detail: 'The buyer has marked this escrow as paid' }],
+                },
+              }
             : undefined,
       { totp: true },
     );
@@ -91,10 +140,22 @@ describe('Users', () => {
     const dialog = screen.getByRole('dialog', { name: 'Cancel the unpaid escrows of Carol Jones?' });
     await userEvent.type(within(dialog).getByLabelText(/Your 2FA code/), '123456');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel unpaid escrows' }));
-    expect(within(dialog).getByRole('alert').textContent).toBe('Give a reason (both parties of each escrow are mailed it)');
+    expect(within(dialog).getByRole('alert').textContent).toBe(
+      'Give a reason (both parties of each escrow are mailed it)',
+    );
     await userEvent.type(within(dialog).getByLabelText(/Reason/), 'Abuse of the pool');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel unpaid escrows' }));
-    expect(await screen.findByText(/2 unpaid escrows cancelled; 1 left \(see skipped\): escrow e3000000: The buyer has marked this escrow as paid/)).toBeTruthy();
-    expect(app.calls('POST', '/api/admin/')).toEqual([{ method: 'POST', path: '/api/admin/users/u2/cancel-unpaid-escrows', body: { reason: 'Abuse of the pool', totp_code: '123456' } }]);
+    expect(
+      await screen.findByText(
+        /2 unpaid escrows cancelled; 1 left \(see skipped\): escrow e3000000: The buyer has marked this escrow as paid/,
+      ),
+    ).toBeTruthy();
+    expect(app.calls('POST', '/api/admin/')).toEqual([
+      {
+        method: 'POST',
+        path: '/api/admin/users/u2/cancel-unpaid-escrows',
+        body: { reason: 'Abuse of the pool', totp_code: '123456' },
+      },
+    ]);
   });
 });

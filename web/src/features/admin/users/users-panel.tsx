@@ -15,7 +15,9 @@ import { UnsuspendDialog } from './components/unsuspend-dialog.tsx';
 import { type UserAction, UserTable } from './components/user-table.tsx';
 
 const matches = (u: AdminUser, text: string) =>
-  [u.full_name, u.username, u.email, u.country ?? '', u.phone ?? '', u.role].some((v) => v.toLowerCase().includes(text));
+  [u.full_name, u.username, u.email, u.country ?? '', u.phone ?? '', u.role].some((v) =>
+    v.toLowerCase().includes(text),
+  );
 
 /** Users: every account, searched by name, username, e-mail, country, phone or role, and what an admin may do to one. */
 export function UsersPanel() {
@@ -30,14 +32,27 @@ export function UsersPanel() {
   const close = () => setOpen(null);
   return (
     <>
-      <PanelHead title="Users">Every account. Suspending signs a user out everywhere; their escrows stay as they are until you cancel the unpaid ones.</PanelHead>
+      <PanelHead title="Users">
+        Every account. Suspending signs a user out everywhere; their escrows stay as they are until you cancel the
+        unpaid ones.
+      </PanelHead>
       <div className="filters-row">
         <Field label="Search users">
-          <input type="search" value={search} onChange={(e) => setSearch(e.target.value)} placeholder="Name, username, e-mail…" />
+          <input
+            type="search"
+            value={search}
+            onChange={(e) => setSearch(e.target.value)}
+            placeholder="Name, username, e-mail…"
+          />
         </Field>
       </div>
       <NoticeLine notice={notice} />
-      <QueryState query={users} errorFallback="Failed to load users" isEmpty={(list) => list.length === 0} empty="No users yet.">
+      <QueryState
+        query={users}
+        errorFallback="Failed to load users"
+        isEmpty={(list) => list.length === 0}
+        empty="No users yet."
+      >
         {() =>
           shown.length === 0 ? (
             <p className="empty">No user matches “{search}”.</p>

@@ -14,18 +14,35 @@ export function VerificationsPanel() {
   const { notice, success } = useNotice();
   return (
     <>
-      <PanelHead title="Verifications">Payments buyers marked as sent, oldest first. Check each on the chain, then verify or reject it.</PanelHead>
+      <PanelHead title="Verifications">
+        Payments buyers marked as sent, oldest first. Check each on the chain, then verify or reject it.
+      </PanelHead>
       <NoticeLine notice={notice} />
-      <QueryState query={pending} errorFallback="Failed to load pending verifications" isEmpty={(list) => list.length === 0} empty="No payment is waiting to be verified.">
+      <QueryState
+        query={pending}
+        errorFallback="Failed to load pending verifications"
+        isEmpty={(list) => list.length === 0}
+        empty="No payment is waiting to be verified."
+      >
         {(list) => (
           <ul className="card-list">
             {list.map((item) => (
-              <VerificationCard key={item.escrow.id} item={item} onVerify={() => setOpen({ item, verified: true })} onReject={() => setOpen({ item, verified: false })} />
+              <VerificationCard
+                key={item.escrow.id}
+                item={item}
+                onVerify={() => setOpen({ item, verified: true })}
+                onReject={() => setOpen({ item, verified: false })}
+              />
             ))}
           </ul>
         )}
       </QueryState>
-      <VerifyDialog item={open?.item ?? null} verified={open?.verified ?? true} onClose={() => setOpen(null)} onDone={success} />
+      <VerifyDialog
+        item={open?.item ?? null}
+        verified={open?.verified ?? true}
+        onClose={() => setOpen(null)}
+        onDone={success}
+      />
     </>
   );
 }

@@ -8,7 +8,8 @@ export function WebhooksPanel() {
   return (
     <>
       <PanelHead title="Webhooks">
-        Endpoints told of every escrow's events, signed in the Standard Webhooks format. Making or re-enabling one is an admin power.
+        Endpoints told of every escrow's events, signed in the Standard Webhooks format. Making or re-enabling one is an
+        admin power.
       </PanelHead>
       <WebhooksManager scope="admin" needsCode={Boolean(user?.totp_enabled)} />
     </>

@@ -6,7 +6,14 @@ import { renderApp, resetApp } from '../../../testing/render-app.tsx';
 
 afterEach(resetApp);
 
-const me = { id: 'u1', username: 'alice', email: 'alice@example.com', role: 'buyer', email_verified: true, totp_enabled: true };
+const me = {
+  id: 'u1',
+  username: 'alice',
+  email: 'alice@example.com',
+  role: 'buyer',
+  email_verified: true,
+  totp_enabled: true,
+};
 
 describe('Sign in', () => {
   it('says what is missing and sends nothing when the form is empty', async () => {
@@ -21,7 +28,9 @@ describe('Sign in', () => {
       if (method === 'POST' && path === '/api/auth/login') {
         const code = (body as { totp_code?: string }).totp_code;
         if (!code) return { status: 401, body: { detail: '2FA code required', code: 'totp_required' } };
-        return code === '123456' ? { status: 200, body: { access_token: 'token-1', token_type: 'bearer' } } : { status: 401, body: { detail: 'Invalid 2FA code' } };
+        return code === '123456'
+          ? { status: 200, body: { access_token: 'token-1', token_type: 'bearer' } }
+          : { status: 401, body: { detail: 'Invalid 2FA code' } };
       }
       if (path === '/api/auth/me') return { status: 200, body: me };
       return undefined;
@@ -42,11 +51,17 @@ describe('Sign in', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Sign in' }));
     await waitFor(() => expect(app.router.state.location.pathname).toBe('/dashboard'));
     expect(localStorage.getItem('escrow.session')).toBe('token-1');
-    expect(app.calls('POST', '/api/auth/login').map((r) => (r.body as { totp_code?: string }).totp_code)).toEqual([undefined, '999999', '123456']);
+    expect(app.calls('POST', '/api/auth/login').map((r) => (r.body as { totp_code?: string }).totp_code)).toEqual([
+      undefined,
+      '999999',
+      '123456',
+    ]);
   });
 
   it('shows the server’s reason for a refused sign-in', async () => {
-    renderApp('/login', ({ path }) => (path === '/api/auth/login' ? { status: 403, body: { detail: 'Account suspended' } } : undefined));
+    renderApp('/login', ({ path }) =>
+      path === '/api/auth/login' ? { status: 403, body: { detail: 'Account suspended' } } : undefined,
+    );
     await userEvent.type(await screen.findByLabelText(/Username/), 'mallory');
     await userEvent.type(screen.getByLabelText(/Password/), 'whatever123');
     await userEvent.click(screen.getByRole('button', { name: 'Sign in' }));

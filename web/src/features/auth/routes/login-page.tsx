@@ -21,7 +21,10 @@ export function LoginPage() {
   const [needsCode, setNeedsCode] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
   const arrival = (location.state as LoginState | null) ?? {};
-  const { register, handleSubmit, formState, setFocus } = useForm<LoginInput>({ resolver: zodResolver(loginSchema), defaultValues: { username: '', password: '', totp_code: '' } });
+  const { register, handleSubmit, formState, setFocus } = useForm<LoginInput>({
+    resolver: zodResolver(loginSchema),
+    defaultValues: { username: '', password: '', totp_code: '' },
+  });
   const { errors, isSubmitting } = formState;
   // One place decides where a signed-in user goes from here: signing in only sets the user, so a second
   // navigation cannot race this one (CI once saw the dashboard win over the page the user came from).
@@ -30,7 +33,10 @@ export function LoginPage() {
   const submit = handleSubmit(async (values) => {
     setFailure(null);
     try {
-      const { access_token } = await api<{ access_token: string }>('/auth/login', { json: values, fallback: 'Login failed' });
+      const { access_token } = await api<{ access_token: string }>('/auth/login', {
+        json: values,
+        fallback: 'Login failed',
+      });
       await signIn(access_token);
     } catch (error) {
       if (error instanceof ApiError && error.code === 'totp_required') {
@@ -48,7 +54,9 @@ export function LoginPage() {
       <h1>Sign in</h1>
       <form className="form" onSubmit={submit} noValidate>
         {sessionNotice === 'expired' && !failure && (
-          <Message tone="info">Your session has ended: it expired or was signed out from another place. Sign in again to continue.</Message>
+          <Message tone="info">
+            Your session has ended: it expired or was signed out from another place. Sign in again to continue.
+          </Message>
         )}
         {failure && <Message tone={failure === 'Please enter your 2FA code' ? 'info' : 'error'}>{failure}</Message>}
         <Field label="Username" required error={errors.username?.message}>
@@ -58,8 +66,19 @@ export function LoginPage() {
           <input type="password" autoComplete="current-password" {...register('password')} />
         </Field>
         {needsCode && (
-          <Field label="2FA code" error={errors.totp_code?.message} hint="The 6-digit code from your authenticator app, or one of your recovery codes.">
-            <input type="text" inputMode="text" autoComplete="one-time-code" placeholder="Enter 6-digit code" maxLength={32} {...register('totp_code')} />
+          <Field
+            label="2FA code"
+            error={errors.totp_code?.message}
+            hint="The 6-digit code from your authenticator app, or one of your recovery codes."
+          >
+            <input
+              type="text"
+              inputMode="text"
+              autoComplete="one-time-code"
+              placeholder="Enter 6-digit code"
+              maxLength={32}
+              {...register('totp_code')}
+            />
           </Field>
         )}
         <Button type="submit" busy={isSubmitting}>
@@ -67,7 +86,8 @@ export function LoginPage() {
         </Button>
       </form>
       <p className="form-foot">
-        No account yet? <Link to="/register">Create one</Link>. Forgot your password? <Link to="/contact">Contact support</Link>.
+        No account yet? <Link to="/register">Create one</Link>. Forgot your password?{' '}
+        <Link to="/contact">Contact support</Link>.
       </p>
     </section>
   );

@@ -15,7 +15,7 @@ async function fillIn(password: string, confirm: string) {
 }
 
 describe('Create account', () => {
-  it("refuses passwords that do not match, and short ones, without calling the server", async () => {
+  it('refuses passwords that do not match, and short ones, without calling the server', async () => {
     const app = renderApp('/register');
     await fillIn('long enough 1', 'long enough 2');
     await userEvent.click(screen.getByRole('button', { name: 'Create account' }));
@@ -45,7 +45,9 @@ describe('Create account', () => {
   });
 
   it('shows the server’s detail when the username is taken', async () => {
-    renderApp('/register', ({ path }) => (path === '/api/auth/register' ? { status: 409, body: { detail: 'Username already registered' } } : undefined));
+    renderApp('/register', ({ path }) =>
+      path === '/api/auth/register' ? { status: 409, body: { detail: 'Username already registered' } } : undefined,
+    );
     await fillIn('long enough 1', 'long enough 1');
     await userEvent.click(screen.getByRole('button', { name: 'Create account' }));
     expect(await screen.findByText('Username already registered')).toBeTruthy();

@@ -22,7 +22,16 @@ export function RegisterPage() {
   const [failure, setFailure] = useState<string | null>(null);
   const form = useForm<RegisterInput>({
     resolver: zodResolver(registerSchema),
-    defaultValues: { full_name: '', username: '', email: '', password: '', confirm_password: '', role: 'buyer', country: '', phone: '' },
+    defaultValues: {
+      full_name: '',
+      username: '',
+      email: '',
+      password: '',
+      confirm_password: '',
+      role: 'buyer',
+      country: '',
+      phone: '',
+    },
   });
   const { register, handleSubmit, formState } = form;
   const { errors, isSubmitting } = formState;

@@ -25,7 +25,11 @@ const steps = [
 ];
 
 export function HowItWorksPage() {
-  usePageMeta('How it works', 'The five steps of a Bitcoin escrow deal, from creation to release.', 'how bitcoin escrow works, escrow steps');
+  usePageMeta(
+    'How it works',
+    'The five steps of a Bitcoin escrow deal, from creation to release.',
+    'how bitcoin escrow works, escrow steps',
+  );
   return (
     <article>
       <p className="eyebrow">How it works</p>

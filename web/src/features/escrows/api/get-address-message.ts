@@ -10,7 +10,10 @@ export const useAddressMessage = (id: string, address: string | null) =>
   useQuery({
     queryKey: ['escrows', id, 'address-message', address],
     queryFn: ({ signal }) =>
-      api<AddressMessage>(`/escrows/${encodeURIComponent(id)}/address-message?address=${encodeURIComponent(address ?? '')}`, { signal, fallback: 'Failed to load the message to sign' }),
+      api<AddressMessage>(
+        `/escrows/${encodeURIComponent(id)}/address-message?address=${encodeURIComponent(address ?? '')}`,
+        { signal, fallback: 'Failed to load the message to sign' },
+      ),
     enabled: address !== null,
     staleTime: Infinity,
   });

@@ -6,7 +6,8 @@ import type { EscrowDetail } from './types.ts';
 /** How often an open escrow's page asks again, so a change made by the other party or an admin shows by itself. */
 export const FOLLOW_INTERVAL_MS = 4000;
 
-export const getEscrow = (id: string, signal?: AbortSignal) => api<EscrowDetail>(`/escrows/${encodeURIComponent(id)}`, { ...(signal ? { signal } : {}) });
+export const getEscrow = (id: string, signal?: AbortSignal) =>
+  api<EscrowDetail>(`/escrows/${encodeURIComponent(id)}`, { ...(signal ? { signal } : {}) });
 
 export const escrowQueryOptions = (id: string) =>
   queryOptions({

@@ -3,4 +3,9 @@ import type { openDisputeSchema } from '../../../../../contract/escrow-requests.
 import { useEscrowMutation } from './escrow-mutation.ts';
 
 /** Open Dispute, with its required reason. */
-export const useOpenDispute = (id: string) => useEscrowMutation<z.input<typeof openDisputeSchema>>(id, (json) => ({ path: '/open-dispute', json, fallback: 'Failed to open dispute' }));
+export const useOpenDispute = (id: string) =>
+  useEscrowMutation<z.input<typeof openDisputeSchema>>(id, (json) => ({
+    path: '/open-dispute',
+    json,
+    fallback: 'Failed to open dispute',
+  }));

@@ -11,7 +11,11 @@ export interface ProposeInput {
 
 /** A party proposes a settlement; the other side accepts or declines it (contract 7.5). */
 export const usePropose = (id: string) =>
-  useEscrowMutation<ProposeInput>(id, (json) => ({ path: '/proposals', json, fallback: 'Failed to make the proposal' }));
+  useEscrowMutation<ProposeInput>(id, (json) => ({
+    path: '/proposals',
+    json,
+    fallback: 'Failed to make the proposal',
+  }));
 
 const answer = (verb: 'accept' | 'decline' | 'withdraw', fallback: string) => (id: string) =>
   useEscrowMutation<{ proposalId: string }>(id, ({ proposalId }) => ({

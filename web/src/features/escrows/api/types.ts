@@ -1,6 +1,12 @@
 /** The escrow answers this feature reads (GET /api/escrows, /api/escrows/{id}): the API's own answer schemas. */
 import type { z } from 'zod';
-import type { escrowDetailSchema, escrowDisputeSchema, escrowSchema, escrowStatusSchema, evidenceFileSchema } from '../../../../../contract/escrows.ts';
+import type {
+  escrowDetailSchema,
+  escrowDisputeSchema,
+  escrowSchema,
+  escrowStatusSchema,
+  evidenceFileSchema,
+} from '../../../../../contract/escrows.ts';
 
 export type EscrowStatus = z.infer<typeof escrowStatusSchema>;
 export type Escrow = z.infer<typeof escrowSchema>;

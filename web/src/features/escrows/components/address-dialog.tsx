@@ -49,34 +49,58 @@ export function AddressDialog({ escrow, totpEnabled, open, onOpenChange, onDone 
     setErrors(found);
     if (Object.keys(found).length > 0) return;
     save.mutate(
-      { address: checked?.ok ? checked.address : address.trim(), ...(code ? { totp_code: code } : {}), ...(signature.trim() ? { signature: signature.trim() } : {}) },
+      {
+        address: checked?.ok ? checked.address : address.trim(),
+        ...(code ? { totp_code: code } : {}),
+        ...(signature.trim() ? { signature: signature.trim() } : {}),
+      },
       {
         onSuccess: onDone,
         onError: (error) => {
-          if (error instanceof ApiError && (error.code === 'totp_invalid' || error.code === 'totp_required')) setErrors({ totp: error.message });
+          if (error instanceof ApiError && (error.code === 'totp_invalid' || error.code === 'totp_required'))
+            setErrors({ totp: error.message });
         },
       },
     );
   };
-  const refusal = save.isError && !(save.error instanceof ApiError && (save.error.code === 'totp_invalid' || save.error.code === 'totp_required'));
+  const refusal =
+    save.isError &&
+    !(save.error instanceof ApiError && (save.error.code === 'totp_invalid' || save.error.code === 'totp_required'));
 
   return (
     <Modal
       open={open}
       onOpenChange={(next) => !save.isPending && onOpenChange(next)}
       title={seller ? 'Payout address' : 'Refund address'}
-      description={seller ? 'Where your money is sent when the escrow is released to you.' : 'Where your money is sent back if the escrow is refunded.'}
+      description={
+        seller
+          ? 'Where your money is sent when the escrow is released to you.'
+          : 'Where your money is sent back if the escrow is refunded.'
+      }
     >
       <form className="form" onSubmit={submit} noValidate>
         {refusal && <Message tone="error">{messageOf(save.error, 'Failed to save the address')}</Message>}
-        <Field label={seller ? 'Your payout address' : 'Your refund address'} required error={errors.address} hint={network ? `A Bitcoin ${network} address you control.` : 'A Bitcoin address you control.'}>
-          <input type="text" className="mono" autoComplete="off" spellCheck={false} value={address} onChange={(event) => setAddress(event.target.value)} />
+        <Field
+          label={seller ? 'Your payout address' : 'Your refund address'}
+          required
+          error={errors.address}
+          hint={network ? `A Bitcoin ${network} address you control.` : 'A Bitcoin address you control.'}
+        >
+          <input
+            type="text"
+            className="mono"
+            autoComplete="off"
+            spellCheck={false}
+            value={address}
+            onChange={(event) => setAddress(event.target.value)}
+          />
         </Field>
         <fieldset className="choice-group">
           <legend>Prove it is yours (optional)</legend>
           <p className="field-hint">
-            Sign this message with the address in your wallet (&quot;Sign message&quot;, BIP-322) and paste the signature: the address is then shown as proven to you, the
-            other party and the admins. P2WPKH (bc1q…) and Taproot (bc1p…) addresses can sign.
+            Sign this message with the address in your wallet (&quot;Sign message&quot;, BIP-322) and paste the
+            signature: the address is then shown as proven to you, the other party and the admins. P2WPKH (bc1q…) and
+            Taproot (bc1p…) addresses can sign.
           </p>
           {message.data ? (
             <div className="address-line">
@@ -86,14 +110,30 @@ export function AddressDialog({ escrow, totpEnabled, open, onOpenChange, onDone 
               <CopyButton text={message.data.message} label="Copy message" />
             </div>
           ) : (
-            <p className="small muted">{message.isError ? messageOf(message.error, 'Failed to load the message to sign') : 'Enter a valid address to see the message to sign.'}</p>
+            <p className="small muted">
+              {message.isError
+                ? messageOf(message.error, 'Failed to load the message to sign')
+                : 'Enter a valid address to see the message to sign.'}
+            </p>
           )}
           <Field label="Signature (base64)">
-            <textarea className="mono" rows={2} autoComplete="off" spellCheck={false} value={signature} onChange={(event) => setSignature(event.target.value)} />
+            <textarea
+              className="mono"
+              rows={2}
+              autoComplete="off"
+              spellCheck={false}
+              value={signature}
+              onChange={(event) => setSignature(event.target.value)}
+            />
           </Field>
         </fieldset>
         {needsCode && <TotpField value={code} onChange={setCode} error={errors.totp} required />}
-        {current && <p className="small muted">Replacing an address is mailed to both parties and the admins, and money is held back from a new address for a while.</p>}
+        {current && (
+          <p className="small muted">
+            Replacing an address is mailed to both parties and the admins, and money is held back from a new address for
+            a while.
+          </p>
+        )}
         <div className="dialog-actions">
           <Button variant="secondary" onClick={() => onOpenChange(false)} disabled={save.isPending}>
             Cancel

@@ -2,7 +2,14 @@
 import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
-import { displayBtc, displayUsd, parsePercentToBps, parseRateToCents, parseUsdToCents, quote } from '../../../../../domain/money.ts';
+import {
+  displayBtc,
+  displayUsd,
+  parsePercentToBps,
+  parseRateToCents,
+  parseUsdToCents,
+  quote,
+} from '../../../../../domain/money.ts';
 import { renderApp, resetApp, type Server } from '../../../testing/render-app.tsx';
 import { escrowFixture } from '../../../testing/escrow-fixture.ts';
 
@@ -10,15 +17,32 @@ afterEach(resetApp);
 // A page's first render also loads its lazy chunk, which takes longer than the default second on a busy machine.
 configure({ asyncUtilTimeout: 5000 });
 
-const buyer = { id: 'user-ann', username: 'ann', email: 'ann@example.com', full_name: 'Ann', role: 'buyer', email_verified: true, totp_enabled: false, country: null, phone: null };
-const pricing = (rate: number, fee: number) => ({ btc_usd_rate: rate, fee_percentage: fee, rate_set_at: new Date(Date.now() - 5 * 60_000).toISOString() });
+const buyer = {
+  id: 'user-ann',
+  username: 'ann',
+  email: 'ann@example.com',
+  full_name: 'Ann',
+  role: 'buyer',
+  email_verified: true,
+  totp_enabled: false,
+  country: null,
+  phone: null,
+};
+const pricing = (rate: number, fee: number) => ({
+  btc_usd_rate: rate,
+  fee_percentage: fee,
+  rate_set_at: new Date(Date.now() - 5 * 60_000).toISOString(),
+});
 
 function server(options: { me?: object; price?: object | null; create?: Server } = {}): Server {
   return (request) => {
     const { method, path } = request;
     if (path === '/api/auth/me') return { status: 200, body: options.me ?? buyer };
     if (path === '/api/escrows' && method === 'GET') return { status: 200, body: [] };
-    if (path === '/api/btc-rate') return options.price === null ? { status: 503, body: { detail: 'No BTC rate has been set yet', code: 'not_ready' } } : { status: 200, body: options.price ?? pricing(50000, 1.5) };
+    if (path === '/api/btc-rate')
+      return options.price === null
+        ? { status: 503, body: { detail: 'No BTC rate has been set yet', code: 'not_ready' } }
+        : { status: 200, body: options.price ?? pricing(50000, 1.5) };
     if (path === '/api/escrows' && method === 'POST') return options.create?.(request) ?? undefined;
     return undefined;
   };
@@ -53,15 +77,28 @@ const table: Array<[string, number, number]> = [
 ];
 
 describe('Create escrow: the amounts, live', () => {
-  it.each(table)('%s USD at %s USD/BTC and %s percent: fee, total and BTC as the server fixes them', async (amount, rate, fee) => {
-    signedIn('/dashboard', server({ price: pricing(rate, fee) }));
-    const dialog = await openForm();
-    await userEvent.type(within(dialog).getByLabelText(/Amount in USD/), amount);
-    const expected = quote({ amount_cents: parseUsdToCents(amount), fee_bps: parsePercentToBps(String(fee)), rate_cents: parseRateToCents(String(rate)) });
-    await waitFor(() => expect(figures(dialog)).toEqual({ fee: displayUsd(expected.fee_cents), total: displayUsd(expected.total_cents), btc: displayBtc(expected.amount_sats) }));
-  });
+  it.each(table)(
+    '%s USD at %s USD/BTC and %s percent: fee, total and BTC as the server fixes them',
+    async (amount, rate, fee) => {
+      signedIn('/dashboard', server({ price: pricing(rate, fee) }));
+      const dialog = await openForm();
+      await userEvent.type(within(dialog).getByLabelText(/Amount in USD/), amount);
+      const expected = quote({
+        amount_cents: parseUsdToCents(amount),
+        fee_bps: parsePercentToBps(String(fee)),
+        rate_cents: parseRateToCents(String(rate)),
+      });
+      await waitFor(() =>
+        expect(figures(dialog)).toEqual({
+          fee: displayUsd(expected.fee_cents),
+          total: displayUsd(expected.total_cents),
+          btc: displayBtc(expected.amount_sats),
+        }),
+      );
+    },
+  );
 
-  it('gives known figures for the spec\'s example: $1,000 at 1.5% and $50,000 per BTC', async () => {
+  it("gives known figures for the spec's example: $1,000 at 1.5% and $50,000 per BTC", async () => {
     signedIn('/dashboard', server());
     const dialog = await openForm();
     await userEvent.type(within(dialog).getByLabelText(/Amount in USD/), '1000');
@@ -121,16 +158,13 @@ describe('Create escrow: the amounts, live', () => {
     expect(app.calls('POST', '/api/escrows')).toHaveLength(0);
   });
 
-  it('sends the seller\'s e-mail and the code, then opens the payment dialog of a buyer\'s new escrow at once', async () => {
+  it("sends the seller's e-mail and the code, then opens the payment dialog of a buyer's new escrow at once", async () => {
     const created = escrowFixture({ assigned_address: 'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4' });
-    const app = signedIn(
-      '/dashboard',
-      (request) => {
-        if (request.path === `/api/escrows/${created.id}`) return { status: 200, body: created };
-        if (request.path === `/api/escrows/${created.id}/history`) return { status: 200, body: [] };
-        return server({ me: { ...buyer, totp_enabled: true }, create: () => ({ status: 201, body: created }) })(request);
-      },
-    );
+    const app = signedIn('/dashboard', (request) => {
+      if (request.path === `/api/escrows/${created.id}`) return { status: 200, body: created };
+      if (request.path === `/api/escrows/${created.id}/history`) return { status: 200, body: [] };
+      return server({ me: { ...buyer, totp_enabled: true }, create: () => ({ status: 201, body: created }) })(request);
+    });
     const dialog = await openForm();
     await userEvent.type(within(dialog).getByLabelText(/Product or service/), 'Mirrorless camera');
     await userEvent.type(within(dialog).getByLabelText(/Seller's e-mail/), 'sam@example.com');
@@ -140,7 +174,11 @@ describe('Create escrow: the amounts, live', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: 'Create Escrow' }));
     const payment = await screen.findByRole('dialog', { name: 'Payment information' });
     expect(within(payment).getByText('0.02030000 BTC')).toBeTruthy();
-    expect(await within(payment).findByRole('img', { name: /QR code: pay 0.02030000 BTC to bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4/ })).toBeTruthy();
+    expect(
+      await within(payment).findByRole('img', {
+        name: /QR code: pay 0.02030000 BTC to bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4/,
+      }),
+    ).toBeTruthy();
     expect(app.router.state.location.pathname).toBe(`/escrow/${created.id}`);
     expect(app.calls('POST', '/api/escrows')[0]!.body).toEqual({
       product_service: 'Mirrorless camera',
@@ -156,7 +194,8 @@ describe('Create escrow: the amounts, live', () => {
   it('takes an inspection period of 0 to 30 days, and sends the one typed (0: accepted on receipt)', async () => {
     const created = escrowFixture({ assigned_address: 'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4' });
     const app = signedIn('/dashboard', (request) => {
-      if (request.path.startsWith(`/api/escrows/${created.id}`)) return { status: 200, body: request.path.endsWith('/history') ? [] : created };
+      if (request.path.startsWith(`/api/escrows/${created.id}`))
+        return { status: 200, body: request.path.endsWith('/history') ? [] : created };
       return server({ create: () => ({ status: 201, body: created }) })(request);
     });
     const dialog = await openForm();
@@ -179,7 +218,10 @@ describe('Create escrow: the amounts, live', () => {
   });
 
   it("shows the server's refusal, and a wrong 2FA code beside its field", async () => {
-    let answer = { status: 403, body: { detail: 'Verify your e-mail address before opening an escrow', code: 'email_unverified' } };
+    let answer = {
+      status: 403,
+      body: { detail: 'Verify your e-mail address before opening an escrow', code: 'email_unverified' },
+    };
     signedIn('/dashboard', server({ me: { ...buyer, totp_enabled: true }, create: () => answer }));
     const dialog = await openForm();
     await userEvent.type(within(dialog).getByLabelText(/Product or service/), 'Pen');
@@ -188,7 +230,9 @@ describe('Create escrow: the amounts, live', () => {
     await userEvent.type(within(dialog).getByLabelText(/Description and terms/), 'A pen');
     await userEvent.type(within(dialog).getByLabelText(/2FA code/), '123456');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Create Escrow' }));
-    expect((await within(dialog).findByRole('alert')).textContent).toBe('Verify your e-mail address before opening an escrow');
+    expect((await within(dialog).findByRole('alert')).textContent).toBe(
+      'Verify your e-mail address before opening an escrow',
+    );
     answer = { status: 422, body: { detail: 'Invalid 2FA code', code: 'totp_invalid' } };
     await userEvent.click(within(dialog).getByRole('button', { name: 'Create Escrow' }));
     expect(await within(dialog).findByText('Invalid 2FA code')).toBeTruthy();

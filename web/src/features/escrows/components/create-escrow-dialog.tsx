@@ -23,7 +23,12 @@ export function CreateEscrowDialog({ user, open, onOpenChange, onCreated }: Crea
   const pricing = usePricing();
   const noRate = pricing.error instanceof ApiError && pricing.error.code === 'not_ready' ? pricing.error : null;
   return (
-    <Modal open={open} onOpenChange={onOpenChange} title="Create Escrow" description="The buyer pays the total in Bitcoin; the money is held until the deal is done.">
+    <Modal
+      open={open}
+      onOpenChange={onOpenChange}
+      title="Create Escrow"
+      description="The buyer pays the total in Bitcoin; the money is held until the deal is done."
+    >
       {!user.email_verified ? (
         <UnverifiedNotice email={user.email} onClose={() => onOpenChange(false)} />
       ) : noRate ? (
@@ -36,7 +41,9 @@ export function CreateEscrowDialog({ user, open, onOpenChange, onCreated }: Crea
         </div>
       ) : (
         <QueryState query={pricing} errorFallback="The current BTC rate cannot be read right now.">
-          {(data) => <CreateEscrowForm user={user} pricing={data} onCreated={onCreated} onCancel={() => onOpenChange(false)} />}
+          {(data) => (
+            <CreateEscrowForm user={user} pricing={data} onCreated={onCreated} onCancel={() => onOpenChange(false)} />
+          )}
         </QueryState>
       )}
     </Modal>

@@ -22,10 +22,18 @@ export function DealFacts({ escrow }: { escrow: Escrow }) {
       <FactsList>
         {!escrow.declined_at && (
           <Fact label="Terms agreed">
-            {escrow.agreed_at ? `by the ${counterparty}, ${formatDateTime(escrow.agreed_at)}` : <span className="muted">Not yet by the {counterparty}</span>}
+            {escrow.agreed_at ? (
+              `by the ${counterparty}, ${formatDateTime(escrow.agreed_at)}`
+            ) : (
+              <span className="muted">Not yet by the {counterparty}</span>
+            )}
           </Fact>
         )}
-        {inspectionDays !== null && <Fact label="Inspection period">{inspectionDays === 0 ? 'None: accepted on receipt' : days(inspectionDays)}</Fact>}
+        {inspectionDays !== null && (
+          <Fact label="Inspection period">
+            {inspectionDays === 0 ? 'None: accepted on receipt' : days(inspectionDays)}
+          </Fact>
+        )}
         {shipment && escrow.shipped_at && (
           <>
             <Fact label="Shipped">{`${METHOD_WORDS[shipment.method]}, ${formatDateTime(escrow.shipped_at)}`}</Fact>

@@ -52,7 +52,9 @@ interface PanelProps {
 
 /** The buttons for exactly the actions the server allows this user now, the next step first, and their dialogs. */
 export function EscrowActionsPanel({ escrow, totpEnabled, startWithPayment, onPaymentShown, onNotice }: PanelProps) {
-  const [dialog, setDialog] = useState<PartyDialog | null>(startWithPayment && escrow.assigned_address ? 'payment' : null);
+  const [dialog, setDialog] = useState<PartyDialog | null>(
+    startWithPayment && escrow.assigned_address ? 'payment' : null,
+  );
   const requestPayment = useRequestPayment(escrow.id);
   const agree = useAgree(escrow.id);
   const actions = pageActions(escrow);
@@ -71,10 +73,13 @@ export function EscrowActionsPanel({ escrow, totpEnabled, startWithPayment, onPa
   const run = (action: PageAction) => {
     const opens = DIALOG_OF[action];
     if (opens) return setDialog(opens);
-    if (action === 'request_payment') return requestPayment.mutate(undefined, { onSuccess: () => setDialog('payment') });
+    if (action === 'request_payment')
+      return requestPayment.mutate(undefined, { onSuccess: () => setDialog('payment') });
     if (action === 'agree') return agree.mutate(undefined, { onSuccess: () => onNotice('You agreed to the terms.') });
     if (action === 'agree_and_pay') {
-      return agree.mutate(undefined, { onSuccess: () => requestPayment.mutate(undefined, { onSuccess: () => setDialog('payment') }) });
+      return agree.mutate(undefined, {
+        onSuccess: () => requestPayment.mutate(undefined, { onSuccess: () => setDialog('payment') }),
+      });
     }
     return undefined;
   };
@@ -86,20 +91,35 @@ export function EscrowActionsPanel({ escrow, totpEnabled, startWithPayment, onPa
   return (
     <div className="escrow-actions">
       {/* "No payment address is free" holds only until an address is given (by an admin, or on asking again). */}
-      {failure && <Message tone="error">{messageOf(failure, agree.error ? 'Failed to agree to the terms' : 'Failed to request payment address')}</Message>}
+      {failure && (
+        <Message tone="error">
+          {messageOf(failure, agree.error ? 'Failed to agree to the terms' : 'Failed to request payment address')}
+        </Message>
+      )}
       <div className="actions">
         {actions.map((action) => (
           <Button
             key={action}
             variant={QUIET.has(action) ? 'ghost' : action === next ? 'primary' : 'secondary'}
-            busy={(action === 'request_payment' && requestPayment.isPending) || ((action === 'agree' || action === 'agree_and_pay') && (agree.isPending || requestPayment.isPending))}
+            busy={
+              (action === 'request_payment' && requestPayment.isPending) ||
+              ((action === 'agree' || action === 'agree_and_pay') && (agree.isPending || requestPayment.isPending))
+            }
             onClick={() => run(action)}
           >
             {label(action)}
           </Button>
         ))}
       </div>
-      <PartyDialogs escrow={escrow} dialog={dialog} totpEnabled={totpEnabled} canMarkPaid={actions.includes('mark_paid')} onOpen={setDialog} onClose={close} onNotice={onNotice} />
+      <PartyDialogs
+        escrow={escrow}
+        dialog={dialog}
+        totpEnabled={totpEnabled}
+        canMarkPaid={actions.includes('mark_paid')}
+        onOpen={setDialog}
+        onClose={close}
+        onNotice={onNotice}
+      />
     </div>
   );
 }

@@ -25,7 +25,8 @@ export function EscrowDetails({ escrow }: { escrow: Escrow }) {
           <Fact label="Opened by">the {escrow.creator_side}</Fact>
           <Fact label="Created">{formatDateTime(escrow.created_at)}</Fact>
           <Fact label="Payment deadline">
-            {formatDateTime(escrow.payment_due_at)} ({escrow.deadline_days} {escrow.deadline_days === 1 ? 'day' : 'days'})
+            {formatDateTime(escrow.payment_due_at)} ({escrow.deadline_days}{' '}
+            {escrow.deadline_days === 1 ? 'day' : 'days'})
           </Fact>
         </FactsList>
       </section>
@@ -36,11 +37,16 @@ export function EscrowDetails({ escrow }: { escrow: Escrow }) {
           <Fact label={`Escrow fee (${escrow.fee_percentage}%)`}>{formatUsd(escrow.escrow_fee)}</Fact>
           <Fact label="Total">{formatUsd(escrow.total_usd)}</Fact>
           <Fact label="In Bitcoin">
-            <span className="mono">{formatBtc(escrow.amount_sats)}</span> <span className="small muted">({escrow.amount_sats.toLocaleString('en-US')} satoshis)</span>
+            <span className="mono">{formatBtc(escrow.amount_sats)}</span>{' '}
+            <span className="small muted">({escrow.amount_sats.toLocaleString('en-US')} satoshis)</span>
           </Fact>
           <Fact label="Rate used">{formatUsd(escrow.btc_usd_rate)} per BTC</Fact>
-          {escrow.seller_sats !== null && escrow.seller_sats > 0 && <Fact label="Paid to the seller">{formatBtc(escrow.seller_sats)}</Fact>}
-          {escrow.buyer_sats !== null && escrow.buyer_sats > 0 && <Fact label="Paid back to the buyer">{formatBtc(escrow.buyer_sats)}</Fact>}
+          {escrow.seller_sats !== null && escrow.seller_sats > 0 && (
+            <Fact label="Paid to the seller">{formatBtc(escrow.seller_sats)}</Fact>
+          )}
+          {escrow.buyer_sats !== null && escrow.buyer_sats > 0 && (
+            <Fact label="Paid back to the buyer">{formatBtc(escrow.buyer_sats)}</Fact>
+          )}
           {split && <Fact label="Split">{`${split.seller}% to the seller, ${split.buyer}% to the buyer`}</Fact>}
         </FactsList>
       </section>
@@ -83,9 +89,15 @@ export function EscrowDetails({ escrow }: { escrow: Escrow }) {
               <span className="wrap-anywhere">{paymentCheckText(escrow)}</span>
             </Fact>
           )}
-          {escrow.buyer_confirmed_at && <Fact label="Receipt confirmed">{formatDateTime(escrow.buyer_confirmed_at)}</Fact>}
-          <Fact label="Payment transaction">{escrow.payment_txid ? <span className="mono break">{escrow.payment_txid}</span> : none}</Fact>
-          <Fact label="Payout transaction">{escrow.payout_txid ? <span className="mono break">{escrow.payout_txid}</span> : none}</Fact>
+          {escrow.buyer_confirmed_at && (
+            <Fact label="Receipt confirmed">{formatDateTime(escrow.buyer_confirmed_at)}</Fact>
+          )}
+          <Fact label="Payment transaction">
+            {escrow.payment_txid ? <span className="mono break">{escrow.payment_txid}</span> : none}
+          </Fact>
+          <Fact label="Payout transaction">
+            {escrow.payout_txid ? <span className="mono break">{escrow.payout_txid}</span> : none}
+          </Fact>
         </FactsList>
       </section>
       {dispute && (
@@ -98,7 +110,11 @@ export function EscrowDetails({ escrow }: { escrow: Escrow }) {
             <Fact label="Reason">
               <span className="pre-wrap">{dispute.reason}</span>
             </Fact>
-            <Fact label="Status">{dispute.status === 'open' ? 'Open: an admin is reviewing it' : `Resolved ${dispute.resolved_at ? formatDateTime(dispute.resolved_at) : ''}`}</Fact>
+            <Fact label="Status">
+              {dispute.status === 'open'
+                ? 'Open: an admin is reviewing it'
+                : `Resolved ${dispute.resolved_at ? formatDateTime(dispute.resolved_at) : ''}`}
+            </Fact>
             {dispute.outcome && (
               <Fact label="Outcome">
                 <span className="pre-wrap">{dispute.outcome}</span>

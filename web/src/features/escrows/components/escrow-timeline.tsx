@@ -15,7 +15,12 @@ export function EscrowTimeline({ id, updatedAt, side }: { id: string; updatedAt:
   const history = useEscrowHistory(id, updatedAt);
   const sideOf = (entry: { actor_side: string; summary: string }) => sideWords(entry.actor_side, side, entry.summary);
   return (
-    <QueryState query={history} errorFallback="The history cannot be loaded right now." isEmpty={(list) => list.length === 0} empty="Nothing has happened yet.">
+    <QueryState
+      query={history}
+      errorFallback="The history cannot be loaded right now."
+      isEmpty={(list) => list.length === 0}
+      empty="Nothing has happened yet."
+    >
       {(entries) => (
         <ol className="stacked-list history">
           {[...entries].reverse().map((entry) => (
@@ -28,11 +33,23 @@ export function EscrowTimeline({ id, updatedAt, side }: { id: string; updatedAt:
               </p>
               {entry.reason && <p className="small">Reason: {entry.reason}</p>}
               {entry.outcome && <p className="small">Outcome: {entry.outcome}</p>}
-              {entry.seller_percent !== null && <p className="small">Seller {entry.seller_percent}%, buyer {100 - entry.seller_percent}%</p>}
-              {entry.seller_sats !== null && entry.seller_sats > 0 && <p className="small">To the seller: {formatBtc(entry.seller_sats)}</p>}
-              {entry.buyer_sats !== null && entry.buyer_sats > 0 && <p className="small">To the buyer: {formatBtc(entry.buyer_sats)}</p>}
+              {entry.seller_percent !== null && (
+                <p className="small">
+                  Seller {entry.seller_percent}%, buyer {100 - entry.seller_percent}%
+                </p>
+              )}
+              {entry.seller_sats !== null && entry.seller_sats > 0 && (
+                <p className="small">To the seller: {formatBtc(entry.seller_sats)}</p>
+              )}
+              {entry.buyer_sats !== null && entry.buyer_sats > 0 && (
+                <p className="small">To the buyer: {formatBtc(entry.buyer_sats)}</p>
+              )}
               {entry.address && <p className="small mono break">{entry.address}</p>}
-              {entry.evidence_files ? <p className="small">{entry.evidence_files === 1 ? 'With 1 evidence file' : `With ${entry.evidence_files} evidence files`}</p> : null}
+              {entry.evidence_files ? (
+                <p className="small">
+                  {entry.evidence_files === 1 ? 'With 1 evidence file' : `With ${entry.evidence_files} evidence files`}
+                </p>
+              ) : null}
               {entry.txid && <p className="small mono break">Transaction {entry.txid}</p>}
             </li>
           ))}

@@ -23,7 +23,8 @@ export function LiveFigures({ figures, pricing }: { figures: LiveQuote; pricing:
         </div>
       </dl>
       <p className="small muted">
-        At {formatUsd(pricing.btc_usd_rate)} per BTC, a rate set {formatAge(pricing.rate_set_at)}. The BTC amount is fixed when the escrow is opened.
+        At {formatUsd(pricing.btc_usd_rate)} per BTC, a rate set {formatAge(pricing.rate_set_at)}. The BTC amount is
+        fixed when the escrow is opened.
       </p>
     </section>
   );

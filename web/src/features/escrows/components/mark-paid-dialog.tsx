@@ -30,7 +30,12 @@ export function MarkPaidDialog({ escrow, open, onOpenChange, onDone }: MarkPaidD
   };
 
   return (
-    <Modal open={open} onOpenChange={(next) => !markPaid.isPending && onOpenChange(next)} title="Mark as Paid" description={`Tell the admins you sent ${formatBtc(escrow.amount_sats)} to ${escrow.assigned_address ?? 'the payment address'}.`}>
+    <Modal
+      open={open}
+      onOpenChange={(next) => !markPaid.isPending && onOpenChange(next)}
+      title="Mark as Paid"
+      description={`Tell the admins you sent ${formatBtc(escrow.amount_sats)} to ${escrow.assigned_address ?? 'the payment address'}.`}
+    >
       <form className="form" onSubmit={submit} noValidate>
         {markPaid.isError && <Message tone="error">{messageOf(markPaid.error, 'Failed to mark as paid')}</Message>}
         <Field label="Notes" hint="For example the transaction id, the time you sent it, or the wallet you used.">

@@ -41,7 +41,15 @@ interface PartyDialogsProps {
 const days = (n: number) => `${n} ${n === 1 ? 'day' : 'days'}`;
 
 /** The dialog of the action the party chose, and what it says when done. */
-export function PartyDialogs({ escrow, dialog, totpEnabled, canMarkPaid, onOpen, onClose, onNotice }: PartyDialogsProps) {
+export function PartyDialogs({
+  escrow,
+  dialog,
+  totpEnabled,
+  canMarkPaid,
+  onOpen,
+  onClose,
+  onNotice,
+}: PartyDialogsProps) {
   const confirmReceipt = useConfirmReceipt(escrow.id);
   const receive = useReceive(escrow.id);
   const cancel = useCancelEscrow(escrow.id);
@@ -70,8 +78,22 @@ export function PartyDialogs({ escrow, dialog, totpEnabled, canMarkPaid, onOpen,
   });
   return (
     <>
-      {dialog === 'payment' && <PaymentDialog escrow={escrow} open onOpenChange={onOpenChange} onMarkPaid={canMarkPaid ? () => onOpen('mark_paid') : undefined} />}
-      {dialog === 'mark_paid' && <MarkPaidDialog escrow={escrow} open onOpenChange={onOpenChange} onDone={closeWith('Payment marked! Awaiting admin verification.')} />}
+      {dialog === 'payment' && (
+        <PaymentDialog
+          escrow={escrow}
+          open
+          onOpenChange={onOpenChange}
+          onMarkPaid={canMarkPaid ? () => onOpen('mark_paid') : undefined}
+        />
+      )}
+      {dialog === 'mark_paid' && (
+        <MarkPaidDialog
+          escrow={escrow}
+          open
+          onOpenChange={onOpenChange}
+          onDone={closeWith('Payment marked! Awaiting admin verification.')}
+        />
+      )}
       {dialog === 'address' && (
         <AddressDialog
           escrow={escrow}
@@ -115,8 +137,22 @@ export function PartyDialogs({ escrow, dialog, totpEnabled, canMarkPaid, onOpen,
           onDone={closeWith('You declined the terms.')}
         />
       )}
-      {dialog === 'ship' && <ShipDialog escrowId={escrow.id} open onOpenChange={onOpenChange} onDone={closeWith('Shipment recorded. The buyer has been told.')} />}
-      {dialog === 'propose' && <ProposeDialog escrow={escrow} open onOpenChange={onOpenChange} onDone={closeWith('Proposal sent. The other party has been told.')} />}
+      {dialog === 'ship' && (
+        <ShipDialog
+          escrowId={escrow.id}
+          open
+          onOpenChange={onOpenChange}
+          onDone={closeWith('Shipment recorded. The buyer has been told.')}
+        />
+      )}
+      {dialog === 'propose' && (
+        <ProposeDialog
+          escrow={escrow}
+          open
+          onOpenChange={onOpenChange}
+          onDone={closeWith('Proposal sent. The other party has been told.')}
+        />
+      )}
       <ConfirmDialog
         open={dialog === 'receive'}
         title="Mark as received"
@@ -126,14 +162,22 @@ export function PartyDialogs({ escrow, dialog, totpEnabled, canMarkPaid, onOpen,
             : 'This escrow has no inspection period: marking it received accepts it.'
         }
         confirmLabel="Mark as received"
-        {...confirmStep(receive, 'Failed to mark as received', 'Marked as received. The inspection period has started.')}
+        {...confirmStep(
+          receive,
+          'Failed to mark as received',
+          'Marked as received. The inspection period has started.',
+        )}
       />
       <ConfirmDialog
         open={dialog === 'confirm_receipt'}
         title="Confirm Receipt"
         description="Confirm only once you have what you paid for: this accepts the goods, and an admin then releases the money to the seller."
         confirmLabel="Confirm Receipt"
-        {...confirmStep(confirmReceipt, 'Failed to confirm receipt', 'Receipt confirmed. An admin will release the money to the seller.')}
+        {...confirmStep(
+          confirmReceipt,
+          'Failed to confirm receipt',
+          'Receipt confirmed. An admin will release the money to the seller.',
+        )}
       >
         <p>
           {formatBtc(escrow.amount_sats)} for "{escrow.product_service}".

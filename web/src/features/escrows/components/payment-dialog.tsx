@@ -11,7 +11,18 @@ import { QrCode } from './qr-code.tsx';
 export const paymentUri = (address: string, sats: number) => `bitcoin:${address}?amount=${formatSats(sats)}`;
 
 interface PaymentDialogProps {
-  escrow: Pick<Escrow, 'assigned_address' | 'amount_sats' | 'total_usd' | 'payment_due_at' | 'product_service' | 'side' | 'creator_side' | 'agreed_at' | 'declined_at'>;
+  escrow: Pick<
+    Escrow,
+    | 'assigned_address'
+    | 'amount_sats'
+    | 'total_usd'
+    | 'payment_due_at'
+    | 'product_service'
+    | 'side'
+    | 'creator_side'
+    | 'agreed_at'
+    | 'declined_at'
+  >;
   open: boolean;
   onOpenChange: (open: boolean) => void;
   /** Offered when the buyer may mark the payment now. */
@@ -23,10 +34,18 @@ export function PaymentDialog({ escrow, open, onOpenChange, onMarkPaid }: Paymen
   const address = escrow.assigned_address;
   const notAgreed = sellerNotAgreedNote(escrow);
   return (
-    <Modal open={open} onOpenChange={onOpenChange} title="Payment information" description={`Pay for "${escrow.product_service}" from any Bitcoin wallet.`}>
+    <Modal
+      open={open}
+      onOpenChange={onOpenChange}
+      title="Payment information"
+      description={`Pay for "${escrow.product_service}" from any Bitcoin wallet.`}
+    >
       {address ? (
         <div className="payment">
-          <QrCode text={paymentUri(address, escrow.amount_sats)} label={`QR code: pay ${formatBtc(escrow.amount_sats)} to ${address}`} />
+          <QrCode
+            text={paymentUri(address, escrow.amount_sats)}
+            label={`QR code: pay ${formatBtc(escrow.amount_sats)} to ${address}`}
+          />
           <dl className="payment-facts">
             <div>
               <dt>Send exactly</dt>
@@ -51,7 +70,9 @@ export function PaymentDialog({ escrow, open, onOpenChange, onMarkPaid }: Paymen
               <dd>{formatDateTime(escrow.payment_due_at)}</dd>
             </div>
           </dl>
-          <p className="small muted">Send the whole amount in one payment. Then mark it as paid, so an admin checks it on the chain.</p>
+          <p className="small muted">
+            Send the whole amount in one payment. Then mark it as paid, so an admin checks it on the chain.
+          </p>
           {notAgreed && <p className="small">{notAgreed}</p>}
           <div className="dialog-actions">
             <Button variant="secondary" onClick={() => onOpenChange(false)}>

@@ -21,7 +21,9 @@ export function PaymentMarks({ evidence, side }: { evidence: readonly EvidenceFi
   if (evidence.length === 0) return null;
   return (
     <section className="card" aria-labelledby="marks-heading">
-      <h2 id="marks-heading">{side === 'buyer' ? 'What you sent with your payment' : "The buyer's proof of payment"}</h2>
+      <h2 id="marks-heading">
+        {side === 'buyer' ? 'What you sent with your payment' : "The buyer's proof of payment"}
+      </h2>
       <ol className="stacked-list">
         {byMark(evidence).map((files) => {
           const mark = files[0]!;

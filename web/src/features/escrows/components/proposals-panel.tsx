@@ -67,7 +67,8 @@ export function ProposalsPanel({ escrow, proposals, allowed, onNotice }: Proposa
           return (
             <li key={proposal.id} className={`proposal${open ? ' proposal-open' : ''}`}>
               <p className="proposal-what">
-                <strong>{KIND_LABELS[proposal.kind]}</strong>, proposed by {byWhom(proposal)}: {STATUS_WORDS[proposal.status]}
+                <strong>{KIND_LABELS[proposal.kind]}</strong>, proposed by {byWhom(proposal)}:{' '}
+                {STATUS_WORDS[proposal.status]}
               </p>
               <p>{terms(proposal, escrow)}</p>
               {proposal.note && <p className="small pre-wrap">“{proposal.note}”</p>}
@@ -78,7 +79,9 @@ export function ProposalsPanel({ escrow, proposals, allowed, onNotice }: Proposa
                     <Button
                       busy={accept.isPending}
                       disabled={busy}
-                      onClick={() => accept.mutate({ proposalId: proposal.id }, { onSuccess: () => onNotice('Proposal accepted.') })}
+                      onClick={() =>
+                        accept.mutate({ proposalId: proposal.id }, { onSuccess: () => onNotice('Proposal accepted.') })
+                      }
                     >
                       Accept
                     </Button>
@@ -88,7 +91,9 @@ export function ProposalsPanel({ escrow, proposals, allowed, onNotice }: Proposa
                       variant="secondary"
                       busy={decline.isPending}
                       disabled={busy}
-                      onClick={() => decline.mutate({ proposalId: proposal.id }, { onSuccess: () => onNotice('Proposal declined.') })}
+                      onClick={() =>
+                        decline.mutate({ proposalId: proposal.id }, { onSuccess: () => onNotice('Proposal declined.') })
+                      }
                     >
                       Decline
                     </Button>
@@ -98,7 +103,12 @@ export function ProposalsPanel({ escrow, proposals, allowed, onNotice }: Proposa
                       variant="ghost"
                       busy={withdraw.isPending}
                       disabled={busy}
-                      onClick={() => withdraw.mutate({ proposalId: proposal.id }, { onSuccess: () => onNotice('Proposal withdrawn.') })}
+                      onClick={() =>
+                        withdraw.mutate(
+                          { proposalId: proposal.id },
+                          { onSuccess: () => onNotice('Proposal withdrawn.') },
+                        )
+                      }
                     >
                       Withdraw
                     </Button>

@@ -11,7 +11,8 @@ import type { Escrow } from '../api/types.ts';
 import { KIND_LABELS, splitShares } from '../model/proposal-terms.ts';
 
 const NOTE_MAX = 2000;
-const whole = (text: string, min: number, max: number) => /^\d+$/.test(text.trim()) && Number(text) >= min && Number(text) <= max;
+const whole = (text: string, min: number, max: number) =>
+  /^\d+$/.test(text.trim()) && Number(text) >= min && Number(text) <= max;
 
 interface ProposeDialogProps {
   escrow: Pick<Escrow, 'id' | 'amount_sats' | 'amount_usd' | 'escrow_fee' | 'total_usd'>;
@@ -63,19 +64,44 @@ export function ProposeDialog({ escrow, open, onOpenChange, onDone }: ProposeDia
           </select>
         </Field>
         {kind === 'split' && (
-          <Field label="Seller's share (%)" required error={submitted && !percentOk ? 'The seller\'s share must be a whole percent from 1 to 99' : undefined}>
-            <input type="number" inputMode="numeric" min="1" max="99" step="1" value={percent} onChange={(event) => setPercent(event.target.value)} />
+          <Field
+            label="Seller's share (%)"
+            required
+            error={submitted && !percentOk ? "The seller's share must be a whole percent from 1 to 99" : undefined}
+          >
+            <input
+              type="number"
+              inputMode="numeric"
+              min="1"
+              max="99"
+              step="1"
+              value={percent}
+              onChange={(event) => setPercent(event.target.value)}
+            />
           </Field>
         )}
         {shares && (
           <p className="proposal-shares" aria-live="polite">
-            The seller gets <strong>{formatBtc(shares.seller_sats)}</strong> ({displayUsd(shares.seller_cents)}), the buyer gets back{' '}
-            <strong>{formatBtc(shares.buyer_sats)}</strong> ({displayUsd(shares.buyer_cents)}). The escrow fee is kept.
+            The seller gets <strong>{formatBtc(shares.seller_sats)}</strong> ({displayUsd(shares.seller_cents)}), the
+            buyer gets back <strong>{formatBtc(shares.buyer_sats)}</strong> ({displayUsd(shares.buyer_cents)}). The
+            escrow fee is kept.
           </p>
         )}
         {extension && (
-          <Field label="By how many days?" required error={submitted && !daysOk ? 'The days must be a whole number from 1 to 30' : undefined}>
-            <input type="number" inputMode="numeric" min="1" max="30" step="1" value={days} onChange={(event) => setDays(event.target.value)} />
+          <Field
+            label="By how many days?"
+            required
+            error={submitted && !daysOk ? 'The days must be a whole number from 1 to 30' : undefined}
+          >
+            <input
+              type="number"
+              inputMode="numeric"
+              min="1"
+              max="30"
+              step="1"
+              value={days}
+              onChange={(event) => setDays(event.target.value)}
+            />
           </Field>
         )}
         <Field label="Note" hint="Optional: why, and anything the other party should know.">

@@ -29,12 +29,19 @@ export function QrCode({ text, label }: { text: string; label: string }) {
       live = false;
     };
   }, [text]);
-  if (failed) return <p className="small muted">The QR code cannot be drawn here; copy the address and amount instead.</p>;
+  if (failed)
+    return <p className="small muted">The QR code cannot be drawn here; copy the address and amount instead.</p>;
   // Named while it is drawn too, so the dialog reads the same before and after the code appears.
   if (!matrix) return <div className="qr-placeholder" role="img" aria-label={label} />;
   const box = matrix.size + 8;
   return (
-    <svg className="qr-code" role="img" aria-labelledby={titleId} viewBox={`-4 -4 ${box} ${box}`} shapeRendering="crispEdges">
+    <svg
+      className="qr-code"
+      role="img"
+      aria-labelledby={titleId}
+      viewBox={`-4 -4 ${box} ${box}`}
+      shapeRendering="crispEdges"
+    >
       <title id={titleId}>{label}</title>
       <rect x={-4} y={-4} width={box} height={box} fill="#fff" />
       <path d={matrix.path} fill="#000" />

@@ -25,7 +25,19 @@ interface ReasonDialogProps {
 }
 
 /** A step a party may take only with a reason: the reason is required, and the step is a serious one (danger). */
-export function ReasonDialog({ step, title, description, hint, maxLength, missing, failure, submitLabel, cancelLabel, onOpenChange, onDone }: ReasonDialogProps) {
+export function ReasonDialog({
+  step,
+  title,
+  description,
+  hint,
+  maxLength,
+  missing,
+  failure,
+  submitLabel,
+  cancelLabel,
+  onOpenChange,
+  onDone,
+}: ReasonDialogProps) {
   const [reason, setReason] = useState('');
   const [error, setError] = useState<string | null>(null);
 

@@ -20,8 +20,10 @@ type Errors = Partial<Record<'carrier' | 'tracking', string>>;
 function check(method: ShipmentMethod, carrier: string, tracking: string): Errors {
   const errors: Errors = {};
   if (method === 'shipping' && !carrier.trim()) errors.carrier = 'The carrier is required for a shipment';
-  else if (carrier.trim().length > CARRIER_MAX) errors.carrier = `The carrier must be at most ${CARRIER_MAX} characters`;
-  if (tracking.trim().length > TRACKING_MAX) errors.tracking = `The tracking number must be at most ${TRACKING_MAX} characters`;
+  else if (carrier.trim().length > CARRIER_MAX)
+    errors.carrier = `The carrier must be at most ${CARRIER_MAX} characters`;
+  if (tracking.trim().length > TRACKING_MAX)
+    errors.tracking = `The tracking number must be at most ${TRACKING_MAX} characters`;
   return errors;
 }
 
@@ -67,7 +69,13 @@ export function ShipDialog({ escrowId, open, onOpenChange, onDone }: ShipDialogP
           <legend>How is it delivered?</legend>
           {(Object.keys(METHODS) as ShipmentMethod[]).map((value) => (
             <label key={value} className="choice">
-              <input type="radio" name="method" value={value} checked={method === value} onChange={() => setMethod(value)} />{' '}
+              <input
+                type="radio"
+                name="method"
+                value={value}
+                checked={method === value}
+                onChange={() => setMethod(value)}
+              />{' '}
               {METHODS[value]}
             </label>
           ))}
@@ -75,10 +83,21 @@ export function ShipDialog({ escrowId, open, onOpenChange, onDone }: ShipDialogP
         {physical && (
           <div className="form-row">
             <Field label="Carrier" required error={errors.carrier} hint="For example DHL, UPS or La Poste.">
-              <input type="text" maxLength={CARRIER_MAX} value={carrier} onChange={(event) => setCarrier(event.target.value)} />
+              <input
+                type="text"
+                maxLength={CARRIER_MAX}
+                value={carrier}
+                onChange={(event) => setCarrier(event.target.value)}
+              />
             </Field>
             <Field label="Tracking number" error={errors.tracking} hint="Optional, if the carrier gave one.">
-              <input type="text" maxLength={TRACKING_MAX} autoComplete="off" value={tracking} onChange={(event) => setTracking(event.target.value)} />
+              <input
+                type="text"
+                maxLength={TRACKING_MAX}
+                autoComplete="off"
+                value={tracking}
+                onChange={(event) => setTracking(event.target.value)}
+              />
             </Field>
           </div>
         )}

@@ -8,8 +8,8 @@ export function VerifyEmailBanner({ email }: { email: string }) {
   return (
     <div className="message message-info verify-banner" role="status">
       <p>
-        Confirm your e-mail address <strong>{email}</strong> with the link we sent you. Until then you cannot open escrows, and escrows others open with
-        this address do not show here.
+        Confirm your e-mail address <strong>{email}</strong> with the link we sent you. Until then you cannot open
+        escrows, and escrows others open with this address do not show here.
       </p>
       {resend.isSuccess ? (
         <p className="small">A new link is on its way; check your inbox.</p>

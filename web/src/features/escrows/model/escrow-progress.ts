@@ -4,7 +4,19 @@ import { needsMyAction } from './party-actions.ts';
 
 type Facts = Pick<
   Escrow,
-  'status' | 'side' | 'creator_side' | 'agreed_at' | 'declined_at' | 'payment_marked_at' | 'payment_rejected_at' | 'shipped_at' | 'inspection_ends_at' | 'buyer_confirmed_at' | 'funded_at' | 'dispute' | 'proposals'
+  | 'status'
+  | 'side'
+  | 'creator_side'
+  | 'agreed_at'
+  | 'declined_at'
+  | 'payment_marked_at'
+  | 'payment_rejected_at'
+  | 'shipped_at'
+  | 'inspection_ends_at'
+  | 'buyer_confirmed_at'
+  | 'funded_at'
+  | 'dispute'
+  | 'proposals'
 >;
 
 const FINAL: ReadonlySet<EscrowStatus> = new Set(['released', 'refunded', 'cancelled']);
@@ -20,7 +32,10 @@ export function statusNote(escrow: Facts): string | null {
       // Declined while the escrow is open: the buyer had already paid (else it would be cancelled).
       if (escrow.declined_at) return `${declinedBy(escrow)}: the money goes back to the buyer`;
       if (escrow.payment_marked_at) return 'Payment marked, being checked by an admin';
-      if (escrow.payment_rejected_at) return escrow.side === 'buyer' ? 'Payment not confirmed: mark it as paid again' : 'Payment not confirmed; waiting for the buyer to mark it again';
+      if (escrow.payment_rejected_at)
+        return escrow.side === 'buyer'
+          ? 'Payment not confirmed: mark it as paid again'
+          : 'Payment not confirmed; waiting for the buyer to mark it again';
       return escrow.agreed_at === null ? 'Waiting for agreement to the terms' : null;
     case 'funded':
       if (escrow.declined_at) return `${declinedBy(escrow)}: the money goes back to the buyer`;
@@ -43,7 +58,12 @@ export function statusNote(escrow: Facts): string | null {
 
 export const DASHBOARD_FILTERS = ['needs_action', 'active', 'closed', 'all'] as const;
 export type DashboardFilter = (typeof DASHBOARD_FILTERS)[number];
-export const FILTER_LABELS: Record<DashboardFilter, string> = { needs_action: 'Needs my action', active: 'Active', closed: 'Closed', all: 'All' };
+export const FILTER_LABELS: Record<DashboardFilter, string> = {
+  needs_action: 'Needs my action',
+  active: 'Active',
+  closed: 'Closed',
+  all: 'All',
+};
 
 /** The dashboard's filters: what waits on me, what is still open, what has ended, everything. */
 export function matchesFilter(escrow: Parameters<typeof needsMyAction>[0] & Facts, filter: DashboardFilter): boolean {

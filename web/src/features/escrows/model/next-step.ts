@@ -70,25 +70,31 @@ function refundAfterDecline(escrow: Facts): string {
 
 /** A refund or split both parties agreed to and an admin has not paid out yet: what it is, and what is missing. */
 function agreedPayout(escrow: Facts, agreed: AgreedSettlement): string {
-  const what = agreed.kind === 'split' ? `a split, ${agreed.seller_percent}% to the seller` : 'a full refund to the buyer';
+  const what =
+    agreed.kind === 'split' ? `a split, ${agreed.seller_percent}% to the seller` : 'a full refund to the buyer';
   const buyer = escrow.side === 'buyer';
-  if (buyer && !escrow.refund_address) return `You both agreed to ${what}. Set a refund address so an admin can send the money back to you.`;
-  if (!buyer && agreed.kind === 'split' && !escrow.payout_address) return `You both agreed to ${what}. Set your payout address so an admin can send your share.`;
-  return `You both agreed to ${what}; an admin will send ${agreed.kind === 'split' ? 'each share to its address' : 'it to the buyer\'s refund address'}.`;
+  if (buyer && !escrow.refund_address)
+    return `You both agreed to ${what}. Set a refund address so an admin can send the money back to you.`;
+  if (!buyer && agreed.kind === 'split' && !escrow.payout_address)
+    return `You both agreed to ${what}. Set your payout address so an admin can send your share.`;
+  return `You both agreed to ${what}; an admin will send ${agreed.kind === 'split' ? 'each share to its address' : "it to the buyer's refund address"}.`;
 }
 
 /** Whom the escrow waits for, when it waits on someone else (for display: the server decides what anyone may do). */
 function waitingFor(escrow: Facts): string {
   const buyer = escrow.side === 'buyer';
   const other = buyer ? 'the seller' : 'the buyer';
-  if (escrow.declined_at && (escrow.status === 'pending_payment' || escrow.status === 'funded')) return refundAfterDecline(escrow);
+  if (escrow.declined_at && (escrow.status === 'pending_payment' || escrow.status === 'funded'))
+    return refundAfterDecline(escrow);
   const agreed = agreedSettlement(escrow);
   if (agreed && !isFinal(escrow.status)) return agreedPayout(escrow, agreed);
   switch (escrow.status) {
     case 'pending_payment':
       if (escrow.agreed_at === null) return `Waiting for ${other} to agree to the terms.`;
       if (escrow.payment_marked_at) {
-        return buyer ? 'An admin is checking your payment on the chain; nothing to do until then.' : 'The buyer marked the payment as sent; an admin is checking it on the chain.';
+        return buyer
+          ? 'An admin is checking your payment on the chain; nothing to do until then.'
+          : 'The buyer marked the payment as sent; an admin is checking it on the chain.';
       }
       return buyer ? 'Waiting for a payment address: the admins have been told.' : 'Waiting for the buyer to pay.';
     case 'funded':
@@ -100,18 +106,28 @@ function waitingFor(escrow: Facts): string {
             ? 'Receipt confirmed; an admin will release the money to your payout address.'
             : 'Receipt confirmed. Set your payout address so an admin can release the money to you.';
       }
-      if (escrow.shipped_at === null) return buyer ? 'The money is held. Waiting for the seller to deliver and record the shipment.' : 'The money is held.';
-      if (escrow.inspection_ends_at) return `The buyer is inspecting the goods until ${formatDateTime(escrow.inspection_ends_at)}.`;
+      if (escrow.shipped_at === null)
+        return buyer
+          ? 'The money is held. Waiting for the seller to deliver and record the shipment.'
+          : 'The money is held.';
+      if (escrow.inspection_ends_at)
+        return `The buyer is inspecting the goods until ${formatDateTime(escrow.inspection_ends_at)}.`;
       if (escrow.shipped_at) return 'Shipped; waiting for the buyer to mark it received.';
-      return buyer ? 'The money is held. Click Confirm Receipt once you have what you paid for.' : 'The money is held. Deliver; once the buyer confirms receipt, an admin releases it to you.';
+      return buyer
+        ? 'The money is held. Click Confirm Receipt once you have what you paid for.'
+        : 'The money is held. Deliver; once the buyer confirms receipt, an admin releases it to you.';
     case 'disputed':
-      if (buyer && !escrow.refund_address) return 'An admin is reviewing the dispute. Set a refund address in case money comes back to you.';
-      if (!buyer && !escrow.payout_address) return 'An admin is reviewing the dispute. Set your payout address in case money is released to you.';
+      if (buyer && !escrow.refund_address)
+        return 'An admin is reviewing the dispute. Set a refund address in case money comes back to you.';
+      if (!buyer && !escrow.payout_address)
+        return 'An admin is reviewing the dispute. Set your payout address in case money is released to you.';
       return 'An admin is reviewing the dispute and will tell both of you the outcome.';
     case 'frozen':
       return 'An admin has frozen this escrow; nothing can change until it is unfrozen.';
     case 'released':
-      return splitOf(escrow) ? 'The money was split; each share went to its address.' : 'The deal is complete: the money went to the seller.';
+      return splitOf(escrow)
+        ? 'The money was split; each share went to its address.'
+        : 'The deal is complete: the money went to the seller.';
     case 'refunded':
       return 'The money went back to the buyer; the escrow is closed.';
     case 'cancelled':
@@ -126,7 +142,8 @@ function waitingFor(escrow: Facts): string {
 /** The one next step for this user, in words: what they do now, or whom the escrow waits for. */
 export function nextStepFor(escrow: Facts): string {
   if (escrow.side === 'admin') return 'You are viewing this escrow as an admin; act on it from the admin console.';
-  if (escrow.allowed_actions.includes('accept_proposal')) return 'The other party proposes a settlement: accept or decline it under Proposals.';
+  if (escrow.allowed_actions.includes('accept_proposal'))
+    return 'The other party proposes a settlement: accept or decline it under Proposals.';
   const action = nextAction(escrow);
   return action ? doNow(action, escrow) : waitingFor(escrow);
 }

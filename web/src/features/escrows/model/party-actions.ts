@@ -10,9 +10,23 @@ import type { Escrow, EscrowAction } from '../api/types.ts';
 export type PageAction = EscrowAction | 'agree_and_pay' | 'show_payment';
 
 /** The actions that move the deal on, in the order a deal takes them: the first one allowed is the next step. */
-const NEXT_STEPS: readonly EscrowAction[] = ['agree', 'request_payment', 'mark_paid', 'ship', 'receive', 'confirm_receipt'];
+const NEXT_STEPS: readonly EscrowAction[] = [
+  'agree',
+  'request_payment',
+  'mark_paid',
+  'ship',
+  'receive',
+  'confirm_receipt',
+];
 /** The other buttons of the box, in the order offered after the next step. */
-const OTHERS: readonly EscrowAction[] = ['set_payout_address', 'set_refund_address', 'propose', 'decline', 'open_dispute', 'cancel'];
+const OTHERS: readonly EscrowAction[] = [
+  'set_payout_address',
+  'set_refund_address',
+  'propose',
+  'decline',
+  'open_dispute',
+  'cancel',
+];
 
 type Facts = Pick<Escrow, 'side' | 'allowed_actions'> & Partial<Pick<Escrow, 'proposals'>>;
 
@@ -22,7 +36,8 @@ type Facts = Pick<Escrow, 'side' | 'allowed_actions'> & Partial<Pick<Escrow, 'pr
  */
 const dealSteps = (escrow: Facts): readonly EscrowAction[] => (agreedSettlement(escrow) ? [] : NEXT_STEPS);
 
-const present = (action: EscrowAction, escrow: Facts): PageAction => (action === 'agree' && escrow.side === 'buyer' ? 'agree_and_pay' : action);
+const present = (action: EscrowAction, escrow: Facts): PageAction =>
+  action === 'agree' && escrow.side === 'buyer' ? 'agree_and_pay' : action;
 
 /** This user's one next step on the escrow, or null when the escrow waits on someone else. */
 export function nextAction(escrow: Facts): PageAction | null {
@@ -46,15 +61,19 @@ export function pageActions(escrow: Facts): PageAction[] {
 
 /** Money goes back to the buyer: terms declined after payment, or a refund or split both parties agreed to. */
 const moneyComesBack = (escrow: Pick<Escrow, 'refund_due' | 'proposals'>) =>
-  escrow.refund_due || escrow.proposals.some((p) => p.status === 'accepted' && (p.kind === 'refund' || p.kind === 'split'));
+  escrow.refund_due ||
+  escrow.proposals.some((p) => p.status === 'accepted' && (p.kind === 'refund' || p.kind === 'split'));
 
 /**
  * Whether the escrow waits on this user (the dashboard's "Needs my action"): a next step of theirs, an open
  * proposal to answer, once the money is held the address it would be paid out to, or the buyer's refund address
  * when money is to come back.
  */
-export function needsMyAction(escrow: Facts & Pick<Escrow, 'payout_address' | 'refund_address' | 'funded_at' | 'refund_due' | 'proposals'>): boolean {
+export function needsMyAction(
+  escrow: Facts & Pick<Escrow, 'payout_address' | 'refund_address' | 'funded_at' | 'refund_due' | 'proposals'>,
+): boolean {
   if (nextAction(escrow) !== null || escrow.allowed_actions.includes('accept_proposal')) return true;
-  if (escrow.allowed_actions.includes('set_refund_address') && !escrow.refund_address && moneyComesBack(escrow)) return true;
+  if (escrow.allowed_actions.includes('set_refund_address') && !escrow.refund_address && moneyComesBack(escrow))
+    return true;
   return escrow.funded_at !== null && escrow.allowed_actions.includes('set_payout_address') && !escrow.payout_address;
 }

@@ -8,12 +8,21 @@ type Money = Pick<Escrow, 'amount_sats' | 'amount_usd' | 'escrow_fee' | 'total_u
 export function splitShares(escrow: Money, sellerPercent: number) {
   const shares = payout(
     'split',
-    { amount_sats: escrow.amount_sats, fee_cents: usdNumberToCents(escrow.escrow_fee), total_cents: usdNumberToCents(escrow.total_usd) },
+    {
+      amount_sats: escrow.amount_sats,
+      fee_cents: usdNumberToCents(escrow.escrow_fee),
+      total_cents: usdNumberToCents(escrow.total_usd),
+    },
     sellerPercent,
   );
   const amountCents = usdNumberToCents(escrow.amount_usd);
   const sellerCents = Math.floor((amountCents * sellerPercent) / 100);
-  return { seller_sats: shares.seller_sats, buyer_sats: shares.buyer_sats, seller_cents: sellerCents, buyer_cents: amountCents - sellerCents };
+  return {
+    seller_sats: shares.seller_sats,
+    buyer_sats: shares.buyer_sats,
+    seller_cents: sellerCents,
+    buyer_cents: amountCents - sellerCents,
+  };
 }
 
 /** The proposal kinds in words, as the form offers them and the list shows them. */

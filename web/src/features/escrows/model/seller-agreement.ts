@@ -7,6 +7,7 @@ type Facts = Pick<Escrow, 'side' | 'creator_side' | 'agreed_at' | 'declined_at'>
  * may pay at once; the page and the payment dialog say so), or null once the seller answered.
  */
 export function sellerNotAgreedNote(escrow: Facts): string | null {
-  if (escrow.side !== 'buyer' || escrow.creator_side !== 'buyer' || escrow.agreed_at !== null || escrow.declined_at) return null;
+  if (escrow.side !== 'buyer' || escrow.creator_side !== 'buyer' || escrow.agreed_at !== null || escrow.declined_at)
+    return null;
   return 'The seller has not agreed to the terms yet: if they decline after you paid, an admin sends the money back to you.';
 }

@@ -31,7 +31,8 @@ const DAY_MS = 86_400_000;
 /** "Inspection ends in 3 days" while it runs, "Inspection (N days)" before. */
 function inspectionLabel(escrow: Facts, now: Date): string {
   const days = escrow.inspection_days ?? 0;
-  if (!escrow.inspection_ends_at || escrow.buyer_confirmed_at) return `Inspection (${days} ${days === 1 ? 'day' : 'days'})`;
+  if (!escrow.inspection_ends_at || escrow.buyer_confirmed_at)
+    return `Inspection (${days} ${days === 1 ? 'day' : 'days'})`;
   const left = Math.max(0, Math.ceil((new Date(escrow.inspection_ends_at).getTime() - now.getTime()) / DAY_MS));
   return left === 0 ? 'Inspection ends today' : `Inspection ends in ${left} ${left === 1 ? 'day' : 'days'}`;
 }
@@ -47,7 +48,14 @@ export function trackerSteps(escrow: Facts, now: Date = new Date()): TrackerStep
   const ended = isFinal(escrow.status);
   const declined = Boolean(escrow.declined_at);
   // A decline after payment ends in a refund; before it, in the escrow's cancellation.
-  const endLabel = escrow.status === 'refunded' || (declined && !ended) ? 'Refunded' : escrow.status === 'cancelled' ? 'Cancelled' : splitOf(escrow) ? 'Split' : 'Released';
+  const endLabel =
+    escrow.status === 'refunded' || (declined && !ended)
+      ? 'Refunded'
+      : escrow.status === 'cancelled'
+        ? 'Cancelled'
+        : splitOf(escrow)
+          ? 'Split'
+          : 'Released';
   // An answer without the agreement or shipment fields comes from before those steps were recorded: not shown.
   const recordsAgreement = escrow.agreed_at !== undefined;
   const recordsShipment = escrow.shipped_at !== undefined;

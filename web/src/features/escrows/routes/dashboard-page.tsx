@@ -79,7 +79,9 @@ export function DashboardPage() {
                 ? `Click '+ Create Escrow', give the ${user.role === 'seller' ? "buyer's" : "seller's"} e-mail, the amount in USD and what is being sold. The other party is invited by mail.`
                 : 'Escrows opened by buyers and sellers appear here.'}
             </p>
-            <p className="small">Escrows others open with your e-mail address appear here once that address is verified.</p>
+            <p className="small">
+              Escrows others open with your e-mail address appear here once that address is verified.
+            </p>
           </>
         }
       >

@@ -34,7 +34,10 @@ export function EscrowPage({ proofCard: ProofCard }: { proofCard?: EscrowProofSl
   const [params, setParams] = useSearchParams();
   const [notice, setNotice] = useState<string | null>(null);
   const escrow = useEscrow(id);
-  usePageMeta(escrow.data ? `Escrow: ${escrow.data.product_service}` : 'Escrow', 'An escrow: its status, details, history and your next step.');
+  usePageMeta(
+    escrow.data ? `Escrow: ${escrow.data.product_service}` : 'Escrow',
+    'An escrow: its status, details, history and your next step.',
+  );
 
   useEffect(() => {
     if (!notice) return;
@@ -48,7 +51,10 @@ export function EscrowPage({ proofCard: ProofCard }: { proofCard?: EscrowProofSl
     return (
       <article className="escrows-page">
         <h1>Escrow not found</h1>
-        <p>There is no escrow here that you are a party to. If it was opened with your e-mail address, verify that address first.</p>
+        <p>
+          There is no escrow here that you are a party to. If it was opened with your e-mail address, verify that
+          address first.
+        </p>
         <p>
           <Link to="/dashboard">Back to My Escrows</Link>
         </p>
@@ -61,14 +67,20 @@ export function EscrowPage({ proofCard: ProofCard }: { proofCard?: EscrowProofSl
       <p className="small">
         <Link to="/dashboard">← My Escrows</Link>
       </p>
-      <QueryState query={escrow} loading={<EscrowPageSkeleton />} errorFallback="This escrow cannot be loaded right now.">
+      <QueryState
+        query={escrow}
+        loading={<EscrowPageSkeleton />}
+        errorFallback="This escrow cannot be loaded right now."
+      >
         {(data) => {
           const note = statusNote(data);
           return (
             <>
               <div className="page-head escrow-head">
                 <div>
-                  <p className="eyebrow">{data.side === 'admin' ? 'Escrow (admin view)' : `Escrow · you are the ${data.side}`}</p>
+                  <p className="eyebrow">
+                    {data.side === 'admin' ? 'Escrow (admin view)' : `Escrow · you are the ${data.side}`}
+                  </p>
                   <h1>{data.product_service}</h1>
                 </div>
                 <div className="escrow-status">
@@ -95,11 +107,20 @@ export function EscrowPage({ proofCard: ProofCard }: { proofCard?: EscrowProofSl
                 />
               </section>
               {data.side !== 'admin' && data.status === 'released' && <ReviewInvite escrowId={data.id} />}
-              <ProposalsPanel escrow={data} proposals={data.proposals ?? []} allowed={data.allowed_actions} onNotice={setNotice} />
+              <ProposalsPanel
+                escrow={data}
+                proposals={data.proposals ?? []}
+                allowed={data.allowed_actions}
+                onNotice={setNotice}
+              />
               <DealFacts escrow={data} />
               <EscrowDetails escrow={data} />
               <PaymentMarks evidence={data.evidence ?? []} side={data.side} />
-              <ConversationPanel escrowId={data.id} viewerSide={data.side} canPost={data.allowed_actions.includes('post_message')} />
+              <ConversationPanel
+                escrowId={data.id}
+                viewerSide={data.side}
+                canPost={data.allowed_actions.includes('post_message')}
+              />
               <section className="card" aria-labelledby="history-heading">
                 <h2 id="history-heading">History</h2>
                 <EscrowTimeline id={data.id} updatedAt={data.updated_at} side={data.side} />

@@ -9,7 +9,8 @@ const KEY = ['api-tokens'];
 /** GET /api/tokens: the live tokens with their last use. */
 export const apiTokensQueryOptions = () => ({
   queryKey: KEY,
-  queryFn: ({ signal }: { signal: AbortSignal }) => api<ApiToken[]>('/tokens', { signal, fallback: 'Failed to load API tokens' }),
+  queryFn: ({ signal }: { signal: AbortSignal }) =>
+    api<ApiToken[]>('/tokens', { signal, fallback: 'Failed to load API tokens' }),
 });
 export const useApiTokens = () => useQuery(apiTokensQueryOptions());
 
@@ -27,7 +28,8 @@ export function useCreateApiToken() {
 export function useRevokeApiToken() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => api<{ detail: string }>(`/tokens/${id}`, { method: 'DELETE', fallback: 'Failed to revoke the token' }),
+    mutationFn: (id: string) =>
+      api<{ detail: string }>(`/tokens/${id}`, { method: 'DELETE', fallback: 'Failed to revoke the token' }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: KEY }),
   });
 }

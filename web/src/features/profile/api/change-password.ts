@@ -8,7 +8,11 @@ export type ChangePasswordInput = z.input<typeof changePasswordSchema>;
 
 /** POST /api/auth/change-password (JSON current_password, new_password); the server signs the other sessions out. */
 export const changePassword = (input: ChangePasswordInput) =>
-  api<{ detail: string }>('/auth/change-password', { method: 'POST', json: input, fallback: 'Failed to change password' });
+  api<{ detail: string }>('/auth/change-password', {
+    method: 'POST',
+    json: input,
+    fallback: 'Failed to change password',
+  });
 
 /** Changes the password; a session held to the change-password form (an admin reset it) works fully again after. */
 export function useChangePassword() {

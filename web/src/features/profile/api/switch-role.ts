@@ -9,7 +9,11 @@ export type SwitchableRole = Exclude<z.input<typeof switchRoleSchema>['new_role'
 
 /** POST /api/profile/switch-role (form new_role): answers the updated user. */
 export const switchRole = (role: SwitchableRole) =>
-  api<CurrentUser>('/profile/switch-role', { method: 'POST', form: { new_role: role }, fallback: 'Failed to switch role' });
+  api<CurrentUser>('/profile/switch-role', {
+    method: 'POST',
+    form: { new_role: role },
+    fallback: 'Failed to switch role',
+  });
 
 /** Switches buyer <-> seller; everything cached (the user, the escrow lists) is read again under the new role. */
 export function useSwitchRole() {

@@ -22,21 +22,32 @@ export function ApiTokensSection({ user }: { user: User }) {
   const [code, setCode] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
   const [revoking, setRevoking] = useState<ApiToken | null>(null);
-  const toggle = (scope: ApiTokenScope) => setScopes((now) => (now.includes(scope) ? now.filter((s) => s !== scope) : [...now, scope]));
+  const toggle = (scope: ApiTokenScope) =>
+    setScopes((now) => (now.includes(scope) ? now.filter((s) => s !== scope) : [...now, scope]));
   const submit = (event: React.FormEvent) => {
     event.preventDefault();
     if (!name.trim()) return setProblem('Name the token (what uses it)');
     if (scopes.length === 0) return setProblem('Choose read, write or both');
-    if (user.totp_enabled && !/^\d{6}$/.test(code)) return setProblem('Enter the 6-digit code from your authenticator app');
+    if (user.totp_enabled && !/^\d{6}$/.test(code))
+      return setProblem('Enter the 6-digit code from your authenticator app');
     setProblem(null);
-    create.mutate({ name: name.trim(), scopes, ...(user.totp_enabled ? { totp_code: code } : {}) }, { onSuccess: () => { setName(''); setCode(''); } });
+    create.mutate(
+      { name: name.trim(), scopes, ...(user.totp_enabled ? { totp_code: code } : {}) },
+      {
+        onSuccess: () => {
+          setName('');
+          setCode('');
+        },
+      },
+    );
   };
   return (
     <section className="profile-section" aria-labelledby="tokens-heading">
       <h2 id="tokens-heading">API tokens</h2>
       <p className="muted">
-        For your own programs: send one as <span className="mono">Authorization: Bearer</span>. A read token may only read; write lets it act as you on your
-        escrows. Tokens never reach your account settings, 2FA or admin functions.
+        For your own programs: send one as <span className="mono">Authorization: Bearer</span>. A read token may only
+        read; write lets it act as you on your escrows. Tokens never reach your account settings, 2FA or admin
+        functions.
       </p>
       {create.isSuccess && (
         <Message tone="success">
@@ -61,7 +72,9 @@ export function ApiTokensSection({ user }: { user: User }) {
           </label>
         </fieldset>
         {user.totp_enabled && <TotpField value={code} onChange={setCode} required />}
-        {(problem ?? create.isError) && <Message tone="error">{problem ?? messageOf(create.error, 'Failed to make the token')}</Message>}
+        {(problem ?? create.isError) && (
+          <Message tone="error">{problem ?? messageOf(create.error, 'Failed to make the token')}</Message>
+        )}
         <div>
           <Button type="submit" busy={create.isPending}>
             Make token
@@ -69,7 +82,12 @@ export function ApiTokensSection({ user }: { user: User }) {
         </div>
       </form>
       <h3>Your tokens</h3>
-      <QueryState query={tokens} errorFallback="Failed to load API tokens" isEmpty={(list) => list.length === 0} empty={<p>No API tokens yet.</p>}>
+      <QueryState
+        query={tokens}
+        errorFallback="Failed to load API tokens"
+        isEmpty={(list) => list.length === 0}
+        empty={<p>No API tokens yet.</p>}
+      >
         {(list) => (
           <ul className="token-list">
             {list.map((token) => (
@@ -77,7 +95,8 @@ export function ApiTokensSection({ user }: { user: User }) {
                 <div>
                   <strong>{token.name}</strong> <span className="muted">({token.scopes.join(' and ')})</span>
                   <div className="muted small">
-                    made {formatDateTime(token.created_at)} · {token.last_used_at ? `last used ${formatDateTime(token.last_used_at)}` : 'never used'}
+                    made {formatDateTime(token.created_at)} ·{' '}
+                    {token.last_used_at ? `last used ${formatDateTime(token.last_used_at)}` : 'never used'}
                   </div>
                 </div>
                 <Button variant="danger" onClick={() => setRevoking(token)} aria-label={`Revoke ${token.name}`}>

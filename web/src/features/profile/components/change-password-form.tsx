@@ -9,8 +9,14 @@ import { Message } from '../../../components/ui/message.tsx';
 import { useChangePassword } from '../api/change-password.ts';
 
 const formSchema = changePasswordSchema
-  .extend({ current_password: z.string().min(1, 'current_password is required').max(256), confirm_password: z.string() })
-  .refine((v) => v.new_password === v.confirm_password, { message: 'Passwords do not match', path: ['confirm_password'] });
+  .extend({
+    current_password: z.string().min(1, 'current_password is required').max(256),
+    confirm_password: z.string(),
+  })
+  .refine((v) => v.new_password === v.confirm_password, {
+    message: 'Passwords do not match',
+    path: ['confirm_password'],
+  });
 type FormInput = z.input<typeof formSchema>;
 
 /** Change password; the server signs every other session out, and the form says so. */
@@ -29,11 +35,16 @@ export function ChangePasswordForm({ mustChange }: { mustChange: boolean }) {
       <h2 id="password-heading">Change password</h2>
       {mustChange && (
         <Message tone="error">
-          An administrator reset your password. Choose a new one here to continue: until then the rest of your account stays locked.
+          An administrator reset your password. Choose a new one here to continue: until then the rest of your account
+          stays locked.
         </Message>
       )}
       <form className="form" onSubmit={submit} noValidate>
-        <Field label={mustChange ? 'Temporary password' : 'Current password'} required error={errors.current_password?.message}>
+        <Field
+          label={mustChange ? 'Temporary password' : 'Current password'}
+          required
+          error={errors.current_password?.message}
+        >
           <input type="password" autoComplete="current-password" {...register('current_password')} />
         </Field>
         <Field label="New password" required hint="At least 8 characters." error={errors.new_password?.message}>
@@ -44,7 +55,9 @@ export function ChangePasswordForm({ mustChange }: { mustChange: boolean }) {
         </Field>
         {change.isError && <Message tone="error">{messageOf(change.error, 'Failed to change password')}</Message>}
         {change.isSuccess && <Message tone="success">{change.data.detail}.</Message>}
-        <p className="field-hint">Changing your password signs you out everywhere else; this session stays signed in.</p>
+        <p className="field-hint">
+          Changing your password signs you out everywhere else; this session stays signed in.
+        </p>
         <div>
           <Button type="submit" busy={change.isPending}>
             Change password

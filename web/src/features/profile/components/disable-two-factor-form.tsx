@@ -25,7 +25,16 @@ export function DisableTwoFactorForm({ onDisabled }: { onDisabled: (detail: stri
         hint="The 6-digit code from your authenticator app, or one of your recovery codes."
         error={missing ? 'Enter a code to turn 2FA off' : undefined}
       >
-        <input type="text" className="totp-input totp-input-wide" name="totp_code" value={code} onChange={(e) => setCode(e.target.value.trim())} autoComplete="one-time-code" maxLength={32} spellCheck={false} />
+        <input
+          type="text"
+          className="totp-input totp-input-wide"
+          name="totp_code"
+          value={code}
+          onChange={(e) => setCode(e.target.value.trim())}
+          autoComplete="one-time-code"
+          maxLength={32}
+          spellCheck={false}
+        />
       </Field>
       {disable.isError && <Message tone="error">{messageOf(disable.error, 'Failed to disable 2FA')}</Message>}
       <div>

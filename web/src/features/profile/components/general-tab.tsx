@@ -21,12 +21,16 @@ function EmailStatus({ user }: { user: CurrentUser }) {
       <span className="email-status email-unverified">
         <AlertCircle size={16} aria-hidden="true" /> Not verified
       </span>
-      <p className="field-hint">Open the link we mailed you. Until then, escrows other people open with this address stay hidden from you.</p>
+      <p className="field-hint">
+        Open the link we mailed you. Until then, escrows other people open with this address stay hidden from you.
+      </p>
       <Button variant="secondary" busy={resend.isPending} disabled={resend.isSuccess} onClick={() => resend.mutate()}>
         Resend verification
       </Button>
       {resend.isSuccess && <Message tone="success">{resend.data.detail}</Message>}
-      {resend.isError && <Message tone="error">{messageOf(resend.error, 'Failed to send the verification mail')}</Message>}
+      {resend.isError && (
+        <Message tone="error">{messageOf(resend.error, 'Failed to send the verification mail')}</Message>
+      )}
     </div>
   );
 }

@@ -9,7 +9,9 @@ export function IntegrationsTab({ user }: { user: User }) {
       <ApiTokensSection user={user} />
       <section className="profile-section" aria-labelledby="webhooks-heading">
         <h2 id="webhooks-heading">Webhooks</h2>
-        <p className="muted">Your receiver is told of the events of the escrows you are party to, signed in the Standard Webhooks format.</p>
+        <p className="muted">
+          Your receiver is told of the events of the escrows you are party to, signed in the Standard Webhooks format.
+        </p>
         <WebhooksManager scope="user" needsCode={false} />
       </section>
     </>

@@ -8,7 +8,8 @@ import { useRegenerateRecoveryCodes } from '../../../auth/two-factor-api.ts';
 import { RecoveryCodes } from './recovery-codes.tsx';
 
 /** "N recovery codes left", in words a person reads. */
-export const codesLeftText = (left: number) => (left === 0 ? 'No recovery codes left' : `${left} recovery code${left === 1 ? '' : 's'} left`);
+export const codesLeftText = (left: number) =>
+  left === 0 ? 'No recovery codes left' : `${left} recovery code${left === 1 ? '' : 's'} left`;
 
 /**
  * New recovery codes in a dialog: a current code from the authenticator app, then the new codes, shown once with
@@ -45,9 +46,19 @@ export function NewRecoveryCodesDialog({ username }: { username: string }) {
           New recovery codes
         </Button>
       </div>
-      <Modal open={open} onOpenChange={openChange} title="New recovery codes" description="Every recovery code you have now stops working, used or not.">
+      <Modal
+        open={open}
+        onOpenChange={openChange}
+        title="New recovery codes"
+        description="Every recovery code you have now stops working, used or not."
+      >
         {codes ? (
-          <RecoveryCodes codes={codes} username={username} onDone={() => openChange(false)} notice="New recovery codes made. The old ones no longer work." />
+          <RecoveryCodes
+            codes={codes}
+            username={username}
+            onDone={() => openChange(false)}
+            notice="New recovery codes made. The old ones no longer work."
+          />
         ) : (
           <form className="form" onSubmit={submit} noValidate>
             <TotpField
@@ -58,7 +69,9 @@ export function NewRecoveryCodesDialog({ username }: { username: string }) {
               hint="The 6-digit code your authenticator app shows now (a recovery code cannot make new ones)."
               error={missing ? 'Enter the code from your authenticator app' : undefined}
             />
-            {regenerate.isError && <Message tone="error">{messageOf(regenerate.error, 'Failed to make new recovery codes')}</Message>}
+            {regenerate.isError && (
+              <Message tone="error">{messageOf(regenerate.error, 'Failed to make new recovery codes')}</Message>
+            )}
             <div className="button-row">
               <Button type="submit" busy={regenerate.isPending}>
                 Make new codes

@@ -29,8 +29,9 @@ function download(text: string, fileName: string) {
 
 const TURNED_ON = (
   <>
-    2FA is on. From your next sign-in you will be asked for the code your authenticator app shows after your password. A code works once: if you have
-    just used one, wait for the next (a new one every 30 seconds). Your other sessions were signed out.
+    2FA is on. From your next sign-in you will be asked for the code your authenticator app shows after your password. A
+    code works once: if you have just used one, wait for the next (a new one every 30 seconds). Your other sessions were
+    signed out.
   </>
 );
 
@@ -38,7 +39,17 @@ const TURNED_ON = (
  * Shown once, right after 2FA is turned on or new codes are made (`notice` says which): the server keeps only hashes
  * of these codes.
  */
-export function RecoveryCodes({ codes, username, onDone, notice = TURNED_ON }: { codes: string[]; username: string; onDone: () => void; notice?: ReactNode }) {
+export function RecoveryCodes({
+  codes,
+  username,
+  onDone,
+  notice = TURNED_ON,
+}: {
+  codes: string[];
+  username: string;
+  onDone: () => void;
+  notice?: ReactNode;
+}) {
   const text = recoveryCodesText(codes, username, new Date());
   const heading = useFocusOnMount<HTMLHeadingElement>();
   return (
@@ -48,7 +59,8 @@ export function RecoveryCodes({ codes, username, onDone, notice = TURNED_ON }: {
         Your recovery codes
       </h3>
       <p>
-        Keep these somewhere safe, away from your phone. Each one signs you in once if you lose your authenticator app. <strong>They are shown only now.</strong>
+        Keep these somewhere safe, away from your phone. Each one signs you in once if you lose your authenticator app.{' '}
+        <strong>They are shown only now.</strong>
       </p>
       <ul className="recovery-code-list" aria-label="Recovery codes">
         {codes.map((code) => (

@@ -51,7 +51,13 @@ export function RoleSwitch({ user }: { user: CurrentUser }) {
           </legend>
           {roles.map((role) => (
             <label key={role.value} className="choice">
-              <input type="radio" name="new_role" value={role.value} checked={chosen === role.value} onChange={() => setPicked(role.value)} />
+              <input
+                type="radio"
+                name="new_role"
+                value={role.value}
+                checked={chosen === role.value}
+                onChange={() => setPicked(role.value)}
+              />
               <span>
                 <strong>{role.label}</strong>
                 {role.value === current && ' (current)'}

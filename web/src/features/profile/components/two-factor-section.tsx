@@ -11,7 +11,10 @@ import { RecoveryCodes } from './recovery-codes.tsx';
 import { TwoFactorSetup } from './two-factor-setup.tsx';
 
 /** Where the 2FA flow stands on this page: nothing under way, a secret drawn and awaiting a code, or codes to save. */
-type Stage = { kind: 'idle'; notice?: string; focusHeading?: boolean } | { kind: 'setup'; setup: Setup } | { kind: 'codes'; codes: string[] };
+type Stage =
+  | { kind: 'idle'; notice?: string; focusHeading?: boolean }
+  | { kind: 'setup'; setup: Setup }
+  | { kind: 'codes'; codes: string[] };
 
 /** 2FA: off -> set up (QR and key) -> verified (recovery codes shown once) -> on -> off again with a code. */
 export function TwoFactorSection({ user }: { user: CurrentUser }) {
@@ -25,32 +28,58 @@ export function TwoFactorSection({ user }: { user: CurrentUser }) {
   }, [stage]);
 
   const body = (() => {
-    if (stage.kind === 'codes') return <RecoveryCodes codes={stage.codes} username={user.username} onDone={() => setStage({ kind: 'idle', focusHeading: true })} />;
+    if (stage.kind === 'codes')
+      return (
+        <RecoveryCodes
+          codes={stage.codes}
+          username={user.username}
+          onDone={() => setStage({ kind: 'idle', focusHeading: true })}
+        />
+      );
     if (enabled) {
       return (
         <>
           <p>
-            Signing in, opening an escrow and other sensitive steps ask for the code your authenticator app shows. A code works once; if you have just used one,
-            wait for the next.
+            Signing in, opening an escrow and other sensitive steps ask for the code your authenticator app shows. A
+            code works once; if you have just used one, wait for the next.
           </p>
           <h3>Recovery codes</h3>
           <p>
-            {user.recovery_codes_left === null ? 'Recovery codes' : codesLeftText(user.recovery_codes_left)}. Each one works once in place of a code from the app;
-            make new ones when you run low or think someone has seen them.
+            {user.recovery_codes_left === null ? 'Recovery codes' : codesLeftText(user.recovery_codes_left)}. Each one
+            works once in place of a code from the app; make new ones when you run low or think someone has seen them.
           </p>
           <NewRecoveryCodesDialog username={user.username} />
-          <DisableTwoFactorForm onDisabled={(detail) => setStage({ kind: 'idle', notice: `${detail}. Your other sessions were signed out.`, focusHeading: true })} />
+          <DisableTwoFactorForm
+            onDisabled={(detail) =>
+              setStage({ kind: 'idle', notice: `${detail}. Your other sessions were signed out.`, focusHeading: true })
+            }
+          />
         </>
       );
     }
-    if (stage.kind === 'setup') return <TwoFactorSetup setup={stage.setup} onEnabled={(codes) => setStage({ kind: 'codes', codes })} onCancel={() => setStage({ kind: 'idle', focusHeading: true })} />;
+    if (stage.kind === 'setup')
+      return (
+        <TwoFactorSetup
+          setup={stage.setup}
+          onEnabled={(codes) => setStage({ kind: 'codes', codes })}
+          onCancel={() => setStage({ kind: 'idle', focusHeading: true })}
+        />
+      );
     return (
       <>
         {stage.notice && <Message tone="success">{stage.notice}</Message>}
-        <p>Add a second step to signing in: a 6-digit code from an authenticator app on your phone. It is asked for again when you open an escrow.</p>
+        <p>
+          Add a second step to signing in: a 6-digit code from an authenticator app on your phone. It is asked for again
+          when you open an escrow.
+        </p>
         {setup.isError && <Message tone="error">{messageOf(setup.error, 'Failed to setup 2FA')}</Message>}
         <div>
-          <Button busy={setup.isPending} onClick={() => setup.mutate(undefined, { onSuccess: (answer) => setStage({ kind: 'setup', setup: answer }) })}>
+          <Button
+            busy={setup.isPending}
+            onClick={() =>
+              setup.mutate(undefined, { onSuccess: (answer) => setStage({ kind: 'setup', setup: answer }) })
+            }
+          >
             Set up 2FA
           </Button>
         </div>

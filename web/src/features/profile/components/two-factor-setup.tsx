@@ -11,7 +11,15 @@ import { type TwoFactorSetup as Setup, useVerifyTwoFactor } from '../../../auth/
 const grouped = (secret: string) => secret.match(/.{1,4}/g)?.join(' ') ?? secret;
 
 /** Step 2 of turning 2FA on: scan (or type) the secret, then prove it works with a code from the app. */
-export function TwoFactorSetup({ setup, onEnabled, onCancel }: { setup: Setup; onEnabled: (codes: string[]) => void; onCancel: () => void }) {
+export function TwoFactorSetup({
+  setup,
+  onEnabled,
+  onCancel,
+}: {
+  setup: Setup;
+  onEnabled: (codes: string[]) => void;
+  onCancel: () => void;
+}) {
   const verify = useVerifyTwoFactor();
   const [code, setCode] = useState('');
   const [missing, setMissing] = useState(false);
@@ -32,7 +40,13 @@ export function TwoFactorSetup({ setup, onEnabled, onCancel }: { setup: Setup; o
       <ol className="setup-steps">
         <li>
           <p>Scan this QR code with an authenticator app (Aegis, Google Authenticator, 1Password, ...).</p>
-          <img className="totp-qr" src={setup.qr_code_url} alt="QR code to add this account to an authenticator app" width={200} height={200} />
+          <img
+            className="totp-qr"
+            src={setup.qr_code_url}
+            alt="QR code to add this account to an authenticator app"
+            width={200}
+            height={200}
+          />
         </li>
         <li>
           <p>Or type this key into the app (time-based, 6 digits, 30 seconds):</p>

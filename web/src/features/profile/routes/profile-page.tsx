@@ -23,7 +23,11 @@ export function ProfilePage() {
   const mustChangePassword = sessionNotice === 'password_change_required';
   const requested = params.get('tab');
   const integrations = user?.role !== 'admin';
-  const tab: Tab = mustChangePassword ? 'security' : isTab(requested) && (requested !== 'integrations' || integrations) ? requested : 'general';
+  const tab: Tab = mustChangePassword
+    ? 'security'
+    : isTab(requested) && (requested !== 'integrations' || integrations)
+      ? requested
+      : 'general';
   if (!user) return <Loading />;
 
   return (
@@ -36,7 +40,10 @@ export function ProfilePage() {
           </p>
         </div>
       </div>
-      <Tabs.Root value={tab} onValueChange={(next) => setParams(next === 'general' ? {} : { tab: next }, { replace: true })}>
+      <Tabs.Root
+        value={tab}
+        onValueChange={(next) => setParams(next === 'general' ? {} : { tab: next }, { replace: true })}
+      >
         <Tabs.List className="tabs-list" aria-label="Profile sections">
           <Tabs.Trigger className="tab" value="general" disabled={mustChangePassword}>
             General

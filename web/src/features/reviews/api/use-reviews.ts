@@ -19,8 +19,18 @@ export function reviewsPath(f: ReviewFilters): string {
 }
 
 export const useReviews = (f: ReviewFilters) =>
-  useQuery({ queryKey: ['reviews', f], queryFn: ({ signal }) => api<PublicReview[]>(reviewsPath(f), { signal }), placeholderData: keepPreviousData });
+  useQuery({
+    queryKey: ['reviews', f],
+    queryFn: ({ signal }) => api<PublicReview[]>(reviewsPath(f), { signal }),
+    placeholderData: keepPreviousData,
+  });
 
-export const useReviewStats = () => useQuery({ queryKey: ['reviews', 'stats'], queryFn: ({ signal }) => api<ReviewStats>('/reviews/stats', { signal }) });
+export const useReviewStats = () =>
+  useQuery({ queryKey: ['reviews', 'stats'], queryFn: ({ signal }) => api<ReviewStats>('/reviews/stats', { signal }) });
 
-export const useReviewCountries = () => useQuery({ queryKey: ['reviews', 'countries'], queryFn: ({ signal }) => api<string[]>('/reviews/countries', { signal }), staleTime: 5 * 60_000 });
+export const useReviewCountries = () =>
+  useQuery({
+    queryKey: ['reviews', 'countries'],
+    queryFn: ({ signal }) => api<string[]>('/reviews/countries', { signal }),
+    staleTime: 5 * 60_000,
+  });

@@ -29,7 +29,8 @@ export function ReviewCard({ review }: { review: PublicReview }) {
             )}
           </h3>
           <p className="muted small">
-            {review.country} · <time dateTime={review.created_at}>{dateFormat.format(new Date(review.created_at))}</time>
+            {review.country} ·{' '}
+            <time dateTime={review.created_at}>{dateFormat.format(new Date(review.created_at))}</time>
           </p>
         </div>
         <Stars rating={review.rating} size="sm" />

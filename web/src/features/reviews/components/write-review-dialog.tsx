@@ -11,14 +11,33 @@ import { Message } from '../../../components/ui/message.tsx';
 import { Modal } from '../../../components/ui/modal.tsx';
 
 type ReviewInput = z.input<typeof reviewSubmissionSchema>;
-const blank: ReviewInput = { name: '', email: '', country: '', rating: '5', text: '', escrow_id: '', terms_accepted: false as unknown as true };
+const blank: ReviewInput = {
+  name: '',
+  email: '',
+  country: '',
+  rating: '5',
+  text: '',
+  escrow_id: '',
+  terms_accepted: false as unknown as true,
+};
 
 /** 'Write a Review': the spec's rules, the server's schema; closes 2 s after it was received. */
-export function WriteReviewDialog({ open, onOpenChange, escrowId = '' }: { open: boolean; onOpenChange: (open: boolean) => void; escrowId?: string }) {
+export function WriteReviewDialog({
+  open,
+  onOpenChange,
+  escrowId = '',
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  escrowId?: string;
+}) {
   const queryClient = useQueryClient();
   const [done, setDone] = useState<string | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
-  const { register, handleSubmit, formState, control } = useForm<ReviewInput>({ resolver: zodResolver(reviewSubmissionSchema), defaultValues: { ...blank, escrow_id: escrowId } });
+  const { register, handleSubmit, formState, control } = useForm<ReviewInput>({
+    resolver: zodResolver(reviewSubmissionSchema),
+    defaultValues: { ...blank, escrow_id: escrowId },
+  });
   const { errors, isSubmitting } = formState;
   const length = (useWatch({ control, name: 'text' }) ?? '').length;
 
@@ -41,7 +60,12 @@ export function WriteReviewDialog({ open, onOpenChange, escrowId = '' }: { open:
   });
 
   return (
-    <Modal open={open} onOpenChange={onOpenChange} title="Write a Review" description="Reviews are read by a moderator before they appear, usually within 24-48 hours.">
+    <Modal
+      open={open}
+      onOpenChange={onOpenChange}
+      title="Write a Review"
+      description="Reviews are read by a moderator before they appear, usually within 24-48 hours."
+    >
       {done ? (
         <Message tone="success">{done}</Message>
       ) : (
@@ -69,15 +93,29 @@ export function WriteReviewDialog({ open, onOpenChange, escrowId = '' }: { open:
               </select>
             </Field>
           </div>
-          <Field label="Escrow ID" error={errors.escrow_id?.message} hint="Optional: the escrow this review is about; it is then marked as a verified deal.">
+          <Field
+            label="Escrow ID"
+            error={errors.escrow_id?.message}
+            hint="Optional: the escrow this review is about; it is then marked as a verified deal."
+          >
             <input type="text" autoComplete="off" {...register('escrow_id')} />
           </Field>
-          <Field label="Your review" required error={errors.text?.message} hint={`${length}/${REVIEW_TEXT_MAX} characters`}>
+          <Field
+            label="Your review"
+            required
+            error={errors.text?.message}
+            hint={`${length}/${REVIEW_TEXT_MAX} characters`}
+          >
             <textarea rows={5} maxLength={REVIEW_TEXT_MAX} {...register('text')} />
           </Field>
           <label className="choice">
-            <input type="checkbox" {...register('terms_accepted')} aria-invalid={errors.terms_accepted ? true : undefined} /> I confirm this review is honest and
-            about my own experience, and I accept that it is moderated before publication.
+            <input
+              type="checkbox"
+              {...register('terms_accepted')}
+              aria-invalid={errors.terms_accepted ? true : undefined}
+            />{' '}
+            I confirm this review is honest and about my own experience, and I accept that it is moderated before
+            publication.
           </label>
           {errors.terms_accepted && <p className="field-error">{errors.terms_accepted.message}</p>}
           <div className="actions">

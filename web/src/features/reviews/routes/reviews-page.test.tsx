@@ -25,7 +25,8 @@ function reviewsServer(total: number) {
   return ({ method, path }: SentRequest) => {
     if (method !== 'GET') return undefined;
     if (path === '/api/reviews/countries') return { status: 200, body: ['Ghana', 'Poland'] };
-    if (path === '/api/reviews/stats') return { status: 200, body: { average_rating: 4.5, total, distribution: { '5.0': total } } };
+    if (path === '/api/reviews/stats')
+      return { status: 200, body: { average_rating: 4.5, total, distribution: { '5.0': total } } };
     if (!path.startsWith('/api/reviews?')) return undefined;
     const query = new URLSearchParams(path.split('?')[1]);
     const skip = Number(query.get('skip'));
@@ -64,18 +65,28 @@ describe('Reviews', () => {
 
     await userEvent.selectOptions(within(filters).getByLabelText('Minimum rating'), '4.5');
     await userEvent.selectOptions(within(filters).getByLabelText('Sort by'), 'highest');
-    await waitFor(() => expect(listQueries(app).at(-1)).toEqual({ skip: '0', limit: '20', sort: 'highest', min_rating: '4.5' }));
+    await waitFor(() =>
+      expect(listQueries(app).at(-1)).toEqual({ skip: '0', limit: '20', sort: 'highest', min_rating: '4.5' }),
+    );
 
     await userEvent.selectOptions(within(filters).getByLabelText('Country'), 'Poland');
     expect(await screen.findByText('No reviews found matching your filters.')).toBeTruthy();
-    expect(listQueries(app).at(-1)).toEqual({ skip: '0', limit: '20', sort: 'highest', min_rating: '4.5', country: 'Poland' });
+    expect(listQueries(app).at(-1)).toEqual({
+      skip: '0',
+      limit: '20',
+      sort: 'highest',
+      min_rating: '4.5',
+      country: 'Poland',
+    });
     expect(screen.queryByRole('button', { name: 'Next' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Previous' })).toBeNull();
   });
 
   it('marks edited reviews and verified deals', async () => {
     renderApp('/reviews', ({ path }) =>
-      path.startsWith('/api/reviews?') ? { status: 200, body: [review(1, { edited_by_admin: true, verified_deal: true }), review(2)] } : undefined,
+      path.startsWith('/api/reviews?')
+        ? { status: 200, body: [review(1, { edited_by_admin: true, verified_deal: true }), review(2)] }
+        : undefined,
     );
     const first = (await screen.findByText('Review number 1')).closest('li')!;
     expect(within(first).getByText('Edited by admin for clarity')).toBeTruthy();
@@ -87,7 +98,12 @@ describe('Reviews', () => {
   it('Write a Review: requires the terms, counts characters, defaults to 5.0 and submits', async () => {
     const app = renderApp('/reviews', ({ method, path }) =>
       method === 'POST' && path === '/api/reviews'
-        ? { status: 201, body: { detail: 'Thank you! Your review will appear once a moderator has read it, usually within 24-48 hours.' } }
+        ? {
+            status: 201,
+            body: {
+              detail: 'Thank you! Your review will appear once a moderator has read it, usually within 24-48 hours.',
+            },
+          }
         : undefined,
     );
     await userEvent.click(await screen.findByRole('button', { name: 'Write a Review' }));
@@ -108,7 +124,13 @@ describe('Reviews', () => {
     await userEvent.click(within(dialog).getByRole('checkbox'));
     await userEvent.click(within(dialog).getByRole('button', { name: 'Submit review' }));
     expect(await screen.findByText(/Your review will appear once a moderator has read it/)).toBeTruthy();
-    expect(app.calls('POST', '/api/reviews')[0]?.body).toMatchObject({ name: 'Ana', country: 'Brazil', rating: 5, text: 'Quick and fair.', terms_accepted: true });
+    expect(app.calls('POST', '/api/reviews')[0]?.body).toMatchObject({
+      name: 'Ana',
+      country: 'Brazil',
+      rating: 5,
+      text: 'Quick and fair.',
+      terms_accepted: true,
+    });
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull(), { timeout: 3000 });
   });
 });

@@ -9,7 +9,9 @@ import { ReviewStatsCard } from '../components/review-stats-card.tsx';
 import { PAGE_SIZE, type ReviewFilters, useReviewCountries, useReviews } from '../api/use-reviews.ts';
 
 // The form (react-hook-form and the shared zod schemas) downloads only when someone opens it.
-const WriteReviewDialog = lazy(async () => ({ default: (await import('../components/write-review-dialog.tsx')).WriteReviewDialog }));
+const WriteReviewDialog = lazy(async () => ({
+  default: (await import('../components/write-review-dialog.tsx')).WriteReviewDialog,
+}));
 
 const SORTS = ['newest', 'oldest', 'highest'] as const;
 const MIN_RATINGS = [
@@ -42,7 +44,11 @@ function useFilters(): [ReviewFilters, (next: Partial<ReviewFilters>) => void] {
 }
 
 export function ReviewsPage() {
-  usePageMeta('Customer reviews', 'What buyers and sellers say about their Bitcoin escrow deals with us.', 'bitcoin escrow reviews, escrow ratings');
+  usePageMeta(
+    'Customer reviews',
+    'What buyers and sellers say about their Bitcoin escrow deals with us.',
+    'bitcoin escrow reviews, escrow ratings',
+  );
   const [filters, setFilters] = useFilters();
   // `?review=ESCROW_ID` (the link a finished escrow's page and mail give) opens the form about that deal.
   const [params] = useSearchParams();
@@ -110,7 +116,10 @@ export function ReviewsPage() {
 
       <nav className="pager" aria-label="Review pages">
         {filters.skip > 0 && (
-          <Button variant="secondary" onClick={() => setFilters({ ...filters, skip: Math.max(0, filters.skip - PAGE_SIZE) })}>
+          <Button
+            variant="secondary"
+            onClick={() => setFilters({ ...filters, skip: Math.max(0, filters.skip - PAGE_SIZE) })}
+          >
             Previous
           </Button>
         )}

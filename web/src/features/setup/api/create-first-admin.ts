@@ -15,5 +15,8 @@ export const createFirstAdmin = (input: FirstAdminInput) =>
 /** Creates the first admin; the link then stops working, so its status is checked again. */
 export function useCreateFirstAdmin() {
   const queryClient = useQueryClient();
-  return useMutation({ mutationFn: createFirstAdmin, onSuccess: () => queryClient.invalidateQueries({ queryKey: ['setup-status'] }) });
+  return useMutation({
+    mutationFn: createFirstAdmin,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['setup-status'] }),
+  });
 }

@@ -10,6 +10,11 @@ export const getSetupStatus = (token: string, signal?: AbortSignal) =>
   api<SetupStatus>('/setup/status', { json: { token }, signal, fallback: 'Could not check this setup link' });
 
 export const setupStatusQuery = (token: string) =>
-  queryOptions({ queryKey: ['setup-status', token], queryFn: ({ signal }) => getSetupStatus(token, signal), enabled: token !== '', staleTime: Infinity });
+  queryOptions({
+    queryKey: ['setup-status', token],
+    queryFn: ({ signal }) => getSetupStatus(token, signal),
+    enabled: token !== '',
+    staleTime: Infinity,
+  });
 
 export const useSetupStatus = (token: string) => useQuery(setupStatusQuery(token));

@@ -17,7 +17,10 @@ describe('the first admin form', () => {
       'fetch',
       vi.fn(async (_input: RequestInfo | URL, init: RequestInit = {}) => {
         sent.push(JSON.parse(String(init.body)));
-        return new Response(JSON.stringify({ detail: 'no' }), { status: 409, headers: { 'content-type': 'application/json' } });
+        return new Response(JSON.stringify({ detail: 'no' }), {
+          status: 409,
+          headers: { 'content-type': 'application/json' },
+        });
       }),
     );
     const onCreated = vi.fn();
@@ -38,7 +41,16 @@ describe('the first admin form', () => {
     await userEvent.type(screen.getByLabelText(/Confirm password/), 'a long passphrase');
     await userEvent.click(screen.getByRole('button', { name: 'Create admin account' }));
     await waitFor(() =>
-      expect(sent).toEqual([{ token: 'setup-token', full_name: 'Olga Admin', username: 'olga', email: 'olga@example.com', password: 'a long passphrase', confirm_password: 'a long passphrase' }]),
+      expect(sent).toEqual([
+        {
+          token: 'setup-token',
+          full_name: 'Olga Admin',
+          username: 'olga',
+          email: 'olga@example.com',
+          password: 'a long passphrase',
+          confirm_password: 'a long passphrase',
+        },
+      ]),
     );
     expect(await screen.findByRole('alert')).toBeTruthy();
     expect(onCreated).not.toHaveBeenCalled();

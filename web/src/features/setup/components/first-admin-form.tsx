@@ -8,7 +8,13 @@ import { Message } from '../../../components/ui/message.tsx';
 import { type FirstAdminCreated, type FirstAdminInput, useCreateFirstAdmin } from '../api/create-first-admin.ts';
 
 /** Step 1: the first admin's account. The e-mail counts as confirmed: the operator typed it. */
-export function FirstAdminForm({ token, onCreated }: { token: string; onCreated: (created: FirstAdminCreated) => void }) {
+export function FirstAdminForm({
+  token,
+  onCreated,
+}: {
+  token: string;
+  onCreated: (created: FirstAdminCreated) => void;
+}) {
   const create = useCreateFirstAdmin();
   const form = useForm<FirstAdminInput>({
     resolver: zodResolver(firstAdminSchema),
@@ -18,9 +24,14 @@ export function FirstAdminForm({ token, onCreated }: { token: string; onCreated:
 
   return (
     <form className="form" onSubmit={submit} noValidate>
-      {create.isError && <Message tone="error">{messageOf(create.error, 'The admin account could not be created')}</Message>}
+      {create.isError && (
+        <Message tone="error">{messageOf(create.error, 'The admin account could not be created')}</Message>
+      )}
       <FormProvider {...form}>
-        <AccountFields emailHint="Where admin notices go: payments to check, disputes, a low address pool." passwordHint="At least 8 characters; a long passphrase is best." />
+        <AccountFields
+          emailHint="Where admin notices go: payments to check, disputes, a low address pool."
+          passwordHint="At least 8 characters; a long passphrase is best."
+        />
       </FormProvider>
       <Button type="submit" busy={create.isPending}>
         Create admin account

@@ -23,10 +23,13 @@ export function TwoFactorStep({ required, onDone }: { required: boolean; onDone:
     const codes = verify.data.recovery_codes;
     return (
       <div className="setup-step">
-        <Message tone="success">2FA is on. From your next sign-in you will be asked for a code from your authenticator app.</Message>
+        <Message tone="success">
+          2FA is on. From your next sign-in you will be asked for a code from your authenticator app.
+        </Message>
         <h2>Your recovery codes</h2>
         <p>
-          Each signs you in once if you lose your authenticator app. Keep them away from your phone. <strong>They are shown only now.</strong>
+          Each signs you in once if you lose your authenticator app. Keep them away from your phone.{' '}
+          <strong>They are shown only now.</strong>
         </p>
         <ul className="recovery-code-list" aria-label="Recovery codes">
           {codes.map((c) => (
@@ -49,12 +52,15 @@ export function TwoFactorStep({ required, onDone }: { required: boolean; onDone:
         <h2>Protect the admin account with 2FA</h2>
         {required ? (
           <p>
-            <strong>Required on this server</strong>: until 2FA is on, you can sign in and look around the console but use no
-            admin power (verifying a payment, releasing, refunding, managing users). Each power then asks for a code from
-            your authenticator app.
+            <strong>Required on this server</strong>: until 2FA is on, you can sign in and look around the console but
+            use no admin power (verifying a payment, releasing, refunding, managing users). Each power then asks for a
+            code from your authenticator app.
           </p>
         ) : (
-          <p>Recommended now: an admin holds the keys to every escrow, and the console asks for a 2FA code before each admin action once it is on.</p>
+          <p>
+            Recommended now: an admin holds the keys to every escrow, and the console asks for a 2FA code before each
+            admin action once it is on.
+          </p>
         )}
         {setup.isError && <Message tone="error">{messageOf(setup.error, 'Failed to setup 2FA')}</Message>}
         <div className="button-row">
@@ -86,7 +92,13 @@ export function TwoFactorStep({ required, onDone }: { required: boolean; onDone:
       <ol className="setup-steps">
         <li>
           <p>Scan this QR code with an authenticator app (Aegis, Google Authenticator, 1Password, ...).</p>
-          <img className="totp-qr" src={setup.data.qr_code_url} alt="QR code to add this account to an authenticator app" width={200} height={200} />
+          <img
+            className="totp-qr"
+            src={setup.data.qr_code_url}
+            alt="QR code to add this account to an authenticator app"
+            width={200}
+            height={200}
+          />
         </li>
         <li>
           <p>Or type this key into the app (time-based, 6 digits, 30 seconds):</p>
@@ -97,7 +109,14 @@ export function TwoFactorStep({ required, onDone }: { required: boolean; onDone:
         </li>
         <li>
           <form className="form" onSubmit={submit} noValidate>
-            <TotpField value={code} onChange={setCode} required label="Code from the app" hint="Enter the 6-digit code the app shows now." error={missing ? 'Enter the code from your authenticator app' : undefined} />
+            <TotpField
+              value={code}
+              onChange={setCode}
+              required
+              label="Code from the app"
+              hint="Enter the 6-digit code the app shows now."
+              error={missing ? 'Enter the code from your authenticator app' : undefined}
+            />
             {verify.isError && <Message tone="error">{messageOf(verify.error, 'Invalid 2FA code')}</Message>}
             <Button type="submit" busy={verify.isPending}>
               Verify and turn on 2FA

@@ -33,18 +33,38 @@ export function SetupPage() {
     <section className="card narrow center-block setup-page">
       <h1>Set up the service</h1>
       <p className="setup-progress" aria-label="Progress">
-        Step {step === 'account' ? 1 : step === 'two-factor' ? 2 : 3} of 3: {step === 'account' ? 'the first admin' : step === 'two-factor' ? 'two-factor authentication' : 'rate and addresses'}
+        Step {step === 'account' ? 1 : step === 'two-factor' ? 2 : 3} of 3:{' '}
+        {step === 'account'
+          ? 'the first admin'
+          : step === 'two-factor'
+            ? 'two-factor authentication'
+            : 'rate and addresses'}
       </p>
       {step === 'account' && <AccountStep token={token} status={status} onCreated={created} />}
-      {step === 'two-factor' && <TwoFactorStep required={status.data?.admin_2fa_required ?? true} onDone={() => setStep('next')} />}
+      {step === 'two-factor' && (
+        <TwoFactorStep required={status.data?.admin_2fa_required ?? true} onDone={() => setStep('next')} />
+      )}
       {step === 'next' && <NextSteps />}
     </section>
   );
 }
 
-function AccountStep({ token, status, onCreated }: { token: string; status: ReturnType<typeof useSetupStatus>; onCreated: (answer: FirstAdminCreated) => void }) {
+function AccountStep({
+  token,
+  status,
+  onCreated,
+}: {
+  token: string;
+  status: ReturnType<typeof useSetupStatus>;
+  onCreated: (answer: FirstAdminCreated) => void;
+}) {
   if (!token) {
-    return <Message tone="error">This page needs the link the server printed when it started (it ends with ?token=...). Run npm start in a terminal to see it.</Message>;
+    return (
+      <Message tone="error">
+        This page needs the link the server printed when it started (it ends with ?token=...). Run npm start in a
+        terminal to see it.
+      </Message>
+    );
   }
   if (status.isPending) return <Loading label="Checking the setup link..." />;
   if (status.isError) {
@@ -60,8 +80,9 @@ function AccountStep({ token, status, onCreated }: { token: string; status: Retu
   if (!status.data.valid) {
     return (
       <Message tone="info">
-        This setup link is no longer valid: it was used, or an admin exists already. <Link to="/login">Sign in</Link> instead; an operator can print a new link with{' '}
-        <code>npm run cli -- setup-link</code> only while no admin exists.
+        This setup link is no longer valid: it was used, or an admin exists already. <Link to="/login">Sign in</Link>{' '}
+        instead; an operator can print a new link with <code>npm run cli -- setup-link</code> only while no admin
+        exists.
       </Message>
     );
   }

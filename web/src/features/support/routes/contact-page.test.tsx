@@ -19,20 +19,30 @@ describe('Contact', () => {
 
   it('sends the message, thanks the visitor and clears the form', async () => {
     const app = renderApp('/contact', ({ method, path }) =>
-      method === 'POST' && path === '/api/contact' ? { status: 202, body: { detail: "Thank you! We'll get back to you soon." } } : undefined,
+      method === 'POST' && path === '/api/contact'
+        ? { status: 202, body: { detail: "Thank you! We'll get back to you soon." } }
+        : undefined,
     );
     await userEvent.type(await screen.findByLabelText(/Name/), 'Ana');
     await userEvent.type(screen.getByLabelText(/Email/), 'ana@example.com');
     await userEvent.type(screen.getByLabelText(/Message/), 'Where is my refund?');
     await userEvent.click(screen.getByRole('button', { name: 'Send message' }));
     expect(await screen.findByText("Thank you! We'll get back to you soon.")).toBeTruthy();
-    expect(app.calls('POST', '/api/contact')[0]?.body).toEqual({ name: 'Ana', email: 'ana@example.com', message: 'Where is my refund?' });
+    expect(app.calls('POST', '/api/contact')[0]?.body).toEqual({
+      name: 'Ana',
+      email: 'ana@example.com',
+      message: 'Where is my refund?',
+    });
     expect((screen.getByLabelText(/Message/) as HTMLTextAreaElement).value).toBe('');
-    await waitFor(() => expect(screen.queryByText("Thank you! We'll get back to you soon.")).toBeNull(), { timeout: 3500 });
+    await waitFor(() => expect(screen.queryByText("Thank you! We'll get back to you soon.")).toBeNull(), {
+      timeout: 3500,
+    });
   });
 
   it('keeps what was typed when the server refuses it', async () => {
-    renderApp('/contact', ({ path }) => (path === '/api/contact' ? { status: 429, body: { detail: 'Too many messages. Try again later.' } } : undefined));
+    renderApp('/contact', ({ path }) =>
+      path === '/api/contact' ? { status: 429, body: { detail: 'Too many messages. Try again later.' } } : undefined,
+    );
     await userEvent.type(await screen.findByLabelText(/Name/), 'Ana');
     await userEvent.type(screen.getByLabelText(/Email/), 'ana@example.com');
     await userEvent.type(screen.getByLabelText(/Message/), 'Second try');

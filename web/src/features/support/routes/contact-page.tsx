@@ -13,11 +13,18 @@ import { Message } from '../../../components/ui/message.tsx';
 const THANKS = "Thank you! We'll get back to you soon.";
 
 export function ContactPage() {
-  usePageMeta('Contact us', 'Write to our support team about an escrow, your account or anything else.', 'contact bitcoin escrow support');
+  usePageMeta(
+    'Contact us',
+    'Write to our support team about an escrow, your account or anything else.',
+    'contact bitcoin escrow support',
+  );
   const site = useSiteInfo();
   const [sent, setSent] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
-  const { register, handleSubmit, reset, formState } = useForm<ContactMessage>({ resolver: zodResolver(contactSchema), defaultValues: { name: '', email: '', message: '' } });
+  const { register, handleSubmit, reset, formState } = useForm<ContactMessage>({
+    resolver: zodResolver(contactSchema),
+    defaultValues: { name: '', email: '', message: '' },
+  });
   const { errors, isSubmitting } = formState;
   useEffect(() => {
     if (!sent) return;

@@ -9,8 +9,17 @@ import { Message } from '../../../components/ui/message.tsx';
 import { copyText } from '../../../lib/copy-text.ts';
 
 export function PgpKeyPage() {
-  usePageMeta('PGP public key', 'Our support team’s public PGP key, to encrypt sensitive messages to us and verify what we sign.', 'pgp key, encrypted support, bitcoin escrow security');
-  const key = useQuery({ queryKey: ['pgp-key'], queryFn: ({ signal }) => api<PgpKey>('/pgp-key', { signal }), retry: false, staleTime: Infinity });
+  usePageMeta(
+    'PGP public key',
+    'Our support team’s public PGP key, to encrypt sensitive messages to us and verify what we sign.',
+    'pgp key, encrypted support, bitcoin escrow security',
+  );
+  const key = useQuery({
+    queryKey: ['pgp-key'],
+    queryFn: ({ signal }) => api<PgpKey>('/pgp-key', { signal }),
+    retry: false,
+    staleTime: Infinity,
+  });
   const [copied, setCopied] = useState(false);
   useEffect(() => {
     if (!copied) return;
@@ -23,8 +32,8 @@ export function PgpKeyPage() {
       <p className="eyebrow">Security</p>
       <h1>Our PGP public key</h1>
       <p className="lead">
-        Use this key to encrypt anything sensitive you send to support (account details, dispute evidence), and to check that messages signed
-        by us really come from us.
+        Use this key to encrypt anything sensitive you send to support (account details, dispute evidence), and to check
+        that messages signed by us really come from us.
       </p>
       {key.isPending && <Loading />}
       {key.isError && (
@@ -57,8 +66,8 @@ export function PgpKeyPage() {
               </dd>
             </dl>
             <Message tone="info">
-              Always verify the fingerprint through more than one channel (this page, our e-mail signature, a call with support) before you trust the
-              key.
+              Always verify the fingerprint through more than one channel (this page, our e-mail signature, a call with
+              support) before you trust the key.
             </Message>
           </section>
           <section className="card" aria-labelledby="key-block">

@@ -7,7 +7,9 @@ export const CHECKPOINT_PAGE = 1_000;
 
 /** Checkpoints signed after `after` (a tree size), oldest first. */
 export const getCheckpoints = async (after: number, signal?: AbortSignal) =>
-  checkpointListSchema.parse(await api<unknown>(`/transparency/checkpoints?after=${after}`, { ...(signal ? { signal } : {}) }));
+  checkpointListSchema.parse(
+    await api<unknown>(`/transparency/checkpoints?after=${after}`, { ...(signal ? { signal } : {}) }),
+  );
 
 export const checkpointHistoryQueryOptions = () =>
   infiniteQueryOptions({

@@ -16,13 +16,18 @@ export async function getLatestCheckpoint(signal?: AbortSignal): Promise<string>
   }
   if (!res.ok) {
     const body = (await res.json().catch(() => null)) as { detail?: unknown; code?: unknown } | null;
-    const detail = typeof body?.detail === 'string' ? body.detail : `Could not read the latest checkpoint (${res.status})`;
+    const detail =
+      typeof body?.detail === 'string' ? body.detail : `Could not read the latest checkpoint (${res.status})`;
     throw new ApiError(res.status, detail, typeof body?.code === 'string' ? body.code : null);
   }
   return res.text();
 }
 
 export const latestCheckpointQueryOptions = () =>
-  queryOptions({ queryKey: ['transparency', 'checkpoint'], queryFn: ({ signal }) => getLatestCheckpoint(signal), staleTime: 10_000 });
+  queryOptions({
+    queryKey: ['transparency', 'checkpoint'],
+    queryFn: ({ signal }) => getLatestCheckpoint(signal),
+    staleTime: 10_000,
+  });
 
 export const useLatestCheckpoint = () => useQuery(latestCheckpointQueryOptions());

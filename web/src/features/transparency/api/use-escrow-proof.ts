@@ -14,4 +14,5 @@ export const escrowProofQueryOptions = (escrowId: string, updatedAt: string) =>
     staleTime: 60_000,
   });
 
-export const useEscrowProof = (escrowId: string, updatedAt: string) => useQuery(escrowProofQueryOptions(escrowId, updatedAt));
+export const useEscrowProof = (escrowId: string, updatedAt: string) =>
+  useQuery(escrowProofQueryOptions(escrowId, updatedAt));

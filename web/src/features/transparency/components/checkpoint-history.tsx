@@ -38,7 +38,11 @@ export function CheckpointHistory() {
               </table>
             </div>
             {history.hasNextPage && (
-              <Button variant="secondary" busy={history.isFetchingNextPage} onClick={() => void history.fetchNextPage()}>
+              <Button
+                variant="secondary"
+                busy={history.isFetchingNextPage}
+                onClick={() => void history.fetchNextPage()}
+              >
                 Show later checkpoints
               </Button>
             )}

@@ -20,21 +20,27 @@ export function EscrowProofCard({ escrowId, updatedAt }: { escrowId: string; upd
     <section className="card tlog-card" aria-labelledby="tlog-proof-heading">
       <h2 id="tlog-proof-heading">Proof in the public log</h2>
       <p className="small">
-        Every event of this escrow is a leaf of the service's public transparency log. Your browser checks it against the
-        log's signed checkpoint, so you need not take the operator's word.
+        Every event of this escrow is a leaf of the service's public transparency log. Your browser checks it against
+        the log's signed checkpoint, so you need not take the operator's word.
       </p>
-      <QueryState query={proof} loadingLabel="Checking this escrow's proof..." errorFallback="This escrow's proof cannot be loaded right now.">
+      <QueryState
+        query={proof}
+        loadingLabel="Checking this escrow's proof..."
+        errorFallback="This escrow's proof cannot be loaded right now."
+      >
         {({ bundle, check }) => (
           <>
             {bundle.events.length === 0 ? (
               <Message tone="info">
-                No signed checkpoint covers this escrow's events yet: the next one, within a minute, will. Check again then.
+                No signed checkpoint covers this escrow's events yet: the next one, within a minute, will. Check again
+                then.
               </Message>
             ) : check.ok ? (
               <Message tone="success">
-                Checked against checkpoint {check.size}: {plural(check.events, 'event')} of this escrow are in the log, each
-                hash matches its content, and the checkpoint is signed by the log's key.
-                {bundle.pending_events > 0 && ` ${plural(bundle.pending_events, 'later event')} will be in the next checkpoint.`}
+                Checked against checkpoint {check.size}: {plural(check.events, 'event')} of this escrow are in the log,
+                each hash matches its content, and the checkpoint is signed by the log's key.
+                {bundle.pending_events > 0 &&
+                  ` ${plural(bundle.pending_events, 'later event')} will be in the next checkpoint.`}
               </Message>
             ) : (
               <div className="message message-error tlog-warning" role="alert">
@@ -46,7 +52,12 @@ export function EscrowProofCard({ escrowId, updatedAt }: { escrowId: string; upd
             <div className="tlog-actions">
               <Button
                 variant="secondary"
-                onClick={() => saveBlob(new Blob([`${JSON.stringify(bundle, null, 2)}\n`], { type: 'application/json' }), `escrow-${escrowId}-proof.json`)}
+                onClick={() =>
+                  saveBlob(
+                    new Blob([`${JSON.stringify(bundle, null, 2)}\n`], { type: 'application/json' }),
+                    `escrow-${escrowId}-proof.json`,
+                  )
+                }
               >
                 <Download size={16} aria-hidden="true" /> Download proof
               </Button>

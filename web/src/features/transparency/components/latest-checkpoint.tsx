@@ -42,7 +42,9 @@ export function LatestCheckpoint() {
                     <dd className="mono tlog-value">{toBase64(checked.checkpoint.root)}</dd>
                   </dl>
                 )}
-                {checked && !checked.ok && <Message tone="error">This checkpoint does not verify with the log's key: {checked.reason}.</Message>}
+                {checked && !checked.ok && (
+                  <Message tone="error">This checkpoint does not verify with the log's key: {checked.reason}.</Message>
+                )}
                 <pre className="tlog-note" tabIndex={0} aria-label="The signed checkpoint note">
                   {text}
                 </pre>

@@ -17,7 +17,11 @@ export function LogConsistencyNotice() {
   if (check.isPending) return <Loading label="Checking the log against the last checkpoint this browser saw..." />;
   if (check.isError) {
     if (check.error instanceof ApiError && check.error.status === 404) {
-      return <Message tone="info">The log has no signed checkpoint yet; the first is signed within a minute of the first event.</Message>;
+      return (
+        <Message tone="info">
+          The log has no signed checkpoint yet; the first is signed within a minute of the first event.
+        </Message>
+      );
     }
     return (
       <div className="query-error" role="alert">
@@ -32,7 +36,8 @@ export function LogConsistencyNotice() {
   if (result.status === 'first') {
     return (
       <Message tone="info">
-        This browser now remembers checkpoint {result.checkpoint.size} of the log. On your next visits it checks that the log still extends it.
+        This browser now remembers checkpoint {result.checkpoint.size} of the log. On your next visits it checks that
+        the log still extends it.
       </Message>
     );
   }

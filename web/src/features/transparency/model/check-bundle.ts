@@ -7,6 +7,7 @@ import { type BundleCheck, checkProofBundle } from '../../../../../domain/transp
  * checkpoint's tree, and the checkpoint's signature by `vkey`, the key the log publishes (not the bundle's own word).
  */
 export function checkBundle(bundle: EscrowProof, vkey: string): BundleCheck {
-  if (bundle.vkey !== vkey) return { ok: false, reason: `the bundle names the key ${bundle.vkey}, the log publishes ${vkey}` };
+  if (bundle.vkey !== vkey)
+    return { ok: false, reason: `the bundle names the key ${bundle.vkey}, the log publishes ${vkey}` };
   return checkProofBundle(bundle, { chainHash: portableChainHash, vkey });
 }

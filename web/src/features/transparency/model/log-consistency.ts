@@ -28,20 +28,43 @@ export interface LogSources {
 export async function checkLogConsistency(sources: LogSources): Promise<LogConsistency> {
   const { note, origin, vkey } = await sources.latest();
   const checked = verifyCheckpoint(note, vkey);
-  if (!checked.ok) return { status: 'rewritten', checkpoint: null, seenSize: null, reason: `The latest checkpoint does not verify with the log's key: ${checked.reason}.` };
+  if (!checked.ok)
+    return {
+      status: 'rewritten',
+      checkpoint: null,
+      seenSize: null,
+      reason: `The latest checkpoint does not verify with the log's key: ${checked.reason}.`,
+    };
   const checkpoint = checked.checkpoint;
   if (checkpoint.origin !== origin) {
-    return { status: 'rewritten', checkpoint, seenSize: null, reason: `The checkpoint names the log ${checkpoint.origin}, not ${origin}.` };
+    return {
+      status: 'rewritten',
+      checkpoint,
+      seenSize: null,
+      reason: `The checkpoint names the log ${checkpoint.origin}, not ${origin}.`,
+    };
   }
   const seen = sources.seen.get(origin);
-  const remember = () => sources.seen.set(origin, { size: checkpoint.size, root_hash: toBase64(checkpoint.root), seen_at: sources.now().toISOString() });
+  const remember = () =>
+    sources.seen.set(origin, {
+      size: checkpoint.size,
+      root_hash: toBase64(checkpoint.root),
+      seen_at: sources.now().toISOString(),
+    });
   if (!seen) {
     remember();
     return { status: 'first', checkpoint };
   }
-  const rewritten = (reason: string): LogConsistency => ({ status: 'rewritten', checkpoint, seenSize: seen.size, reason });
+  const rewritten = (reason: string): LogConsistency => ({
+    status: 'rewritten',
+    checkpoint,
+    seenSize: seen.size,
+    reason,
+  });
   if (checkpoint.size < seen.size) {
-    return rewritten(`The log now holds ${checkpoint.size} events, but this browser saw it with ${seen.size}: events were removed.`);
+    return rewritten(
+      `The log now holds ${checkpoint.size} events, but this browser saw it with ${seen.size}: events were removed.`,
+    );
   }
   const seenRoot = fromBase64(seen.root_hash)!;
   let proof: Uint8Array[] = [];

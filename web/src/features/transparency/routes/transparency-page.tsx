@@ -17,8 +17,9 @@ export function TransparencyPage() {
         <p className="eyebrow">Transparency log</p>
         <h1>A log anyone can check</h1>
         <p className="lead">
-          We hold the money, so you should not have to take our word for what happened to it. Every event of every escrow
-          is a leaf of a public Merkle tree, and whenever the log grows we sign its root again, at a fixed interval.
+          We hold the money, so you should not have to take our word for what happened to it. Every event of every
+          escrow is a leaf of a public Merkle tree, and whenever the log grows we sign its root again, at a fixed
+          interval.
         </p>
         <p>
           The log publishes hashes only, never what a deal is about. With them you can check that the events of your
@@ -38,25 +39,25 @@ export function TransparencyPage() {
         <h2 id="tlog-how-heading">Check a proof yourself</h2>
         <ol>
           <li>
-            On your escrow's page, under <strong>Proof in the public log</strong>, choose <strong>Download proof</strong>.
-            The file holds the signed checkpoint, each event of your escrow as the log stores it, and the hashes that
-            connect each one to the checkpoint's root.
+            On your escrow's page, under <strong>Proof in the public log</strong>, choose{' '}
+            <strong>Download proof</strong>. The file holds the signed checkpoint, each event of your escrow as the log
+            stores it, and the hashes that connect each one to the checkpoint's root.
           </li>
           <li>
             Check it offline with the service's command line, pinning the key above:
             <pre className="tlog-note">npm run cli -- verify-proof escrow-ID-proof.json --vkey KEY</pre>
-            It recomputes each event's hash from its content, checks each inclusion proof against the checkpoint's
-            root, and the checkpoint's signature.
+            It recomputes each event's hash from its content, checks each inclusion proof against the checkpoint's root,
+            and the checkpoint's signature.
           </li>
           <li>
             Keep the checkpoints you have seen. An operator's full export can be checked against them:
             <pre className="tlog-note">npm run cli -- verify-export events.ndjson --checkpoint checkpoints.txt</pre>
           </li>
           <li>
-            Monitors can mirror the log with any C2SP tlog-tiles client: the checkpoint is at <code>/tlog/checkpoint</code>{' '}
-            and the hash tiles at <code>/tlog/tile/L/N</code>. Proofs are at <code>/api/transparency/inclusion</code> and{' '}
-            <code>/api/transparency/consistency</code>. Checkpoints verify with Go's <code>sumdb/note</code>, proofs
-            with its <code>sumdb/tlog</code>.
+            Monitors can mirror the log with any C2SP tlog-tiles client: the checkpoint is at{' '}
+            <code>/tlog/checkpoint</code> and the hash tiles at <code>/tlog/tile/L/N</code>. Proofs are at{' '}
+            <code>/api/transparency/inclusion</code> and <code>/api/transparency/consistency</code>. Checkpoints verify
+            with Go's <code>sumdb/note</code>, proofs with its <code>sumdb/tlog</code>.
           </li>
         </ol>
       </section>

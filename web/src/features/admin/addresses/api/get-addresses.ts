@@ -9,7 +9,8 @@ export type PoolAddress = z.infer<typeof poolAddressSchema>;
 
 export const getAddresses = (signal?: AbortSignal) => api<PoolAddress[]>('/admin/addresses', signal ? { signal } : {});
 
-export const addressesQueryOptions = () => queryOptions({ queryKey: [ADMIN_KEY, 'addresses'], queryFn: ({ signal }) => getAddresses(signal) });
+export const addressesQueryOptions = () =>
+  queryOptions({ queryKey: [ADMIN_KEY, 'addresses'], queryFn: ({ signal }) => getAddresses(signal) });
 
 /** The whole pool, oldest first. */
 export const useAddresses = () => useQuery(addressesQueryOptions());

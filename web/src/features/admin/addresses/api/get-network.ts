@@ -7,6 +7,7 @@ import { ADMIN_KEY } from '../../shared/admin-mutation.ts';
 export const getNetwork = async (signal?: AbortSignal) =>
   (await api<{ bitcoin_network?: BitcoinNetwork }>('/site', signal ? { signal } : {})).bitcoin_network ?? null;
 
-export const networkQueryOptions = () => queryOptions({ queryKey: [ADMIN_KEY, 'network'], queryFn: ({ signal }) => getNetwork(signal), staleTime: Infinity });
+export const networkQueryOptions = () =>
+  queryOptions({ queryKey: [ADMIN_KEY, 'network'], queryFn: ({ signal }) => getNetwork(signal), staleTime: Infinity });
 
 export const useNetwork = () => useQuery(networkQueryOptions());

@@ -11,8 +11,18 @@ export interface AddReport {
 }
 
 /** The lines of the box, each checked by the domain's address code for the server's network (when known). */
-export function checkLines(text: string, network: BitcoinNetwork | null): { valid: string[]; refused: AddReport['refused'] } {
-  const lines = [...new Set(text.split(/\r?\n/).map((l) => l.trim()).filter(Boolean))];
+export function checkLines(
+  text: string,
+  network: BitcoinNetwork | null,
+): { valid: string[]; refused: AddReport['refused'] } {
+  const lines = [
+    ...new Set(
+      text
+        .split(/\r?\n/)
+        .map((l) => l.trim())
+        .filter(Boolean),
+    ),
+  ];
   const valid: string[] = [];
   const refused: AddReport['refused'] = [];
   for (const line of lines) {
@@ -27,7 +37,13 @@ export function checkLines(text: string, network: BitcoinNetwork | null): { vali
  * Add one address, or paste many (one a line): checked here, then sent together in one request with one 2FA code;
  * the server checks each again and the report says what happened to each.
  */
-export function AddAddressesForm({ network, onReport }: { network: BitcoinNetwork | null; onReport: (report: AddReport) => void }) {
+export function AddAddressesForm({
+  network,
+  onReport,
+}: {
+  network: BitcoinNetwork | null;
+  onReport: (report: AddReport) => void;
+}) {
   const [text, setText] = useState('');
   const [error, setError] = useState<string | undefined>();
   const [pending, setPending] = useState<{ valid: string[]; refused: AddReport['refused'] } | null>(null);
@@ -54,8 +70,23 @@ export function AddAddressesForm({ network, onReport }: { network: BitcoinNetwor
   };
   return (
     <form className="form card" onSubmit={submit} noValidate>
-      <Field label="Addresses to add, one a line" error={error} hint={network ? `Bitcoin ${network} addresses; each is checked before it is sent.` : 'Each is checked by the server.'}>
-        <textarea className="mono" rows={4} value={text} onChange={(e) => setText(e.target.value)} spellCheck={false} autoComplete="off" />
+      <Field
+        label="Addresses to add, one a line"
+        error={error}
+        hint={
+          network
+            ? `Bitcoin ${network} addresses; each is checked before it is sent.`
+            : 'Each is checked by the server.'
+        }
+      >
+        <textarea
+          className="mono"
+          rows={4}
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          spellCheck={false}
+          autoComplete="off"
+        />
       </Field>
       <div>
         <Button type="submit">Add to the pool</Button>
@@ -71,9 +102,13 @@ export function AddAddressesForm({ network, onReport }: { network: BitcoinNetwor
         onDone={() => undefined}
       >
         <ul className="mono small address-preview">
-          {pending?.valid.map((a) => <li key={a}>{a}</li>)}
+          {pending?.valid.map((a) => (
+            <li key={a}>{a}</li>
+          ))}
         </ul>
-        {pending && pending.refused.length > 0 && <p className="small">{pending.refused.length} line(s) were refused here and will not be sent.</p>}
+        {pending && pending.refused.length > 0 && (
+          <p className="small">{pending.refused.length} line(s) were refused here and will not be sent.</p>
+        )}
       </ActionDialog>
     </form>
   );

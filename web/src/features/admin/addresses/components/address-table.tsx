@@ -9,7 +9,15 @@ const WHY_LOCKED: Record<Exclude<PoolAddress['status'], 'available'>, string> = 
 };
 
 /** The pool: each address, its status and the escrow it serves; edit and delete only while available. */
-export function AddressTable({ addresses, onEdit, onDelete }: { addresses: PoolAddress[]; onEdit: (a: PoolAddress) => void; onDelete: (a: PoolAddress) => void }) {
+export function AddressTable({
+  addresses,
+  onEdit,
+  onDelete,
+}: {
+  addresses: PoolAddress[];
+  onEdit: (a: PoolAddress) => void;
+  onDelete: (a: PoolAddress) => void;
+}) {
   return (
     <table className="admin-table">
       <caption className="visually-hidden">Pool addresses</caption>
@@ -31,7 +39,13 @@ export function AddressTable({ addresses, onEdit, onDelete }: { addresses: PoolA
             <td data-label="Status">
               <span className={`badge badge-address-${a.status}`}>{a.status}</span>
             </td>
-            <td data-label="Escrow">{a.assigned_to_escrow_id ? <EscrowLink id={a.assigned_to_escrow_id} /> : <span className="muted">none</span>}</td>
+            <td data-label="Escrow">
+              {a.assigned_to_escrow_id ? (
+                <EscrowLink id={a.assigned_to_escrow_id} />
+              ) : (
+                <span className="muted">none</span>
+              )}
+            </td>
             <td data-label="Added">{formatDate(a.created_at)}</td>
             <td data-label="Actions">
               {a.status === 'available' ? (

@@ -3,7 +3,15 @@ import { useDeleteAddress } from '../api/delete-address.ts';
 import type { PoolAddress } from '../api/get-addresses.ts';
 
 /** Removes an available address from the pool, after a confirmation naming it. */
-export function DeleteAddressDialog({ address, onClose, onDone }: { address: PoolAddress | null; onClose: () => void; onDone: (message: string) => void }) {
+export function DeleteAddressDialog({
+  address,
+  onClose,
+  onDone,
+}: {
+  address: PoolAddress | null;
+  onClose: () => void;
+  onDone: (message: string) => void;
+}) {
   const remove = useDeleteAddress();
   return (
     <ActionDialog

@@ -6,7 +6,17 @@ import type { PoolAddress } from '../api/get-addresses.ts';
 import { useUpdateAddress } from '../api/update-address.ts';
 
 /** Replaces an available address (a typo fixed before anyone was asked to pay to it). */
-export function EditAddressDialog({ address, network, onClose, onDone }: { address: PoolAddress | null; network: BitcoinNetwork | null; onClose: () => void; onDone: (message: string) => void }) {
+export function EditAddressDialog({
+  address,
+  network,
+  onClose,
+  onDone,
+}: {
+  address: PoolAddress | null;
+  network: BitcoinNetwork | null;
+  onClose: () => void;
+  onDone: (message: string) => void;
+}) {
   const [value, setValue] = useResetState(address?.id, () => address?.address_string ?? '');
   const update = useUpdateAddress();
   const check = () => {
@@ -30,7 +40,13 @@ export function EditAddressDialog({ address, network, onClose, onDone }: { addre
       onDone={onDone}
     >
       <Field label="Address">
-        <input className="mono" value={value} onChange={(e) => setValue(e.target.value)} spellCheck={false} autoComplete="off" />
+        <input
+          className="mono"
+          value={value}
+          onChange={(e) => setValue(e.target.value)}
+          spellCheck={false}
+          autoComplete="off"
+        />
       </Field>
     </ActionDialog>
   );

@@ -28,6 +28,11 @@ export function getAuditLogs(filters: AuditFilters, before: number | null, signa
 }
 
 export const auditLogsQueryOptions = (filters: AuditFilters, before: number | null) =>
-  queryOptions({ queryKey: [ADMIN_KEY, 'audit', filters, before], queryFn: ({ signal }) => getAuditLogs(filters, before, signal), placeholderData: keepPreviousData });
+  queryOptions({
+    queryKey: [ADMIN_KEY, 'audit', filters, before],
+    queryFn: ({ signal }) => getAuditLogs(filters, before, signal),
+    placeholderData: keepPreviousData,
+  });
 
-export const useAuditLogs = (filters: AuditFilters, before: number | null) => useQuery(auditLogsQueryOptions(filters, before));
+export const useAuditLogs = (filters: AuditFilters, before: number | null) =>
+  useQuery(auditLogsQueryOptions(filters, before));

@@ -12,7 +12,8 @@ const toLocal = (iso: string) => (iso ? iso.slice(0, 16) : '');
 
 export function AuditFilters({ filters, onApply }: { filters: Filters; onApply: (next: Filters) => void }) {
   const [draft, setDraft] = useResetState(JSON.stringify(filters), () => filters);
-  const set = (key: keyof Filters) => (e: { target: { value: string } }) => setDraft({ ...draft, [key]: e.target.value });
+  const set = (key: keyof Filters) => (e: { target: { value: string } }) =>
+    setDraft({ ...draft, [key]: e.target.value });
   const submit = (event: FormEvent) => {
     event.preventDefault();
     onApply(draft);
@@ -20,7 +21,12 @@ export function AuditFilters({ filters, onApply }: { filters: Filters; onApply: 
   return (
     <form className="filters-grid" onSubmit={submit} role="search" aria-label="Filter the audit log">
       <Field label="Action">
-        <input list="audit-action-types" value={draft.action_type} onChange={set('action_type')} placeholder="e.g. EscrowReleased" />
+        <input
+          list="audit-action-types"
+          value={draft.action_type}
+          onChange={set('action_type')}
+          placeholder="e.g. EscrowReleased"
+        />
       </Field>
       <datalist id="audit-action-types">
         {auditActionTypes.map((t) => (
@@ -44,16 +50,27 @@ export function AuditFilters({ filters, onApply }: { filters: Filters; onApply: 
         <input value={draft.actor} onChange={set('actor')} autoComplete="off" spellCheck={false} />
       </Field>
       <Field label="From (UTC)">
-        <input type="datetime-local" value={toLocal(draft.from)} onChange={(e) => setDraft({ ...draft, from: toIso(e.target.value) })} />
+        <input
+          type="datetime-local"
+          value={toLocal(draft.from)}
+          onChange={(e) => setDraft({ ...draft, from: toIso(e.target.value) })}
+        />
       </Field>
       <Field label="To (UTC)">
-        <input type="datetime-local" value={toLocal(draft.to)} onChange={(e) => setDraft({ ...draft, to: toIso(e.target.value) })} />
+        <input
+          type="datetime-local"
+          value={toLocal(draft.to)}
+          onChange={(e) => setDraft({ ...draft, to: toIso(e.target.value) })}
+        />
       </Field>
       <div className="filters-actions">
         <Button type="submit" variant="secondary">
           Apply filters
         </Button>
-        <Button variant="ghost" onClick={() => onApply({ action_type: '', object_type: '', object_id: '', actor: '', from: '', to: '' })}>
+        <Button
+          variant="ghost"
+          onClick={() => onApply({ action_type: '', object_type: '', object_id: '', actor: '', from: '', to: '' })}
+        >
           Clear
         </Button>
       </div>

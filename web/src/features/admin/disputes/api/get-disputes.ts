@@ -9,7 +9,8 @@ export type Dispute = z.infer<typeof adminDisputeSchema>;
 
 export const getDisputes = (signal?: AbortSignal) => api<Dispute[]>('/admin/disputes', signal ? { signal } : {});
 
-export const disputesQueryOptions = () => queryOptions({ queryKey: [ADMIN_KEY, 'disputes'], queryFn: ({ signal }) => getDisputes(signal) });
+export const disputesQueryOptions = () =>
+  queryOptions({ queryKey: [ADMIN_KEY, 'disputes'], queryFn: ({ signal }) => getDisputes(signal) });
 
 /** Open first, newest first (the server's order). */
 export const useDisputes = () => useQuery(disputesQueryOptions());

@@ -34,6 +34,9 @@ export function resolveForm(input: ResolveInput): Record<string, string> {
 }
 
 export const resolveDispute = (input: ResolveInput) =>
-  api<Record<string, unknown>>(`/admin/disputes/${input.disputeId}/resolve`, { form: resolveForm(input), fallback: 'Failed to resolve dispute' });
+  api<Record<string, unknown>>(`/admin/disputes/${input.disputeId}/resolve`, {
+    form: resolveForm(input),
+    fallback: 'Failed to resolve dispute',
+  });
 
 export const useResolveDispute = () => useAdminMutation(resolveDispute);

@@ -29,7 +29,11 @@ function MarkEvidence({ escrowId }: { escrowId: string }) {
   );
 }
 
-const RESOLUTION: Record<string, string> = { release: 'released to the seller', refund: 'refunded to the buyer', split: 'split' };
+const RESOLUTION: Record<string, string> = {
+  release: 'released to the seller',
+  refund: 'refunded to the buyer',
+  split: 'split',
+};
 
 /** One dispute: the escrow, both parties, who opened it and why, the evidence, and its outcome or the Resolve button. */
 export function DisputeCard({ dispute, onResolve }: { dispute: Dispute; onResolve: (escrow: AdminEscrow) => void }) {
@@ -40,12 +44,15 @@ export function DisputeCard({ dispute, onResolve }: { dispute: Dispute; onResolv
     <li className="card verification">
       <div className="verification-head">
         <h3>{e?.product_service ?? 'Escrow'}</h3>
-        <span className={`badge ${dispute.status === 'open' ? 'badge-disputed' : 'badge-released'}`}>{dispute.status}</span>
+        <span className={`badge ${dispute.status === 'open' ? 'badge-disputed' : 'badge-released'}`}>
+          {dispute.status}
+        </span>
       </div>
       <dl className="facts">
         <dt>Escrow</dt>
         <dd>
-          <EscrowLink id={dispute.escrow_id}>Escrow {dispute.escrow_id.slice(0, 8)}</EscrowLink> {e && <StatusBadge status={e.status} />}
+          <EscrowLink id={dispute.escrow_id}>Escrow {dispute.escrow_id.slice(0, 8)}</EscrowLink>{' '}
+          {e && <StatusBadge status={e.status} />}
         </dd>
         {e && (
           <>
@@ -68,7 +75,10 @@ export function DisputeCard({ dispute, onResolve }: { dispute: Dispute; onResolv
         {dispute.status === 'open' && agreed && (
           <>
             <dt>Agreed since</dt>
-            <dd>{agreed.kind === 'split' ? `A split, ${agreed.seller_percent}% to the seller` : 'A full refund'}: resolve to pay it out as agreed</dd>
+            <dd>
+              {agreed.kind === 'split' ? `A split, ${agreed.seller_percent}% to the seller` : 'A full refund'}: resolve
+              to pay it out as agreed
+            </dd>
           </>
         )}
         {dispute.status === 'resolved' && (
@@ -76,7 +86,8 @@ export function DisputeCard({ dispute, onResolve }: { dispute: Dispute; onResolv
             <dt>Outcome</dt>
             <dd>
               {dispute.outcome}
-              {dispute.resolution && ` (${RESOLUTION[dispute.resolution]}${dispute.resolution === 'split' ? `: seller ${dispute.seller_percent}%` : ''})`}
+              {dispute.resolution &&
+                ` (${RESOLUTION[dispute.resolution]}${dispute.resolution === 'split' ? `: seller ${dispute.seller_percent}%` : ''})`}
               {dispute.resolved_at && `, ${formatDateTime(dispute.resolved_at)}`}
             </dd>
           </>
@@ -84,7 +95,15 @@ export function DisputeCard({ dispute, onResolve }: { dispute: Dispute; onResolv
       </dl>
       <h4>Evidence</h4>
       <MarkEvidence escrowId={dispute.escrow_id} />
-      {e && <ConversationPanel escrowId={e.id} viewerSide="admin" canPost={e.allowed_actions.includes('post_message')} headingLevel={4} embedded />}
+      {e && (
+        <ConversationPanel
+          escrowId={e.id}
+          viewerSide="admin"
+          canPost={e.allowed_actions.includes('post_message')}
+          headingLevel={4}
+          embedded
+        />
+      )}
       {dispute.status === 'open' && e && (
         <div className="row-actions">
           <Button onClick={() => onResolve(e)}>Resolve</Button>

@@ -10,7 +10,15 @@ import { useResetState } from '../../../../hooks/use-reset-state.ts';
 import type { Dispute } from '../api/get-disputes.ts';
 import { type Resolution, useResolveDispute } from '../api/resolve-dispute.ts';
 
-function Split({ escrow, resolution, percent }: { escrow: AdminEscrow; resolution: Exclude<Resolution, ''>; percent: number }) {
+function Split({
+  escrow,
+  resolution,
+  percent,
+}: {
+  escrow: AdminEscrow;
+  resolution: Exclude<Resolution, ''>;
+  percent: number;
+}) {
   const money = moneyOf(escrow, resolution, resolution === 'split' ? percent : 100);
   return (
     <dl className="facts" aria-live="polite">
@@ -18,8 +26,11 @@ function Split({ escrow, resolution, percent }: { escrow: AdminEscrow; resolutio
         <>
           <dt>Seller gets</dt>
           <dd className="mono">
-            <strong>{formatBtc(money.seller_sats)}</strong> to <span className="break">{escrow.payout_address ?? 'no payout address set'}</span>
-            {escrow.payout_address && escrow.payout_address_proven && <span className="small"> (proven by its signature)</span>}
+            <strong>{formatBtc(money.seller_sats)}</strong> to{' '}
+            <span className="break">{escrow.payout_address ?? 'no payout address set'}</span>
+            {escrow.payout_address && escrow.payout_address_proven && (
+              <span className="small"> (proven by its signature)</span>
+            )}
           </dd>
         </>
       )}
@@ -27,8 +38,11 @@ function Split({ escrow, resolution, percent }: { escrow: AdminEscrow; resolutio
         <>
           <dt>Buyer gets</dt>
           <dd className="mono">
-            <strong>{formatBtc(money.buyer_sats)}</strong> to <span className="break">{escrow.refund_address ?? 'no refund address set'}</span>
-            {escrow.refund_address && escrow.refund_address_proven && <span className="small"> (proven by its signature)</span>}
+            <strong>{formatBtc(money.buyer_sats)}</strong> to{' '}
+            <span className="break">{escrow.refund_address ?? 'no refund address set'}</span>
+            {escrow.refund_address && escrow.refund_address_proven && (
+              <span className="small"> (proven by its signature)</span>
+            )}
           </dd>
         </>
       )}
@@ -39,14 +53,25 @@ function Split({ escrow, resolution, percent }: { escrow: AdminEscrow; resolutio
 }
 
 /** How the parties' agreement reads in the dialog: "a split, 60% to the seller" or "a full refund". */
-const agreementWords = (agreed: AgreedSettlement) => (agreed.kind === 'split' ? `a split, ${agreed.seller_percent}% to the seller` : 'a full refund');
+const agreementWords = (agreed: AgreedSettlement) =>
+  agreed.kind === 'split' ? `a split, ${agreed.seller_percent}% to the seller` : 'a full refund';
 
 /**
  * Resolve a dispute: an outcome (required) and how the money goes, the satoshis and addresses shown before confirming.
  * When both parties agreed to a refund or split (contract 7.5) the dispute is resolved as agreed: the resolution is
  * theirs, not chosen here, and the outcome may be left out (the server asks for none and refuses another one).
  */
-export function ResolveDialog({ dispute, escrow, onClose, onDone }: { dispute: Dispute | null; escrow: AdminEscrow | null; onClose: () => void; onDone: (message: string) => void }) {
+export function ResolveDialog({
+  dispute,
+  escrow,
+  onClose,
+  onDone,
+}: {
+  dispute: Dispute | null;
+  escrow: AdminEscrow | null;
+  onClose: () => void;
+  onDone: (message: string) => void;
+}) {
   const key = dispute?.id;
   const [outcome, setOutcome] = useResetState(key, () => '');
   const [chosen, setResolution] = useResetState<Resolution>(key, () => '');
@@ -89,10 +114,15 @@ export function ResolveDialog({ dispute, escrow, onClose, onDone }: { dispute: D
     >
       {agreed && (
         <Message tone="info">
-          Both parties agreed to {agreementWords(agreed)}. The dispute is resolved as they agreed; no other resolution can be chosen.
+          Both parties agreed to {agreementWords(agreed)}. The dispute is resolved as they agreed; no other resolution
+          can be chosen.
         </Message>
       )}
-      <Field label="Outcome" required={!agreed} {...(agreed ? { hint: 'Optional: the agreement is the outcome both parties are told.' } : {})}>
+      <Field
+        label="Outcome"
+        required={!agreed}
+        {...(agreed ? { hint: 'Optional: the agreement is the outcome both parties are told.' } : {})}
+      >
         <textarea rows={3} value={outcome} onChange={(e) => setOutcome(e.target.value)} maxLength={5000} />
       </Field>
       {!agreed && (
@@ -106,14 +136,25 @@ export function ResolveDialog({ dispute, escrow, onClose, onDone }: { dispute: D
         </Field>
       )}
       {!agreed && resolution === 'split' && (
-        <Field label="Seller's share (percent, 1 to 99)" error={percentOk ? undefined : 'Enter a whole number from 1 to 99'}>
+        <Field
+          label="Seller's share (percent, 1 to 99)"
+          error={percentOk ? undefined : 'Enter a whole number from 1 to 99'}
+        >
           <input type="number" min={1} max={99} step={1} value={percent} onChange={(e) => setPercent(e.target.value)} />
         </Field>
       )}
-      {resolution && escrow && (resolution !== 'split' || percentOk) && <Split escrow={escrow} resolution={resolution} percent={sellerPercent} />}
+      {resolution && escrow && (resolution !== 'split' || percentOk) && (
+        <Split escrow={escrow} resolution={resolution} percent={sellerPercent} />
+      )}
       {resolution && (
         <Field label="Transaction id (optional)" hint="64 hexadecimal characters">
-          <input className="mono" value={txid} onChange={(e) => setTxid(e.target.value)} spellCheck={false} autoComplete="off" />
+          <input
+            className="mono"
+            value={txid}
+            onChange={(e) => setTxid(e.target.value)}
+            spellCheck={false}
+            autoComplete="off"
+          />
         </Field>
       )}
     </ActionDialog>

@@ -9,6 +9,9 @@ export type CancelInput = Pick<z.input<typeof adminCancelSchema>, 'reason'> & { 
 
 /** Cancel an unpaid escrow with a reason both parties are mailed; its payment address goes back to the pool. */
 export const cancelEscrow = ({ escrowId, reason, totp_code }: CancelInput) =>
-  api<AdminEscrow>(`/admin/escrows/${escrowId}/cancel`, { form: withCode({ reason: reason.trim() }, totp_code), fallback: 'Failed to cancel escrow' });
+  api<AdminEscrow>(`/admin/escrows/${escrowId}/cancel`, {
+    form: withCode({ reason: reason.trim() }, totp_code),
+    fallback: 'Failed to cancel escrow',
+  });
 
 export const useCancelEscrow = () => useAdminMutation(cancelEscrow);

@@ -9,6 +9,9 @@ export type FreezeInput = Required<z.input<typeof freezeReasonSchema>> & { escro
 
 /** Freeze an escrow that is not final: nothing moves until it is unfrozen. */
 export const freezeEscrow = ({ escrowId, reason, totp_code }: FreezeInput) =>
-  api<AdminEscrow>(`/admin/escrows/${escrowId}/freeze`, { form: withCode({ reason: reason.trim() }, totp_code), fallback: 'Failed to freeze escrow' });
+  api<AdminEscrow>(`/admin/escrows/${escrowId}/freeze`, {
+    form: withCode({ reason: reason.trim() }, totp_code),
+    fallback: 'Failed to freeze escrow',
+  });
 
 export const useFreezeEscrow = () => useAdminMutation(freezeEscrow);

@@ -7,7 +7,8 @@ import { ADMIN_KEY } from '../../shared/admin-mutation.ts';
 /** One event of the escrow's stream with the escrow's state right after it: the API's answer schema. */
 export type HistoryEntry = z.infer<typeof adminEscrowHistoryEntrySchema>;
 
-export const getEscrowHistory = (id: string, signal?: AbortSignal) => api<HistoryEntry[]>(`/admin/escrows/${id}/history`, signal ? { signal } : {});
+export const getEscrowHistory = (id: string, signal?: AbortSignal) =>
+  api<HistoryEntry[]>(`/admin/escrows/${id}/history`, signal ? { signal } : {});
 
 export const escrowHistoryQueryOptions = (id: string) =>
   queryOptions({ queryKey: [ADMIN_KEY, 'escrow-history', id], queryFn: ({ signal }) => getEscrowHistory(id, signal) });

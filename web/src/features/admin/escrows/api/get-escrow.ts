@@ -9,8 +9,10 @@ export type EscrowStatus = z.infer<typeof escrowStatusSchema>;
 /** An escrow as admins see it (GET /api/escrows/{id}, and each item of GET /api/admin/escrows): the API's answer schema. */
 export type AdminEscrow = z.infer<typeof escrowSchema>;
 
-export const getEscrow = (id: string, signal?: AbortSignal) => api<AdminEscrow>(`/escrows/${id}`, signal ? { signal } : {});
+export const getEscrow = (id: string, signal?: AbortSignal) =>
+  api<AdminEscrow>(`/escrows/${id}`, signal ? { signal } : {});
 
-export const escrowQueryOptions = (id: string) => queryOptions({ queryKey: [ADMIN_KEY, 'escrow', id], queryFn: ({ signal }) => getEscrow(id, signal) });
+export const escrowQueryOptions = (id: string) =>
+  queryOptions({ queryKey: [ADMIN_KEY, 'escrow', id], queryFn: ({ signal }) => getEscrow(id, signal) });
 
 export const useEscrow = (id: string) => useQuery(escrowQueryOptions(id));

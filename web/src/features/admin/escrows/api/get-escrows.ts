@@ -28,7 +28,11 @@ export function getEscrows({ status, search, ready, page }: EscrowsQuery, signal
 }
 
 export const escrowsQueryOptions = (query: EscrowsQuery) =>
-  queryOptions({ queryKey: [ADMIN_KEY, 'escrows', query], queryFn: ({ signal }) => getEscrows(query, signal), placeholderData: keepPreviousData });
+  queryOptions({
+    queryKey: [ADMIN_KEY, 'escrows', query],
+    queryFn: ({ signal }) => getEscrows(query, signal),
+    placeholderData: keepPreviousData,
+  });
 
 /** One page of every escrow, filtered and searched by the server. */
 export const useEscrows = (query: EscrowsQuery) => useQuery(escrowsQueryOptions(query));

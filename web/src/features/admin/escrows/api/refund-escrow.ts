@@ -5,6 +5,9 @@ import { type MoneyActionInput, moneyForm } from './release-escrow.ts';
 
 /** Refund a funded escrow to the buyer's refund address. */
 export const refundEscrow = (input: MoneyActionInput) =>
-  api<AdminEscrow>(`/admin/escrows/${input.escrowId}/refund`, { form: moneyForm(input), fallback: 'Failed to refund escrow' });
+  api<AdminEscrow>(`/admin/escrows/${input.escrowId}/refund`, {
+    form: moneyForm(input),
+    fallback: 'Failed to refund escrow',
+  });
 
 export const useRefundEscrow = () => useAdminMutation(refundEscrow);

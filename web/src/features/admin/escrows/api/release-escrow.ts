@@ -15,6 +15,9 @@ export const moneyForm = ({ notes, txid, expected_address, totp_code }: MoneyAct
 
 /** Release a funded escrow to the seller's payout address. */
 export const releaseEscrow = (input: MoneyActionInput) =>
-  api<AdminEscrow>(`/admin/escrows/${input.escrowId}/release`, { form: moneyForm(input), fallback: 'Failed to release escrow' });
+  api<AdminEscrow>(`/admin/escrows/${input.escrowId}/release`, {
+    form: moneyForm(input),
+    fallback: 'Failed to release escrow',
+  });
 
 export const useReleaseEscrow = () => useAdminMutation(releaseEscrow);

@@ -14,7 +14,10 @@ export interface SettleInput {
 /** Pays out the refund or split both parties agreed to (contract 7.5): no outcome text, the agreed terms. */
 export const settleEscrow = ({ escrowId, txid, expected_address, expected_refund_address, totp_code }: SettleInput) =>
   api<AdminEscrow>(`/admin/escrows/${escrowId}/resolve`, {
-    form: withCode({ expected_address, expected_refund_address, ...(txid.trim() ? { txid: txid.trim() } : {}) }, totp_code),
+    form: withCode(
+      { expected_address, expected_refund_address, ...(txid.trim() ? { txid: txid.trim() } : {}) },
+      totp_code,
+    ),
     fallback: 'Failed to pay out the settlement',
   });
 

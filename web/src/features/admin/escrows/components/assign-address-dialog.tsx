@@ -6,7 +6,15 @@ import { useAssignAddress } from '../api/assign-address.ts';
 import type { AdminEscrow } from '../api/get-escrow.ts';
 
 /** Gives a waiting escrow one of the available pool addresses. */
-export function AssignAddressDialog({ escrow, onClose, onDone }: { escrow: AdminEscrow | null; onClose: () => void; onDone: (message: string) => void }) {
+export function AssignAddressDialog({
+  escrow,
+  onClose,
+  onDone,
+}: {
+  escrow: AdminEscrow | null;
+  onClose: () => void;
+  onDone: (message: string) => void;
+}) {
   const addresses = useAddresses();
   const free = (addresses.data ?? []).filter((a) => a.status === 'available');
   const [addressId, setAddressId] = useResetState(escrow?.id, () => '');

@@ -6,7 +6,15 @@ import { useCancelEscrow } from '../api/cancel-escrow.ts';
 import type { AdminEscrow } from '../api/get-escrow.ts';
 
 /** Cancels an unpaid escrow (a hoarded pool address, say): what it is, the address it frees, and a reason for both parties. */
-export function CancelDialog({ escrow, onClose, onDone }: { escrow: AdminEscrow | null; onClose: () => void; onDone: (message: string) => void }) {
+export function CancelDialog({
+  escrow,
+  onClose,
+  onDone,
+}: {
+  escrow: AdminEscrow | null;
+  onClose: () => void;
+  onDone: (message: string) => void;
+}) {
   const [reason, setReason] = useResetState(escrow?.id, () => '');
   const cancel = useCancelEscrow();
   return (

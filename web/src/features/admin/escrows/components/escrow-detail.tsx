@@ -54,7 +54,8 @@ function Facts({ escrow }: { escrow: AdminEscrow }) {
     <dl className="facts">
       <dt>Amount</dt>
       <dd>
-        {formatUsd(escrow.amount_usd)} + fee {formatUsd(escrow.escrow_fee)} ({escrow.fee_percentage}%) = <strong>{formatUsd(escrow.total_usd)}</strong> ={' '}
+        {formatUsd(escrow.amount_usd)} + fee {formatUsd(escrow.escrow_fee)} ({escrow.fee_percentage}%) ={' '}
+        <strong>{formatUsd(escrow.total_usd)}</strong> ={' '}
         <strong className="mono">{formatBtc(escrow.amount_sats)}</strong> at {formatUsd(escrow.btc_usd_rate)}/BTC
       </dd>
       <dt>Buyer</dt>
@@ -64,7 +65,9 @@ function Facts({ escrow }: { escrow: AdminEscrow }) {
       <dt>Opened</dt>
       <dd>
         {formatDateTime(escrow.created_at)} by the {escrow.creator_side}
-        {escrow.payment_due_at && escrow.status === 'pending_payment' && `; payment due ${formatDateTime(escrow.payment_due_at)}`}
+        {escrow.payment_due_at &&
+          escrow.status === 'pending_payment' &&
+          `; payment due ${formatDateTime(escrow.payment_due_at)}`}
       </dd>
       <Address label="Payment address" value={escrow.assigned_address} />
       {escrow.payment_marked_at && (
@@ -103,7 +106,8 @@ function Facts({ escrow }: { escrow: AdminEscrow }) {
         <>
           <dt>Paid out</dt>
           <dd className="mono">
-            seller {formatBtc(escrow.seller_sats)}, buyer {formatBtc(escrow.buyer_sats ?? 0)}, fee {formatBtc(escrow.fee_sats ?? 0)}
+            seller {formatBtc(escrow.seller_sats)}, buyer {formatBtc(escrow.buyer_sats ?? 0)}, fee{' '}
+            {formatBtc(escrow.fee_sats ?? 0)}
           </dd>
         </>
       )}
@@ -134,7 +138,8 @@ export function EscrowDetail({ escrowId, onDone }: { escrowId: string; onDone: (
             <Facts escrow={e} />
             {e.allowed_actions.includes('verify_payment') && (
               <p className="small">
-                The buyer marked the payment: <Link to="/admin?tab=verifications">verify it on the Verifications tab</Link>.
+                The buyer marked the payment:{' '}
+                <Link to="/admin?tab=verifications">verify it on the Verifications tab</Link>.
               </p>
             )}
             {e.allowed_actions.includes('resolve') && e.status === 'disputed' && (
@@ -144,8 +149,11 @@ export function EscrowDetail({ escrowId, onDone }: { escrowId: string; onDone: (
             )}
             {e.status !== 'disputed' && agreedSettlement(e) && (
               <p className="small">
-                Both parties agreed to {agreedSettlement(e)!.kind === 'split' ? `a split, ${agreedSettlement(e)!.seller_percent}% to the seller` : 'a full refund'}: pay it
-                out as agreed, no dispute needed.
+                Both parties agreed to{' '}
+                {agreedSettlement(e)!.kind === 'split'
+                  ? `a split, ${agreedSettlement(e)!.seller_percent}% to the seller`
+                  : 'a full refund'}
+                : pay it out as agreed, no dispute needed.
               </p>
             )}
             <div className="row-actions">
@@ -155,12 +163,22 @@ export function EscrowDetail({ escrowId, onDone }: { escrowId: string; onDone: (
                 </Button>
               )}
               {POWERS.filter((power) => e.allowed_actions.includes(power)).map((power) => (
-                <Button key={power} variant={PRIMARY.has(power) ? 'primary' : 'secondary'} onClick={() => setOpen(power)}>
+                <Button
+                  key={power}
+                  variant={PRIMARY.has(power) ? 'primary' : 'secondary'}
+                  onClick={() => setOpen(power)}
+                >
                   {LABELS[power]}
                 </Button>
               ))}
             </div>
-            <ConversationPanel escrowId={e.id} viewerSide="admin" canPost={e.allowed_actions.includes('post_message')} headingLevel={3} embedded />
+            <ConversationPanel
+              escrowId={e.id}
+              viewerSide="admin"
+              canPost={e.allowed_actions.includes('post_message')}
+              headingLevel={3}
+              embedded
+            />
             <EscrowHistory escrowId={e.id} />
           </>
         )}
@@ -170,7 +188,12 @@ export function EscrowDetail({ escrowId, onDone }: { escrowId: string; onDone: (
       <MoneyDialog escrow={target('refund')} kind="refund" onClose={close} onDone={onDone} />
       <CancelDialog escrow={target('cancel')} onClose={close} onDone={onDone} />
       <SettleDialog escrow={target('settle')} onClose={close} onDone={onDone} />
-      <FreezeDialog escrow={target('freeze') ?? target('unfreeze')} unfreeze={open === 'unfreeze'} onClose={close} onDone={onDone} />
+      <FreezeDialog
+        escrow={target('freeze') ?? target('unfreeze')}
+        unfreeze={open === 'unfreeze'}
+        onClose={close}
+        onDone={onDone}
+      />
     </div>
   );
 }

@@ -4,7 +4,15 @@ import { Field } from '../../../../components/ui/field.tsx';
 import { useResetState } from '../../../../hooks/use-reset-state.ts';
 import type { EscrowStatus } from '../api/get-escrow.ts';
 
-const STATUSES: EscrowStatus[] = ['pending_payment', 'funded', 'disputed', 'frozen', 'released', 'refunded', 'cancelled'];
+const STATUSES: EscrowStatus[] = [
+  'pending_payment',
+  'funded',
+  'disputed',
+  'frozen',
+  'released',
+  'refunded',
+  'cancelled',
+];
 
 interface Filters {
   status: string;
@@ -32,7 +40,12 @@ export function EscrowFilters({ status, search, ready, onChange }: Filters & { o
         </select>
       </Field>
       <label className="choice filters-choice">
-        <input type="checkbox" checked={ready} onChange={(e) => onChange({ status, search, ready: e.target.checked })} /> Ready to release only
+        <input
+          type="checkbox"
+          checked={ready}
+          onChange={(e) => onChange({ status, search, ready: e.target.checked })}
+        />{' '}
+        Ready to release only
       </label>
       <Field label="Escrow id or e-mail">
         <input type="search" value={text} onChange={(e) => setText(e.target.value)} />

@@ -47,7 +47,12 @@ export function EscrowHistory({ escrowId }: { escrowId: string }) {
   return (
     <section aria-labelledby="escrow-history-title">
       <h3 id="escrow-history-title">History</h3>
-      <QueryState query={history} errorFallback="Failed to load the history" isEmpty={(list) => list.length === 0} empty="No events.">
+      <QueryState
+        query={history}
+        errorFallback="Failed to load the history"
+        isEmpty={(list) => list.length === 0}
+        empty="No events."
+      >
         {(list) => (
           <ol className="history">
             {list.map((entry) => (
@@ -57,10 +62,13 @@ export function EscrowHistory({ escrowId }: { escrowId: string }) {
                   <StatusBadge status={entry.status_after} />
                 </div>
                 <p className="small muted break">
-                  {formatDateTime(entry.occurred_at)} · by {actorName(entry)} · <span className="mono">{entry.type}</span> #{entry.position}
+                  {formatDateTime(entry.occurred_at)} · by {actorName(entry)} ·{' '}
+                  <span className="mono">{entry.type}</span> #{entry.position}
                 </p>
                 <EventData data={entry.data} />
-                {Array.isArray(entry.data.evidence) && entry.data.evidence.length > 0 && <EvidenceList evidence={entry.data.evidence as Evidence[]} />}
+                {Array.isArray(entry.data.evidence) && entry.data.evidence.length > 0 && (
+                  <EvidenceList evidence={entry.data.evidence as Evidence[]} />
+                )}
                 <StateAfter entry={entry} />
               </li>
             ))}

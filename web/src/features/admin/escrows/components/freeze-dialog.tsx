@@ -6,7 +6,17 @@ import type { AdminEscrow } from '../api/get-escrow.ts';
 import { useUnfreezeEscrow } from '../api/unfreeze-escrow.ts';
 
 /** Freeze (nothing moves) or unfreeze (back to where it was), with a reason kept in the log. */
-export function FreezeDialog({ escrow, unfreeze, onClose, onDone }: { escrow: AdminEscrow | null; unfreeze: boolean; onClose: () => void; onDone: (message: string) => void }) {
+export function FreezeDialog({
+  escrow,
+  unfreeze,
+  onClose,
+  onDone,
+}: {
+  escrow: AdminEscrow | null;
+  unfreeze: boolean;
+  onClose: () => void;
+  onDone: (message: string) => void;
+}) {
   const [reason, setReason] = useResetState(escrow?.id, () => '');
   const freezeCall = useFreezeEscrow();
   const unfreezeCall = useUnfreezeEscrow();
@@ -15,7 +25,9 @@ export function FreezeDialog({ escrow, unfreeze, onClose, onDone }: { escrow: Ad
       open={escrow !== null}
       onOpenChange={(open) => !open && onClose()}
       title={unfreeze ? 'Unfreeze this escrow?' : 'Freeze this escrow?'}
-      description={unfreeze ? 'It goes back to the status it had before.' : 'No one can act on it until it is unfrozen.'}
+      description={
+        unfreeze ? 'It goes back to the status it had before.' : 'No one can act on it until it is unfrozen.'
+      }
       confirmLabel={unfreeze ? 'Unfreeze' : 'Freeze'}
       tone={unfreeze ? 'primary' : 'danger'}
       fallback={unfreeze ? 'Failed to unfreeze escrow' : 'Failed to freeze escrow'}

@@ -10,13 +10,31 @@ import { useReleaseEscrow } from '../api/release-escrow.ts';
 
 /** The satoshis each side gets, computed by the same code as the server's payout events. */
 export const moneyOf = (escrow: AdminEscrow, kind: 'release' | 'refund' | 'split', sellerPercent = 100) =>
-  payout(kind, { amount_sats: escrow.amount_sats, fee_cents: usdNumberToCents(escrow.escrow_fee), total_cents: usdNumberToCents(escrow.total_usd) }, sellerPercent);
+  payout(
+    kind,
+    {
+      amount_sats: escrow.amount_sats,
+      fee_cents: usdNumberToCents(escrow.escrow_fee),
+      total_cents: usdNumberToCents(escrow.total_usd),
+    },
+    sellerPercent,
+  );
 
 /**
  * Release (to the seller) or refund (to the buyer): shows the satoshis and the address they go to, and sends that
  * address as `expected_address`, so a payout address changed after the dialog opened is refused, not paid.
  */
-export function MoneyDialog({ escrow, kind, onClose, onDone }: { escrow: AdminEscrow | null; kind: 'release' | 'refund'; onClose: () => void; onDone: (message: string) => void }) {
+export function MoneyDialog({
+  escrow,
+  kind,
+  onClose,
+  onDone,
+}: {
+  escrow: AdminEscrow | null;
+  kind: 'release' | 'refund';
+  onClose: () => void;
+  onDone: (message: string) => void;
+}) {
   const [notes, setNotes] = useResetState(escrow?.id, () => '');
   const [txid, setTxid] = useResetState(escrow?.id, () => '');
   const release = useReleaseEscrow();
@@ -49,7 +67,9 @@ export function MoneyDialog({ escrow, kind, onClose, onDone }: { escrow: AdminEs
           <dt>To address</dt>
           <dd className="mono break">
             <span>{address}</span>
-            {(kind === 'release' ? escrow.payout_address_proven : escrow.refund_address_proven) && <span className="small"> (proven by its signature)</span>}
+            {(kind === 'release' ? escrow.payout_address_proven : escrow.refund_address_proven) && (
+              <span className="small"> (proven by its signature)</span>
+            )}
           </dd>
           {kind === 'release' && (
             <>
@@ -65,7 +85,13 @@ export function MoneyDialog({ escrow, kind, onClose, onDone }: { escrow: AdminEs
         <textarea rows={2} value={notes} onChange={(e) => setNotes(e.target.value)} maxLength={5000} />
       </Field>
       <Field label="Transaction id (optional)" hint="64 hexadecimal characters">
-        <input className="mono" value={txid} onChange={(e) => setTxid(e.target.value)} spellCheck={false} autoComplete="off" />
+        <input
+          className="mono"
+          value={txid}
+          onChange={(e) => setTxid(e.target.value)}
+          spellCheck={false}
+          autoComplete="off"
+        />
       </Field>
     </ActionDialog>
   );

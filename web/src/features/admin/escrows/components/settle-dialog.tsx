@@ -11,7 +11,15 @@ import { useSettleEscrow } from '../api/settle-escrow.ts';
  * Pays out a settlement both parties agreed to, without a dispute: shows what each side gets and where, as the
  * parties agreed it, and sends those addresses so a change since the dialog opened is refused, not paid.
  */
-export function SettleDialog({ escrow, onClose, onDone }: { escrow: AdminEscrow | null; onClose: () => void; onDone: (message: string) => void }) {
+export function SettleDialog({
+  escrow,
+  onClose,
+  onDone,
+}: {
+  escrow: AdminEscrow | null;
+  onClose: () => void;
+  onDone: (message: string) => void;
+}) {
   const [txid, setTxid] = useResetState(escrow?.id, () => '');
   const settle = useSettleEscrow();
   const agreed = escrow ? agreedSettlement(escrow) : null;
@@ -27,7 +35,13 @@ export function SettleDialog({ escrow, onClose, onDone }: { escrow: AdminEscrow 
       check={() => txidRefusal(txid)}
       run={async (totp_code) => {
         const e = escrow!;
-        await settle.mutateAsync({ escrowId: e.id, txid, expected_address: e.payout_address ?? '', expected_refund_address: e.refund_address ?? '', totp_code });
+        await settle.mutateAsync({
+          escrowId: e.id,
+          txid,
+          expected_address: e.payout_address ?? '',
+          expected_refund_address: e.refund_address ?? '',
+          totp_code,
+        });
         return 'Settlement paid out';
       }}
       onDone={onDone}
@@ -36,20 +50,30 @@ export function SettleDialog({ escrow, onClose, onDone }: { escrow: AdminEscrow 
         <dl className="facts">
           <dt>Seller gets</dt>
           <dd className="mono">
-            <strong>{formatBtc(agreed.seller_sats ?? 0)}</strong> {agreed.seller_sats ? <span className="break">to {escrow.payout_address}</span> : null}
+            <strong>{formatBtc(agreed.seller_sats ?? 0)}</strong>{' '}
+            {agreed.seller_sats ? <span className="break">to {escrow.payout_address}</span> : null}
           </dd>
           <dt>Buyer gets</dt>
           <dd className="mono">
-            <strong>{formatBtc(agreed.buyer_sats ?? 0)}</strong> <span className="break">to {escrow.refund_address}</span>
+            <strong>{formatBtc(agreed.buyer_sats ?? 0)}</strong>{' '}
+            <span className="break">to {escrow.refund_address}</span>
           </dd>
           <dt>Fee kept</dt>
-          <dd className="mono">{formatBtc(escrow.amount_sats - (agreed.seller_sats ?? 0) - (agreed.buyer_sats ?? 0))}</dd>
+          <dd className="mono">
+            {formatBtc(escrow.amount_sats - (agreed.seller_sats ?? 0) - (agreed.buyer_sats ?? 0))}
+          </dd>
           <dt>Held in escrow</dt>
           <dd className="mono">{formatBtc(escrow.amount_sats)}</dd>
         </dl>
       )}
       <Field label="Transaction id (optional)" hint="64 hexadecimal characters">
-        <input className="mono" value={txid} onChange={(e) => setTxid(e.target.value)} spellCheck={false} autoComplete="off" />
+        <input
+          className="mono"
+          value={txid}
+          onChange={(e) => setTxid(e.target.value)}
+          spellCheck={false}
+          autoComplete="off"
+        />
       </Field>
     </ActionDialog>
   );

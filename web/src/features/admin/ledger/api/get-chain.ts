@@ -10,6 +10,7 @@ export type ChainReport = z.infer<typeof chainStatusSchema>;
 /** The chain head and the server's own check of every hash and link (a full check each time it is asked). */
 export const getChain = (signal?: AbortSignal) => api<ChainReport>('/admin/chain', signal ? { signal } : {});
 
-export const chainQueryOptions = () => queryOptions({ queryKey: [ADMIN_KEY, 'chain'], queryFn: ({ signal }) => getChain(signal) });
+export const chainQueryOptions = () =>
+  queryOptions({ queryKey: [ADMIN_KEY, 'chain'], queryFn: ({ signal }) => getChain(signal) });
 
 export const useChain = () => useQuery(chainQueryOptions());

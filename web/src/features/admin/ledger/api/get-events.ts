@@ -23,6 +23,10 @@ export function getEvents(filters: EventFilters, after: number, signal?: AbortSi
 }
 
 export const eventsQueryOptions = (filters: EventFilters, after: number) =>
-  queryOptions({ queryKey: [ADMIN_KEY, 'events', filters, after], queryFn: ({ signal }) => getEvents(filters, after, signal), placeholderData: keepPreviousData });
+  queryOptions({
+    queryKey: [ADMIN_KEY, 'events', filters, after],
+    queryFn: ({ signal }) => getEvents(filters, after, signal),
+    placeholderData: keepPreviousData,
+  });
 
 export const useEvents = (filters: EventFilters, after: number) => useQuery(eventsQueryOptions(filters, after));

@@ -7,7 +7,8 @@ import { api } from '../../../../api/client.ts';
 export type ReplayReport = z.infer<typeof replayReportSchema>;
 
 /** Rebuild every read model from the log into scratch tables and compare with the live ones (nothing is replaced). */
-export const replay = () => api<ReplayReport>('/admin/replay', { json: { swap: false }, fallback: 'Failed to replay the log' });
+export const replay = () =>
+  api<ReplayReport>('/admin/replay', { json: { swap: false }, fallback: 'Failed to replay the log' });
 
 /** Changes nothing: no list to refresh afterwards. */
 export const useReplay = () => useMutation({ mutationFn: replay });

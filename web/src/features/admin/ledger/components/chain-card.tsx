@@ -26,7 +26,8 @@ export function ChainCard() {
               </div>
               {c.ok && !c.broken ? (
                 <p className="ok-line">
-                  <CheckCircle2 size={16} aria-hidden="true" /> All {c.events} events verify: every hash and link checked, up to position {c.verified_up_to}.
+                  <CheckCircle2 size={16} aria-hidden="true" /> All {c.events} events verify: every hash and link
+                  checked, up to position {c.verified_up_to}.
                 </p>
               ) : (
                 <p className="bad-line" role="alert">
@@ -34,7 +35,9 @@ export function ChainCard() {
                   {problem?.reason ? `: ${problem.reason}` : ''}. Verified up to {c.verified_up_to}.
                 </p>
               )}
-              {c.last_full_check_at && <p className="small muted">Last full check by the server: {formatDateTime(c.last_full_check_at)}</p>}
+              {c.last_full_check_at && (
+                <p className="small muted">Last full check by the server: {formatDateTime(c.last_full_check_at)}</p>
+              )}
             </>
           );
         }}

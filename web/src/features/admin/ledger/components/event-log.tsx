@@ -49,16 +49,29 @@ export function EventLog() {
           </select>
         </Field>
         <Field label="Stream id" hint="e.g. escrow:{id}">
-          <input className="mono" value={draft.stream_id} onChange={(e) => setDraft({ ...draft, stream_id: e.target.value })} />
+          <input
+            className="mono"
+            value={draft.stream_id}
+            onChange={(e) => setDraft({ ...draft, stream_id: e.target.value })}
+          />
         </Field>
         <Field label="Event type">
-          <input value={draft.type} onChange={(e) => setDraft({ ...draft, type: e.target.value })} placeholder="e.g. PaymentVerified" />
+          <input
+            value={draft.type}
+            onChange={(e) => setDraft({ ...draft, type: e.target.value })}
+            placeholder="e.g. PaymentVerified"
+          />
         </Field>
         <Button type="submit" variant="secondary">
           Show events
         </Button>
       </form>
-      <QueryState query={events} errorFallback="Failed to load the events" isEmpty={(list) => list.length === 0} empty="No events match.">
+      <QueryState
+        query={events}
+        errorFallback="Failed to load the events"
+        isEmpty={(list) => list.length === 0}
+        empty="No events match."
+      >
         {(list) => (
           <>
             <table className="admin-table">

@@ -21,7 +21,8 @@ export function ExportCard() {
     <section className="card stack" aria-labelledby="export-title">
       <h3 id="export-title">Export</h3>
       <p className="small muted">
-        The events as NDJSON with their hashes. An auditor checks the file offline with <code>npm run cli -- verify-export FILE</code>.
+        The events as NDJSON with their hashes. An auditor checks the file offline with{' '}
+        <code>npm run cli -- verify-export FILE</code>.
       </p>
       <form className="filters-row" onSubmit={submit} noValidate>
         <Field label="From position" error={position(from) ? undefined : 'A position is a whole number from 1'}>

@@ -10,7 +10,10 @@ export function ReplayCard() {
   return (
     <section className="card stack" aria-labelledby="replay-title">
       <h3 id="replay-title">Replay</h3>
-      <p className="small muted">Rebuilds every read model from the events in scratch tables and compares them row by row with the live ones. Nothing is replaced.</p>
+      <p className="small muted">
+        Rebuilds every read model from the events in scratch tables and compares them row by row with the live ones.
+        Nothing is replaced.
+      </p>
       <div>
         <Button variant="secondary" busy={replay.isPending} onClick={() => replay.mutate()}>
           Replay the log
@@ -20,7 +23,8 @@ export function ReplayCard() {
       {report && (
         <div aria-live="polite">
           <Message tone={report.match ? 'success' : 'error'}>
-            {report.match ? 'Match' : 'Mismatch'}: {report.events} events replayed in {report.seconds.toFixed(2)} s ({Math.round(report.eventsPerSecond)} events/s).
+            {report.match ? 'Match' : 'Mismatch'}: {report.events} events replayed in {report.seconds.toFixed(2)} s (
+            {Math.round(report.eventsPerSecond)} events/s).
           </Message>
           <table className="admin-table compact-table">
             <caption className="visually-hidden">Read models compared</caption>
@@ -40,7 +44,11 @@ export function ReplayCard() {
                   </td>
                   <td data-label="Live rows">{t.liveRows}</td>
                   <td data-label="Rebuilt rows">{t.rebuiltRows}</td>
-                  <td data-label="Result">{t.match ? 'match' : `differs (${t.onlyLive.length} live only, ${t.onlyRebuilt.length} rebuilt only)`}</td>
+                  <td data-label="Result">
+                    {t.match
+                      ? 'match'
+                      : `differs (${t.onlyLive.length} live only, ${t.onlyRebuilt.length} rebuilt only)`}
+                  </td>
                 </tr>
               ))}
             </tbody>

@@ -11,4 +11,7 @@ export async function downloadReport(name: ReportName, range: ReportRange): Prom
   saveBlob(blob, `${name}-${range.from || 'start'}-to-${range.to || 'now'}.csv`);
 }
 
-export const useDownloadReport = () => useMutation({ mutationFn: ({ name, range }: { name: ReportName; range: ReportRange }) => downloadReport(name, range) });
+export const useDownloadReport = () =>
+  useMutation({
+    mutationFn: ({ name, range }: { name: ReportName; range: ReportRange }) => downloadReport(name, range),
+  });

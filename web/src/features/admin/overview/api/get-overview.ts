@@ -18,7 +18,8 @@ export const rangeQuery = (range: ReportRange) => {
 export const overviewQueryOptions = (range: ReportRange) =>
   queryOptions({
     queryKey: [ADMIN_KEY, 'overview', range],
-    queryFn: ({ signal }) => api<Overview>(`/admin/reports/overview${rangeQuery(range)}`, { signal, fallback: 'Failed to load the overview' }),
+    queryFn: ({ signal }) =>
+      api<Overview>(`/admin/reports/overview${rangeQuery(range)}`, { signal, fallback: 'Failed to load the overview' }),
     placeholderData: keepPreviousData,
   });
 

@@ -26,14 +26,28 @@ export function MonthChart({ months }: { months: Month[] }) {
         cursor: { drag: { x: false, y: false } },
         scales: { x: { time: false, range: [-0.5, months.length - 0.5] }, usd: { auto: true }, fee: { auto: true } },
         axes: [
-          { values: (_u, ticks) => ticks.map((t) => months[t]?.month ?? '') , splits: () => x },
+          { values: (_u, ticks) => ticks.map((t) => months[t]?.month ?? ''), splits: () => x },
           { scale: 'usd', label: 'Volume (USD)', size: 70 },
           { scale: 'fee', side: 1, label: 'Fees (USD)', size: 70, grid: { show: false } },
         ],
         series: [
           { label: 'Month', value: (_u, v) => months[v]?.month ?? '' },
-          { label: 'Volume', scale: 'usd', stroke: '#1d4ed8', fill: 'rgba(29, 78, 216, 0.35)', paths: bars, points: { show: false }, value: (_u, v) => (v === null ? '' : `$${v.toFixed(2)}`) },
-          { label: 'Fees', scale: 'fee', stroke: '#b45309', width: 2, value: (_u, v) => (v === null ? '' : `$${v.toFixed(2)}`) },
+          {
+            label: 'Volume',
+            scale: 'usd',
+            stroke: '#1d4ed8',
+            fill: 'rgba(29, 78, 216, 0.35)',
+            paths: bars,
+            points: { show: false },
+            value: (_u, v) => (v === null ? '' : `$${v.toFixed(2)}`),
+          },
+          {
+            label: 'Fees',
+            scale: 'fee',
+            stroke: '#b45309',
+            width: 2,
+            value: (_u, v) => (v === null ? '' : `$${v.toFixed(2)}`),
+          },
         ],
       },
       data,
@@ -46,5 +60,12 @@ export function MonthChart({ months }: { months: Month[] }) {
       chart.destroy();
     };
   }, [months]);
-  return <div ref={box} className="month-chart" role="img" aria-label="Volume and fees per month, in US dollars; the same figures are in the table below" />;
+  return (
+    <div
+      ref={box}
+      className="month-chart"
+      role="img"
+      aria-label="Volume and fees per month, in US dollars; the same figures are in the table below"
+    />
+  );
 }

@@ -21,7 +21,11 @@ export function ReportDownloads({ range }: { range: ReportRange }) {
       <ul className="report-list">
         {REPORTS.map(({ name, what }) => (
           <li key={name}>
-            <Button variant="secondary" busy={download.isPending && download.variables?.name === name} onClick={() => download.mutate({ name, range })}>
+            <Button
+              variant="secondary"
+              busy={download.isPending && download.variables?.name === name}
+              onClick={() => download.mutate({ name, range })}
+            >
               <Download size={16} aria-hidden="true" /> {name}.csv
             </Button>
             <span className="muted small">{what}</span>

@@ -14,7 +14,9 @@ export function ReviewItem({ review, actions }: { review: ModeratedReview; actio
         <div>
           <strong>{review.name}</strong> <span className="muted">· {review.country}</span>
         </div>
-        <span className={`badge badge-review-${KNOWN.has(review.status) ? review.status : 'pending'}`}>{review.status.replace(/_/g, ' ')}</span>
+        <span className={`badge badge-review-${KNOWN.has(review.status) ? review.status : 'pending'}`}>
+          {review.status.replace(/_/g, ' ')}
+        </span>
       </div>
       <Stars rating={review.rating} size="sm" />
       <p className="review-text">{review.text}</p>

@@ -16,6 +16,7 @@ export async function getPricing(signal?: AbortSignal): Promise<Pricing | null> 
   }
 }
 
-export const pricingQueryOptions = () => queryOptions({ queryKey: [ADMIN_KEY, 'pricing'], queryFn: ({ signal }) => getPricing(signal) });
+export const pricingQueryOptions = () =>
+  queryOptions({ queryKey: [ADMIN_KEY, 'pricing'], queryFn: ({ signal }) => getPricing(signal) });
 
 export const usePricing = () => useQuery(pricingQueryOptions());

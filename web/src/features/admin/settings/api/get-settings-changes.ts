@@ -11,6 +11,7 @@ export type SettingsChange = z.infer<typeof auditEntrySchema>;
 export const getSettingsChanges = (signal?: AbortSignal) =>
   api<SettingsChange[]>('/admin/audit-logs?object_type=settings&limit=5', signal ? { signal } : {});
 
-export const settingsChangesQueryOptions = () => queryOptions({ queryKey: [ADMIN_KEY, 'settings-changes'], queryFn: ({ signal }) => getSettingsChanges(signal) });
+export const settingsChangesQueryOptions = () =>
+  queryOptions({ queryKey: [ADMIN_KEY, 'settings-changes'], queryFn: ({ signal }) => getSettingsChanges(signal) });
 
 export const useSettingsChanges = () => useQuery(settingsChangesQueryOptions());

@@ -35,7 +35,12 @@ export function PricingForm({ pricing, onDone }: { pricing: Pricing | null; onDo
   return (
     <form className="form pricing-form" onSubmit={submit} noValidate>
       <div className="form-row">
-        <Field label="BTC/USD rate (USD per bitcoin)" error={errors.rate} required hint="Up to 2 decimals, e.g. 65432.10">
+        <Field
+          label="BTC/USD rate (USD per bitcoin)"
+          error={errors.rate}
+          required
+          hint="Up to 2 decimals, e.g. 65432.10"
+        >
           <input value={rate} onChange={(e) => setRate(e.target.value)} inputMode="decimal" autoComplete="off" />
         </Field>
         <Field label="Fee (percent)" error={errors.fee} hint="0 to 100, up to 2 decimals; empty keeps the fee in force">

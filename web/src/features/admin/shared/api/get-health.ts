@@ -11,6 +11,10 @@ export const getHealth = (signal?: AbortSignal) => api<Health>('/health', signal
 
 /** Asked again every 30 s: the server's chain watch checks new events as often. */
 export const healthQueryOptions = () =>
-  queryOptions({ queryKey: [ADMIN_KEY, 'health'], queryFn: ({ signal }) => getHealth(signal), refetchInterval: 30_000 });
+  queryOptions({
+    queryKey: [ADMIN_KEY, 'health'],
+    queryFn: ({ signal }) => getHealth(signal),
+    refetchInterval: 30_000,
+  });
 
 export const useHealth = () => useQuery(healthQueryOptions());

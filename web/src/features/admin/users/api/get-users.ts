@@ -9,7 +9,8 @@ export type Role = AdminUser['role'];
 
 export const getUsers = (signal?: AbortSignal) => api<AdminUser[]>('/admin/users', signal ? { signal } : {});
 
-export const usersQueryOptions = () => queryOptions({ queryKey: [ADMIN_KEY, 'users'], queryFn: ({ signal }) => getUsers(signal) });
+export const usersQueryOptions = () =>
+  queryOptions({ queryKey: [ADMIN_KEY, 'users'], queryFn: ({ signal }) => getUsers(signal) });
 
 /** Every account, newest first. */
 export const useUsers = () => useQuery(usersQueryOptions());

@@ -3,8 +3,15 @@ import type { resetPasswordSchema } from '../../../../../../contract/admin-user-
 import { api } from '../../../../api/client.ts';
 import { type DetailAnswer, useAdminMutation, withCode } from '../../shared/admin-mutation.ts';
 
-export const resetPassword = ({ id, temporary_password, totp_code }: z.input<typeof resetPasswordSchema> & { id: string; totp_code: string }) =>
-  api<DetailAnswer>(`/admin/users/${id}/reset-password`, { form: withCode({ temporary_password }, totp_code), fallback: 'Failed to reset the password' });
+export const resetPassword = ({
+  id,
+  temporary_password,
+  totp_code,
+}: z.input<typeof resetPasswordSchema> & { id: string; totp_code: string }) =>
+  api<DetailAnswer>(`/admin/users/${id}/reset-password`, {
+    form: withCode({ temporary_password }, totp_code),
+    fallback: 'Failed to reset the password',
+  });
 
 export const useResetPassword = () => useAdminMutation(resetPassword);
 
@@ -16,7 +23,8 @@ export function temporaryPassword(): string {
   const limit = 256 - (256 % ALPHABET.length);
   let out = '';
   while (out.length < 16) {
-    for (const b of crypto.getRandomValues(new Uint8Array(32))) if (b < limit && out.length < 16) out += ALPHABET[b % ALPHABET.length];
+    for (const b of crypto.getRandomValues(new Uint8Array(32)))
+      if (b < limit && out.length < 16) out += ALPHABET[b % ALPHABET.length];
   }
   return out;
 }

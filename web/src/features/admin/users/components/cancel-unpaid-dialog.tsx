@@ -5,7 +5,15 @@ import { useCancelUnpaidEscrows } from '../api/cancel-unpaid-escrows.ts';
 import type { AdminUser } from '../api/get-users.ts';
 
 /** For a suspended account: every escrow of theirs still waiting for payment (none marked) ends, its address freed. */
-export function CancelUnpaidDialog({ user, onClose, onDone }: { user: AdminUser | null; onClose: () => void; onDone: (message: string) => void }) {
+export function CancelUnpaidDialog({
+  user,
+  onClose,
+  onDone,
+}: {
+  user: AdminUser | null;
+  onClose: () => void;
+  onDone: (message: string) => void;
+}) {
   const [reason, setReason] = useResetState(user?.id, () => '');
   const cancel = useCancelUnpaidEscrows();
   return (

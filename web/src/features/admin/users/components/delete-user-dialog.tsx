@@ -3,7 +3,15 @@ import { useDeleteUser } from '../api/delete-user.ts';
 import type { AdminUser } from '../api/get-users.ts';
 
 /** Spec: a confirmation that says it cannot be undone; the server refuses a user with unfinished escrows (its detail shown). */
-export function DeleteUserDialog({ user, onClose, onDone }: { user: AdminUser | null; onClose: () => void; onDone: (message: string) => void }) {
+export function DeleteUserDialog({
+  user,
+  onClose,
+  onDone,
+}: {
+  user: AdminUser | null;
+  onClose: () => void;
+  onDone: (message: string) => void;
+}) {
   const remove = useDeleteUser();
   return (
     <ActionDialog

@@ -5,7 +5,15 @@ import type { AdminUser, Role } from '../api/get-users.ts';
 import { useUpdateUser } from '../api/update-user.ts';
 
 /** Spec: Edit modal with Full Name, Email and a Role select; Update User / Cancel; only non-empty fields are sent. */
-export function EditUserDialog({ user, onClose, onDone }: { user: AdminUser | null; onClose: () => void; onDone: (message: string) => void }) {
+export function EditUserDialog({
+  user,
+  onClose,
+  onDone,
+}: {
+  user: AdminUser | null;
+  onClose: () => void;
+  onDone: (message: string) => void;
+}) {
   const [fullName, setFullName] = useResetState(user?.id, () => user?.full_name ?? '');
   const [email, setEmail] = useResetState(user?.id, () => user?.email ?? '');
   const [role, setRole] = useResetState<Role | ''>(user?.id, () => user?.role ?? '');
@@ -18,7 +26,9 @@ export function EditUserDialog({ user, onClose, onDone }: { user: AdminUser | nu
       description={user ? `@${user.username}` : undefined}
       confirmLabel="Update User"
       fallback="Failed to update user"
-      run={async (totp_code) => (await update.mutateAsync({ id: user!.id, full_name: fullName, email, role, totp_code })).detail}
+      run={async (totp_code) =>
+        (await update.mutateAsync({ id: user!.id, full_name: fullName, email, role, totp_code })).detail
+      }
       onDone={onDone}
     >
       <Field label="Full Name">

@@ -11,7 +11,15 @@ import { temporaryPassword, useResetPassword } from '../api/reset-password.ts';
  * Sets a temporary password made here and shows it once, to pass on to the user by a trusted channel; the user is
  * signed out everywhere. Nothing keeps it: closing the dialog forgets it.
  */
-export function ResetPasswordDialog({ user, onClose, onDone }: { user: AdminUser | null; onClose: () => void; onDone: (message: string) => void }) {
+export function ResetPasswordDialog({
+  user,
+  onClose,
+  onDone,
+}: {
+  user: AdminUser | null;
+  onClose: () => void;
+  onDone: (message: string) => void;
+}) {
   const reset = useResetPassword();
   const [password] = useResetState(user?.id, () => (user ? temporaryPassword() : ''));
   const [shown, setShown] = useState<{ name: string; password: string } | null>(null);
@@ -32,7 +40,12 @@ export function ResetPasswordDialog({ user, onClose, onDone }: { user: AdminUser
         }}
         onDone={onDone}
       />
-      <Modal open={shown !== null} onOpenChange={(open) => !open && setShown(null)} title="Temporary password" description={`For ${shown?.name ?? ''}. It is shown only now: copy it and pass it on by a channel you trust.`}>
+      <Modal
+        open={shown !== null}
+        onOpenChange={(open) => !open && setShown(null)}
+        title="Temporary password"
+        description={`For ${shown?.name ?? ''}. It is shown only now: copy it and pass it on by a channel you trust.`}
+      >
         <p className="mono temp-password">{shown?.password}</p>
         <div className="dialog-actions">
           {shown && <CopyButton text={shown.password} label="Copy password" />}

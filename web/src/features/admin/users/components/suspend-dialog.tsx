@@ -5,7 +5,15 @@ import type { AdminUser } from '../api/get-users.ts';
 import { useSuspendUser } from '../api/suspend-user.ts';
 
 /** Spec: suspension asks for a reason (required); cancelling changes nothing. */
-export function SuspendDialog({ user, onClose, onDone }: { user: AdminUser | null; onClose: () => void; onDone: (message: string) => void }) {
+export function SuspendDialog({
+  user,
+  onClose,
+  onDone,
+}: {
+  user: AdminUser | null;
+  onClose: () => void;
+  onDone: (message: string) => void;
+}) {
   const [reason, setReason] = useResetState(user?.id, () => '');
   const suspend = useSuspendUser();
   return (

@@ -2,7 +2,15 @@ import { ActionDialog } from '../../shared/action-dialog.tsx';
 import type { AdminUser } from '../api/get-users.ts';
 import { useUnsuspendUser } from '../api/unsuspend-user.ts';
 
-export function UnsuspendDialog({ user, onClose, onDone }: { user: AdminUser | null; onClose: () => void; onDone: (message: string) => void }) {
+export function UnsuspendDialog({
+  user,
+  onClose,
+  onDone,
+}: {
+  user: AdminUser | null;
+  onClose: () => void;
+  onDone: (message: string) => void;
+}) {
   const unsuspend = useUnsuspendUser();
   return (
     <ActionDialog

@@ -28,6 +28,9 @@ export const proofForm = (p: PaymentProofFields): Record<string, string> =>
     : {};
 
 export const checkPaymentProof = ({ escrowId, proof }: { escrowId: string; proof: PaymentProofFields }) =>
-  api<ProvenPayment>(`/admin/escrows/${escrowId}/payment-proof`, { form: proofForm(proof), fallback: 'Failed to check the proof' });
+  api<ProvenPayment>(`/admin/escrows/${escrowId}/payment-proof`, {
+    form: proofForm(proof),
+    fallback: 'Failed to check the proof',
+  });
 
 export const useCheckPaymentProof = () => useMutation({ mutationFn: checkPaymentProof });

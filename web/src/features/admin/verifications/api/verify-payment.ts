@@ -15,7 +15,15 @@ export type VerifyPaymentInput = Required<Pick<z.input<typeof verifyPaymentSchem
 /** Verify (the escrow is funded) or reject (the buyer is told and may mark again) the marked payment. */
 export const verifyPayment = ({ escrowId, verified, notes, txid, totp_code, proof }: VerifyPaymentInput) =>
   api<Record<string, unknown>>(`/admin/escrows/${escrowId}/verify-payment`, {
-    form: withCode({ verified: String(verified), notes: notes.trim(), ...(txid.trim() ? { txid: txid.trim() } : {}), ...(verified && proof ? proofForm(proof) : {}) }, totp_code),
+    form: withCode(
+      {
+        verified: String(verified),
+        notes: notes.trim(),
+        ...(txid.trim() ? { txid: txid.trim() } : {}),
+        ...(verified && proof ? proofForm(proof) : {}),
+      },
+      totp_code,
+    ),
     fallback: 'Failed to verify payment',
   });
 

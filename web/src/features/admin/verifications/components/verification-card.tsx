@@ -6,7 +6,15 @@ import { EvidenceList } from '../../shared/evidence-list.tsx';
 import type { PendingVerification } from '../api/get-pending-verifications.ts';
 
 /** One marked payment: what the deal is, how much to look for at which address, what the buyer says and sent. */
-export function VerificationCard({ item, onVerify, onReject }: { item: PendingVerification; onVerify: () => void; onReject: () => void }) {
+export function VerificationCard({
+  item,
+  onVerify,
+  onReject,
+}: {
+  item: PendingVerification;
+  onVerify: () => void;
+  onReject: () => void;
+}) {
   const { escrow } = item;
   return (
     <li className="card verification">
@@ -23,7 +31,9 @@ export function VerificationCard({ item, onVerify, onReject }: { item: PendingVe
         <dt>Assigned address</dt>
         <dd className="address-line">
           <span className="mono break">{escrow.assigned_address}</span>
-          {escrow.assigned_address && <CopyButton text={escrow.assigned_address} label="Copy address" variant="ghost" />}
+          {escrow.assigned_address && (
+            <CopyButton text={escrow.assigned_address} label="Copy address" variant="ghost" />
+          )}
         </dd>
         <dt>Parties</dt>
         <dd className="break">

@@ -8,17 +8,27 @@ import { txidRefusal } from '../../shared/txid.ts';
 import { useResetState } from '../../../../hooks/use-reset-state.ts';
 import type { PendingVerification } from '../api/get-pending-verifications.ts';
 import { useVerifyPayment } from '../api/verify-payment.ts';
-import { hasProof, type PaymentProofFields, type ProvenPayment, useCheckPaymentProof } from '../api/check-payment-proof.ts';
+import {
+  hasProof,
+  type PaymentProofFields,
+  type ProvenPayment,
+  useCheckPaymentProof,
+} from '../api/check-payment-proof.ts';
 
 const NO_PROOF: PaymentProofFields = { tx_hex: '', txout_proof: '', headers: '', accept_partial: false };
-const sameProof = (a: PaymentProofFields, b: PaymentProofFields) => a.tx_hex === b.tx_hex && a.txout_proof === b.txout_proof && a.headers === b.headers && a.accept_partial === b.accept_partial;
+const sameProof = (a: PaymentProofFields, b: PaymentProofFields) =>
+  a.tx_hex === b.tx_hex &&
+  a.txout_proof === b.txout_proof &&
+  a.headers === b.headers &&
+  a.accept_partial === b.accept_partial;
 
 /** What a checked proof shows, in words, before the admin confirms. */
 function ProofSummary({ proven }: { proven: ProvenPayment }) {
   return (
     <div>
       <Message tone="success">
-        Proven on the chain: {proven.confirmations} confirmation{proven.confirmations === 1 ? '' : 's'}, block <span className="mono break">{proven.block_hash}</span>
+        Proven on the chain: {proven.confirmations} confirmation{proven.confirmations === 1 ? '' : 's'}, block{' '}
+        <span className="mono break">{proven.block_hash}</span>
       </Message>
       <dl className="facts">
         <dt>Transaction</dt>
@@ -30,7 +40,11 @@ function ProofSummary({ proven }: { proven: ProvenPayment }) {
           {proven.short_sats > 0 && ` (short by ${formatBtc(proven.short_sats)}: partial payment accepted)`}
         </dd>
         <dt>Work</dt>
-        <dd>{proven.work_judged ? 'Every header meets the minimum work (mainnet)' : 'Not judged: on a test network headers prove no work'}</dd>
+        <dd>
+          {proven.work_judged
+            ? 'Every header meets the minimum work (mainnet)'
+            : 'Not judged: on a test network headers prove no work'}
+        </dd>
       </dl>
     </div>
   );
@@ -48,7 +62,11 @@ export function VerifyDialog({ item, verified, onClose, onDone }: VerifyDialogPr
   const [notes, setNotes] = useResetState(item, () => '');
   const [txid, setTxid] = useResetState(item, () => '');
   const [proof, setProof] = useResetState<PaymentProofFields>(item, () => NO_PROOF);
-  const [checked, setChecked] = useResetState<{ proof: PaymentProofFields; proven: ProvenPayment | null; error: string | null } | null>(item, () => null);
+  const [checked, setChecked] = useResetState<{
+    proof: PaymentProofFields;
+    proven: ProvenPayment | null;
+    error: string | null;
+  } | null>(item, () => null);
   const verify = useVerifyPayment();
   const check = useCheckPaymentProof();
   const escrow = item?.escrow;
@@ -59,7 +77,11 @@ export function VerifyDialog({ item, verified, onClose, onDone }: VerifyDialogPr
   const runCheck = async () => {
     const asked = proof;
     try {
-      setChecked({ proof: asked, proven: await check.mutateAsync({ escrowId: escrow!.id, proof: asked }), error: null });
+      setChecked({
+        proof: asked,
+        proven: await check.mutateAsync({ escrowId: escrow!.id, proof: asked }),
+        error: null,
+      });
     } catch (failure) {
       setChecked({ proof: asked, proven: null, error: messageOf(failure, 'Failed to check the proof') });
     }
@@ -79,13 +101,23 @@ export function VerifyDialog({ item, verified, onClose, onDone }: VerifyDialogPr
       fallback="Failed to verify payment"
       check={() => {
         if (!verified) return notes.trim() ? null : 'Say why, for the buyer';
-        if (withProof && !checkedNow?.proven) return 'Check the proof first: it must prove the payment before you confirm';
+        if (withProof && !checkedNow?.proven)
+          return 'Check the proof first: it must prove the payment before you confirm';
         return txidRefusal(txid);
       }}
       run={async (totp_code) => {
-        await verify.mutateAsync({ escrowId: escrow!.id, verified, notes, txid: verified ? txid : '', totp_code, ...(withProof ? { proof } : {}) });
+        await verify.mutateAsync({
+          escrowId: escrow!.id,
+          verified,
+          notes,
+          txid: verified ? txid : '',
+          totp_code,
+          ...(withProof ? { proof } : {}),
+        });
         if (!verified) return 'Payment rejected: the buyer was told';
-        return withProof ? 'Payment proven and verified: the escrow is funded' : 'Payment verified: the escrow is funded';
+        return withProof
+          ? 'Payment proven and verified: the escrow is funded'
+          : 'Payment verified: the escrow is funded';
       }}
       onDone={onDone}
     >
@@ -104,27 +136,59 @@ export function VerifyDialog({ item, verified, onClose, onDone }: VerifyDialogPr
       </Field>
       {verified && (
         <Field label="Transaction id (optional)" hint="64 hexadecimal characters">
-          <input className="mono" value={txid} onChange={(e) => setTxid(e.target.value)} spellCheck={false} autoComplete="off" />
+          <input
+            className="mono"
+            value={txid}
+            onChange={(e) => setTxid(e.target.value)}
+            spellCheck={false}
+            autoComplete="off"
+          />
         </Field>
       )}
       {verified && (
         <fieldset className="choice-group">
           <legend>Proof on the chain (optional)</legend>
           <p className="field-hint">
-            From your own node: <code>getrawtransaction TXID</code>, <code>gettxoutproof [&quot;TXID&quot;]</code> and the headers of the blocks after it (
-            <code>getblockheader HASH false</code>). Without a proof the payment shows as checked by an admin.
+            From your own node: <code>getrawtransaction TXID</code>, <code>gettxoutproof [&quot;TXID&quot;]</code> and
+            the headers of the blocks after it (<code>getblockheader HASH false</code>). Without a proof the payment
+            shows as checked by an admin.
           </p>
           <Field label="Raw transaction (tx_hex)">
-            <textarea className="mono" rows={2} value={proof.tx_hex} onChange={change('tx_hex')} spellCheck={false} autoComplete="off" />
+            <textarea
+              className="mono"
+              rows={2}
+              value={proof.tx_hex}
+              onChange={change('tx_hex')}
+              spellCheck={false}
+              autoComplete="off"
+            />
           </Field>
           <Field label="Transaction proof (txout_proof)">
-            <textarea className="mono" rows={2} value={proof.txout_proof} onChange={change('txout_proof')} spellCheck={false} autoComplete="off" />
+            <textarea
+              className="mono"
+              rows={2}
+              value={proof.txout_proof}
+              onChange={change('txout_proof')}
+              spellCheck={false}
+              autoComplete="off"
+            />
           </Field>
-          <Field label="Following block headers (headers)" hint="80-byte headers as hex, one after another, each following the one before">
-            <textarea className="mono" rows={2} value={proof.headers} onChange={change('headers')} spellCheck={false} autoComplete="off" />
+          <Field
+            label="Following block headers (headers)"
+            hint="80-byte headers as hex, one after another, each following the one before"
+          >
+            <textarea
+              className="mono"
+              rows={2}
+              value={proof.headers}
+              onChange={change('headers')}
+              spellCheck={false}
+              autoComplete="off"
+            />
           </Field>
           <label className="choice">
-            <input type="checkbox" checked={proof.accept_partial} onChange={change('accept_partial')} /> Accept less than the amount due (a partial payment)
+            <input type="checkbox" checked={proof.accept_partial} onChange={change('accept_partial')} /> Accept less
+            than the amount due (a partial payment)
           </label>
           <div className="actions">
             <Button variant="secondary" onClick={() => void runCheck()} busy={check.isPending} disabled={!withProof}>
