@@ -10,6 +10,7 @@ import { numberedLines, parseObjectLine } from './ndjson-lines.ts';
 import { StoryCheck } from '../../domain/story.ts';
 import { ProofCollector, type ProofRulesForExport, recheckProofs } from './export-proofs.ts';
 import type { CheckpointsAgainstExport } from '../transparency/export-checkpoints.ts';
+import { holdsMoney } from '../../domain/escrow/final-statuses.ts';
 
 export interface ExportSummary {
   events: number;
@@ -207,8 +208,7 @@ function summarise(
   for (const escrow of store.tables.get('escrows')?.values() ?? []) {
     const status = String(escrow.status);
     summary.escrowsByStatus[status] = (summary.escrowsByStatus[status] ?? 0) + 1;
-    const holdsMoney = ['funded', 'disputed', 'frozen'].includes(status) && escrow.funded_at !== null;
-    if (holdsMoney) summary.satsHeldInFunded += Number(escrow.amount_sats);
+    if (holdsMoney({ status, funded_at: escrow.funded_at })) summary.satsHeldInFunded += Number(escrow.amount_sats);
     summary.satsReleasedToSellers += Number(escrow.seller_sats ?? 0);
     summary.satsRefundedToBuyers += Number(escrow.buyer_sats ?? 0);
     summary.feeSats += Number(escrow.fee_sats ?? 0);

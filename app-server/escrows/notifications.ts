@@ -13,6 +13,7 @@ import { escrowRef, userWords } from '../mail/user-words.ts';
 import { actingOnRow } from './allowed-actions.ts';
 import type { Letter } from './letter.ts';
 import { proposalLetters, type ProposalRow } from './proposal-letters.ts';
+import { hasEnded } from '../../domain/escrow/final-statuses.ts';
 
 type Escrow = Selectable<EscrowRow>;
 type Side = 'buyer' | 'seller';
@@ -98,12 +99,12 @@ export function letterFor(event: StoredEvent, escrow: Escrow): Letter | null {
       };
     case 'TermsDeclined':
       return {
-        to: escrow.status === 'cancelled' ? escrow.creator_side : 'everyone',
+        to: hasEnded(escrow.status) ? escrow.creator_side : 'everyone',
         subject: `Terms declined: ${ref}`,
         lines: [
           `The ${event.data.side} declined the terms of escrow ${what}.`,
           ...userWords(`The ${event.data.side}'s reason`, event.data.reason),
-          escrow.status === 'cancelled'
+          hasEnded(escrow.status)
             ? 'Nothing was paid, so the escrow is cancelled.'
             : "The payment was already sent: the admins refund it to the buyer's refund address (the buyer sets it on the escrow page).",
         ],

@@ -74,7 +74,7 @@ export function proposalLetters(event: StoredEvent, escrow: Escrow, proposal: Pr
         lines: [
           `Both parties of escrow ${what} agreed to ${terms}.`,
           moneyLine(proposal),
-          escrow.status === 'pending_payment' ? 'The payment is marked but not verified yet: verify it first.' : '',
+          escrow.funded_at === null ? 'The payment is marked but not verified yet: verify it first.' : '',
           missing.length ? `Waiting for ${missing.join(' and ')}.` : '',
           `Execute it from the admin console (${proposal.kind === 'refund' ? 'Refund' : 'Resolve'}): no outcome text is needed.`,
         ],
