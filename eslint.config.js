@@ -17,6 +17,7 @@ const browserDomain = [
   'domain/chain-envelope.ts',
   'domain/stored-event.ts',
   'domain/transparency/**',
+  'domain/review/verified-deal.ts',
 ];
 
 export default tseslint.config(

@@ -21,6 +21,7 @@ import { statusNote } from '../model/escrow-progress.ts';
 import { nextStepFor } from '../model/next-step.ts';
 import { trackerSteps } from '../model/tracker-steps.ts';
 import '../escrows.css';
+import { isVerifiedDeal } from '../../../../../domain/review/verified-deal.ts';
 
 const NOTICE_MS = 3000;
 
@@ -106,7 +107,7 @@ export function EscrowPage({ proofCard: ProofCard }: { proofCard?: EscrowProofSl
                   onNotice={setNotice}
                 />
               </section>
-              {data.side !== 'admin' && data.status === 'released' && <ReviewInvite escrowId={data.id} />}
+              {isVerifiedDeal(data, data.side) && <ReviewInvite escrowId={data.id} />}
               <ProposalsPanel
                 escrow={data}
                 proposals={data.proposals ?? []}
