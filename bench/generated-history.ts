@@ -85,7 +85,7 @@ export async function generatedDeal(run: Runner, n: number, admin: string) {
       part({
         aggregate: escrowAggregate,
         id: escrowId,
-        command: { type: 'assignAddress', by: 'buyer', address_id: addressId, address },
+        command: { type: 'requestPayment', by: 'buyer', address_id: addressId, address },
       }),
       part({ aggregate: addressAggregate, id: addressId, command: { type: 'assign', escrow_id: escrowId } }),
     ],
