@@ -129,11 +129,12 @@ export async function login(
     throw error;
   }
   await giveBack();
-  // The session exists before the sign-in is recorded, so a suspension landing in between revokes it too. A sign-in
-  // that loses a race (another sign-in, or the suspension) is answered 409 and leaves no live session behind.
+  // The session exists before the sign-in is recorded, so a suspension landing in between revokes it too. Another
+  // event on the account landing first (a parallel sign-in, the lockout a parallel wrong code set off) makes the
+  // sign-in decide again on the newer state: a suspension refuses it then, and its session is revoked.
   const token = await openSession(db, user.id);
   try {
-    await handle(deps.store, userAggregate, user.id, { type: 'signIn' }, { ...meta, actor: user.id });
+    await handle(deps.store, userAggregate, user.id, { type: 'signIn' }, { ...meta, actor: user.id }, { attempts: 10 });
   } catch (error) {
     await revokeSession(db, token);
     throw error;

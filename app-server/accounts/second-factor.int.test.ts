@@ -10,6 +10,7 @@ import { checkSecondFactor } from './second-factor.ts';
  */
 const AT_ONCE = 20;
 const ROUNDS = 5;
+const SIGN_IN_ROUNDS = 20;
 
 describeOnPostgres('one 2FA code sent 20 times at once (PostgreSQL)', () => {
   let t: TestApp;
@@ -38,24 +39,29 @@ describeOnPostgres('one 2FA code sent 20 times at once (PostgreSQL)', () => {
     }
   });
 
-  it(`sign-in: exactly one of ${AT_ONCE} concurrent sign-ins with one code gets a session`, async () => {
-    await t.database.db
-      .updateTable('totp_secrets')
-      .set({ last_used_step: null })
-      .where('user_id', '=', user.id)
-      .execute();
-    const code = codeFor(secret);
-    const answers = await Promise.all(
-      Array.from({ length: AT_ONCE }, () =>
-        t.app.request('/api/auth/login', json({ username: 'racer', password: PASSWORD, totp_code: code })),
-      ),
-    );
-    const statuses = answers.map((a) => a.status);
-    expect(
-      statuses.filter((s) => s === 200),
-      `statuses: ${statuses.join(' ')}`,
-    ).toHaveLength(1);
-    // The others are refused: a used code (401), or no slot left for checking a code (429).
-    for (const s of statuses.filter((s) => s !== 200)) expect([401, 429]).toContain(s);
+  it(`sign-in: exactly one of ${AT_ONCE} concurrent sign-ins with one code gets a session, ${SIGN_IN_ROUNDS} rounds`, async () => {
+    // Four losers and the winner take the five wrong-code slots, so a loser often sets off the lockout, whose
+    // TwoFactorLocked lands on the account's stream beside the winner's SignedIn: the winner must still get in.
+    for (let round = 1; round <= SIGN_IN_ROUNDS; round++) {
+      await t.database.db
+        .updateTable('totp_secrets')
+        .set({ last_used_step: null })
+        .where('user_id', '=', user.id)
+        .execute();
+      await t.database.db.deleteFrom('rate_limit_counters').where('key', '=', user.id).execute();
+      const code = codeFor(secret);
+      const answers = await Promise.all(
+        Array.from({ length: AT_ONCE }, () =>
+          t.app.request('/api/auth/login', json({ username: 'racer', password: PASSWORD, totp_code: code })),
+        ),
+      );
+      const statuses = answers.map((a) => a.status);
+      expect(
+        statuses.filter((s) => s === 200),
+        `round ${round}, statuses: ${statuses.join(' ')}`,
+      ).toHaveLength(1);
+      // The others are refused: a used code (401), or no slot left for checking a code (429).
+      for (const s of statuses.filter((s) => s !== 200)) expect([401, 429]).toContain(s);
+    }
   });
 });
