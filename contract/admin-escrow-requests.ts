@@ -127,3 +127,13 @@ export const resolveDisputeSchema = z.object({
   expected_address: expectedAddressField,
   expected_refund_address: expectedAddressField,
 });
+
+/** A resolve form as the resolution commands take it: an empty resolution or percentage is none. */
+export const resolutionOf = (form: z.infer<typeof resolveDisputeSchema>) => ({
+  outcome: form.outcome,
+  resolution: form.resolution ?? null,
+  seller_percent: form.seller_percent ?? null,
+  txid: form.txid,
+  expected_address: form.expected_address,
+  expected_refund_address: form.expected_refund_address,
+});

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { totpCodeField } from './input-fields.ts';
+import { emailAddress, totpCodeField } from './input-fields.ts';
 import { passwordSchema } from './user-requests.ts';
 
 /** What an admin changes about an account (/api/admin/users). */
@@ -12,10 +12,7 @@ const emptyToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === 
 /** PUT /api/admin/users/{id}: only the non-empty fields change. */
 export const userUpdateSchema = z.object({
   full_name: z.preprocess(emptyToUndefined, z.string().trim().min(1).max(120).optional()),
-  email: z.preprocess(
-    emptyToUndefined,
-    z.string().trim().toLowerCase().pipe(z.email('email must be a valid e-mail address')).optional(),
-  ),
+  email: z.preprocess(emptyToUndefined, emailAddress('email').optional()),
   role: z.preprocess(emptyToUndefined, z.enum(['buyer', 'seller', 'admin']).optional()),
 });
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { totpCodeField, wholeNumber } from './input-fields.ts';
+import { emailAddress, totpCodeField, wholeNumber } from './input-fields.ts';
 
 const text = (field: string, max: number) =>
   z
@@ -7,13 +7,7 @@ const text = (field: string, max: number) =>
     .trim()
     .min(1, `${field} is required`)
     .max(max, `${field} must be at most ${max} characters`);
-const email = (field: string) =>
-  z
-    .string()
-    .trim()
-    .toLowerCase()
-    .pipe(z.email(`${field} must be a valid e-mail address`))
-    .optional();
+const email = (field: string) => emailAddress(field).optional();
 
 /** POST /api/escrows, shared by the server and the create form. Fee, total and BTC are never taken from a client. */
 export const createEscrowSchema = z.object({

@@ -38,3 +38,14 @@ export const totpCodeField = z
 
 /** The same field where a code must be given (switching 2FA on or off). */
 export const requiredTotpCodeField = z.string().trim().min(1, 'totp_code is required').max(32);
+
+/**
+ * An e-mail address as every request takes it: trimmed, lower-cased, a valid address of at most 254 characters (the
+ * longest a mailbox path may be, and what every event that records one accepts).
+ */
+export const emailAddress = (field: string) =>
+  z
+    .string(`${field} is required`)
+    .trim()
+    .toLowerCase()
+    .pipe(z.email(`${field} must be a valid e-mail address`).max(254, `${field} must be at most 254 characters`));

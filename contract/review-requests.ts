@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { REVIEW_TEXT_MAX } from '../domain/review/decide.ts';
-import { decimalNumber, wholeNumber } from './input-fields.ts';
+import { decimalNumber, emailAddress, wholeNumber } from './input-fields.ts';
 
 /** The longest review text the domain takes: the review form counts down to it. */
 export { REVIEW_TEXT_MAX };
@@ -17,12 +17,11 @@ const required = (field: string, max: number) =>
 /** POST /api/reviews, shared by the server and the review form. */
 export const reviewSubmissionSchema = z.object({
   name: required('name', 100),
-  email: z
-    .string()
-    .trim()
-    .nullish()
-    .transform((v) => (v ? v.toLowerCase() : null))
-    .pipe(z.email('email must be a valid e-mail address').nullable()),
+  // Optional: absent, null or blank is no address.
+  email: z.preprocess(
+    (v) => (v === null || v === undefined || (typeof v === 'string' && v.trim() === '') ? null : v),
+    emailAddress('email').nullable(),
+  ),
   country: required('country', 80),
   rating: decimalNumber('rating')
     .refine((r) => (REVIEW_RATINGS as readonly number[]).includes(r), 'rating must be one of 5.0, 4.5, 4.0, 3.5, 3.0')

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { totpCodeField } from './input-fields.ts';
+import { emailAddress, totpCodeField } from './input-fields.ts';
 
 /** Request bodies of the account calls, shared by the server (validation) and the web app (forms). */
 
@@ -26,7 +26,7 @@ const optionalText = (max: number) =>
 export const registerSchema = z
   .object({
     full_name: z.string().trim().min(1, 'full_name is required').max(120),
-    email: z.string().trim().toLowerCase().pipe(z.email('email must be a valid e-mail address').max(254)),
+    email: emailAddress('email'),
     username: usernameSchema,
     password: passwordSchema,
     confirm_password: z.string(),
@@ -45,7 +45,7 @@ export const firstAdminSchema = z
   .object({
     token: z.string().min(1, 'token is required').max(200),
     full_name: z.string().trim().min(1, 'full_name is required').max(120),
-    email: z.string().trim().toLowerCase().pipe(z.email('email must be a valid e-mail address').max(254)),
+    email: emailAddress('email'),
     username: usernameSchema,
     password: passwordSchema,
     confirm_password: z.string(),

@@ -92,6 +92,12 @@ describe('address pool', () => {
     ],
     ['bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t5', 'address_string has a bad checksum or characters'],
     ['not an address', 'address_string is not a valid Bitcoin address (bad characters or checksum)'],
+    // BIP-350's invalid vector with excess padding in the program: its checksum is right, its 5-bit words do not
+    // make whole bytes. It was a 500 (the decoder threw) before.
+    [
+      'bc1p0xlxvlhemja6c4dqv22uapctqupfhlxm9h8z3k2e72q4k9hcz7v07qwwzcrf',
+      'address_string has a witness program that is not whole bytes',
+    ],
   ])('refuses %s', async (address, detail) => {
     const admin = await signedInAdmin(t);
     const res = await t.app.request('/api/admin/addresses', form({ address_string: address }, admin.token));

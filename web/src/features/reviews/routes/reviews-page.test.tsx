@@ -133,4 +133,18 @@ describe('Reviews', () => {
     });
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull(), { timeout: 3000 });
   });
+
+  it('Write a Review: an e-mail address too long for a mailbox is refused in the form, nothing sent', async () => {
+    const app = renderApp('/reviews', () => undefined);
+    await userEvent.click(await screen.findByRole('button', { name: 'Write a Review' }));
+    const dialog = await screen.findByRole('dialog');
+    await userEvent.type(within(dialog).getByLabelText(/Name/), 'Ana');
+    await userEvent.type(within(dialog).getByLabelText(/Country/), 'Brazil');
+    await userEvent.type(within(dialog).getByLabelText(/Your review/), 'Quick and fair.');
+    await userEvent.click(within(dialog).getByRole('checkbox'));
+    await userEvent.type(within(dialog).getByLabelText(/Email/), `${'a'.repeat(250)}@example.com`);
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Submit review' }));
+    expect(await within(dialog).findByText('Email must be at most 254 characters')).toBeTruthy();
+    expect(app.calls('POST')).toHaveLength(0);
+  });
 });

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState } from 'react';
+import { lazy, startTransition, Suspense, useOptimistic, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { usePageMeta } from '../../../components/page-meta.ts';
 import { Button } from '../../../components/ui/button.tsx';
@@ -21,7 +21,10 @@ const MIN_RATINGS = [
   ['3.5', '3.5+'],
 ] as const;
 
-/** Filters live in the address, so a filtered page can be shared and survives a reload. */
+/**
+ * Filters live in the address, so a filtered page can be shared and survives a reload. The router changes the address
+ * in a transition; until it commits, the filters show the choice just made (else a busy browser undoes it a moment).
+ */
 function useFilters(): [ReviewFilters, (next: Partial<ReviewFilters>) => void] {
   const [params, setParams] = useSearchParams();
   const sort = params.get('sort');
@@ -31,16 +34,20 @@ function useFilters(): [ReviewFilters, (next: Partial<ReviewFilters>) => void] {
     sort: (SORTS as readonly string[]).includes(sort ?? '') ? (sort as ReviewFilters['sort']) : 'newest',
     skip: Math.max(0, Number(params.get('skip')) || 0),
   };
+  const [shown, show] = useOptimistic(filters);
   const update = (next: Partial<ReviewFilters>) => {
-    const merged = { ...filters, skip: 0, ...next };
+    const merged = { ...shown, skip: 0, ...next };
     const out = new URLSearchParams();
     if (merged.country !== 'all') out.set('country', merged.country);
     if (merged.minRating !== 'all') out.set('min_rating', merged.minRating);
     if (merged.sort !== 'newest') out.set('sort', merged.sort);
     if (merged.skip) out.set('skip', String(merged.skip));
-    setParams(out, { replace: true });
+    startTransition(() => {
+      show(merged);
+      setParams(out, { replace: true });
+    });
   };
-  return [filters, update];
+  return [shown, update];
 }
 
 export function ReviewsPage() {
