@@ -270,39 +270,40 @@ export async function payOut(
   return asEscrowAfter(guarded);
 }
 
+/** What an admin's resolution says: the outcome, the split if any, the transaction and the addresses seen. */
+export type Resolution = Omit<Extract<EscrowCommand, { type: 'resolveDispute' }>, 'type' | 'by' | 'dispute_id'>;
+
 /** Resolves one dispute by its id, on the escrow it belongs to; answers that escrow after it. */
 export async function resolveDispute(
   deps: AppDeps,
   disputeId: string,
-  input: Omit<Extract<EscrowCommand, { type: 'resolveDispute' }>, 'type' | 'by' | 'dispute_id'>,
+  input: Resolution,
   meta: CommandMeta,
 ): Promise<EscrowAfter> {
   const dispute = await disputeById(deps.database.db, disputeId);
   if (!dispute) throw notFound('Dispute not found');
-  const guarded = await guardMoneyAction(deps, dispute.escrow_id, (guard) =>
-    onEscrow(
-      deps.store,
-      dispute.escrow_id,
-      { type: 'resolveDispute', by: 'admin', dispute_id: disputeId, ...input },
-      meta,
-      guard,
-    ),
-  );
-  return asEscrowAfter(guarded);
+  return resolveEscrow(deps, dispute.escrow_id, input, meta, disputeId);
 }
 
 /**
- * Executes the refund or split both parties of an escrow agreed to (contract 7.5), or resolves its open dispute: the
- * escrow's rules say which, and refuse it when neither is there.
+ * Executes the refund or split both parties of an escrow agreed to (contract 7.5), or resolves its open dispute (the
+ * one named, if a dispute is named): the escrow's rules say which, and refuse it when neither is there.
  */
 export async function resolveEscrow(
   deps: AppDeps,
   escrowId: string,
-  input: Omit<Extract<EscrowCommand, { type: 'resolveDispute' }>, 'type' | 'by' | 'dispute_id'>,
+  input: Resolution,
   meta: CommandMeta,
+  disputeId?: string,
 ): Promise<EscrowAfter> {
+  const command = {
+    type: 'resolveDispute',
+    by: 'admin',
+    ...(disputeId ? { dispute_id: disputeId } : {}),
+    ...input,
+  } as const;
   const guarded = await guardMoneyAction(deps, escrowId, (guard) =>
-    onEscrow(deps.store, escrowId, { type: 'resolveDispute', by: 'admin', ...input }, meta, guard),
+    onEscrow(deps.store, escrowId, command, meta, guard),
   );
   return asEscrowAfter(guarded);
 }

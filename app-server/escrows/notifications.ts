@@ -7,6 +7,7 @@ import type { EscrowRow } from '../../projections/escrows/table.ts';
 import { idOfStream } from '../../projections/stream-ids.ts';
 import type { Database } from '../db/schema.ts';
 import { adminConsolePath, adminEmails } from '../mail/admins.ts';
+import { takeNotice } from '../mail/notices.ts';
 import { currentCheckpointLine } from '../mail/checkpoint-line.ts';
 import { enqueueMail, type OutgoingMail } from '../mail/outbox.ts';
 import { escrowRef, userWords } from '../mail/user-words.ts';
@@ -395,13 +396,7 @@ export async function mailWhenReady(
   // An agreed refund or split was mailed to the admins when it was accepted (proposal-letters.ts).
   if (escrow.settlement_proposal_id !== null || !actingOnRow(escrow, 'admin', now).ready_to_release) return;
   const notice = `ready_to_release:${escrow.id}`;
-  const first = await trx
-    .insertInto('notices')
-    .values({ name: notice })
-    .onConflict((oc) => oc.doNothing())
-    .returning('name')
-    .executeTakeFirst();
-  if (!first) return;
+  if (!(await takeNotice(trx, notice))) return;
   const letter: Letter = {
     to: 'admins',
     adminPath: adminConsolePath.readyToRelease,

@@ -2,6 +2,7 @@ import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { enqueueMail } from '../mail/outbox.ts';
 import { adminConsolePath, adminEmails } from '../mail/admins.ts';
+import { takeNotice } from '../mail/notices.ts';
 
 /** Below this many available addresses the admins are told, once, until the pool is topped up again. */
 export const LOW_POOL_THRESHOLD = 3;
@@ -25,12 +26,7 @@ export const checkAddressPool =
       await trx.deleteFrom('notices').where('name', '=', NOTICE).execute();
       return;
     }
-    const raised = await trx
-      .insertInto('notices')
-      .values({ name: NOTICE })
-      .onConflict((oc) => oc.doNothing())
-      .returning('name')
-      .executeTakeFirst();
+    const raised = await takeNotice(trx, NOTICE);
     // A pool that flaps around the threshold raises the notice again and again: one mail an hour at most.
     if (!raised || !(await claimHourly(trx, `${NOTICE}_mailed`))) return;
     const admins = await adminEmails(trx);

@@ -4,6 +4,7 @@ import { DomainError } from '../../domain/shared/errors.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { publicUrl } from '../config.ts';
 import { onEscrow } from '../escrows/commands.ts';
+import { takeNotice } from '../mail/notices.ts';
 import { enqueueMail } from '../mail/outbox.ts';
 import { escrowRef } from '../mail/user-words.ts';
 import { withJobLock } from './job-lock.ts';
@@ -88,15 +89,8 @@ async function remindBuyers(deps: Deps, now: Date): Promise<void> {
     if (!escrow.received_at || !escrow.inspection_ends_at) continue;
     if (reminderAt(escrow.received_at, escrow.inspection_ends_at) > now) continue;
     await db.transaction().execute(async (trx) => {
-      const first = await trx
-        .insertInto('notices')
-        .values({
-          name: reminderNotice(escrow.id, escrow.received_at!, escrow.inspection_ends_at!, escrow.inspection_days),
-        })
-        .onConflict((oc) => oc.doNothing())
-        .returning('name')
-        .executeTakeFirst();
-      if (!first) return;
+      const notice = reminderNotice(escrow.id, escrow.received_at!, escrow.inspection_ends_at!, escrow.inspection_days);
+      if (!(await takeNotice(trx, notice))) return;
       const ref = escrowRef(escrow.id);
       await enqueueMail(trx, [
         {

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
+import { takeNotice } from './notices.ts';
 import { enqueueMail } from './outbox.ts';
 
 /** Mail to the admins: who they are, the places of the admin console a letter links to, a notice told once. */
@@ -34,13 +35,7 @@ export async function mailAdminsOnce(
   mail: { subject: string; lines: string[] },
 ): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    const first = await trx
-      .insertInto('notices')
-      .values({ name: notice })
-      .onConflict((oc) => oc.doNothing())
-      .returning('name')
-      .executeTakeFirst();
-    if (!first) return;
+    if (!(await takeNotice(trx, notice))) return;
     const admins = await adminEmails(trx);
     await enqueueMail(
       trx,

@@ -1,6 +1,6 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { adminDisputesSchema, escrowSchema } from '../../../../../contract/escrows.ts';
-import { disputeIdParam, resolveDisputeSchema } from '../../../../../contract/admin-escrow-requests.ts';
+import { disputeIdParam, resolutionOf, resolveDisputeSchema } from '../../../../../contract/admin-escrow-requests.ts';
 import type { AppDeps } from '../../../../app-deps.ts';
 import { resolveDispute } from '../../../../escrows/commands.ts';
 import { disputesForAdmin } from '../../../../escrows/queries.ts';
@@ -26,20 +26,7 @@ export function adminDisputeRoutes(deps: AppDeps) {
       ADMIN_POWER,
     ),
     async (c) => {
-      const form = c.req.valid('form');
-      const after = await resolveDispute(
-        deps,
-        c.req.valid('param').id,
-        {
-          outcome: form.outcome,
-          resolution: form.resolution ?? null,
-          seller_percent: form.seller_percent ?? null,
-          txid: form.txid,
-          expected_address: form.expected_address,
-          expected_refund_address: form.expected_refund_address,
-        },
-        meta(c),
-      );
+      const after = await resolveDispute(deps, c.req.valid('param').id, resolutionOf(c.req.valid('form')), meta(c));
       // An admin route: the admin's side on every escrow.
       return jsonText(c, answerAfter(after, 'admin'), 200);
     },

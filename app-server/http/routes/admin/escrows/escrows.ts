@@ -1,4 +1,6 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import type { z } from 'zod';
 import {
   adminCancelSchema,
   adminEscrowListQuerySchema,
@@ -7,6 +9,7 @@ import {
   paymentNotesSchema,
   paymentProofAnswerSchema,
   paymentProofCheckSchema,
+  resolutionOf,
   resolveDisputeSchema,
   verifyPaymentSchema,
 } from '../../../../../contract/admin-escrow-requests.ts';
@@ -18,6 +21,7 @@ import { listEscrowsForAdmin } from '../../../../escrows/admin-list.ts';
 import {
   assignPaymentAddress,
   cancelUnpaidByAdmin,
+  type EscrowAfter,
   payOut,
   resolveEscrow,
   reviewPayment,
@@ -40,6 +44,11 @@ export function adminEscrowRoutes(deps: AppDeps) {
   const { db } = deps.database;
   const app = new OpenAPIHono<AppEnv>();
   const { load, answer, answerAfter, meta, act } = escrowActing(deps);
+  /** A money action on an escrow the admin can see (404 otherwise), answered with the escrow as it left it. */
+  const afterMoneyAction = async (c: Context<AppEnv>, id: string, run: () => Promise<EscrowAfter>) => {
+    const { side } = await load(id, currentUser(c));
+    return jsonText<z.infer<typeof escrowSchema>, 200>(c, answerAfter(await run(), side), 200);
+  };
 
   app.openapi(
     adminRoute(
@@ -79,10 +88,8 @@ export function adminEscrowRoutes(deps: AppDeps) {
       ADMIN_POWER,
     ),
     async (c) => {
-      const user = currentUser(c);
       const { id } = c.req.valid('param');
       const form = c.req.valid('form');
-      const { side } = await load(id, user);
       const proof =
         form.tx_hex !== undefined && form.txout_proof !== undefined
           ? {
@@ -92,13 +99,14 @@ export function adminEscrowRoutes(deps: AppDeps) {
               accept_partial: form.accept_partial === 'true',
             }
           : undefined;
-      const after = await reviewPayment(
-        deps,
-        id,
-        { verified: form.verified === 'true', notes: form.notes, txid: form.txid, ...(proof ? { proof } : {}) },
-        meta(c),
+      return afterMoneyAction(c, id, () =>
+        reviewPayment(
+          deps,
+          id,
+          { verified: form.verified === 'true', notes: form.notes, txid: form.txid, ...(proof ? { proof } : {}) },
+          meta(c),
+        ),
       );
-      return jsonText(c, answerAfter(after, side), 200);
     },
   );
   app.openapi(
@@ -126,52 +134,34 @@ export function adminEscrowRoutes(deps: AppDeps) {
       return c.json(proven, 200);
     },
   );
-  app.openapi(
-    adminRoute(
-      'post',
-      '/{id}/release',
-      'Release a funded escrow to the seller',
-      { request: { params: idParam, body: formBody(paymentNotesSchema) } },
-      { 200: escrowAnswer },
-      ADMIN_POWER,
-    ),
-    async (c) => {
-      const user = currentUser(c);
-      const form = c.req.valid('form');
-      const { id } = c.req.valid('param');
-      const { side } = await load(id, user);
-      const after = await payOut(
-        deps,
-        id,
-        { to: 'release', notes: form.notes, txid: form.txid, expected_address: form.expected_address },
-        meta(c),
-      );
-      return jsonText(c, answerAfter(after, side), 200);
-    },
-  );
-  app.openapi(
-    adminRoute(
-      'post',
-      '/{id}/refund',
-      'Refund a funded escrow to the buyer',
-      { request: { params: idParam, body: formBody(paymentNotesSchema) } },
-      { 200: escrowAnswer },
-      ADMIN_POWER,
-    ),
-    async (c) => {
-      const user = currentUser(c);
-      const form = c.req.valid('form');
-      const { id } = c.req.valid('param');
-      const { side } = await load(id, user);
-      const after = await payOut(
-        deps,
-        id,
-        { to: 'refund', notes: form.notes, txid: form.txid, expected_address: form.expected_address },
-        meta(c),
-      );
-      return jsonText(c, answerAfter(after, side), 200);
-    },
-  );
+  const payOuts = [
+    { to: 'release', summary: 'Release a funded escrow to the seller' },
+    { to: 'refund', summary: 'Refund a funded escrow to the buyer' },
+  ] as const;
+  for (const { to, summary } of payOuts) {
+    app.openapi(
+      adminRoute(
+        'post',
+        `/{id}/${to}`,
+        summary,
+        { request: { params: idParam, body: formBody(paymentNotesSchema) } },
+        { 200: escrowAnswer },
+        ADMIN_POWER,
+      ),
+      async (c) => {
+        const form = c.req.valid('form');
+        const { id } = c.req.valid('param');
+        return afterMoneyAction(c, id, () =>
+          payOut(
+            deps,
+            id,
+            { to, notes: form.notes, txid: form.txid, expected_address: form.expected_address },
+            meta(c),
+          ),
+        );
+      },
+    );
+  }
   app.openapi(
     adminRoute(
       'post',
@@ -184,24 +174,8 @@ export function adminEscrowRoutes(deps: AppDeps) {
       ADMIN_POWER,
     ),
     async (c) => {
-      const user = currentUser(c);
-      const form = c.req.valid('form');
       const { id } = c.req.valid('param');
-      const { side } = await load(id, user);
-      const after = await resolveEscrow(
-        deps,
-        id,
-        {
-          outcome: form.outcome,
-          resolution: form.resolution ?? null,
-          seller_percent: form.seller_percent ?? null,
-          txid: form.txid,
-          expected_address: form.expected_address,
-          expected_refund_address: form.expected_refund_address,
-        },
-        meta(c),
-      );
-      return jsonText(c, answerAfter(after, side), 200);
+      return afterMoneyAction(c, id, () => resolveEscrow(deps, id, resolutionOf(c.req.valid('form')), meta(c)));
     },
   );
   app.openapi(

@@ -1,4 +1,4 @@
-import type { FormEvent } from 'react';
+import { type FormEvent, startTransition, useOptimistic } from 'react';
 import { Button } from '../../../../components/ui/button.tsx';
 import { Field } from '../../../../components/ui/field.tsx';
 import { useResetState } from '../../../../hooks/use-reset-state.ts';
@@ -20,17 +20,27 @@ interface Filters {
   ready: boolean;
 }
 
-/** Status and "ready to release" filters (applied at once) and a search by escrow id or e-mail (applied on Search). */
+/**
+ * Status and "ready to release" filters (applied at once) and a search by escrow id or e-mail (applied on Search).
+ * The filters live in the URL, which the router updates in a transition: until it commits, the select and the box show
+ * the choice just made, not the URL's old one (a busy browser would otherwise undo the click for a moment).
+ */
 export function EscrowFilters({ status, search, ready, onChange }: Filters & { onChange: (next: Filters) => void }) {
   const [text, setText] = useResetState(search, () => search);
+  const [shown, showChoice] = useOptimistic({ status, ready });
+  const choose = (next: Filters) =>
+    startTransition(() => {
+      showChoice({ status: next.status, ready: next.ready });
+      onChange(next);
+    });
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    onChange({ status, search: text.trim(), ready });
+    onChange({ ...shown, search: text.trim() });
   };
   return (
     <form className="filters-row" onSubmit={submit} role="search">
       <Field label="Status">
-        <select value={status} onChange={(e) => onChange({ status: e.target.value, search, ready })}>
+        <select value={shown.status} onChange={(e) => choose({ status: e.target.value, search, ready: shown.ready })}>
           <option value="">All statuses</option>
           {STATUSES.map((s) => (
             <option key={s} value={s}>
@@ -42,8 +52,8 @@ export function EscrowFilters({ status, search, ready, onChange }: Filters & { o
       <label className="choice filters-choice">
         <input
           type="checkbox"
-          checked={ready}
-          onChange={(e) => onChange({ status, search, ready: e.target.checked })}
+          checked={shown.ready}
+          onChange={(e) => choose({ status: shown.status, search, ready: e.target.checked })}
         />{' '}
         Ready to release only
       </label>
