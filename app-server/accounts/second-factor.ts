@@ -1,7 +1,8 @@
 import type { Kysely } from 'kysely';
 import { userAggregate } from '../../domain/aggregates.ts';
+import { displayUtc } from '../../domain/shared/display-time.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
-import { type Limit, reachedLimitWith, reserve } from '../auth/rate-limit.ts';
+import { type Limit, type WindowCounts, reachedLimitWith, reserve, secondsUntilRoom } from '../auth/rate-limit.ts';
 import type { SecretBox } from '../auth/secret-box.ts';
 import { hashToken } from '../auth/tokens.ts';
 import { checkTotp } from '../auth/totp.ts';
@@ -53,6 +54,15 @@ export const normaliseRecoveryCode = (code: string) => code.toUpperCase().replac
 /** Wrong second-factor codes a user may enter, across every code-gated action, before those actions stop. */
 export const WRONG_CODES: Limit = { bucket: 'second-factor', max: 5, windowSeconds: 15 * 60 };
 
+/**
+ * When code-gated actions open again after the slot with `counts` locked them at `now`, rounded up to the minute a
+ * mail can name. Not always 15 minutes: the sliding count keeps a burst at the start of a fixed window for up to 18.
+ */
+export function pauseEnds(counts: WindowCounts, now: Date): Date {
+  const end = now.getTime() + secondsUntilRoom(counts, WRONG_CODES) * 1000;
+  return new Date(Math.ceil(end / 60_000) * 60_000);
+}
+
 interface GateOptions {
   /** The status of a missing or wrong code: 401 at sign-in, 422 elsewhere. */
   refuseAs?: 'unauthenticated' | 'invalid_input';
@@ -77,7 +87,9 @@ export async function passSecondFactor(
   const status = options.refuseAs ?? 'invalid_input';
   if (!code?.trim()) throw new DomainError(status, options.missing ?? '2FA code required', {}, 'totp_required');
   const { db } = deps.database;
+  const now = new Date();
   const slot = await reserve(db, WRONG_CODES, user.id, 'Too many wrong 2FA codes; code-gated actions are paused', {
+    now,
     reason: 'totp_locked',
   });
   if (await checkSecondFactor(db, deps.secrets, user.id, code)) {
@@ -85,24 +97,26 @@ export async function passSecondFactor(
     return;
   }
   if (reachedLimitWith(slot.counts, WRONG_CODES))
-    await lockOut(deps, user, { ...options.meta, actor: options.meta.actor ?? user.id });
+    await lockOut(deps, user, pauseEnds(slot.counts, now), { ...options.meta, actor: options.meta.actor ?? user.id });
   throw new DomainError(status, 'Invalid 2FA code', {}, 'totp_invalid');
 }
 
 async function lockOut(
   deps: AppDeps,
   user: Pick<SignedInUser, 'id' | 'username' | 'email' | 'role'>,
+  until: Date,
   meta: CommandMeta,
 ) {
   const { db } = deps.database;
   const minutes = WRONG_CODES.windowSeconds / 60;
+  const paused = `paused until ${displayUtc(until)}`;
   const admins = user.role === 'admin' ? (await adminEmails(db)).filter((to) => to !== user.email) : [];
   const mails = [
     {
       to: user.email,
       subject: 'Your account: too many wrong 2FA codes',
       text: [
-        `${WRONG_CODES.max} wrong 2FA codes were entered for your account within ${minutes} minutes, so sign-in and every action that asks for a code are paused for up to ${minutes} minutes.`,
+        `${WRONG_CODES.max} wrong 2FA codes were entered for your account within ${minutes} minutes, so sign-in and every action that asks for a code are ${paused}.`,
         '',
         'If this was not you, someone may know your password or hold one of your sessions: change your password as soon as the pause ends, and contact support.',
       ].join('\n'),
@@ -112,7 +126,7 @@ async function lockOut(
       subject: 'Admin account: too many wrong 2FA codes',
       text: [
         `${WRONG_CODES.max} wrong 2FA codes were entered for the admin account with username ${JSON.stringify(user.username)} within ${minutes} minutes.`,
-        'Its admin powers are paused for up to 15 minutes. If its owner did not do this, suspend the account in the admin console and find out who holds it.',
+        `Its admin powers are ${paused}. If its owner did not do this, suspend the account in the admin console and find out who holds it.`,
       ].join('\n'),
     })),
   ];

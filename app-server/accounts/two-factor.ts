@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import { userAggregate } from '../../domain/aggregates.ts';
+import type { UserCommand } from '../../domain/user/decide.ts';
 import { invalidInput, transitionNotAllowed } from '../../domain/shared/errors.ts';
 import { revokeUserSessions } from '../auth/sessions.ts';
 import { hashToken } from '../auth/tokens.ts';
@@ -12,6 +13,18 @@ import { normaliseRecoveryCode, passSecondFactor } from './second-factor.ts';
 
 const ISSUER = 'Escrow';
 const RECOVERY_CODES = 10;
+
+/**
+ * A command the user gives on their own account, and the secret rows written in the same transaction. It decides
+ * again when another event lands on the account first (the lockout a parallel wrong code set off, say).
+ */
+const onOwnAccount = (
+  deps: AppDeps,
+  user: SignedInUser,
+  command: UserCommand,
+  meta: Omit<CommandMeta, 'actor'>,
+  alsoWrite: (trx: Transaction<Database>) => Promise<void>,
+) => handle(deps.store, userAggregate, user.id, command, { ...meta, actor: user.id }, { alsoWrite, attempts: 10 });
 
 /** Draws a new secret (replacing an unconfirmed one) and returns what an authenticator app needs. */
 export async function setupTwoFactor(deps: AppDeps, user: SignedInUser) {
@@ -74,19 +87,10 @@ export async function enableTwoFactor(
   if (!pending) throw transitionNotAllowed('Set up 2FA first');
   await passSecondFactor(deps, user, code, { meta });
   const codes = Array.from({ length: RECOVERY_CODES }, newRecoveryCode);
-  await handle(
-    deps.store,
-    userAggregate,
-    user.id,
-    { type: 'enableTwoFactor' },
-    { ...meta, actor: user.id },
-    {
-      alsoWrite: async (trx) => {
-        await trx.updateTable('totp_secrets').set({ enabled: true }).where('user_id', '=', user.id).execute();
-        await replaceRecoveryCodes(trx, user.id, codes);
-      },
-    },
-  );
+  await onOwnAccount(deps, user, { type: 'enableTwoFactor' }, meta, async (trx) => {
+    await trx.updateTable('totp_secrets').set({ enabled: true }).where('user_id', '=', user.id).execute();
+    await replaceRecoveryCodes(trx, user.id, codes);
+  });
   return codes;
 }
 
@@ -101,19 +105,10 @@ export async function disableTwoFactor(
   const { db } = deps.database;
   if (!user.totp_enabled) throw transitionNotAllowed('2FA is not enabled');
   await passSecondFactor(deps, user, code, { meta });
-  await handle(
-    deps.store,
-    userAggregate,
-    user.id,
-    { type: 'disableTwoFactor' },
-    { ...meta, actor: user.id },
-    {
-      alsoWrite: async (trx) => {
-        await trx.deleteFrom('totp_secrets').where('user_id', '=', user.id).execute();
-        await trx.deleteFrom('recovery_codes').where('user_id', '=', user.id).execute();
-      },
-    },
-  );
+  await onOwnAccount(deps, user, { type: 'disableTwoFactor' }, meta, async (trx) => {
+    await trx.deleteFrom('totp_secrets').where('user_id', '=', user.id).execute();
+    await trx.deleteFrom('recovery_codes').where('user_id', '=', user.id).execute();
+  });
   await revokeUserSessions(db, user.id, keepToken ? { except: keepToken } : {});
 }
 
@@ -136,15 +131,8 @@ export async function regenerateRecoveryCodes(
   }
   await passSecondFactor(deps, user, code, { meta });
   const codes = Array.from({ length: RECOVERY_CODES }, newRecoveryCode);
-  await handle(
-    deps.store,
-    userAggregate,
-    user.id,
-    { type: 'regenerateRecoveryCodes', count: codes.length },
-    { ...meta, actor: user.id },
-    {
-      alsoWrite: (trx) => replaceRecoveryCodes(trx, user.id, codes),
-    },
+  await onOwnAccount(deps, user, { type: 'regenerateRecoveryCodes', count: codes.length }, meta, (trx) =>
+    replaceRecoveryCodes(trx, user.id, codes),
   );
   return codes;
 }

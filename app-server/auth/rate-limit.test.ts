@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type Limit, secondsUntilUnder, slidingCount } from './rate-limit.ts';
+import { type Limit, secondsUntilRoom, slidingCount } from './rate-limit.ts';
 
 const signIns: Limit = { bucket: 'login-account', max: 10, windowSeconds: 900 };
 
@@ -16,22 +16,31 @@ describe('sliding window', () => {
     expect(slidingCount({ previous: 10, current: 3, elapsed: 0.9 })).toBeCloseTo(4);
   });
 
-  it('says when the count drops under the limit while the previous window fades', () => {
+  // Retry-After is when one more attempt fits: the count with the retry in it at most the limit.
+  const retryFits = (counts: { previous: number; current: number; elapsed: number }) =>
+    slidingCount({ ...counts, current: counts.current + 1 }) <= signIns.max;
+
+  it('says when one more attempt fits while the previous window fades', () => {
     const counts = { previous: 6, current: 5, elapsed: 0 };
-    const wait = secondsUntilUnder(counts, signIns);
-    expect(wait).toBe(151);
-    expect(slidingCount({ ...counts, elapsed: wait / 900 })).toBeLessThan(signIns.max);
-    expect(slidingCount({ ...counts, elapsed: (wait - 2) / 900 })).toBeGreaterThanOrEqual(signIns.max);
+    const wait = secondsUntilRoom(counts, signIns);
+    expect(wait).toBe(301);
+    expect(retryFits({ ...counts, elapsed: wait / 900 })).toBe(true);
+    expect(retryFits({ ...counts, elapsed: (wait - 2) / 900 })).toBe(false);
   });
 
-  it('says when the count drops under the limit once a full window has to fade', () => {
-    // Ten failures in this window, half of it gone: the rest of it, then a moment of the next.
-    const wait = secondsUntilUnder({ previous: 0, current: 10, elapsed: 0.5 }, signIns);
-    expect(wait).toBe(451);
-    expect(slidingCount({ previous: 10, current: 0, elapsed: (wait - 450) / 900 })).toBeLessThan(signIns.max);
+  it('says when one more attempt fits once a full window has to fade', () => {
+    // Ten failures in this window, half of it gone: the rest of it, then a tenth of the next.
+    const wait = secondsUntilRoom({ previous: 0, current: 10, elapsed: 0.5 }, signIns);
+    expect(wait).toBe(541);
+    expect(retryFits({ previous: 10, current: 0, elapsed: (wait - 450) / 900 })).toBe(true);
+    expect(retryFits({ previous: 10, current: 0, elapsed: (wait - 452) / 900 })).toBe(false);
+  });
+
+  it('asks for the least wait when only the current window counts and one more fits', () => {
+    expect(secondsUntilRoom({ previous: 0, current: 9, elapsed: 0.5 }, signIns)).toBe(1);
   });
 
   it('never asks to wait less than a second', () => {
-    expect(secondsUntilUnder({ previous: 10, current: 0, elapsed: 0.9999 }, signIns)).toBe(1);
+    expect(secondsUntilRoom({ previous: 10, current: 0, elapsed: 0.9999 }, signIns)).toBe(1);
   });
 });

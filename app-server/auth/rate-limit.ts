@@ -27,18 +27,25 @@ const windowStart = (now: Date, windowSeconds: number) =>
  */
 export const slidingCount = ({ previous, current, elapsed }: WindowCounts) => current + previous * (1 - elapsed);
 
-/** Seconds until the sliding count falls below `max` if no further hit comes. */
-export function secondsUntilUnder(counts: WindowCounts, limit: Limit): number {
+/**
+ * Seconds until one more hit fits (the sliding count at most `max - 1`) if no further hit comes: what Retry-After
+ * promises. Waiting only until the count is under `max` was not enough, as the retry adds one: a sign-in refused with
+ * "try again in 1 seconds" was refused again a second later.
+ */
+export function secondsUntilRoom(counts: WindowCounts, limit: Limit): number {
   const { previous, current, elapsed } = counts;
+  const room = limit.max - 1;
   const wait =
-    current < limit.max
-      ? 1 - (limit.max - current) / previous - elapsed // the previous window's weight decays enough within this one
-      : 1 - elapsed + 1 - limit.max / current; // this window becomes the previous one and decays in the next
+    current > room
+      ? 1 - elapsed + 1 - room / current // this window becomes the previous one and decays in the next
+      : previous === 0
+        ? 0
+        : 1 - (room - current) / previous - elapsed; // the previous window's weight decays enough within this one
   return Math.max(1, Math.floor(wait * limit.windowSeconds + 1e-9) + 1); // past the exact moment, despite rounding
 }
 
 export function tooMany(counts: WindowCounts, limit: Limit, detail: string, reason?: ErrorReason): DomainError {
-  const seconds = secondsUntilUnder(counts, limit);
+  const seconds = secondsUntilRoom(counts, limit);
   return new DomainError(
     'rate_limited',
     `${detail}; try again in ${seconds} seconds`,

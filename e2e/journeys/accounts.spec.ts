@@ -1,11 +1,9 @@
 /**
  * Accounts in the browser: registration and the mailed link, the signed-in navigation, the profile (role switch,
  * 2FA, recovery codes, password), sign-in with a code and with a recovery code, logout, and a session that ends
- * under the user's feet. The authenticator app is played by otplib with the server's parameters (RFC 6238: SHA-1,
- * 6 digits, 30-second steps); a code is accepted once, so a second code waits for the next step.
+ * under the user's feet. The authenticator app is played by otplib (support/authenticator.ts).
  */
 import type { Page } from '@playwright/test';
-import { generateSync } from 'otplib';
 import {
   call,
   PASSWORD,
@@ -14,22 +12,9 @@ import {
   signInInBrowser,
   type Person,
 } from '../support/api.ts';
+import { authenticator } from '../support/authenticator.ts';
 import { checkPage, expect, test } from '../support/fixtures.ts';
 import { linkIn, waitForMail } from '../support/mail.ts';
-
-const STEP_SECONDS = 30;
-const stepAt = (ms: number) => Math.floor(ms / 1000 / STEP_SECONDS);
-
-/** The authenticator app: the current code, waiting for the next step when this step's code was already used. */
-function authenticator(secret: string) {
-  let lastStep = -1;
-  return async (): Promise<string> => {
-    while (stepAt(Date.now()) <= lastStep) await new Promise((r) => setTimeout(r, 500));
-    const now = Date.now();
-    lastStep = stepAt(now);
-    return generateSync({ secret, epoch: Math.floor(now / 1000) });
-  };
-}
 
 const mainNav = (page: Page) => page.getByRole('navigation', { name: 'Main' });
 

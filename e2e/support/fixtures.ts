@@ -13,7 +13,7 @@ interface Watch {
 }
 const watches = new WeakMap<Page, Watch>();
 
-function watch(page: Page, baseURL: string): void {
+export function watch(page: Page, baseURL: string): void {
   const origin = new URL(baseURL).origin;
   const seen: Watch = { foreign: [], consoleErrors: [] };
   watches.set(page, seen);

@@ -1,21 +1,16 @@
-import { useState } from 'react';
 import { messageOf } from '../../../api/client.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { Field } from '../../../components/ui/field.tsx';
 import { Message } from '../../../components/ui/message.tsx';
 import { useDisableTwoFactor } from '../../../auth/two-factor-api.ts';
+import { useCodeForm } from '../../../components/two-factor/use-code-form.ts';
 
 /** Turning 2FA off takes a current code, or a recovery code for someone who lost the app. */
 export function DisableTwoFactorForm({ onDisabled }: { onDisabled: (detail: string) => void }) {
   const disable = useDisableTwoFactor();
-  const [code, setCode] = useState('');
-  const [missing, setMissing] = useState(false);
-  const submit = (event: React.FormEvent) => {
-    event.preventDefault();
-    if (!code) return setMissing(true);
-    setMissing(false);
-    disable.mutate(code, { onSuccess: (answer) => onDisabled(answer.detail) });
-  };
+  const { code, setCode, missing, submit } = useCodeForm((typed) =>
+    disable.mutate(typed, { onSuccess: (answer) => onDisabled(answer.detail) }),
+  );
   return (
     <form className="form" onSubmit={submit} noValidate aria-labelledby="disable-2fa-heading">
       <h3 id="disable-2fa-heading">Turn off 2FA</h3>

@@ -1,11 +1,9 @@
 import { useState } from 'react';
-import { messageOf } from '../../../api/client.ts';
 import { Button } from '../../../components/ui/button.tsx';
-import { Message } from '../../../components/ui/message.tsx';
 import { Modal } from '../../../components/ui/modal.tsx';
-import { TotpField } from '../../../components/ui/totp-field.tsx';
 import { useRegenerateRecoveryCodes } from '../../../auth/two-factor-api.ts';
-import { RecoveryCodes } from './recovery-codes.tsx';
+import { CodeFromAppForm } from '../../../components/two-factor/code-from-app-form.tsx';
+import { RecoveryCodes } from '../../../components/two-factor/recovery-codes.tsx';
 
 /** "N recovery codes left", in words a person reads. */
 export const codesLeftText = (left: number) =>
@@ -17,8 +15,6 @@ export const codesLeftText = (left: number) =>
  */
 export function NewRecoveryCodesDialog({ username }: { username: string }) {
   const [open, setOpen] = useState(false);
-  const [code, setCode] = useState('');
-  const [missing, setMissing] = useState(false);
   const [codes, setCodes] = useState<string[] | null>(null);
   const regenerate = useRegenerateRecoveryCodes();
 
@@ -26,17 +22,9 @@ export function NewRecoveryCodesDialog({ username }: { username: string }) {
     if (regenerate.isPending) return;
     setOpen(next);
     if (!next) {
-      setCode('');
-      setMissing(false);
       setCodes(null);
       regenerate.reset();
     }
-  };
-  const submit = (event: React.FormEvent) => {
-    event.preventDefault();
-    if (!code) return setMissing(true);
-    setMissing(false);
-    regenerate.mutate(code, { onSuccess: (answer) => setCodes(answer.recovery_codes) });
   };
 
   return (
@@ -60,27 +48,15 @@ export function NewRecoveryCodesDialog({ username }: { username: string }) {
             notice="New recovery codes made. The old ones no longer work."
           />
         ) : (
-          <form className="form" onSubmit={submit} noValidate>
-            <TotpField
-              value={code}
-              onChange={setCode}
-              required
-              label="Code from the app"
-              hint="The 6-digit code your authenticator app shows now (a recovery code cannot make new ones)."
-              error={missing ? 'Enter the code from your authenticator app' : undefined}
-            />
-            {regenerate.isError && (
-              <Message tone="error">{messageOf(regenerate.error, 'Failed to make new recovery codes')}</Message>
-            )}
-            <div className="button-row">
-              <Button type="submit" busy={regenerate.isPending}>
-                Make new codes
-              </Button>
-              <Button variant="ghost" onClick={() => openChange(false)} disabled={regenerate.isPending}>
-                Cancel
-              </Button>
-            </div>
-          </form>
+          <CodeFromAppForm
+            hint="The 6-digit code your authenticator app shows now (a recovery code cannot make new ones)."
+            submitLabel="Make new codes"
+            send={(code) => regenerate.mutate(code, { onSuccess: (answer) => setCodes(answer.recovery_codes) })}
+            pending={regenerate.isPending}
+            error={regenerate.error}
+            failure="Failed to make new recovery codes"
+            onCancel={() => openChange(false)}
+          />
         )}
       </Modal>
     </>

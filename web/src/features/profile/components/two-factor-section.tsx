@@ -7,7 +7,7 @@ import { Message } from '../../../components/ui/message.tsx';
 import { type TwoFactorSetup as Setup, useSetupTwoFactor } from '../../../auth/two-factor-api.ts';
 import { DisableTwoFactorForm } from './disable-two-factor-form.tsx';
 import { codesLeftText, NewRecoveryCodesDialog } from './new-recovery-codes-dialog.tsx';
-import { RecoveryCodes } from './recovery-codes.tsx';
+import { RecoveryCodes } from '../../../components/two-factor/recovery-codes.tsx';
 import { TwoFactorSetup } from './two-factor-setup.tsx';
 
 /** Where the 2FA flow stands on this page: nothing under way, a secret drawn and awaiting a code, or codes to save. */

@@ -1,10 +1,11 @@
+import { StepHeading } from './step-heading.tsx';
 import { ButtonLink } from '../../../components/ui/button.tsx';
 
 /** Step 3: what the service needs before anyone can open an escrow, each a link into the console. */
 export function NextSteps() {
   return (
     <div className="setup-step">
-      <h2>Next: make the service ready for deals</h2>
+      <StepHeading>Next: make the service ready for deals</StepHeading>
       <ol className="setup-next">
         <li>
           <strong>Set the BTC/USD rate</strong> (and the fee). Until a rate is set, nobody can open an escrow.

@@ -11,7 +11,7 @@ const renderStep = (required: boolean) =>
   render(
     <QueryClientProvider client={new QueryClient()}>
       <MemoryRouter>
-        <TwoFactorStep required={required} onDone={() => undefined} />
+        <TwoFactorStep required={required} username="admin" onDone={() => undefined} />
       </MemoryRouter>
     </QueryClientProvider>,
   );

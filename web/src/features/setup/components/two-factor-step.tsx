@@ -2,54 +2,43 @@ import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { messageOf } from '../../../api/client.ts';
 import { Button } from '../../../components/ui/button.tsx';
-import { CopyButton } from '../../../components/ui/copy-button.tsx';
 import { Message } from '../../../components/ui/message.tsx';
-import { TotpField } from '../../../components/ui/totp-field.tsx';
-import { useSetupTwoFactor, useVerifyTwoFactor } from '../../../auth/two-factor-api.ts';
-
-const grouped = (secret: string) => secret.match(/.{1,4}/g)?.join(' ') ?? secret;
+import { useSetupTwoFactor } from '../../../auth/two-factor-api.ts';
+import { AuthenticatorSteps } from '../../../components/two-factor/authenticator-steps.tsx';
+import { RecoveryCodes } from '../../../components/two-factor/recovery-codes.tsx';
+import { StepHeading } from './step-heading.tsx';
 
 /**
  * Step 2: two-factor authentication for the new admin, then the recovery codes, shown once. `required`: the server
  * refuses every admin power to an admin without 2FA (ADMIN_2FA_REQUIRED), so it can be put off, not skipped.
  */
-export function TwoFactorStep({ required, onDone }: { required: boolean; onDone: () => void }) {
+export function TwoFactorStep({
+  required,
+  username,
+  onDone,
+}: {
+  required: boolean;
+  username: string;
+  onDone: () => void;
+}) {
   const setup = useSetupTwoFactor();
-  const verify = useVerifyTwoFactor();
-  const [code, setCode] = useState('');
-  const [missing, setMissing] = useState(false);
+  const [codes, setCodes] = useState<string[] | null>(null);
 
-  if (verify.isSuccess) {
-    const codes = verify.data.recovery_codes;
+  // Each view has a key of its own: it mounts anew, and its heading takes focus.
+  if (codes) {
     return (
-      <div className="setup-step">
-        <Message tone="success">
-          2FA is on. From your next sign-in you will be asked for a code from your authenticator app.
-        </Message>
-        <h2>Your recovery codes</h2>
-        <p>
-          Each signs you in once if you lose your authenticator app. Keep them away from your phone.{' '}
-          <strong>They are shown only now.</strong>
-        </p>
-        <ul className="recovery-code-list" aria-label="Recovery codes">
-          {codes.map((c) => (
-            <li key={c}>
-              <code>{c}</code>
-            </li>
-          ))}
-        </ul>
-        <div className="button-row">
-          <CopyButton text={codes.join('\n')} label="Copy codes" />
-          <Button onClick={onDone}>I have saved my codes</Button>
-        </div>
+      <div className="setup-step" key="codes">
+        {/* The codes' own heading takes focus. */}
+        <h2>Protect the admin account with 2FA</h2>
+        <RecoveryCodes codes={codes} username={username} onDone={onDone} />
       </div>
     );
   }
 
   if (!setup.data) {
     return (
-      <div className="setup-step">
-        <h2>Protect the admin account with 2FA</h2>
+      <div className="setup-step" key="introduction">
+        <StepHeading>Protect the admin account with 2FA</StepHeading>
         {required ? (
           <p>
             <strong>Required on this server</strong>: until 2FA is on, you can sign in and look around the console but
@@ -80,50 +69,10 @@ export function TwoFactorStep({ required, onDone }: { required: boolean; onDone:
     );
   }
 
-  const submit = (event: React.FormEvent) => {
-    event.preventDefault();
-    if (!code) return setMissing(true);
-    setMissing(false);
-    verify.mutate(code);
-  };
   return (
-    <div className="setup-step">
-      <h2>Protect the admin account with 2FA</h2>
-      <ol className="setup-steps">
-        <li>
-          <p>Scan this QR code with an authenticator app (Aegis, Google Authenticator, 1Password, ...).</p>
-          <img
-            className="totp-qr"
-            src={setup.data.qr_code_url}
-            alt="QR code to add this account to an authenticator app"
-            width={200}
-            height={200}
-          />
-        </li>
-        <li>
-          <p>Or type this key into the app (time-based, 6 digits, 30 seconds):</p>
-          <p className="totp-secret">
-            <code>{grouped(setup.data.secret)}</code>
-          </p>
-          <CopyButton text={setup.data.secret} label="Copy key" />
-        </li>
-        <li>
-          <form className="form" onSubmit={submit} noValidate>
-            <TotpField
-              value={code}
-              onChange={setCode}
-              required
-              label="Code from the app"
-              hint="Enter the 6-digit code the app shows now."
-              error={missing ? 'Enter the code from your authenticator app' : undefined}
-            />
-            {verify.isError && <Message tone="error">{messageOf(verify.error, 'Invalid 2FA code')}</Message>}
-            <Button type="submit" busy={verify.isPending}>
-              Verify and turn on 2FA
-            </Button>
-          </form>
-        </li>
-      </ol>
+    <div className="setup-step" key="steps">
+      <StepHeading>Protect the admin account with 2FA</StepHeading>
+      <AuthenticatorSteps setup={setup.data} onEnabled={setCodes} />
     </div>
   );
 }

@@ -21,7 +21,7 @@ export function SetupPage() {
   const [params] = useSearchParams();
   const token = params.get('token') ?? '';
   const status = useSetupStatus(token);
-  const { signIn } = useAuth();
+  const { signIn, user } = useAuth();
   const [step, setStep] = useState<Step>('account');
 
   const created = async (answer: FirstAdminCreated) => {
@@ -42,7 +42,11 @@ export function SetupPage() {
       </p>
       {step === 'account' && <AccountStep token={token} status={status} onCreated={created} />}
       {step === 'two-factor' && (
-        <TwoFactorStep required={status.data?.admin_2fa_required ?? true} onDone={() => setStep('next')} />
+        <TwoFactorStep
+          required={status.data?.admin_2fa_required ?? true}
+          username={user?.username ?? ''}
+          onDone={() => setStep('next')}
+        />
       )}
       {step === 'next' && <NextSteps />}
     </section>

@@ -1,10 +1,10 @@
 import { Download } from 'lucide-react';
 import type { ReactNode } from 'react';
-import { Button } from '../../../components/ui/button.tsx';
-import { CopyButton } from '../../../components/ui/copy-button.tsx';
-import { useFocusOnMount } from '../../../components/ui/focus-on-mount.ts';
-import { Message } from '../../../components/ui/message.tsx';
-import { formatDateTime } from '../../../lib/format.ts';
+import { Button } from '../ui/button.tsx';
+import { CopyButton } from '../ui/copy-button.tsx';
+import { useFocusOnMount } from '../ui/focus-on-mount.ts';
+import { Message } from '../ui/message.tsx';
+import { formatDateTime } from '../../lib/format.ts';
 
 /** The text of the downloaded file: what the codes are for, for whom, and the codes, one a line. */
 export function recoveryCodesText(codes: readonly string[], username: string, at: Date): string {
