@@ -59,6 +59,7 @@ describe('compression', () => {
     expect(gzip.headers.get('content-encoding')).toBe('gzip');
     const plain = await get(path, 'identity');
     expect(plain.headers.get('content-encoding')).toBeNull();
+    expect(plain.headers.get('vary')).toMatch(/accept-encoding/i); // a shared cache must not hand it to a browser
     const text = await decoded(plain);
     if (path !== '/') expect(await decoded(br)).toBe(text); // the shell differs by its nonce each time
     expect((await decoded(gzip)).length).toBeGreaterThan(512);

@@ -10,14 +10,13 @@ import {
   type NodeReader,
   nodesFor,
   rootHash,
+  toHex,
   TreeBuilder,
 } from '../../domain/transparency/merkle.ts';
 import type { Database } from '../db/schema.ts';
 
 /** Events read and hashed into the tree per transaction while catching up. */
 const CATCH_UP_BATCH = 5_000;
-/** Rows per INSERT (two parameters... three per row). */
-const INSERT_ROWS = 2_000;
 
 /** How many events the stored tree holds. */
 export async function treeSize(db: Kysely<Database>): Promise<number> {
@@ -105,21 +104,23 @@ async function extendOnce(trx: Transaction<Database>, batch: number): Promise<{ 
     size,
     edge.map((n) => read(n.level, n.index)),
   );
-  const rows: { level: number; idx: number; hash: Buffer }[] = [];
+  const levels: number[] = [];
+  const indexes: number[] = [];
+  const hashes: string[] = [];
   for (const event of events.slice(0, leaves)) {
-    for (const node of builder.push(eventLeafHash(event.hash)))
-      rows.push({ level: node.level, idx: node.index, hash: Buffer.from(node.hash) });
+    for (const node of builder.push(eventLeafHash(event.hash))) {
+      levels.push(node.level);
+      indexes.push(node.index);
+      hashes.push(toHex(node.hash));
+    }
   }
-  for (let i = 0; i < rows.length; i += INSERT_ROWS)
-    await trx
-      .insertInto('tlog_nodes')
-      .values(rows.slice(i, i + INSERT_ROWS))
-      .execute();
-  await trx
-    .updateTable('tlog_state')
-    .set({ size: size + leaves })
-    .where('id', '=', 1)
-    .execute();
+  // One statement, three array parameters whatever the batch: the new nodes and the tree's new size.
+  await sql`
+    WITH nodes AS (
+      INSERT INTO tlog_nodes (level, idx, hash)
+      SELECT l, i, decode(h, 'hex') FROM unnest(${levels}::smallint[], ${indexes}::bigint[], ${hashes}::text[]) AS n(l, i, h)
+    )
+    UPDATE tlog_state SET size = ${size + leaves} WHERE id = 1`.execute(trx);
   return { size: size + leaves, added: leaves };
 }
 

@@ -21,6 +21,13 @@ export interface CompressionOptions {
  */
 export function compression({ thresholdBytes = 512 }: CompressionOptions = {}): MiddlewareHandler {
   return async function compressAnswer(c, next) {
+    const encoding = preferredEncoding(c.req.header('Accept-Encoding'));
+    if (!encoding) {
+      // Nothing will be compressed for this client. The answer still varies by the header, said before it is made:
+      // opening a finished answer's headers would turn the server's cached fast answer into a whole Fetch Response.
+      c.header('Vary', 'Accept-Encoding', { append: true });
+      return next();
+    }
     await next();
     const res = c.res;
     const type = res.headers.get('Content-Type');
@@ -38,8 +45,6 @@ export function compression({ thresholdBytes = 512 }: CompressionOptions = {}): 
       /(?:^|,)\s*no-transform\s*(?:,|$)/i.test(res.headers.get('Cache-Control') ?? '')
     )
       return;
-    const encoding = preferredEncoding(c.req.header('Accept-Encoding'));
-    if (!encoding) return;
     const body = length === null ? await res.arrayBuffer() : null; // an answer of unknown size: measure it first
     if (body && body.byteLength < thresholdBytes) {
       c.res = new Response(body, res);
