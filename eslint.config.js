@@ -21,7 +21,7 @@ const browserDomain = [
 ];
 
 export default tseslint.config(
-  { ignores: ['node_modules', 'web/dist', 'dist', 'data', 'coverage', 'bench/out'] },
+  { ignores: ['node_modules', 'web/dist', 'dist', 'data', 'coverage', 'bench/out', 'reports', 'e2e/.artifacts'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -43,7 +43,9 @@ function checkSegwit(address: string, network: BitcoinNetwork): AddressCheck {
   }
   const [version, ...rest] = decoded.words;
   if (version === undefined || version > 16) return { ok: false, reason: 'has an invalid witness version' };
-  const program = bech32.fromWords(rest);
+  // A right checksum over 5-bit words that do not make whole bytes (BIP-350's "excess/non-zero padding" vectors).
+  const program = bech32.fromWordsUnsafe(rest);
+  if (!program) return { ok: false, reason: 'has a witness program that is not whole bytes' };
   if (program.length < 2 || program.length > 40) return { ok: false, reason: 'has an invalid witness program length' };
   if (version === 0) {
     if (variant !== 'bech32') return { ok: false, reason: 'uses the wrong checksum for witness version 0' };

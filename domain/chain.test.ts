@@ -122,4 +122,47 @@ describe('ChainVerifier', () => {
     const found = rows.map((r) => verifier.check(r.env, r.prev, r.hash)).find(Boolean);
     expect(found?.position).toBe(2);
   });
+  it('counts the events it accepted', () => {
+    const verifier = new ChainVerifier();
+    for (const r of chainOf(3)) verifier.check(r.env, r.prev, r.hash);
+    expect(verifier.count).toBe(3);
+  });
+
+  it('says which position it expected after a removed event', () => {
+    const rows = chainOf(3);
+    const verifier = new ChainVerifier();
+    expect(verifier.check(rows[0]!.env, rows[0]!.prev, rows[0]!.hash)).toBeNull();
+    expect(verifier.check(rows[2]!.env, rows[2]!.prev, rows[2]!.hash)).toEqual({
+      position: 3,
+      reason: 'expected position 2 after 1, found 3 (an event was removed or reordered)',
+    });
+    expect(verifier.count).toBe(1);
+    expect(verifier.head).toEqual({ position: 1, hash: rows[0]!.hash });
+  });
+
+  it('refuses an event whose own hash is right but whose prev_hash is not the hash before it', () => {
+    const rows = chainOf(2);
+    const forgedPrev = 'ab'.repeat(32);
+    const forged = { env: rows[1]!.env, prev: forgedPrev, hash: chainHash(forgedPrev, rows[1]!.env) };
+    const verifier = new ChainVerifier();
+    verifier.check(rows[0]!.env, rows[0]!.prev, rows[0]!.hash);
+    expect(verifier.check(forged.env, forged.prev, forged.hash)).toEqual({
+      position: 2,
+      reason: 'prev_hash does not match the hash of the event before it',
+    });
+  });
+
+  it('resumes from a known head, and refuses the events before it', () => {
+    const rows = chainOf(5);
+    const resumed = new ChainVerifier({ position: 3, hash: rows[2]!.hash });
+    expect(resumed.head).toEqual({ position: 3, hash: rows[2]!.hash });
+    expect(resumed.check(rows[3]!.env, rows[3]!.prev, rows[3]!.hash)).toBeNull();
+    expect(resumed.check(rows[4]!.env, rows[4]!.prev, rows[4]!.hash)).toBeNull();
+    expect(resumed.head).toEqual({ position: 5, hash: rows[4]!.hash });
+    expect(resumed.count).toBe(2);
+    const fresh = new ChainVerifier({ position: 3, hash: rows[2]!.hash });
+    expect(fresh.check(rows[0]!.env, rows[0]!.prev, rows[0]!.hash)?.reason).toBe(
+      'expected position 4 after 3, found 1 (an event was removed or reordered)',
+    );
+  });
 });

@@ -1,4 +1,4 @@
-import { describe, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { addressAggregate } from '../aggregates.ts';
 import { given } from '../testing/given.ts';
 import type { AddressEvent } from './events.ts';
@@ -49,5 +49,71 @@ describe('pool address', () => {
     address([added, { type: 'AddressRemoved', data: {} }])
       .when({ type: 'assign', escrow_id: ESCROW })
       .thenRefused('not_found');
+  });
+});
+
+const freed: AddressEvent = { type: 'AddressFreed', data: { escrow_id: ESCROW } };
+const state = (events: AddressEvent[]) => events.reduce(addressAggregate.evolve, addressAggregate.initial());
+
+describe('pool address, in words', () => {
+  it('says why it cannot be added, edited or removed', () => {
+    address([added])
+      .when({ type: 'add', address_id: ID, address: 'bc1qa', network: 'mainnet' })
+      .thenRefused('conflict', 'This address already exists');
+    address([added, assigned])
+      .when({ type: 'change', address: 'bc1qb' })
+      .thenRefused('transition_not_allowed', 'Address is assigned to an escrow and cannot be edited');
+    address([added, assigned, used])
+      .when({ type: 'change', address: 'bc1qb' })
+      .thenRefused('transition_not_allowed', 'Address is used and cannot be edited');
+    address([added, assigned, used])
+      .when({ type: 'remove' })
+      .thenRefused('transition_not_allowed', 'Address is used and cannot be deleted');
+  });
+
+  it('is not found before it is added nor after it is removed', () => {
+    address([]).when({ type: 'remove' }).thenRefused('not_found', 'Address not found');
+    address([added, { type: 'AddressRemoved', data: {} }])
+      .when({ type: 'change', address: 'bc1qb' })
+      .thenRefused('not_found', 'Address not found');
+  });
+
+  it('is freed or used only by the escrow it is assigned to, saying so', () => {
+    address([added])
+      .when({ type: 'markUsed', escrow_id: ESCROW })
+      .thenRefused('transition_not_allowed', 'Address is not assigned to this escrow');
+    address([added, assigned])
+      .when({ type: 'markUsed', escrow_id: OTHER })
+      .thenRefused('transition_not_allowed', 'Address is not assigned to this escrow');
+    address([added, assigned, used])
+      .when({ type: 'free', escrow_id: ESCROW })
+      .thenRefused('transition_not_allowed', 'Address is not assigned to this escrow');
+  });
+
+  it('goes back to the pool when freed, with the address it was changed to', () => {
+    const changed: AddressEvent = { type: 'AddressChanged', data: { address: 'bc1qb' } };
+    expect(state([])).toEqual({ status: 'none', address: null, escrow_id: null });
+    expect(state([added, changed])).toEqual({ status: 'available', address: 'bc1qb', escrow_id: null });
+    expect(state([added, changed, assigned])).toEqual({ status: 'assigned', address: 'bc1qb', escrow_id: ESCROW });
+    expect(state([added, changed, assigned, freed])).toEqual({
+      status: 'available',
+      address: 'bc1qb',
+      escrow_id: null,
+    });
+    expect(state([added, assigned, used])).toEqual({ status: 'used', address: 'bc1qa', escrow_id: ESCROW });
+    address([added, assigned, freed])
+      .when({ type: 'assign', escrow_id: OTHER })
+      .then([{ type: 'AddressAssigned', data: { escrow_id: OTHER } }]);
+    address([added, changed]).when({ type: 'change', address: 'bc1qb' }).then([]);
+  });
+
+  it('names an unknown command', () => {
+    expect(() =>
+      addressAggregate.decide({ type: 'rename' } as never, state([added]), {
+        now: '2026-01-01T00:00:00.000Z',
+        newId: () => ID,
+        actor: ID,
+      }),
+    ).toThrow('Unknown address command rename');
   });
 });

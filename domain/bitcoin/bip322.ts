@@ -122,7 +122,8 @@ export function verifyBip322Simple(
       if (witness.length !== 1 || !sig || (sig.length !== 64 && sig.length !== 65))
         return { ok: false, reason: 'signature is not a P2TR key-path witness (one Schnorr signature)' };
       const hashType = sig.length === 65 ? sig[64]! : SIGHASH_DEFAULT;
-      if (hashType !== SIGHASH_DEFAULT && hashType !== SIGHASH_ALL)
+      // BIP-341: SIGHASH_DEFAULT is said by a 64-byte signature; a 65th byte of 0x00 makes it invalid.
+      if (sig.length === 65 && hashType !== SIGHASH_ALL)
         return { ok: false, reason: 'signature must sign with SIGHASH_DEFAULT or SIGHASH_ALL' };
       const hash = tx.preimageWitnessV1(0, [script], hashType, [0n]);
       const valid = schnorr.verify(sig.subarray(0, 64), hash, decoded.pubkey);

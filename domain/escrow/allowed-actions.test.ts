@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { EscrowActor } from './actors.ts';
-import { allowedActions } from './allowed-actions.ts';
+import { allowedActions, readyToRelease, refundDue, settlementReady } from './allowed-actions.ts';
 import type { EscrowEvent } from './events.ts';
 import { foldEscrow } from './state.ts';
-import { histories, sample } from './test-fixtures.ts';
+import { buyerRefund, histories, sample } from './test-fixtures.ts';
 
 const NOW = '2026-01-02T00:00:00.000Z';
 const stateOf = (events: readonly EscrowEvent[]) =>
@@ -83,5 +83,111 @@ describe('allowedActions: per status and side', () => {
     const state = stateOf([...histories.funded, held]);
     expect(allowedActions(state, 'admin', NOW)).not.toContain('release');
     expect(allowedActions(state, 'admin', '2026-01-03T00:00:00.000Z')).toContain('release');
+  });
+});
+
+/** Escrows under this round's rules (inspection_days set): agreement applies. */
+const createdBy = (creator: 'buyer' | 'seller'): EscrowEvent => ({
+  type: 'EscrowCreated',
+  data: { ...sample.EscrowCreated.data, creator_side: creator, inspection_days: 3 },
+});
+const adminAddress: EscrowEvent = {
+  type: 'PaymentAddressAssigned',
+  data: { ...sample.PaymentAddressAssigned.data, assigned_via: 'admin' },
+};
+/** The seller declined after the buyer paid: funded, and a refund owed. */
+const fundedDeclined: EscrowEvent[] = [
+  createdBy('buyer'),
+  sample.PaymentAddressAssigned,
+  sample.PaymentMarked,
+  { type: 'TermsDeclined', data: { side: 'seller', reason: 'price changed' } },
+  sample.PaymentVerified,
+];
+
+describe('allowedActions on open proposals', () => {
+  const bySeller: EscrowEvent = { ...sample.ProposalMade, data: { ...sample.ProposalMade.data, side: 'seller' } };
+
+  it('offers the other side the answers to the open proposal and its maker the withdrawal, whoever made it', () => {
+    const buyers = stateOf([...histories.funded, sample.ProposalMade]);
+    expect(allowedActions(buyers, 'buyer', NOW)).toEqual([
+      'confirm_receipt',
+      'set_refund_address',
+      'open_dispute',
+      'withdraw_proposal',
+      'post_message',
+    ]);
+    expect(allowedActions(buyers, 'seller', NOW)).toEqual([
+      'ship',
+      'set_payout_address',
+      'open_dispute',
+      'accept_proposal',
+      'decline_proposal',
+      'post_message',
+    ]);
+    const sellers = stateOf([...histories.funded, bySeller]);
+    expect(allowedActions(sellers, 'seller', NOW)).toEqual([
+      'ship',
+      'set_payout_address',
+      'open_dispute',
+      'withdraw_proposal',
+      'post_message',
+    ]);
+    expect(allowedActions(sellers, 'buyer', NOW)).toEqual([
+      'confirm_receipt',
+      'set_refund_address',
+      'open_dispute',
+      'accept_proposal',
+      'decline_proposal',
+      'post_message',
+    ]);
+  });
+});
+
+describe("allowedActions on a seller's escrow the buyer has not agreed to", () => {
+  it('offers an admin to assign an address, which the buyer then marks paid (agreeing by paying)', () => {
+    expect(allowedActions(stateOf([createdBy('seller')]), 'admin', NOW)).toEqual([
+      'post_message',
+      'assign_address',
+      'freeze',
+    ]);
+    const assigned = stateOf([createdBy('seller'), adminAddress]);
+    expect(allowedActions(assigned, 'buyer', NOW)).toEqual([
+      'agree',
+      'decline',
+      'mark_paid',
+      'set_refund_address',
+      'open_dispute',
+      'propose',
+      'post_message',
+    ]);
+  });
+});
+
+describe('readyToRelease, settlementReady, refundDue', () => {
+  it('counts a funded escrow ready to release only once receipt is confirmed', () => {
+    expect(readyToRelease(stateOf(histories.funded), NOW)).toBe(false);
+    expect(readyToRelease(stateOf([...histories.funded, sample.ReceiptConfirmed]), NOW)).toBe(true);
+  });
+
+  it('counts a settlement ready only when one was agreed; an agreed refund in a dispute is executed by resolving', () => {
+    expect(settlementReady(stateOf(histories.funded), NOW)).toBe(false);
+    expect(settlementReady(stateOf(histories.disputedFromFunded), NOW)).toBe(false);
+    const refund: EscrowEvent = {
+      type: 'ProposalMade',
+      data: { ...sample.ProposalMade.data, kind: 'refund', side: 'seller', seller_percent: null, seller_sats: 0 },
+    };
+    const agreed: EscrowEvent = {
+      ...sample.ProposalAccepted,
+      data: { ...sample.ProposalAccepted.data, side: 'buyer' },
+    };
+    expect(settlementReady(stateOf([...histories.disputedFromFunded, refund, agreed]), NOW)).toBe(true);
+    expect(settlementReady(stateOf([...histories.funded, refund, agreed]), NOW)).toBe(true);
+  });
+
+  it('owes the buyer a refund while terms declined after payment stand unsettled, not once refunded', () => {
+    expect(refundDue(stateOf(fundedDeclined))).toBe(true);
+    expect(refundDue(stateOf(fundedDeclined.slice(0, 4)))).toBe(true);
+    expect(refundDue(stateOf(histories.funded))).toBe(false);
+    expect(refundDue(stateOf([...fundedDeclined, buyerRefund, sample.EscrowRefunded]))).toBe(false);
   });
 });

@@ -275,7 +275,7 @@ describe('payout address safety', () => {
     const release = { type: 'release', by: 'admin', notes: '', txid: null } as const;
     escrow([...histories.funded, replaced], '2026-01-01T23:59:59.000Z')
       .when(release)
-      .thenRefused('transition_not_allowed', /money cannot go to it before 2026-01-02T00:00:00.000Z/);
+      .thenRefused('transition_not_allowed', /money cannot go to it before 2 Jan 2026, 00:00 UTC/);
     const [event] = escrow([...histories.funded, replaced], '2026-01-02T00:00:00.000Z')
       .when(release)
       .events();

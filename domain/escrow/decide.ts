@@ -1,5 +1,6 @@
 import { DUST_LIMIT_SATS, formatCents, payout, quote } from '../money.ts';
 import type { DecideContext } from '../shared/context.ts';
+import { displayUtc } from '../shared/display-time.ts';
 import { DomainError, forbidden, invalidInput, transitionNotAllowed } from '../shared/errors.ts';
 import {
   type Destination,
@@ -302,7 +303,9 @@ function expectAddress(expected: string | null | undefined, actual: string | nul
 }
 
 const held = (until: string | null, what: string) =>
-  transitionNotAllowed(`The ${what} was replaced recently; money cannot go to it before ${until}`);
+  transitionNotAllowed(
+    `The ${what} was replaced recently; money cannot go to it before ${until ? displayUtc(until) : 'its hold ends'}`,
+  );
 const noPayoutAddress = () => transitionNotAllowed('The seller has not set a payout address yet');
 const noRefundAddress = () => transitionNotAllowed('The buyer has not set a refund address yet');
 
@@ -407,6 +410,7 @@ function resolveDispute(
     ? payout(resolution, context, resolution === 'split' ? (command.seller_percent ?? 0) : 100)
     : { seller_sats: 0, buyer_sats: 0, fee_sats: 0 };
   const disputed = state.status === 'disputed';
+  const settledFunded = settled && state.status === 'funded';
   const asAgreed = settled && resolution === context.settlement_kind;
   return allowed(
     state,
@@ -444,8 +448,9 @@ function resolveDispute(
         disputed && resolution !== null && !rules.disputedWhileFunded(context),
         transitionNotAllowed('No payment was verified before this dispute, so no money can be released or refunded'),
       ],
-      ...(disputed && toSeller ? payoutRefusals(state, ctx) : []),
-      ...(disputed && toBuyer ? refundRefusals(state, ctx) : []),
+      // Money moves in a dispute or a funded escrow's agreed settlement alike: each share waits for its address.
+      ...((disputed || settledFunded) && toSeller ? payoutRefusals(state, ctx) : []),
+      ...((disputed || settledFunded) && toBuyer ? refundRefusals(state, ctx) : []),
     ],
   );
 }

@@ -121,7 +121,7 @@ function entryFor(
     case 'PayoutAddressSet': {
       const which = event.data.side === 'seller' ? 'Payout address' : 'Refund address';
       const verb = event.data.replaces ? `replaced (was ${event.data.replaces})` : 'set';
-      const held = event.data.held_until ? `; no money goes to it before ${event.data.held_until}` : '';
+      const held = event.data.held_until ? `; no money goes to it before ${displayUtc(event.data.held_until)}` : '';
       return {
         ...empty,
         summary: `${which} ${verb} by the ${event.data.side}${held}`,
@@ -183,7 +183,7 @@ function entryFor(
       const moved = event.data.payment_due_at ?? event.data.inspection_ends_at;
       return {
         ...empty,
-        summary: `The ${event.data.side} accepted ${termsOf(proposals, event.data.proposal_id)}${moved ? `; it now ends ${moved}` : ''}`,
+        summary: `The ${event.data.side} accepted ${termsOf(proposals, event.data.proposal_id)}${moved ? `; it now ends ${displayUtc(moved)}` : ''}`,
         actor_side: event.data.side,
       };
     }

@@ -208,3 +208,104 @@ describe('escrow machine: where events lead', () => {
     expect(() => fold([sample.EscrowCreated, sample.EscrowReleased])).toThrow(/not allowed while pending_payment/);
   });
 });
+
+describe('escrow machine: agreement, proposals and agreed settlements', () => {
+  const created = (creator: 'buyer' | 'seller'): EscrowEvent => ({
+    type: 'EscrowCreated',
+    data: { ...sample.EscrowCreated.data, creator_side: creator, inspection_days: 3 },
+  });
+  const assigned = (via: 'buyer' | 'admin') =>
+    at({ ...sample.PaymentAddressAssigned, data: { ...sample.PaymentAddressAssigned.data, assigned_via: via } });
+  const refund: EscrowEvent = {
+    type: 'ProposalMade',
+    data: { ...sample.ProposalMade.data, kind: 'refund', side: 'seller', seller_percent: null, seller_sats: 0 },
+  };
+  const acceptedBy = (side: 'buyer' | 'seller', extra = {}): EscrowEvent => ({
+    type: 'ProposalAccepted',
+    data: { ...sample.ProposalAccepted.data, side, ...extra },
+  });
+  const resolved = (resolution: 'release' | 'refund' | 'split' | null, dispute_id: string | null = null) =>
+    at({
+      ...sample.DisputeResolved,
+      data: {
+        ...sample.DisputeResolved.data,
+        dispute_id,
+        resolution,
+        seller_percent: resolution === 'split' ? 70 : null,
+      },
+    });
+  const verified = [sample.EscrowCreated, sample.PaymentAddressAssigned, sample.PaymentMarked, sample.PaymentVerified];
+
+  it("lets an admin assign an address on a seller's escrow before the buyer agreed, not the buyer take one", () => {
+    const unagreed = fold([created('seller')]).snapshot;
+    expect(unagreed.can(assigned('admin'))).toBe(true);
+    expect(unagreed.can(assigned('buyer'))).toBe(false);
+  });
+
+  it('answers only the open proposal: the other side declines it, its maker withdraws it', () => {
+    const open = fold([...histories.funded, sample.ProposalMade]).snapshot;
+    const other = '77777777-7777-4777-8777-777777777777';
+    expect(open.can(at(acceptedBy('seller')))).toBe(true);
+    expect(open.can(at(acceptedBy('seller', { proposal_id: other })))).toBe(false);
+    expect(open.can(at(sample.ProposalDeclined))).toBe(true);
+    expect(open.can(at({ ...sample.ProposalDeclined, data: { ...sample.ProposalDeclined.data, side: 'buyer' } }))).toBe(
+      false,
+    );
+    expect(open.can(at(sample.ProposalWithdrawn))).toBe(true);
+    expect(
+      open.can(at({ ...sample.ProposalWithdrawn, data: { ...sample.ProposalWithdrawn.data, proposal_id: other } })),
+    ).toBe(false);
+  });
+
+  it('executes an agreed refund without a dispute, to the refund address alone, and leads to refunded', () => {
+    const agreed = [...verified, buyerRefund, refund, acceptedBy('buyer')];
+    const state = fold(agreed);
+    expect(state.snapshot.can(resolved('refund'))).toBe(true);
+    expect(state.snapshot.can(resolved('refund', '44444444-4444-4444-8444-444444444444'))).toBe(false);
+    expect(fold([...agreed, resolved('refund')]).status).toBe('refunded');
+  });
+
+  it('executes an agreed split only with both addresses set', () => {
+    const split = [...verified, buyerRefund, sample.ProposalMade, acceptedBy('seller')];
+    expect(fold(split).snapshot.can(resolved('split'))).toBe(false);
+    expect(fold([...split, sellerPayout]).snapshot.can(resolved('split'))).toBe(true);
+  });
+
+  it('holds a disputed escrow to its agreed split, yet lets the dispute be closed without moving money', () => {
+    const state = fold([...histories.disputedFromFunded, sample.ProposalMade, acceptedBy('seller')]);
+    const dispute = '44444444-4444-4444-8444-444444444444';
+    expect(state.snapshot.can(resolved('release', dispute))).toBe(false);
+    expect(state.snapshot.can(resolved('split', dispute))).toBe(true);
+    expect(state.snapshot.can(resolved(null, dispute))).toBe(true);
+  });
+
+  it('moves the time an accepted extension names, and makes no settlement of it', () => {
+    const extension: EscrowEvent = {
+      type: 'ProposalMade',
+      data: { ...sample.ProposalMade.data, kind: 'extend_deadline', seller_percent: null, days: 3 },
+    };
+    const deadline = fold([
+      sample.EscrowCreated,
+      extension,
+      acceptedBy('seller', { payment_due_at: '2026-01-11T00:00:00.000Z' }),
+    ]);
+    expect(deadline.context).toMatchObject({
+      payment_due_at: '2026-01-11T00:00:00.000Z',
+      settlement_kind: null,
+      settlement_proposal_id: null,
+      open_proposal_id: null,
+    });
+    const inspection: EscrowEvent = {
+      type: 'ProposalMade',
+      data: { ...sample.ProposalMade.data, kind: 'extend_inspection', seller_percent: null, days: 2 },
+    };
+    const longer = fold([
+      ...histories.funded,
+      sample.ShipmentRecorded,
+      sample.GoodsReceived,
+      inspection,
+      acceptedBy('seller', { inspection_ends_at: '2026-01-07T00:00:00.000Z' }),
+    ]);
+    expect(longer.context).toMatchObject({ inspection_ends_at: '2026-01-07T00:00:00.000Z', settlement_kind: null });
+  });
+});

@@ -6,33 +6,21 @@ import { SETTLED_OUTCOME } from './decide.ts';
 import type { EscrowEvent } from './events.ts';
 import { partyHistory } from './history.ts';
 import { foldEscrow } from './state.ts';
-import { buyerRefund, DISPUTE_ID, histories, sample, sellerPayout } from './test-fixtures.ts';
+import {
+  buyerRefund,
+  CLOCK_PROPOSAL_ID as PID,
+  DISPUTE_ID,
+  histories,
+  proposalAccepted as accepted,
+  proposalMade as made,
+  sample,
+  sellerPayout,
+  split70,
+} from './test-fixtures.ts';
 
-/** The id the test clock hands out: every proposal made here gets it. */
-const PID = '00000000-0000-4000-8000-000000000000';
 const escrow = (past: EscrowEvent[], now = NOW) => given(escrowAggregate, past, { now });
 const stateOf = (events: EscrowEvent[]) => foldEscrow(events.map((e) => ({ ...e, occurred_at: NOW })));
 
-const made = (kind: string, side: 'buyer' | 'seller', extra: Partial<Record<string, unknown>> = {}): EscrowEvent =>
-  ({
-    type: 'ProposalMade',
-    data: {
-      proposal_id: PID,
-      kind,
-      side,
-      seller_percent: null,
-      days: null,
-      note: null,
-      seller_sats: null,
-      buyer_sats: null,
-      ...extra,
-    },
-  }) as EscrowEvent;
-const accepted = (side: 'buyer' | 'seller', extra = {}): EscrowEvent => ({
-  type: 'ProposalAccepted',
-  data: { proposal_id: PID, side, ...extra },
-});
-const split70 = made('split', 'buyer', { seller_percent: 70, seller_sats: 1_400_000, buyer_sats: 600_000 });
 const unpaid = histories.pendingFresh as EscrowEvent[];
 const funded = histories.funded as EscrowEvent[];
 const inspecting = [...funded, sample.ShipmentRecorded, sample.GoodsReceived] as EscrowEvent[];
@@ -239,7 +227,7 @@ describe('an agreed refund or split', () => {
     expect(readyToRelease(stateOf(noRefundAddress), NOW)).toBe(false);
     escrow(noRefundAddress)
       .when({ type: 'resolveDispute', by: 'admin', outcome: '', resolution: null, seller_percent: null, txid: null })
-      .thenRefused('transition_not_allowed');
+      .thenRefused('transition_not_allowed', 'The buyer has not set a refund address yet');
   });
 
   it('of a refund is executed by the admin refund, which records the proposal', () => {

@@ -105,6 +105,12 @@ export const sample = {
   ProposalWithdrawn: { type: 'ProposalWithdrawn', data: { proposal_id: PROPOSAL_ID, side: 'buyer' } },
 } satisfies { [K in EscrowEvent['type']]: Extract<EscrowEvent, { type: K }> };
 
+/** The sample event of `type` with some of its data changed. */
+export const sampleWith = <T extends EscrowEvent['type']>(
+  type: T,
+  changes: Partial<Extract<EscrowEvent, { type: T }>['data']>,
+): EscrowEvent => ({ type, data: { ...sample[type].data, ...changes } }) as EscrowEvent;
+
 export const sellerPayout: EscrowEvent = sample.PayoutAddressSet as EscrowEvent;
 export const buyerRefund: EscrowEvent = {
   type: 'PayoutAddressSet',
@@ -153,3 +159,55 @@ export const histories = {
   ],
   cancelled: [sample.EscrowCreated, sample.EscrowCancelled],
 } satisfies Record<string, EscrowEvent[]>;
+
+/** The id the test clock hands out (testing/given.ts): every proposal a test makes through a command gets it. */
+export const CLOCK_PROPOSAL_ID = '00000000-0000-4000-8000-000000000000';
+
+/** A ProposalMade of `kind` by `side`, with the fields a kind does not use null unless given. */
+export const proposalMade = (
+  kind: string,
+  side: 'buyer' | 'seller',
+  extra: Partial<Record<string, unknown>> = {},
+): EscrowEvent =>
+  ({
+    type: 'ProposalMade',
+    data: {
+      proposal_id: CLOCK_PROPOSAL_ID,
+      kind,
+      side,
+      seller_percent: null,
+      days: null,
+      note: null,
+      seller_sats: null,
+      buyer_sats: null,
+      ...extra,
+    },
+  }) as EscrowEvent;
+
+/** The other side's acceptance of the proposal made by `proposalMade`. */
+export const proposalAccepted = (side: 'buyer' | 'seller', extra = {}): EscrowEvent => ({
+  type: 'ProposalAccepted',
+  data: { proposal_id: CLOCK_PROPOSAL_ID, side, ...extra },
+});
+
+/** A split of 70% to the seller of the funded sample escrow (2,030,000 sats less the 30,000 fee), by the buyer. */
+export const split70 = proposalMade('split', 'buyer', {
+  seller_percent: 70,
+  seller_sats: 1_400_000,
+  buyer_sats: 600_000,
+});
+
+/** An admin's resolution paying that 70% split out, each share to the address in force (`sellerPayout`, `buyerRefund`). */
+export const splitResolved70 = sampleWith('DisputeResolved', {
+  outcome: 'split it',
+  resolution: 'split',
+  seller_percent: 70,
+  seller_sats: 1_400_000,
+  buyer_sats: 600_000,
+  fee_sats: 30_000,
+  txid: TXID,
+  destinations: [
+    { to: 'seller', address: 'bc1qpayout', sats: 1_400_000 },
+    { to: 'buyer', address: 'bc1qrefund', sats: 600_000 },
+  ],
+});

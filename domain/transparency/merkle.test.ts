@@ -7,13 +7,16 @@ import {
   consistencyProof,
   edgeOf,
   EMPTY_ROOT,
+  eventLeafHash,
   fromBase64,
   fromHex,
   type Hash,
   inclusionProof,
   leafHash,
+  nodeHash,
   type NodeReader,
   nodesFor,
+  rootFromInclusionProof,
   rootHash,
   toBase64,
   toHex,
@@ -185,5 +188,132 @@ describe('base64', () => {
     expect(fromBase64('Zm9vYg')).toBeNull();
     expect(fromBase64('Zm9vYh==')).toBeNull();
     expect(fromBase64('Zm9v YmE=')).toBeNull();
+  });
+});
+
+describe('proofs at their edges', () => {
+  const leaves = Array.from({ length: 8 }, (_, i) => leafHash(new Uint8Array([i])));
+  const { read } = storedTree(leaves);
+  const h = (n: number) => sha256(new Uint8Array([n]));
+
+  it('refuses to build a proof for a leaf outside the tree, or for sizes out of order', () => {
+    expect(() => inclusionProof(read, 5, 5)).toThrow(new RangeError('index 5 is not in a tree of size 5'));
+    expect(() => inclusionProof(read, -1, 5)).toThrow(new RangeError('index -1 is not in a tree of size 5'));
+    expect(inclusionProof(read, 4, 5)).toHaveLength(1);
+    expect(() => consistencyProof(read, 0, 5)).toThrow(
+      new RangeError('sizes 0 and 5 are not in order (the first at least 1)'),
+    );
+    expect(() => consistencyProof(read, 6, 5)).toThrow(
+      new RangeError('sizes 6 and 5 are not in order (the first at least 1)'),
+    );
+    expect(consistencyProof(read, 5, 5)).toEqual([]);
+  });
+
+  it('lists each stored node a proof reads, once, in the order it reads them', () => {
+    expect(nodesFor((r) => inclusionProof(r, 0, 5))).toEqual([
+      { level: 0, index: 1 },
+      { level: 1, index: 1 },
+      { level: 0, index: 4 },
+    ]);
+    expect(
+      nodesFor((r) => {
+        r(2, 0);
+        r(0, 3);
+        r(2, 0);
+      }),
+    ).toEqual([
+      { level: 2, index: 0 },
+      { level: 0, index: 3 },
+    ]);
+  });
+
+  it('makes no root from an index or size that is not a whole number in range', () => {
+    const proof = inclusionProof(read, 1, 4);
+    expect(toHex(rootFromInclusionProof(1, 4, leaves[1]!, proof)!)).toBe(toHex(rootHash(read, 4)));
+    for (const [index, size] of [
+      [-1, 4],
+      [4, 4],
+      [5, 4],
+      [1.5, 4],
+      [0, 4.5],
+      [2 ** 53, 2 ** 53 + 2],
+    ] as const) {
+      expect(rootFromInclusionProof(index, size, leaves[1]!, proof), `${index} of ${size}`).toBeNull();
+    }
+  });
+
+  it('makes no root from a path with a hash of another length, or longer than the tree is high', () => {
+    const proof = inclusionProof(read, 1, 4);
+    expect(rootFromInclusionProof(1, 4, leaves[1]!, [proof[0]!, proof[1]!.slice(1)])).toBeNull();
+    expect(rootFromInclusionProof(1, 4, leaves[1]!, [proof[0]!, new Uint8Array([...proof[1]!, 0])])).toBeNull();
+    expect(rootFromInclusionProof(1, 4, leaves[1]!, [...proof, h(1)])).toBeNull();
+    expect(rootFromInclusionProof(1, 4, leaves[1]!, proof.slice(0, 1))).toBeNull();
+  });
+
+  it('refuses a root with a byte more, or a leaf hash of another length', () => {
+    const proof = inclusionProof(read, 2, 8);
+    const root = rootHash(read, 8);
+    expect(verifyInclusion(2, 8, leaves[2]!, proof, root)).toBe(true);
+    expect(verifyInclusion(2, 8, leaves[2]!, proof, new Uint8Array([...root, 0]))).toBe(false);
+    expect(verifyInclusion(2, 8, leaves[2]!, proof, root.slice(0, 31))).toBe(false);
+    expect(verifyInclusion(2, 8, new Uint8Array([...leaves[2]!, 0]), proof, root)).toBe(false);
+  });
+
+  it('refuses sizes out of order or not whole, even with hashes arranged to fit', () => {
+    // For (3, 2) the walk would accept root1 = p0 and root2 = H(p0, p1).
+    const [p0, p1] = [h(1), h(2)];
+    expect(verifyConsistency(3, 2, p0, nodeHash(p0, p1), [p0, p1])).toBe(false);
+    // For (1.5, 2) likewise.
+    expect(verifyConsistency(1.5, 2, p0, nodeHash(p0, p1), [p0, p1])).toBe(false);
+    expect(verifyConsistency(1, 2 ** 53, p0, nodeHash(p0, p1), [p1])).toBe(false);
+    expect(verifyConsistency(1, 2, p0, nodeHash(p0, p1), [p1])).toBe(true);
+  });
+
+  it('refuses a root or a proof hash of another length, even when the rest would fit', () => {
+    const long = new Uint8Array([...h(1), 0]);
+    // Size 1 to 2: the old root is the first element of the path, the new one H(old, p).
+    expect(verifyConsistency(1, 2, long, nodeHash(long, h(2)), [h(2)])).toBe(false);
+    expect(verifyConsistency(1, 2, h(1), nodeHash(h(1), long), [long])).toBe(false);
+    // Size 1 to 3: H(H(old, p1), p2).
+    expect(verifyConsistency(1, 3, h(1), nodeHash(nodeHash(h(1), h(2)), long), [h(2), long])).toBe(false);
+    expect(verifyConsistency(1, 3, h(1), nodeHash(nodeHash(h(1), h(2)), h(3)), [h(2), h(3)])).toBe(true);
+  });
+
+  it('refuses a consistency proof longer than the trees allow, whatever roots it is given', () => {
+    // Size 3 to 4 takes [p0, p1, p2]: root1 = H(p2, p0), root2 = H(p2, H(p0, p1)). A fourth hash would wrap both.
+    const [p0, p1, p2, p3] = [h(1), h(2), h(3), h(4)];
+    expect(verifyConsistency(3, 4, nodeHash(p2, p0), nodeHash(p2, nodeHash(p0, p1)), [p0, p1, p2])).toBe(true);
+    expect(
+      verifyConsistency(3, 4, nodeHash(p3, nodeHash(p2, p0)), nodeHash(p3, nodeHash(p2, nodeHash(p0, p1))), [
+        p0,
+        p1,
+        p2,
+        p3,
+      ]),
+    ).toBe(false);
+  });
+
+  it('refuses to resume from an edge of the wrong length', () => {
+    expect(() => TreeBuilder.resume(5, [h(1)])).toThrow('a tree of size 5 has 2 edge hashes, not 1');
+    expect(TreeBuilder.resume(5, [h(1), h(2)]).root()).toEqual(nodeHash(h(1), h(2)));
+  });
+});
+
+describe('hex and event leaves', () => {
+  it('reads lowercase hex of whole bytes only', () => {
+    expect(fromHex('00ff7a')).toEqual(new Uint8Array([0, 255, 122]));
+    expect(fromHex('')).toEqual(new Uint8Array(0));
+    for (const text of ['zz', 'abc', 'AB', ' ab', 'ab ', 'xxab', 'abxx']) expect(fromHex(text), text).toBeNull();
+  });
+
+  it('makes the leaf of an event from the 32 raw bytes of its chain hash', () => {
+    const chain = 'ab'.repeat(32);
+    expect(eventLeafHash(chain)).toEqual(leafHash(fromHex(chain)!));
+    expect(toHex(eventLeafHash(chain))).toBe(toHex(sha256(new Uint8Array([0, ...new Uint8Array(32).fill(0xab)]))));
+    const message = 'a chain hash is 64 lowercase hexadecimal characters';
+    expect(() => eventLeafHash('ab'.repeat(31))).toThrow(message);
+    expect(() => eventLeafHash('ab'.repeat(33))).toThrow(message);
+    expect(() => eventLeafHash('AB'.repeat(32))).toThrow(message);
+    expect(() => eventLeafHash('')).toThrow(message);
   });
 });
