@@ -11,7 +11,7 @@ COPY . .
 RUN npm run build
 
 # ---- runtime: production dependencies (the server's and the CLI's only: the web app's packages are devDependencies,
-# built into web/dist), the two builds, and the TypeScript sources the CLI runs (under tsx) ----
+# built into web/dist), the builds (the server and CLI bundles in dist/), and the sources they were built from ----
 FROM node:24-bookworm-slim AS runtime
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
@@ -30,6 +30,9 @@ COPY --from=build /app/domain ./domain
 COPY --from=build /app/projections ./projections
 COPY --from=build /app/migrations ./migrations
 COPY --from=build /app/contract ./contract
+# The bundles newer than every source, whatever times the copies kept: `npm run cli` (and `npm start`) rebuild a
+# stale bundle, which the image's user could not write.
+RUN touch dist/*.mjs
 # The image's own user (uid 1000 in the node image): never root. PGlite's files, the secret key file and the mail
 # outbox file (when there is no DATABASE_URL, SECRET_KEY or SMTP_URL) go to the volume.
 RUN mkdir -p /data && chown node:node /data

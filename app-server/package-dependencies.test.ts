@@ -6,8 +6,7 @@ const root = new URL('..', import.meta.url).pathname;
 const pkg = JSON.parse(readFileSync(`${root}package.json`, 'utf8')) as { dependencies: Record<string, string> };
 /** Needed at run time without being imported by the server or the CLI. */
 const RUN_TIME_TOOLS: Record<string, string> = {
-  esbuild: '`npm start` bundles the server when its bundle is stale',
-  tsx: 'the CLI runs its TypeScript under tsx (in the image too)',
+  esbuild: '`npm start` and `npm run cli` bundle the server and the CLI when a bundle is stale',
   'swagger-ui-dist': '/api/docs serves its files (found with require.resolve, not imported)',
 };
 

@@ -2,7 +2,7 @@ import { ChainWatch } from './audit/chain-watch.ts';
 import { secretBox } from './auth/secret-box.ts';
 import { loadSecretKey } from './auth/secret-key.ts';
 import type { Config } from './config.ts';
-import { type DatabaseHandle, openDatabase } from './db/database.ts';
+import { type DatabaseHandle, type DatabaseOptions, openDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { openAppStore } from './app-store.ts';
 import type { AppDeps } from './app-deps.ts';
@@ -12,11 +12,16 @@ import { createMetrics } from './metrics/metrics.ts';
 import { TransparencyLog, treeKeptStore } from './transparency/transparency-log.ts';
 
 /** Opens the configured database, applies migrations and wires the event store with every projection. */
-export async function openRuntime(config: Config, logger: Logger): Promise<AppDeps> {
+export async function openRuntime(
+  config: Config,
+  logger: Logger,
+  options: Pick<DatabaseOptions, 'pgliteSharedBuffers'> = {},
+): Promise<AppDeps> {
   const database: DatabaseHandle = await openDatabase({
     databaseUrl: config.DATABASE_URL,
     dataDir: config.DATA_DIR,
     poolSize: config.DB_POOL_SIZE,
+    ...options,
   });
   if (database.backend === 'pglite') {
     logger.info(

@@ -1,7 +1,8 @@
 /**
  * Fills a store with a million events quickly: the same generated deals as seed-events.ts, decided by the real
- * deciders in memory, then appended through the event store many deals per append, with the hash chain and the
- * inline projections. Each append's metadata names actor `system`. For benchmarks only.
+ * deciders in memory, then appended through the event store many deals at a time, with the hash chain and the
+ * inline projections. Every event names the actor whose command it came from, as a live append would: an auditor's
+ * `verify-export` checks that an admin's act was done by an admin.
  *
  *   npx tsx bench/seed-bulk.ts --events 1000000 [--deals-per-append 200]   (on DATABASE_URL, else PGlite under DATA_DIR)
  */
@@ -13,6 +14,7 @@ import { migrateToLatest } from '../app-server/db/migrate.ts';
 import { createEventStore } from '../app-server/event-store/append.ts';
 import type { EventStore, StreamAppend } from '../app-server/event-store/event-store.ts';
 import { readChainHead } from '../app-server/event-store/chain-head.ts';
+import { extendTree } from '../app-server/transparency/tree.ts';
 import type { Kysely } from 'kysely';
 import type { Database } from '../app-server/db/schema.ts';
 import { type Aggregate, escrowAggregate, settingsAggregate } from '../domain/aggregates.ts';
@@ -23,63 +25,96 @@ import { generatedDeal, generatedUser, PRICING, type Runner } from './generated-
 interface Pending {
   aggregate: Aggregate<unknown, unknown>;
   state: unknown;
+  /** The stream's version in the store, advanced as the flush appends to it. */
   version: number;
-  events: DomainEvent[];
+  /** The round of the last command decided on this stream (-1: none since the last flush). */
+  lastRound: number;
 }
 
-/** Commands decided in memory against states carried from earlier batches; `flush` appends what they produced. */
+/** A command decided in memory, waiting for the flush: who did it and what each stream it touched gained. */
+interface Decided {
+  round: number;
+  actor: string;
+  parts: { key: string; pending: Pending; events: DomainEvent[] }[];
+}
+
+/**
+ * Commands decided in memory against states carried from earlier flushes; `flush` appends what they produced.
+ * A command's round is one past the last round of every stream it touches, so a round touches each stream at most
+ * once and keeps each stream's order. A flush appends round by round: the commands of one round grouped by actor,
+ * one append per actor (so each event names its own actor), all of a round's appends submitted at once for the
+ * store's group commit to write together.
+ */
 export function bulkRunner(db: Kysely<Database>, store: EventStore) {
   const streams = new Map<string, Pending>();
+  let decided: Decided[] = [];
   let clock = Date.parse('2026-01-01T00:00:00.000Z');
   let appended = 0;
-  const ctx = () => ({ now: new Date(clock).toISOString(), newId: randomUUID, actor: 'system' });
+  const ctx = (actor: string) => ({ now: new Date(clock).toISOString(), newId: randomUUID, actor });
 
-  async function stream(aggregate: Aggregate<unknown, unknown>, id: string): Promise<Pending> {
+  async function stream(aggregate: Aggregate<unknown, unknown>, id: string): Promise<[string, Pending]> {
     const key = streamId(aggregate.streamType, id);
     let pending = streams.get(key);
     if (!pending) {
       const { state, version } = await store.aggregate(aggregate, id, { fresh: true });
-      pending = { aggregate, state, version, events: [] };
+      pending = { aggregate, state, version, lastRound: -1 };
       streams.set(key, pending);
     }
-    return pending;
+    return [key, pending];
   }
-  function apply(pending: Pending, events: DomainEvent[]) {
-    const now = ctx().now;
-    for (const event of events) pending.state = pending.aggregate.evolve(pending.state, { ...event, occurred_at: now });
-    pending.events.push(...events);
+  function record(actor: string, parts: { key: string; pending: Pending; events: DomainEvent[] }[]) {
+    const now = ctx(actor).now;
+    const round = 1 + Math.max(...parts.map((p) => p.pending.lastRound));
+    for (const { pending, events } of parts) {
+      for (const event of events)
+        pending.state = pending.aggregate.evolve(pending.state, { ...event, occurred_at: now });
+      pending.lastRound = round;
+    }
+    decided.push({ round, actor, parts: parts.filter((p) => p.events.length) });
   }
   const run: Runner = {
-    async one(aggregate, id, command) {
-      const pending = await stream(aggregate as Aggregate<unknown, unknown>, id);
+    async one(aggregate, id, command, actor) {
+      const [key, pending] = await stream(aggregate as Aggregate<unknown, unknown>, id);
       clock += 1_000;
-      apply(pending, (aggregate as Aggregate<unknown, unknown>).decide(command, pending.state, ctx()));
+      const events = (aggregate as Aggregate<unknown, unknown>).decide(command, pending.state, ctx(actor));
+      record(actor, [{ key, pending, events }]);
     },
-    async across(parts) {
+    async across(parts, actor) {
       const loaded = await Promise.all(parts.map((p) => stream(p.aggregate, p.id)));
       clock += 1_000;
-      const decided = parts.map((p, i) => p.aggregate.decide(p.command, loaded[i]!.state, ctx()));
-      decided.forEach((events, i) => apply(loaded[i]!, events));
+      const events = parts.map((p, i) => p.aggregate.decide(p.command, loaded[i]![1].state, ctx(actor)));
+      record(
+        actor,
+        loaded.map(([key, pending], i) => ({ key, pending, events: events[i]! })),
+      );
     },
   };
   async function flush() {
-    const appends: StreamAppend[] = [];
-    for (const [key, pending] of streams) {
-      if (!pending.events.length) continue;
-      appends.push({
-        streamId: key,
-        streamType: pending.aggregate.streamType,
-        expectedVersion: pending.version,
-        events: pending.events,
-      });
+    const rounds = new Map<number, Map<string, StreamAppend[]>>();
+    for (const command of decided) {
+      const byActor = rounds.get(command.round) ?? new Map<string, StreamAppend[]>();
+      rounds.set(command.round, byActor);
+      const appends = byActor.get(command.actor) ?? [];
+      byActor.set(command.actor, appends);
+      for (const { key, pending, events } of command.parts) {
+        appends.push({ streamId: key, streamType: pending.aggregate.streamType, expectedVersion: 0, events });
+      }
     }
-    if (!appends.length) return;
-    await store.append(
-      appends,
-      { actor: 'system', request_id: 'seed-bulk', machine_version: escrowAggregate.rulesVersion! },
-      { now: new Date(clock).toISOString() },
-    );
-    appended += appends.reduce((n, a) => n + a.events.length, 0);
+    decided = [];
+    const metadata = { request_id: 'seed-bulk', machine_version: escrowAggregate.rulesVersion! };
+    const now = new Date(clock).toISOString();
+    for (const round of [...rounds.keys()].sort((a, b) => a - b)) {
+      const byActor = [...rounds.get(round)!];
+      for (const [, appends] of byActor) {
+        for (const a of appends) {
+          const pending = streams.get(a.streamId)!;
+          a.expectedVersion = pending.version;
+          pending.version += a.events.length;
+          appended += a.events.length;
+        }
+      }
+      await Promise.all(byActor.map(([actor, appends]) => store.append(appends, { ...metadata, actor }, { now })));
+    }
     streams.clear(); // each deal has streams of its own; earlier ones are never touched again
   }
   return { run, flush, appended: () => appended };
@@ -87,7 +122,7 @@ export function bulkRunner(db: Kysely<Database>, store: EventStore) {
 
 /**
  * Appends generated deals until the log holds at least `target` events (plus an admin and the pricing), `perAppend`
- * deals per append, with every projection inline (rows a deal creates are read back from the append's own buffer).
+ * deals per flush, with every projection inline, then brings the transparency tree up to the log.
  */
 export async function seedBulk(
   db: Kysely<Database>,
@@ -106,6 +141,9 @@ export async function seedBulk(
     await bulk.flush();
     onProgress?.(bulk.appended());
   }
+  // As a running server leaves a store: the transparency tree holds the whole log. Otherwise the first server on the
+  // store spends its first minute hashing a million events while it is measured.
+  await extendTree(db);
   return { events: bulk.appended(), deals };
 }
 

@@ -1,7 +1,7 @@
 /**
- * How long a write waits while `replay --swap` runs: registers a generated user (one append through the event store,
- * with the chain-head lock and every projection) every 200 ms on the store the environment names, and prints each
- * append's time and the slowest, until SIGINT or SIGTERM. Run it beside the swap:
+ * How long a write waits while `replay --swap` runs: registers a generated user (two appends through the event store,
+ * the sign-up and its e-mail check, each with the chain-head lock and every projection) every 200 ms on the store the
+ * environment names, and prints the time of each pair and the slowest, until SIGINT or SIGTERM. Run it beside the swap:
  *
  *   npx tsx bench/swap-stall.ts &   npm run cli -- replay --swap;   kill %1
  */

@@ -15,16 +15,21 @@ export interface ChainCheck {
   terminate: () => Promise<unknown>;
 }
 
-const workerModule = new URL('./chain-check.worker.ts', import.meta.url).href;
-const tsxLoader = import.meta.resolve('tsx/esm/api');
+/** From the TypeScript sources (tests, tsx) the worker is `chain-check.worker.ts`; from the CLI's bundle, its own. */
+const fromSources = import.meta.url.endsWith('.ts');
+const workerModule = new URL(fromSources ? './chain-check.worker.ts' : './chain-check.worker.mjs', import.meta.url);
 
 /**
- * Starts the chain check of an export file on a worker thread. verify-export runs from TypeScript sources (the CLI
- * under tsx, the tests), so the worker first registers tsx's loader, which its entry point cannot do for itself.
+ * Starts the chain check of an export file on a worker thread. Run from the TypeScript sources, the worker first
+ * registers tsx's loader, which its entry point cannot do for itself.
  */
 export function startChainCheck(path: string): ChainCheck {
-  const boot = `import(${JSON.stringify(tsxLoader)}).then(({ register }) => { register(); return import(${JSON.stringify(workerModule)}); })`;
-  const worker = new Worker(boot, { eval: true, workerData: { path } });
+  const worker = fromSources
+    ? new Worker(
+        `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then(({ register }) => { register(); return import(${JSON.stringify(workerModule.href)}); })`,
+        { eval: true, workerData: { path } },
+      )
+    : new Worker(workerModule, { workerData: { path } });
   const result = new Promise<ChainCheckResult>((resolve, reject) => {
     worker.once('message', resolve);
     worker.once('error', reject);

@@ -1,14 +1,16 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrations } from '../../migrations/index.ts';
+import { buildBundlesIfStale } from '../build.mjs';
 
 /**
- * The command line as an operator runs it: each test spawns `app-server/cli/main.ts` on a store of its own (PGlite
+ * The command line as an operator runs it: each test spawns `npm run cli`'s `node app-server/cli.mjs` (the CLI's
+ * bundle, built first when stale, with verify-export's worker beside it) on a store of its own (PGlite
  * in a scratch directory, or a new PostgreSQL database when TEST_DATABASE_URL is set), with stdout and stderr
  * pipes (no terminal: progress comes as plain lines).
  */
@@ -55,7 +57,7 @@ function cli(store: Store | null, ...args: string[]): Promise<Run> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      ['--import', 'tsx', 'app-server/cli/main.ts', ...args],
+      ['app-server/cli.mjs', ...args],
       {
         cwd: root,
         env: {
@@ -82,9 +84,10 @@ function run(command: string, args: string[], env: Record<string, string> = {}):
   });
 }
 
-beforeAll(() => {
+beforeAll(async () => {
   scratch = mkdtempSync(join(tmpdir(), 'escrow-cli-'));
-});
+  await buildBundlesIfStale(); // once, before the tests' time limits start
+}, 120_000);
 afterAll(async () => {
   rmSync(scratch, { recursive: true, force: true });
   for (const name of databases) await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
@@ -226,6 +229,17 @@ describe(`long commands, backup and restore (${backend})`, () => {
     expect(exported.stdout).toContain(`exported ${events} events`);
     expect(exported.stderr).toMatch(new RegExp(`^export-events: ${events} events in `, 'm'));
     expect(statSync(file).mode & 0o777).toBe(0o600);
+
+    const checked = await cli(store, 'verify-export', file);
+    expect(checked.code).toBe(0);
+    expect(checked.stdout).toContain('chain: ok');
+    // The hash of the third event changed: the chain check, on its worker thread, names that line.
+    const lines = readFileSync(file, 'utf8').split('\n');
+    lines[3] = lines[3]!.replace(/"hash" : "(.)/, (_, c: string) => `"hash" : "${c === '0' ? '1' : '0'}`);
+    writeFileSync(file, lines.join('\n'));
+    const broken = await cli(store, 'verify-export', file);
+    expect(broken.code).toBe(1);
+    expect(broken.stderr).toContain('BROKEN at line 4: hash does not match the event content');
   }, 120_000);
 
   it('backs up, restores into a new store and finds the same chain head; doctor sees the fresh backup', async () => {

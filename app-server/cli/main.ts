@@ -55,9 +55,17 @@ function parse<T extends ParseArgsConfig>(config: T): ReturnType<typeof parseArg
 const progressFor = (label: string) => (unit: string, total?: number) =>
   startProgress(label, { unit, ...(total === undefined ? {} : { total }) });
 
+/** A command reads the log once: a small PGlite buffer cache, as the engine's memory never shrinks (database.ts). */
+const CLI_SHARED_BUFFERS = '32MB';
+
 async function openConfigured() {
   const config = loadConfig();
-  return { config, database: await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR }) };
+  const database = await openDatabase({
+    databaseUrl: config.DATABASE_URL,
+    dataDir: config.DATA_DIR,
+    pgliteSharedBuffers: CLI_SHARED_BUFFERS,
+  });
+  return { config, database };
 }
 
 /** The database as it is, migrated first: for the commands that write. */
@@ -94,7 +102,7 @@ async function withStoreAsIs<T>(
 }
 
 async function withRuntime<T>(work: (deps: Awaited<ReturnType<typeof openRuntime>>) => Promise<T>): Promise<T> {
-  const deps = await openRuntime(loadConfig(), createLogger('warn'));
+  const deps = await openRuntime(loadConfig(), createLogger('warn'), { pgliteSharedBuffers: CLI_SHARED_BUFFERS });
   try {
     return await work(deps);
   } finally {

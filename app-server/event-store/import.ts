@@ -162,12 +162,16 @@ async function loadLines(
   if (header.chain_head?.position === last.position && header.chain_head.hash !== last.hash) {
     throw new ImportRefused(lastLine, `the last event's hash is not the chain head recorded in the header`);
   }
-  const rows = [...streams].map(([stream_id, s]) => ({ stream_id, stream_type: s.type, version: s.version }));
-  for (let i = 0; i < rows.length; i += BATCH)
-    await trx
-      .insertInto('streams')
-      .values(rows.slice(i, i + BATCH))
-      .execute();
+  // In batches straight from the map: a copy of every stream's row at once was the load's peak (~290,000 streams).
+  let rows: { stream_id: string; stream_type: string; version: number }[] = [];
+  for (const [stream_id, s] of streams) {
+    rows.push({ stream_id, stream_type: s.type, version: s.version });
+    if (rows.length === BATCH) {
+      await trx.insertInto('streams').values(rows).execute();
+      rows = [];
+    }
+  }
+  if (rows.length > 0) await trx.insertInto('streams').values(rows).execute();
   await setChainHead(trx, last);
   return last;
 }
