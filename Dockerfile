@@ -2,7 +2,8 @@
 # The escrow service: one image for every app server of a deployment (see compose.yaml and README "Deploy it").
 # Node 24, the maintained LTS (Node 20's support ended in April 2026); the code itself still runs on Node 20.19+.
 
-# ---- build: every dependency, then the web app (Vite) and the server's bundle (esbuild) ----
+# ---- build: every dependency, then the web app (Vite), the server's bundle (esbuild) and a new PGlite store's
+# template (PGlite's initdb, run here once so that a container never runs it) ----
 FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./

@@ -1,16 +1,19 @@
 // Brings the builds up to date: the web app (Vite) when web/dist is missing or older than web/ or domain/ (the
 // shared schemas), and the bundles of the server and the CLI (esbuild; dependencies stay in node_modules) so that
 // production runs plain JavaScript: no TypeScript loader in memory (~80 MB of a CLI command's RSS), a faster start.
-// `npm start` and `npm run cli` run it first; `npm run build` alone.
+// `npm start` and `npm run cli` run it first; `npm run build` alone, which also makes the template a new PGlite store
+// is created from (buildPgliteStoreTemplateIfStale).
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import process from 'node:process';
 import { fileURLToPath, pathToFileURL, URL } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 export const bundle = join(root, 'dist', 'server.mjs');
 export const cliBundle = join(root, 'dist', 'cli.mjs');
+/** A new PGlite store's files, as PGlite's initdb made them (app-server/db/database.ts reads it by this path). */
+export const pgliteStoreTemplate = join(root, 'dist', 'pglite-store.tar.gz');
 /** verify-export's chain check runs on a worker thread: its entry point is a bundle of its own beside the CLI's. */
 const entryPoints = {
   server: join(root, 'app-server', 'main.ts'),
@@ -46,6 +49,28 @@ export async function buildIfStale() {
   await buildBundlesIfStale();
 }
 
+/**
+ * PGlite's initdb (WebAssembly) peaks at ~880 MB, where opening a store takes ~300 MB: the build runs it once, in a
+ * child process, and keeps the new store as a tarball that the server and the CLI unpack into an empty DATA_DIR
+ * (~380 MB). Remade when the installed packages change (a new PGlite may need new files). Only `npm run build` (the
+ * image's build) makes it: a server on PostgreSQL never needs it, and without it a new store runs initdb itself.
+ */
+export function buildPgliteStoreTemplateIfStale() {
+  if (!stale(pgliteStoreTemplate, ['package-lock.json'])) return;
+  mkdirSync(dirname(pgliteStoreTemplate), { recursive: true });
+  const aside = `${pgliteStoreTemplate}.${process.pid}`;
+  const script = [
+    `const { PGlite } = await import(${JSON.stringify(import.meta.resolve('@electric-sql/pglite'))});`,
+    `const { writeFileSync } = await import('node:fs');`,
+    `const db = await PGlite.create();`,
+    `const dump = await db.dumpDataDir('gzip');`,
+    `writeFileSync(${JSON.stringify(aside)}, Buffer.from(await dump.arrayBuffer()));`,
+    `await db.close();`,
+  ].join(' ');
+  execFileSync(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'ignore', 'inherit'] });
+  renameSync(aside, pgliteStoreTemplate);
+}
+
 /** The server's and the CLI's bundles, when one is missing or older than the sources. */
 export async function buildBundlesIfStale() {
   const sources = [
@@ -77,4 +102,7 @@ export async function buildBundlesIfStale() {
   rmSync(aside, { recursive: true, force: true });
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await buildIfStale();
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  await buildIfStale();
+  buildPgliteStoreTemplateIfStale();
+}

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { type Compilable, CompiledQuery, Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { lockDataDir } from './data-dir-lock.ts';
@@ -37,6 +38,8 @@ export interface DatabaseOptions {
    * cache). The CLI sets 32MB: a PGlite replay of a million events peaked at 543 MB instead of 656, in the same time.
    */
   pgliteSharedBuffers?: string;
+  /** PGlite: the tarball a new store is made from; `npm run build`'s (dist/pglite-store.tar.gz) unless given. */
+  pgliteStoreTemplate?: string | null;
 }
 
 const INT8_OID = 20;
@@ -44,7 +47,7 @@ const INT8_OID = 20;
 /** The one place that opens a database: PostgreSQL when a URL is given, PGlite otherwise. */
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
   if (options.databaseUrl) return openPostgres(options.databaseUrl, options.poolSize ?? 10);
-  return openPglite(options.dataDir ?? './data', options.pgliteSharedBuffers);
+  return openPglite(options.dataDir ?? './data', options.pgliteSharedBuffers, options.pgliteStoreTemplate);
 }
 
 function openPostgres(url: string, poolSize: number): DatabaseHandle {
@@ -67,7 +70,11 @@ function openPostgres(url: string, poolSize: number): DatabaseHandle {
   return { db, backend: 'postgres', location: redactUrl(url), close: () => db.destroy() };
 }
 
-async function openPglite(dataDir: string, sharedBuffers?: string): Promise<DatabaseHandle> {
+async function openPglite(
+  dataDir: string,
+  sharedBuffers?: string,
+  template = pgliteStoreTemplate(),
+): Promise<DatabaseHandle> {
   const inMemory = dataDir.startsWith('memory://');
   const location = inMemory ? dataDir : resolve(dataDir, 'pglite');
   if (!inMemory) mkdirSync(dataDir, { recursive: true });
@@ -76,7 +83,7 @@ async function openPglite(dataDir: string, sharedBuffers?: string): Promise<Data
   if (!inMemory) mkdirSync(location, { recursive: true });
   if (!inMemory && !existsSync(resolve(location, 'PG_VERSION'))) {
     try {
-      createPgliteStore(location);
+      createPgliteStore(location, template);
     } catch (error) {
       lock?.release();
       throw error;
@@ -118,14 +125,44 @@ async function openPglite(dataDir: string, sharedBuffers?: string): Promise<Data
 }
 
 /**
- * Creates a new PGlite store (its initdb) in a short-lived child process. Run in this process, initdb leaves the
- * engine holding ~500 MB it never gives back: a server started on a new directory sat at ~840 MB RSS where one
- * reopening the same store sits at ~300 MB.
+ * Creates a new PGlite store in a short-lived child process: from the template `npm run build` made (PGlite's initdb,
+ * run once at build time; unpacking it peaks at ~380 MB) or, without one, by initdb itself (~880 MB). Run in this
+ * process, initdb leaves the engine holding ~500 MB it never gives back: a server started on a new directory sat at
+ * ~840 MB RSS where one reopening the same store sits at ~300 MB. A template that does not open (made by another
+ * PGlite) is passed over for initdb.
  */
-function createPgliteStore(location: string): void {
-  const pglite = import.meta.resolve('@electric-sql/pglite');
-  const script = `const { PGlite } = await import(${JSON.stringify(pglite)}); const db = await PGlite.create(${JSON.stringify(location)}); await db.close();`;
-  execFileSync(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'ignore', 'pipe'] });
+function createPgliteStore(location: string, template: string | null): void {
+  const pglite = JSON.stringify(import.meta.resolve('@electric-sql/pglite'));
+  const create = (options: string) =>
+    execFileSync(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `const { PGlite } = await import(${pglite}); const db = await PGlite.create(${JSON.stringify(location)}, ${options}); await db.close();`,
+      ],
+      { stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+  if (template) {
+    try {
+      create(`{ loadDataDir: new Blob([(await import('node:fs')).readFileSync(${JSON.stringify(template)})]) }`);
+      return;
+    } catch {
+      for (const entry of readdirSync(location)) rmSync(resolve(location, entry), { recursive: true, force: true });
+    }
+  }
+  create('{}');
+}
+
+/** The template of a new PGlite store (app-server/build.mjs), in `dist/` beside the checkout's package-lock.json. */
+function pgliteStoreTemplate(): string | null {
+  for (let dir = dirname(fileURLToPath(import.meta.url)); ; dir = dirname(dir)) {
+    if (existsSync(resolve(dir, 'package-lock.json'))) {
+      const template = resolve(dir, 'dist', 'pglite-store.tar.gz');
+      return existsSync(template) ? template : null;
+    }
+    if (dirname(dir) === dir) return null;
+  }
 }
 
 /** Marks a statement to be prepared once per connection and then only bound and executed (see below). */
