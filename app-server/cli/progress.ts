@@ -1,7 +1,10 @@
+import { collectGarbageIfDue } from './heap.ts';
+
 /**
  * Progress of a long command on stderr (stdout stays the command's answer, for pipes and scripts). On a terminal a
  * bar redrawn in place with the rate and the time left; otherwise (a log file, a pipe, CI, a cron job) a plain line
- * every `intervalMs`. Either way a last line with the total, the rate and the time taken.
+ * every `intervalMs`. Either way a last line with the total, the rate and the time taken. Each report is also when
+ * the command's garbage is collected if due (heap.ts).
  */
 
 export interface ProgressStream {
@@ -100,10 +103,12 @@ export function startProgress(label: string, options: ProgressOptions): Progress
     update(value) {
       done = value;
       show(false);
+      collectGarbageIfDue();
     },
     add(n) {
       done += n;
       show(false);
+      collectGarbageIfDue();
     },
     setTotal(value) {
       total = value;
