@@ -70,11 +70,7 @@ function openPostgres(url: string, poolSize: number): DatabaseHandle {
   return { db, backend: 'postgres', location: redactUrl(url), close: () => db.destroy() };
 }
 
-async function openPglite(
-  dataDir: string,
-  sharedBuffers?: string,
-  template = pgliteStoreTemplate(),
-): Promise<DatabaseHandle> {
+async function openPglite(dataDir: string, sharedBuffers?: string, template?: string | null): Promise<DatabaseHandle> {
   const inMemory = dataDir.startsWith('memory://');
   const location = inMemory ? dataDir : resolve(dataDir, 'pglite');
   if (!inMemory) mkdirSync(dataDir, { recursive: true });
@@ -83,7 +79,7 @@ async function openPglite(
   if (!inMemory) mkdirSync(location, { recursive: true });
   if (!inMemory && !existsSync(resolve(location, 'PG_VERSION'))) {
     try {
-      createPgliteStore(location, template);
+      createPgliteStore(location, template === undefined ? pgliteStoreTemplate() : template);
     } catch (error) {
       lock?.release();
       throw error;
