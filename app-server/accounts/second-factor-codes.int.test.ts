@@ -70,6 +70,18 @@ describe('checkSecondFactor: what a person may type', () => {
     expect(await check(user.id, wrong, at)).toBe(false);
   });
 
+  it('refuses a wrong code before any code was used (a secret just set up, not yet confirmed)', async () => {
+    const fresh = await signedInUser(t, 'newcomer');
+    const setup = await t.app.request('/api/auth/setup-2fa', {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${fresh.token}` },
+    });
+    const { secret: unconfirmed } = (await setup.json()) as { secret: string };
+    const at = later();
+    expect(await check(fresh.id, codeFor(unconfirmed, new Date(at.getTime() - 10 * 60_000)), at)).toBe(false);
+    expect(await check(fresh.id, codeFor(unconfirmed, at), at)).toBe(true);
+  });
+
   it('takes a recovery code typed in lower case with extra dashes and spaces, once', async () => {
     const code = recovery[0]!;
     const typed = ` ${code.toLowerCase().replaceAll('-', '--')} `;

@@ -176,6 +176,19 @@ describe('verifyChain progress and pages', () => {
       firstBreak: { position: 5, reason: 'the chain head records another hash for the last event' },
     });
   });
+
+  it('detects a chain head that counts events the log does not hold, though its hash is the last one', async () => {
+    await fiveEvents();
+    await sql`UPDATE chain_head SET position = 7 WHERE id = 1`.execute(t.db);
+    expect(await verifyChain(t.db, { pageSize: 2 })).toMatchObject({
+      ok: false,
+      events: 5,
+      firstBreak: {
+        position: 6,
+        reason: 'the chain head records position 7, but the log ends at 5 (events were removed from the end)',
+      },
+    });
+  });
 });
 
 const realSetTimeout = globalThis.setTimeout;
