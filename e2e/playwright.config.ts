@@ -3,11 +3,12 @@ import { defineConfig } from '@playwright/test';
 /**
  * The browser suite: journeys through the real server (started once by the global setup on a fresh data directory
  * and a free port) in Debian's Chromium, never a downloaded browser. Failures keep a screenshot and a trace in
- * E2E_ARTIFACTS (default e2e/.artifacts).
+ * E2E_ARTIFACTS/results (default e2e/.artifacts), and CI's HTML report goes to E2E_ARTIFACTS/report.
  */
 export default defineConfig({
   testDir: './journeys',
-  outputDir: process.env.E2E_ARTIFACTS ?? '.artifacts',
+  // A folder of its own: Playwright empties it at the start, and the HTML report beside it must not be inside it.
+  outputDir: `${process.env.E2E_ARTIFACTS ?? '.artifacts'}/results`,
   globalSetup: './support/global-setup.ts',
   // One server, one mail outbox; journeys are independent (each makes its own people) but the machine is small.
   workers: 1,
