@@ -60,14 +60,17 @@ export function buildPgliteStoreTemplateIfStale() {
   mkdirSync(dirname(pgliteStoreTemplate), { recursive: true });
   const aside = `${pgliteStoreTemplate}.${process.pid}`;
   const script = [
-    `const { PGlite } = await import(${JSON.stringify(import.meta.resolve('@electric-sql/pglite'))});`,
+    `const { PGlite } = await import('@electric-sql/pglite');`, // from the root's node_modules: cwd is the root
     `const { writeFileSync } = await import('node:fs');`,
     `const db = await PGlite.create();`,
     `const dump = await db.dumpDataDir('gzip');`,
     `writeFileSync(${JSON.stringify(aside)}, Buffer.from(await dump.arrayBuffer()));`,
     `await db.close();`,
   ].join(' ');
-  execFileSync(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'ignore', 'inherit'] });
+  execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+    cwd: root,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   renameSync(aside, pgliteStoreTemplate);
 }
 
