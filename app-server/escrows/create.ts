@@ -8,7 +8,6 @@ import { passSecondFactor } from '../accounts/second-factor.ts';
 import type { CommandMeta } from '../commands/handle.ts';
 import { publicUrl } from '../config.ts';
 import type { AppDeps, SignedInUser } from '../app-deps.ts';
-import { currentCheckpointLine } from '../mail/checkpoint-line.ts';
 import { queuedMail } from '../mail/outbox.ts';
 import { userWords } from '../mail/user-words.ts';
 import { onEscrow } from './commands.ts';
@@ -47,7 +46,7 @@ export async function createEscrow(
   if (!counterparty)
     throw new DomainError('invalid_input', side === 'buyer' ? 'seller_email is required' : 'buyer_email is required');
   // The per-user limit's slot, the pricing and the counterparty's account: one statement (creation-context.ts).
-  const { slot, pricing, counterpartyId } = await creationContext(db, {
+  const { slot, pricing, counterpartyId, checkpointLine } = await creationContext(db, {
     limit: { bucket: 'escrows-user', max: deps.config.RATE_LIMIT_ESCROWS, windowSeconds: 3600 },
     userId: user.id,
     counterpartyEmail: counterparty,
@@ -59,7 +58,7 @@ export async function createEscrow(
         'not_ready',
         'The BTC/USD rate has not been set yet; escrows cannot be created until an admin sets it',
       );
-    return await open(deps, user, input, meta, { side, counterparty, counterpartyId, pricing });
+    return await open(deps, user, input, meta, { side, counterparty, counterpartyId, pricing, checkpointLine });
   } catch (error) {
     await slot.release();
     throw error;
@@ -76,14 +75,15 @@ async function open(
     counterparty,
     counterpartyId,
     pricing,
+    checkpointLine,
   }: {
     side: 'buyer' | 'seller';
     counterparty: string;
     counterpartyId: string | null;
     pricing: { rate_cents: number; fee_bps: number };
+    checkpointLine: string | null;
   },
 ) {
-  const checkpoint = await currentCheckpointLine(deps.database.db);
   const escrowId = randomUUID();
   const actorMeta = { ...meta, actor: user.id };
   const result = await onEscrow(
@@ -133,7 +133,7 @@ async function open(
                   : 'Agree to the terms, or decline them, on the escrow page: you ship only once the payment is verified.',
                 '',
                 `Sign in (or register with this e-mail address and confirm it) to see it: ${publicUrl(deps.config)}/escrow/${escrowId}`,
-                ...(checkpoint ? [checkpoint] : []),
+                ...(checkpointLine ? [checkpointLine] : []),
               ].join('\n'),
             },
           ]),

@@ -2,6 +2,7 @@ import { CompiledQuery, type Kysely } from 'kysely';
 import { type Limit, type Reservation, reservationOf, windowsAt } from '../auth/rate-limit.ts';
 import { PREPARE } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
+import { checkpointLine } from '../mail/checkpoint-line.ts';
 
 /** What opening an escrow needs to know before it decides, read while its slot of the per-user limit is taken. */
 export interface CreationContext {
@@ -11,11 +12,13 @@ export interface CreationContext {
   pricing: { rate_cents: number; fee_bps: number } | null;
   /** The verified buyer or seller account holding the counterparty's e-mail address, bound at once. */
   counterpartyId: string | null;
+  /** The invitation's last line: the transparency log's latest checkpoint (null before the first is signed). */
+  checkpointLine: string | null;
 }
 
 /**
- * ONE statement for what a creation used to ask in four (the slot, the previous window's count, the pricing, the
- * counterparty's account). Every creation of one user takes the same counter row, so the statement's commit skips
+ * ONE statement for what a creation used to ask in five (the slot, the previous window's count, the pricing, the
+ * counterparty's account, the latest checkpoint for the invitation's last line). Every creation of one user takes the same counter row, so the statement's commit skips
  * its own WAL flush (`synchronous_commit` off for this transaction only): its row lock is then held for the
  * statement, not for a disk flush, and the creations of one user no longer queue behind each other's flushes.
  * Nothing is lost by it: the slot is written to the WAL before the escrow's events, whose commit flushes the WAL
@@ -31,8 +34,10 @@ slot AS (
 SELECT slot.count AS current,
   coalesce((SELECT count FROM rate_limit_counters WHERE bucket = $1 AND key = $2 AND window_start = $4), 0) AS previous,
   settings.rate_cents, settings.fee_bps,
-  (SELECT id FROM users WHERE lower(email) = $5 AND email_verified AND role <> 'admin') AS counterparty_id
-FROM quick CROSS JOIN slot LEFT JOIN settings ON settings.id = 1`;
+  (SELECT id FROM users WHERE lower(email) = $5 AND email_verified AND role <> 'admin') AS counterparty_id,
+  checkpoint.note AS checkpoint_note, checkpoint.size AS checkpoint_size, checkpoint.root_hash AS checkpoint_root
+FROM quick CROSS JOIN slot LEFT JOIN settings ON settings.id = 1
+LEFT JOIN LATERAL (SELECT note, size, root_hash FROM tlog_checkpoints ORDER BY size DESC LIMIT 1) AS checkpoint ON true`;
 
 interface Found {
   current: number | string;
@@ -40,6 +45,9 @@ interface Found {
   rate_cents: number | string | null;
   fee_bps: number | string | null;
   counterparty_id: string | null;
+  checkpoint_note: string | null;
+  checkpoint_size: number | string | null;
+  checkpoint_root: string | null;
 }
 
 export async function creationContext(
@@ -68,5 +76,13 @@ export async function creationContext(
     slot,
     pricing: rate ? { rate_cents: rate, fee_bps: Number(found.fee_bps) } : null,
     counterpartyId: found.counterparty_id,
+    checkpointLine:
+      found.checkpoint_note === null
+        ? null
+        : checkpointLine({
+            note: found.checkpoint_note,
+            size: Number(found.checkpoint_size),
+            root_hash: found.checkpoint_root ?? '',
+          }),
   };
 }
