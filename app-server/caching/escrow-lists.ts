@@ -9,8 +9,12 @@ import { AnswersAtPosition } from './answers-at-position.ts';
 export class EscrowListAnswers {
   private readonly answers = new AnswersAtPosition();
 
-  answer(user: SignedInUser, position: number | undefined, compute: () => Promise<string>): Promise<string> {
-    if (position === undefined) return compute();
+  async answer(
+    user: SignedInUser,
+    position: number | undefined,
+    compute: () => Promise<string>,
+  ): Promise<Buffer<ArrayBuffer>> {
+    if (position === undefined) return Buffer.from(await compute());
     // Everything the list depends on besides the escrows read model: who asks, as what, by which verified e-mail.
     const key = [user.id, user.role, user.email_verified ? user.email.toLowerCase() : ''].join('\u0000');
     return this.answers.answer(position, key, compute);

@@ -29,6 +29,9 @@ export const rowsAnswer = <T extends z.ZodType>(description: string, schema: T) 
   content: { 'application/json': { schema: schema as unknown as z.ZodType<unknown> } },
 });
 
-/** An answer whose JSON text is already made (by the database, see escrows/view.ts): sent as it is. */
-export const jsonText = <T, S extends 200 | 201>(c: Context, text: string, status: S) =>
+/**
+ * An answer whose JSON text is already made (by the database, see escrows/view.ts), or its UTF-8 bytes (a kept
+ * answer, see caching/answers-at-position.ts): sent as it is.
+ */
+export const jsonText = <T, S extends 200 | 201>(c: Context, text: string | Uint8Array<ArrayBuffer>, status: S) =>
   c.body(text, status, { 'content-type': 'application/json' }) as unknown as TypedResponse<T, S, 'json'>;

@@ -13,7 +13,7 @@ export class PublicReviewsCache {
 
   constructor(private readonly db: Kysely<Database>) {}
 
-  async answer(key: string, compute: () => Promise<string>): Promise<string> {
+  async answer(key: string, compute: () => Promise<string>): Promise<Buffer<ArrayBuffer>> {
     return this.answers.answer(await lastReviewEvent(this.db), key, compute);
   }
 }
