@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { emailAddress, totpCodeField } from './input-fields.ts';
+import { adminCancelSchema } from './admin-escrow-requests.ts';
+import { emailAddress } from './input-fields.ts';
 import { passwordSchema } from './user-requests.ts';
 
 /** What an admin changes about an account (/api/admin/users). */
@@ -19,15 +20,11 @@ export const userUpdateSchema = z.object({
 /** POST /api/admin/users/{id}/suspend. */
 export const suspendUserSchema = z.object({ reason: z.string().trim().min(1, 'reason is required').max(1000) });
 
-/** POST /api/admin/users/{id}/cancel-unpaid-escrows: every unpaid escrow of a suspended account, with one reason. */
-export const cancelUnpaidEscrowsSchema = z.object({
-  reason: z
-    .string('reason is required')
-    .trim()
-    .min(1, 'reason is required')
-    .max(1000, 'reason must be at most 1000 characters'),
-  totp_code: totpCodeField,
-});
+/**
+ * POST /api/admin/users/{id}/cancel-unpaid-escrows: every unpaid escrow of a suspended account, with one reason (the
+ * form of an admin's cancelling one escrow).
+ */
+export const cancelUnpaidEscrowsSchema = adminCancelSchema;
 
 /** Its answer: the escrows cancelled (their addresses freed) and those left, each with why. */
 export const cancelledUnpaidEscrowsSchema = z.object({

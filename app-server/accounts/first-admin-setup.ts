@@ -1,17 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { userAggregate } from '../../domain/aggregates.ts';
 import { SYSTEM_ACTOR } from '../../domain/shared/context.ts';
 import { DomainError } from '../../domain/shared/errors.ts';
 import type { z } from 'zod';
 import { hashPassword } from '../auth/passwords.ts';
 import { openSession } from '../auth/sessions.ts';
 import { hashToken, newSecretToken } from '../auth/tokens.ts';
-import { handle } from '../commands/handle.ts';
 import { publicUrl } from '../config.ts';
 import type { Database } from '../db/schema.ts';
 import type { AppDeps } from '../app-deps.ts';
 import type { firstAdminSchema } from '../../contract/user-requests.ts';
+import { recordAdmin } from './first-admin.ts';
 
 export const adminExists = async (db: Kysely<Database>) =>
   (await db.selectFrom('users').select('id').where('role', '=', 'admin').limit(1).executeTakeFirst()) !== undefined;
@@ -65,38 +64,22 @@ export async function createFirstAdmin(
   if (!(await setupTokenValid(db, token))) throw invalidLink();
   const id = randomUUID();
   const hash = await hashPassword(input.password, { log2N: deps.config.PASSWORD_HASH_COST, r: 8, p: 1 });
-  const now = new Date().toISOString();
-  const meta = { actor: SYSTEM_ACTOR, requestId };
-  await handle(
-    deps.store,
-    userAggregate,
-    id,
-    {
-      type: 'register',
-      user_id: id,
-      username: input.username,
-      email: input.email,
-      full_name: input.full_name,
-      role: 'admin',
-      country: null,
-      phone: null,
-    },
-    meta,
-    {
-      alsoWrite: async (trx) => {
-        const deleted = await trx.deleteFrom('setup_tokens').returning('token_hash').execute();
-        const otherAdmin = await trx
-          .selectFrom('users')
-          .select('id')
-          .where('role', '=', 'admin')
-          .where('id', '!=', id)
-          .limit(1)
-          .executeTakeFirst();
-        if (!deleted.some((row) => row.token_hash === hashToken(token)) || otherAdmin) throw invalidLink();
-        await trx.insertInto('credentials').values({ user_id: id, password_hash: hash, updated_at: now }).execute();
-      },
+  const { username, email, full_name } = input;
+  await recordAdmin(
+    deps,
+    { id, username, email, full_name, password_hash: hash },
+    { actor: SYSTEM_ACTOR, requestId },
+    async (trx) => {
+      const deleted = await trx.deleteFrom('setup_tokens').returning('token_hash').execute();
+      const otherAdmin = await trx
+        .selectFrom('users')
+        .select('id')
+        .where('role', '=', 'admin')
+        .where('id', '!=', id)
+        .limit(1)
+        .executeTakeFirst();
+      if (!deleted.some((row) => row.token_hash === hashToken(token)) || otherAdmin) throw invalidLink();
     },
   );
-  await handle(deps.store, userAggregate, id, { type: 'verifyEmail', email: input.email }, meta);
   return { userId: id, token: await openSession(db, id) };
 }

@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import type { Transaction } from 'kysely';
 import { userAggregate } from '../../domain/aggregates.ts';
 import { SYSTEM_ACTOR } from '../../domain/shared/context.ts';
 import { invalidInput } from '../../domain/shared/errors.ts';
 import { passwordSchema, usernameSchema } from '../../contract/user-requests.ts';
 import { hashPassword } from '../auth/passwords.ts';
-import { handle } from '../commands/handle.ts';
+import { type CommandMeta, handle } from '../commands/handle.ts';
+import type { Database } from '../db/schema.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { findUserByUsername } from './user-view.ts';
 
@@ -25,29 +27,38 @@ export async function ensureAdmin(
   const id = randomUUID();
   const email = input.email.trim().toLowerCase();
   const hash = await hashPassword(password.data, { log2N: deps.config.PASSWORD_HASH_COST, r: 8, p: 1 });
-  const meta = { actor: SYSTEM_ACTOR, requestId: 'first-admin' };
+  await recordAdmin(
+    deps,
+    { id, username: username.data, email, full_name: 'Administrator', password_hash: hash },
+    { actor: SYSTEM_ACTOR, requestId: 'first-admin' },
+  );
+  return 'created';
+}
+
+/**
+ * Records an admin's account and password hash, its e-mail verified (the operator typed it). `check` runs first in
+ * the transaction that writes the account, and refuses it by throwing.
+ */
+export async function recordAdmin(
+  deps: Pick<AppDeps, 'store'>,
+  account: { id: string; username: string; email: string; full_name: string; password_hash: string },
+  meta: CommandMeta,
+  check: (trx: Transaction<Database>) => Promise<void> = async () => {},
+): Promise<void> {
+  const { id, username, email, full_name, password_hash } = account;
   const now = new Date().toISOString();
   await handle(
     deps.store,
     userAggregate,
     id,
-    {
-      type: 'register',
-      user_id: id,
-      username: username.data,
-      email,
-      full_name: 'Administrator',
-      role: 'admin',
-      country: null,
-      phone: null,
-    },
+    { type: 'register', user_id: id, username, email, full_name, role: 'admin', country: null, phone: null },
     meta,
     {
       alsoWrite: async (trx) => {
-        await trx.insertInto('credentials').values({ user_id: id, password_hash: hash, updated_at: now }).execute();
+        await check(trx);
+        await trx.insertInto('credentials').values({ user_id: id, password_hash, updated_at: now }).execute();
       },
     },
   );
   await handle(deps.store, userAggregate, id, { type: 'verifyEmail', email }, meta);
-  return 'created';
 }

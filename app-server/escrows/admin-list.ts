@@ -1,21 +1,13 @@
 import { type Kysely, sql } from 'kysely';
+import type { z } from 'zod';
+import type { escrowStatusSchema } from '../../contract/escrows.ts';
 import type { Database } from '../db/schema.ts';
 import { jsonArray } from '../db/json-view.ts';
 import { actingOnRow, ESCROW_STATE_COLUMNS } from './allowed-actions.ts';
 import { escrowViewJson, withSide } from './view.ts';
 
-export const ESCROW_STATUSES = [
-  'pending_payment',
-  'funded',
-  'released',
-  'disputed',
-  'frozen',
-  'cancelled',
-  'refunded',
-] as const;
-
 export interface AdminEscrowQuery {
-  status?: (typeof ESCROW_STATUSES)[number] | undefined;
+  status?: z.infer<typeof escrowStatusSchema> | undefined;
   /** Part of an escrow id (from its start) or of the buyer's or seller's e-mail. */
   search?: string | undefined;
   /** 'true': only escrows ready to release; 'true' refund_due: only escrows the admins owe a refund. */

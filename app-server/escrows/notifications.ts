@@ -4,7 +4,6 @@ import { displayUtc } from '../../domain/shared/display-time.ts';
 import type { EscrowEvent } from '../../domain/escrow/events.ts';
 import type { StoredEvent } from '../../domain/stored-event.ts';
 import type { EscrowRow } from '../../projections/escrows/table.ts';
-import { idOfStream } from '../../projections/stream-ids.ts';
 import type { Database } from '../db/schema.ts';
 import { adminConsolePath, adminEmails } from '../mail/admins.ts';
 import { takeNotice } from '../mail/notices.ts';
@@ -12,6 +11,7 @@ import { currentCheckpointLine } from '../mail/checkpoint-line.ts';
 import { enqueueMail, type OutgoingMail } from '../mail/outbox.ts';
 import { escrowRef, userWords } from '../mail/user-words.ts';
 import { actingOnRow } from './allowed-actions.ts';
+import { escrowOfEvent } from './escrow-of-event.ts';
 import type { Letter } from './letter.ts';
 import { proposalLetters, type ProposalRow } from './proposal-letters.ts';
 import { hasEnded } from '../../domain/escrow/final-statuses.ts';
@@ -357,11 +357,7 @@ export function notifyOnEscrowEvents(baseUrl: string) {
     let checkpoint: Promise<string | null> | null = null;
     for (const event of stored) {
       if (event.stream_type !== 'escrow') continue;
-      const escrow = await trx
-        .selectFrom('escrows')
-        .selectAll()
-        .where('id', '=', idOfStream(event.stream_id))
-        .executeTakeFirst();
+      const escrow = await escrowOfEvent(trx, event);
       if (!escrow) continue;
       const proposalId = PROPOSAL_EVENTS.has(event.type) ? (event.data as { proposal_id: string }).proposal_id : null;
       const proposal = proposalId

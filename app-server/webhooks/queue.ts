@@ -2,8 +2,8 @@ import { type Transaction, sql } from 'kysely';
 import { escrowEventSchemas } from '../../domain/escrow/events.ts';
 import type { EscrowEvent } from '../../domain/escrow/events.ts';
 import type { StoredEvent } from '../../domain/stored-event.ts';
-import { idOfStream } from '../../projections/stream-ids.ts';
 import type { Database } from '../db/schema.ts';
+import { escrowOfEvent } from '../escrows/escrow-of-event.ts';
 import type { AfterAppend } from '../event-store/event-store.ts';
 import { escrowEventBody, messageIdFor, webhookTypeOf } from './payload.ts';
 
@@ -48,11 +48,7 @@ export async function queueWebhookDeliveries(trx: Transaction<Database>, stored:
     const type = webhookTypeOf(event.type);
     const interested = endpoints.filter((e) => e.event_types.includes(type));
     if (interested.length === 0) continue;
-    const escrow = await trx
-      .selectFrom('escrows')
-      .selectAll()
-      .where('id', '=', idOfStream(event.stream_id))
-      .executeTakeFirst();
+    const escrow = await escrowOfEvent(trx, event);
     if (!escrow) continue;
     const payload = escrowEventBody(event, escrow);
     for (const endpoint of interested) {

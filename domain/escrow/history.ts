@@ -35,7 +35,9 @@ const resolutionWords = {
   split: 'split between the parties',
 } as const;
 
-const empty = {
+type Entry = Omit<EscrowHistoryEntry, 'version' | 'occurred_at' | 'type'>;
+type Details = Omit<Entry, 'summary' | 'actor_side'>;
+const noDetails: Details = {
   reason: null,
   outcome: null,
   address: null,
@@ -45,188 +47,131 @@ const empty = {
   buyer_sats: null,
   evidence_files: null,
 };
+/** An entry: what happened in words, on whose side, and the details it shows (the others null). */
+const entry = (summary: string, actor_side: Side, shown: Partial<Details> = {}): Entry => ({
+  ...noDetails,
+  summary,
+  actor_side,
+  ...shown,
+});
 
 /**
  * One stored event as the escrow's parties may read it: what happened in words, on whose side, and only what
  * both parties are entitled to see. Admin notes, freeze reasons, the buyer's private payment notes and account ids
  * never appear. The actor's side is read from the event itself, not from who the acting account is today.
  */
-function entryFor(
-  event: Dated,
-  creatorSide: 'buyer' | 'seller',
-  proposals: Proposals,
-): Omit<EscrowHistoryEntry, 'version' | 'occurred_at' | 'type'> | null {
+function entryFor(event: Dated, creatorSide: 'buyer' | 'seller', proposals: Proposals): Entry | null {
   switch (event.type) {
     case 'EscrowCreated':
-      return {
-        ...empty,
-        summary: `Escrow opened by the ${event.data.creator_side}`,
-        actor_side: event.data.creator_side,
-      };
+      return entry(`Escrow opened by the ${event.data.creator_side}`, event.data.creator_side);
     case 'PaymentAddressAssigned':
-      return {
-        ...empty,
-        summary:
-          event.data.assigned_via === 'admin'
-            ? 'Payment address assigned by an admin'
-            : 'Payment address given to the buyer',
-        actor_side: event.data.assigned_via,
-        address: event.data.address,
-      };
+      return entry(
+        event.data.assigned_via === 'admin'
+          ? 'Payment address assigned by an admin'
+          : 'Payment address given to the buyer',
+        event.data.assigned_via,
+        { address: event.data.address },
+      );
     case 'PaymentMarked':
-      return {
-        ...empty,
-        summary: 'Payment marked as sent',
-        actor_side: 'buyer',
-        evidence_files: event.data.evidence.length,
-      };
+      return entry('Payment marked as sent', 'buyer', { evidence_files: event.data.evidence.length });
     case 'PaymentRejected':
-      return {
-        ...empty,
-        summary: 'Payment not confirmed on the chain; the buyer may mark it again',
-        actor_side: 'admin',
-      };
+      return entry('Payment not confirmed on the chain; the buyer may mark it again', 'admin');
     case 'PaymentVerified':
-      return {
-        ...empty,
-        summary: 'Payment verified: the money is held in escrow',
-        actor_side: 'admin',
-        txid: event.data.txid,
-      };
+      return entry('Payment verified: the money is held in escrow', 'admin', { txid: event.data.txid });
     case 'ReceiptConfirmed':
       return event.data.automatic
-        ? { ...empty, summary: 'Accepted: the inspection period ended with no dispute', actor_side: 'system' }
-        : { ...empty, summary: 'Receipt confirmed by the buyer', actor_side: 'buyer' };
+        ? entry('Accepted: the inspection period ended with no dispute', 'system')
+        : entry('Receipt confirmed by the buyer', 'buyer');
     case 'TermsAgreed':
-      return { ...empty, summary: `Terms agreed by the ${event.data.side}`, actor_side: event.data.side };
+      return entry(`Terms agreed by the ${event.data.side}`, event.data.side);
     case 'TermsDeclined':
-      return {
-        ...empty,
-        summary: `Terms declined by the ${event.data.side}`,
-        actor_side: event.data.side,
-        reason: event.data.reason,
-      };
+      return entry(`Terms declined by the ${event.data.side}`, event.data.side, { reason: event.data.reason });
     case 'ShipmentRecorded': {
       const { method, carrier, tracking } = event.data;
       const how = method === 'shipping' ? `Shipped with ${carrier}${tracking ? ` (tracking ${tracking})` : ''}` : null;
       const what = how ?? (method === 'digital' ? 'Delivered digitally' : 'Service delivered');
-      return { ...empty, summary: `${what}, says the seller`, actor_side: 'seller' };
+      return entry(`${what}, says the seller`, 'seller');
     }
     case 'GoodsReceived':
-      return {
-        ...empty,
-        summary: `Marked received by the buyer; the inspection period ends ${displayUtc(event.data.inspection_ends_at)}`,
-        actor_side: 'buyer',
-      };
+      return entry(
+        `Marked received by the buyer; the inspection period ends ${displayUtc(event.data.inspection_ends_at)}`,
+        'buyer',
+      );
     case 'PayoutAddressSet': {
       const which = event.data.side === 'seller' ? 'Payout address' : 'Refund address';
       const verb = event.data.replaces ? `replaced (was ${event.data.replaces})` : 'set';
       const held = event.data.held_until ? `; no money goes to it before ${displayUtc(event.data.held_until)}` : '';
-      return {
-        ...empty,
-        summary: `${which} ${verb} by the ${event.data.side}${held}`,
-        actor_side: event.data.side,
+      return entry(`${which} ${verb} by the ${event.data.side}${held}`, event.data.side, {
         address: event.data.address,
-      };
+      });
     }
     case 'PartyBound':
       // Which account holds a side is bookkeeping, not a step of the deal (and account ids never appear).
       return null;
     case 'EscrowReleased':
-      return {
-        ...empty,
-        summary: 'Released to the seller',
-        actor_side: 'admin',
+      return entry('Released to the seller', 'admin', {
         txid: event.data.txid,
         seller_sats: event.data.seller_sats,
-      };
+      });
     case 'EscrowRefunded':
-      return {
-        ...empty,
-        summary: event.data.proposal_id ? 'Refunded to the buyer, as both parties agreed' : 'Refunded to the buyer',
-        actor_side: 'admin',
-        txid: event.data.txid,
-        buyer_sats: event.data.buyer_sats,
-      };
+      return entry(
+        event.data.proposal_id ? 'Refunded to the buyer, as both parties agreed' : 'Refunded to the buyer',
+        'admin',
+        { txid: event.data.txid, buyer_sats: event.data.buyer_sats },
+      );
     case 'DisputeOpened':
-      return {
-        ...empty,
-        summary: `Dispute opened by the ${event.data.opened_by_side}`,
-        actor_side: event.data.opened_by_side,
+      return entry(`Dispute opened by the ${event.data.opened_by_side}`, event.data.opened_by_side, {
         reason: event.data.reason,
-      };
+      });
     case 'DisputeResolved': {
       const { resolution } = event.data;
       const what = event.data.dispute_id === null ? 'Settled as both parties agreed' : 'Dispute resolved';
-      return {
-        ...empty,
-        summary: resolution ? `${what}: ${resolutionWords[resolution]}` : `${what} without moving money`,
-        actor_side: 'admin',
+      return entry(resolution ? `${what}: ${resolutionWords[resolution]}` : `${what} without moving money`, 'admin', {
         outcome: event.data.outcome,
         txid: event.data.txid,
         seller_percent: event.data.seller_percent,
         seller_sats: resolution ? event.data.seller_sats : null,
         buyer_sats: resolution ? event.data.buyer_sats : null,
-      };
+      });
     }
     case 'ProposalMade':
-      return {
-        ...empty,
-        summary: `The ${event.data.side} proposed ${proposalTerms(event.data)}`,
-        actor_side: event.data.side,
+      return entry(`The ${event.data.side} proposed ${proposalTerms(event.data)}`, event.data.side, {
         reason: event.data.note,
         seller_percent: event.data.seller_percent,
         seller_sats: event.data.seller_sats,
         buyer_sats: event.data.buyer_sats,
-      };
+      });
     case 'ProposalAccepted': {
       const moved = event.data.payment_due_at ?? event.data.inspection_ends_at;
-      return {
-        ...empty,
-        summary: `The ${event.data.side} accepted ${termsOf(proposals, event.data.proposal_id)}${moved ? `; it now ends ${displayUtc(moved)}` : ''}`,
-        actor_side: event.data.side,
-      };
+      return entry(
+        `The ${event.data.side} accepted ${termsOf(proposals, event.data.proposal_id)}${moved ? `; it now ends ${displayUtc(moved)}` : ''}`,
+        event.data.side,
+      );
     }
     case 'ProposalDeclined':
-      return {
-        ...empty,
-        summary: `The ${event.data.side} declined ${termsOf(proposals, event.data.proposal_id)}`,
-        actor_side: event.data.side,
+      return entry(`The ${event.data.side} declined ${termsOf(proposals, event.data.proposal_id)}`, event.data.side, {
         reason: event.data.reason,
-      };
+      });
     case 'ProposalWithdrawn':
-      return {
-        ...empty,
-        summary: `The ${event.data.side} withdrew ${termsOf(proposals, event.data.proposal_id)}`,
-        actor_side: event.data.side,
-      };
+      return entry(`The ${event.data.side} withdrew ${termsOf(proposals, event.data.proposal_id)}`, event.data.side);
     case 'EscrowCancelled':
-      if (event.data.proposal_id)
-        return { ...empty, summary: 'Cancelled as both parties agreed', actor_side: 'system' };
+      if (event.data.proposal_id) return entry('Cancelled as both parties agreed', 'system');
       return event.data.by === 'admin'
-        ? {
-            ...empty,
-            summary: 'Cancelled by an admin before any payment',
-            actor_side: 'admin',
-            reason: event.data.reason,
-          }
-        : { ...empty, summary: `Cancelled by the ${creatorSide}`, actor_side: creatorSide };
+        ? entry('Cancelled by an admin before any payment', 'admin', { reason: event.data.reason })
+        : entry(`Cancelled by the ${creatorSide}`, creatorSide);
     case 'EscrowExpired':
-      return { ...empty, summary: 'Cancelled: no payment was marked before the deadline', actor_side: 'system' };
+      return entry('Cancelled: no payment was marked before the deadline', 'system');
     case 'EscrowFrozen':
-      return { ...empty, summary: 'Frozen by an admin', actor_side: 'admin' };
+      return entry('Frozen by an admin', 'admin');
     case 'EscrowUnfrozen':
-      return { ...empty, summary: 'Unfrozen by an admin', actor_side: 'admin' };
+      return entry('Unfrozen by an admin', 'admin');
     case 'MessagePosted':
       // The words are in the conversation beside the timeline; here only that one was written, and by whom.
-      return {
-        ...empty,
-        summary: event.data.file
-          ? `Message with a file from the ${event.data.side}`
-          : `Message from the ${event.data.side}`,
-        actor_side: event.data.side,
-        evidence_files: event.data.file ? 1 : null,
-      };
+      return entry(
+        event.data.file ? `Message with a file from the ${event.data.side}` : `Message from the ${event.data.side}`,
+        event.data.side,
+        { evidence_files: event.data.file ? 1 : null },
+      );
     default: {
       const unknown: never = event;
       throw new Error(`Unknown escrow event ${(unknown as { type: string }).type}`);
@@ -242,7 +187,7 @@ export function partyHistory(events: readonly Dated[]): EscrowHistoryEntry[] {
   const proposals = new Map<string, Made>();
   return events.flatMap((event) => {
     if (event.type === 'ProposalMade') proposals.set(event.data.proposal_id, event.data);
-    const entry = entryFor(event, creatorSide, proposals);
-    return entry ? [{ version: event.stream_version, occurred_at: event.occurred_at, type: event.type, ...entry }] : [];
+    const told = entryFor(event, creatorSide, proposals);
+    return told ? [{ version: event.stream_version, occurred_at: event.occurred_at, type: event.type, ...told }] : [];
   });
 }

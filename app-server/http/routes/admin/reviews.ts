@@ -18,6 +18,8 @@ type Moderation = Parameters<typeof moderateReview>[2];
 
 const message = jsonAnswer('Done', z.object({ detail: z.string() }));
 const list = jsonAnswer('Reviews', adminReviewsSchema);
+/** Every moderation action: an admin write that is no power. */
+const MODERATION = notAPower('review moderation: moves no money, grants no power');
 
 /** /api/admin/reviews: moderation of reviews. Every action is an event on the review's stream, checked by its decider. */
 export function adminReviewRoutes(deps: AppDeps) {
@@ -44,7 +46,7 @@ export function adminReviewRoutes(deps: AppDeps) {
       'Publish a pending review',
       { request: { params: idParam } },
       { 200: message },
-      notAPower('review moderation: moves no money, grants no power'),
+      MODERATION,
     ),
     async (c) => {
       await act(c, c.req.valid('param').id, { type: 'approve' });
@@ -59,7 +61,7 @@ export function adminReviewRoutes(deps: AppDeps) {
       'Reject a pending review with a reason',
       { request: { params: idParam, body: formBody(rejectReviewSchema) } },
       { 200: message },
-      notAPower('review moderation: moves no money, grants no power'),
+      MODERATION,
     ),
     async (c) => {
       const { reason } = c.req.valid('form');
@@ -75,7 +77,7 @@ export function adminReviewRoutes(deps: AppDeps) {
       'Replace the text (kept in the log) and publish',
       { request: { params: idParam, body: formBody(editReviewSchema) } },
       { 200: message },
-      notAPower('review moderation: moves no money, grants no power'),
+      MODERATION,
     ),
     async (c) => {
       const { edited_text, admin_note } = c.req.valid('form');
@@ -91,7 +93,7 @@ export function adminReviewRoutes(deps: AppDeps) {
       'Put a rejected review back into moderation',
       { request: { params: idParam } },
       { 200: message },
-      notAPower('review moderation: moves no money, grants no power'),
+      MODERATION,
     ),
     async (c) => {
       await act(c, c.req.valid('param').id, { type: 'reopen' });
@@ -106,7 +108,7 @@ export function adminReviewRoutes(deps: AppDeps) {
       'Delete a review permanently (its history stays in the log)',
       { request: { params: idParam } },
       { 200: message },
-      notAPower('review moderation: moves no money, grants no power'),
+      MODERATION,
     ),
     async (c) => {
       await act(c, c.req.valid('param').id, { type: 'delete' });

@@ -178,46 +178,28 @@ export function adminEscrowRoutes(deps: AppDeps) {
       return afterMoneyAction(c, id, () => resolveEscrow(deps, id, resolutionOf(c.req.valid('form')), meta(c)));
     },
   );
-  app.openapi(
-    adminRoute(
-      'post',
-      '/{id}/freeze',
-      'Freeze an escrow that is not final',
-      { request: { params: idParam, body: formBody(freezeReasonSchema) } },
-      { 200: escrowAnswer },
-      ADMIN_POWER,
-    ),
-    async (c) =>
-      jsonText(
-        c,
-        await act(c, c.req.valid('param').id, () => ({
-          type: 'freeze',
-          by: 'admin',
-          reason: c.req.valid('form').reason,
-        })),
-        200,
+  const freezes = [
+    { type: 'freeze', summary: 'Freeze an escrow that is not final' },
+    { type: 'unfreeze', summary: 'Unfreeze: back to where it was' },
+  ] as const;
+  for (const { type, summary } of freezes) {
+    app.openapi(
+      adminRoute(
+        'post',
+        `/{id}/${type}`,
+        summary,
+        { request: { params: idParam, body: formBody(freezeReasonSchema) } },
+        { 200: escrowAnswer },
+        ADMIN_POWER,
       ),
-  );
-  app.openapi(
-    adminRoute(
-      'post',
-      '/{id}/unfreeze',
-      'Unfreeze: back to where it was',
-      { request: { params: idParam, body: formBody(freezeReasonSchema) } },
-      { 200: escrowAnswer },
-      ADMIN_POWER,
-    ),
-    async (c) =>
-      jsonText(
-        c,
-        await act(c, c.req.valid('param').id, () => ({
-          type: 'unfreeze',
-          by: 'admin',
-          reason: c.req.valid('form').reason,
-        })),
-        200,
-      ),
-  );
+      async (c) =>
+        jsonText(
+          c,
+          await act(c, c.req.valid('param').id, () => ({ type, by: 'admin', reason: c.req.valid('form').reason })),
+          200,
+        ),
+    );
+  }
 
   app.openapi(
     adminRoute(
