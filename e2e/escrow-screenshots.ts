@@ -12,6 +12,8 @@ import { parseArgs } from 'node:util';
 import { chromium, type Page } from 'playwright-core';
 import { freshAddress } from '../app-server/testing/bitcoin.ts';
 import { send, waitForMail } from './client.ts';
+import { onConsoleError, onRequestElsewhere, sidewaysOverflow, storeSession } from './screenshot-page.ts';
+import { chromiumLaunchOptions } from './support/chromium.ts';
 
 const { values } = parseArgs({
   options: {
@@ -174,50 +176,23 @@ const viewports = [
   ['narrow', { width: 360, height: 740 }],
 ] as const;
 mkdirSync(values.out!, { recursive: true });
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: [
-    '--headless',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-quic',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-  ],
-});
+const browser = await chromium.launch(chromiumLaunchOptions);
 const problems: string[] = [];
 
 async function shoot(list: typeof shots) {
   for (const [viewportName, viewport] of viewports) {
     const context = await browser.newContext({ viewport });
     const page = await context.newPage();
-    page.on(
-      'console',
-      (m) =>
-        m.type() === 'error' &&
-        !m.text().startsWith('Failed to load resource') &&
-        problems.push(`${viewportName} console error: ${m.text()}`),
-    );
-    page.on(
-      'request',
-      (r) =>
-        !r.url().startsWith(base) &&
-        !r.url().startsWith('data:') &&
-        problems.push(`request to another host: ${r.url()}`),
-    );
+    onConsoleError(page, (text) => problems.push(`${viewportName} console error: ${text}`));
+    onRequestElsewhere(page, base, (url) => problems.push(`request to another host: ${url}`));
     for (const shot of list) {
       if (values.only && !shot.name.includes(values.only)) continue;
-      await page.goto(`${base}/`);
-      await page.evaluate((token) => localStorage.setItem('escrow.session', token), shot.token);
+      await storeSession(page, base, shot.token);
       await page.goto(`${base}${shot.path}`, { waitUntil: 'networkidle' });
       await page.locator('h1').first().waitFor();
       if (shot.act) await shot.act(page);
       await page.waitForTimeout(400);
-      const overflow = await page.evaluate(
-        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
-      );
+      const overflow = await sidewaysOverflow(page);
       if (overflow > 0) problems.push(`${shot.name} scrolls sideways by ${overflow}px at ${viewport.width} px`);
       if (viewportName === 'narrow') continue;
       await page.screenshot({ path: `${values.out}/${shot.name}-${viewportName}.png`, fullPage: true });

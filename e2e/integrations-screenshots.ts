@@ -10,6 +10,8 @@ import { mkdirSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import AxeBuilder from '@axe-core/playwright';
 import { chromium } from 'playwright-core';
+import { onConsoleError, storeSession } from './screenshot-page.ts';
+import { chromiumLaunchOptions } from './support/chromium.ts';
 
 const { values } = parseArgs({
   options: {
@@ -81,19 +83,7 @@ const pages = [
 ] as const;
 
 mkdirSync(values.out!, { recursive: true });
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: [
-    '--headless',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-quic',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-  ],
-});
+const browser = await chromium.launch(chromiumLaunchOptions);
 const problems: string[] = [];
 try {
   for (const [width, height] of [
@@ -103,15 +93,11 @@ try {
     for (const [name, token, path, waitFor] of pages) {
       const context = await browser.newContext({ viewport: { width, height } });
       const page = await context.newPage();
-      page.on('console', (m) => {
-        if (m.type() === 'error' && !m.text().startsWith('Failed to load resource'))
-          problems.push(`${name} ${width}: console error ${m.text()}`);
-      });
+      onConsoleError(page, (text) => problems.push(`${name} ${width}: console error ${text}`));
       page.on('response', (r) => {
         if (r.status() >= 400) problems.push(`${name} ${width}: ${r.status()} from ${r.url()}`);
       });
-      await page.goto(`${base}/`);
-      await page.evaluate((t) => localStorage.setItem('escrow.session', t), token);
+      await storeSession(page, base, token);
       await page.goto(`${base}${path}`);
       await page.getByText(waitFor).first().waitFor();
       if (name !== 'overview') await page.getByRole('button', { name: 'Delivery log' }).first().click();

@@ -8,6 +8,8 @@ import { mkdirSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { chromium, type Page } from 'playwright-core';
 import { prepareScreenshotData } from './screenshot-data.ts';
+import { onConsoleError, onRequestElsewhere, sidewaysOverflow, storeSession } from './screenshot-page.ts';
+import { chromiumLaunchOptions } from './support/chromium.ts';
 
 const { values } = parseArgs({
   options: {
@@ -82,44 +84,25 @@ const viewports = [
 ] as const;
 
 mkdirSync(values.out!, { recursive: true });
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: [
-    '--headless',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-quic',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-  ],
-});
+const browser = await chromium.launch(chromiumLaunchOptions);
 const problems: string[] = [];
 try {
   for (const [viewportName, viewport] of viewports) {
     const context = await browser.newContext({ viewport });
     const page = await context.newPage();
-    page.on('console', (message) => {
-      // Refused calls show up as responses below; anything else logged as an error is a problem (CSP included).
-      if (message.type() === 'error' && !message.text().startsWith('Failed to load resource'))
-        problems.push(`${viewportName} console error: ${message.text()}`);
-    });
+    // Refused calls show up as responses below; anything else logged as an error is a problem (CSP included).
+    onConsoleError(page, (text) => problems.push(`${viewportName} console error: ${text}`));
     page.on('response', (response) => {
       // 503 is the API's documented "not ready" (e.g. no BTC rate set yet); any other 5xx is a fault.
       if (response.status() >= 500 && response.status() !== 503)
         problems.push(`${response.status()} from ${response.url()}`);
     });
-    page.on('request', (request) => {
-      if (!request.url().startsWith(values.base!) && !request.url().startsWith('data:'))
-        problems.push(`request to another host: ${request.url()}`);
-    });
+    onRequestElsewhere(page, values.base!, (url) => problems.push(`request to another host: ${url}`));
     const shots = sessionToken ? [...pages, ...signedInPages] : pages;
     for (const [name, path, act] of shots) {
       if (name === signedInPages[0]?.[0]) {
         // From here on the browser holds the session, as the app stores it after a sign-in.
-        await page.goto(`${values.base}/`);
-        await page.evaluate((token) => localStorage.setItem('escrow.session', token), sessionToken!);
+        await storeSession(page, values.base!, sessionToken!);
       }
       await page.goto(`${values.base}${path}`, { waitUntil: 'networkidle' });
       if (act) {
@@ -128,9 +111,7 @@ try {
       }
       const file = `${values.out}/${name}-${viewportName}.png`;
       await page.screenshot({ path: file, fullPage: true });
-      const overflow = await page.evaluate(
-        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
-      );
+      const overflow = await sidewaysOverflow(page);
       if (overflow > 0) problems.push(`${name} scrolls sideways by ${overflow}px at ${viewportName} width`);
       console.log(`${file}`);
     }
