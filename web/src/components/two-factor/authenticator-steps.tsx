@@ -1,6 +1,7 @@
 import { type TwoFactorSetup, useVerifyTwoFactor } from '../../auth/two-factor-api.ts';
 import { CopyButton } from '../ui/copy-button.tsx';
 import { CodeFromAppForm } from './code-from-app-form.tsx';
+import './two-factor.css';
 
 /** The secret in groups of four, easier to type into an app by hand. */
 const grouped = (secret: string) => secret.match(/.{1,4}/g)?.join(' ') ?? secret;

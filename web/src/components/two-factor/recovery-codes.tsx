@@ -5,6 +5,7 @@ import { CopyButton } from '../ui/copy-button.tsx';
 import { useFocusOnMount } from '../ui/focus-on-mount.ts';
 import { Message } from '../ui/message.tsx';
 import { formatDateTime } from '../../lib/format.ts';
+import './two-factor.css';
 
 /** The text of the downloaded file: what the codes are for, for whom, and the codes, one a line. */
 export function recoveryCodesText(codes: readonly string[], username: string, at: Date): string {

@@ -1,15 +1,47 @@
 import { useSearchParams } from 'react-router-dom';
+import { type Column, DataTable } from '../../../components/ui/data-table.tsx';
 import { Pager } from '../../../components/ui/pager.tsx';
 import { QueryState } from '../../../components/ui/query-state.tsx';
 import { useCursorPages } from '../../../hooks/use-cursor-pages.ts';
 import { formatDateTime } from '../../../lib/format.ts';
 import { EscrowLink } from '../shared/escrow-link.tsx';
 import { PanelHead } from '../shared/panel-head.tsx';
-import { AUDIT_PAGE_SIZE, type AuditFilters as Filters, useAuditLogs } from './api/get-audit-logs.ts';
+import { AUDIT_PAGE_SIZE, type AuditEntry, type AuditFilters as Filters, useAuditLogs } from './api/get-audit-logs.ts';
 import { AuditFilters } from './components/audit-filters.tsx';
 import { actorName, sentence } from '../shared/event-words.ts';
 
 const KEYS = ['action_type', 'object_type', 'object_id', 'actor', 'from', 'to'] as const;
+
+const COLUMNS: Column<AuditEntry>[] = [
+  { header: 'Time', cell: (e) => formatDateTime(e.timestamp) },
+  {
+    header: 'Action',
+    className: 'break',
+    cell: (e) => (
+      <>
+        <strong>{sentence(e.summary)}</strong>
+        <div className="small muted mono">{e.action_type}</div>
+      </>
+    ),
+  },
+  {
+    header: 'Object',
+    className: 'small',
+    cell: (e) => (
+      <>
+        {e.object_type}{' '}
+        {e.object_type === 'escrow' ? (
+          <EscrowLink id={e.object_id} />
+        ) : e.object_name ? (
+          e.object_name
+        ) : (
+          <span className="mono">{e.object_id.slice(0, 8)}</span>
+        )}
+      </>
+    ),
+  },
+  { header: 'Actor', className: 'small', cell: actorName },
+];
 
 /** Audit: every event in words, newest first, filtered (in the URL) and paged by the server. */
 export function AuditPanel() {
@@ -38,41 +70,7 @@ export function AuditPanel() {
       >
         {(list) => (
           <>
-            <table className="admin-table">
-              <caption className="visually-hidden">Audit log</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Time</th>
-                  <th scope="col">Action</th>
-                  <th scope="col">Object</th>
-                  <th scope="col">Actor</th>
-                </tr>
-              </thead>
-              <tbody>
-                {list.map((e) => (
-                  <tr key={e.id}>
-                    <td data-label="Time">{formatDateTime(e.timestamp)}</td>
-                    <td data-label="Action" className="break">
-                      <strong>{sentence(e.summary)}</strong>
-                      <div className="small muted mono">{e.action_type}</div>
-                    </td>
-                    <td data-label="Object" className="small">
-                      {e.object_type}{' '}
-                      {e.object_type === 'escrow' ? (
-                        <EscrowLink id={e.object_id} />
-                      ) : e.object_name ? (
-                        e.object_name
-                      ) : (
-                        <span className="mono">{e.object_id.slice(0, 8)}</span>
-                      )}
-                    </td>
-                    <td data-label="Actor" className="small">
-                      {actorName(e)}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <DataTable caption="Audit log" columns={COLUMNS} rows={list} rowKey={(e) => e.id} />
             <Pager
               page={pages.page}
               hasNext={list.length === AUDIT_PAGE_SIZE}

@@ -6,6 +6,7 @@ import { Button } from '../../../components/ui/button.tsx';
 import { Field } from '../../../components/ui/field.tsx';
 import { Message } from '../../../components/ui/message.tsx';
 import { TotpField } from '../../../components/ui/totp-field.tsx';
+import { WholeNumberInput } from '../../../components/ui/whole-number-input.tsx';
 import { useCreateEscrow } from '../api/create-escrow.ts';
 import type { Escrow } from '../api/types.ts';
 import { liveQuote } from '../model/live-quote.ts';
@@ -132,15 +133,7 @@ export function CreateEscrowForm({
           />
         </Field>
         <Field label="Payment deadline (days)" required error={errors.deadline_days} hint="From 1 to 90 days.">
-          <input
-            type="number"
-            inputMode="numeric"
-            min="1"
-            max="90"
-            step="1"
-            value={values.deadline_days}
-            onChange={set('deadline_days')}
-          />
+          <WholeNumberInput min={1} max={90} value={values.deadline_days} onChange={set('deadline_days')} />
         </Field>
         <Field
           label="Inspection period (days)"
@@ -148,15 +141,7 @@ export function CreateEscrowForm({
           error={errors.inspection_days}
           hint="From 0 to 30: how long the buyer has to inspect after receiving; 0 accepts on receipt."
         >
-          <input
-            type="number"
-            inputMode="numeric"
-            min="0"
-            max="30"
-            step="1"
-            value={values.inspection_days}
-            onChange={set('inspection_days')}
-          />
+          <WholeNumberInput min={0} max={30} value={values.inspection_days} onChange={set('inspection_days')} />
         </Field>
       </div>
       <LiveFigures figures={figures} pricing={pricing} />

@@ -5,6 +5,7 @@ import { Button } from '../../../components/ui/button.tsx';
 import { Field } from '../../../components/ui/field.tsx';
 import { Message } from '../../../components/ui/message.tsx';
 import { Modal } from '../../../components/ui/modal.tsx';
+import { WholeNumberInput } from '../../../components/ui/whole-number-input.tsx';
 import { formatBtc } from '../../../lib/format.ts';
 import { PROPOSAL_KINDS, type ProposalKind, type ProposeInput, usePropose } from '../api/proposals.ts';
 import type { Escrow } from '../api/types.ts';
@@ -69,15 +70,7 @@ export function ProposeDialog({ escrow, open, onOpenChange, onDone }: ProposeDia
             required
             error={submitted && !percentOk ? "The seller's share must be a whole percent from 1 to 99" : undefined}
           >
-            <input
-              type="number"
-              inputMode="numeric"
-              min="1"
-              max="99"
-              step="1"
-              value={percent}
-              onChange={(event) => setPercent(event.target.value)}
-            />
+            <WholeNumberInput min={1} max={99} value={percent} onChange={(event) => setPercent(event.target.value)} />
           </Field>
         )}
         {shares && (
@@ -93,15 +86,7 @@ export function ProposeDialog({ escrow, open, onOpenChange, onDone }: ProposeDia
             required
             error={submitted && !daysOk ? 'The days must be a whole number from 1 to 30' : undefined}
           >
-            <input
-              type="number"
-              inputMode="numeric"
-              min="1"
-              max="30"
-              step="1"
-              value={days}
-              onChange={(event) => setDays(event.target.value)}
-            />
+            <WholeNumberInput min={1} max={30} value={days} onChange={(event) => setDays(event.target.value)} />
           </Field>
         )}
         <Field label="Note" hint="Optional: why, and anything the other party should know.">

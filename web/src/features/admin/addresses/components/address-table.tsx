@@ -1,4 +1,5 @@
 import { Button } from '../../../../components/ui/button.tsx';
+import { type Column, DataTable } from '../../../../components/ui/data-table.tsx';
 import { formatDate } from '../../../../lib/format.ts';
 import { EscrowLink } from '../../shared/escrow-link.tsx';
 import type { PoolAddress } from '../api/get-addresses.ts';
@@ -18,52 +19,31 @@ export function AddressTable({
   onEdit: (a: PoolAddress) => void;
   onDelete: (a: PoolAddress) => void;
 }) {
-  return (
-    <table className="admin-table">
-      <caption className="visually-hidden">Pool addresses</caption>
-      <thead>
-        <tr>
-          <th scope="col">Address</th>
-          <th scope="col">Status</th>
-          <th scope="col">Escrow</th>
-          <th scope="col">Added</th>
-          <th scope="col">Actions</th>
-        </tr>
-      </thead>
-      <tbody>
-        {addresses.map((a) => (
-          <tr key={a.id}>
-            <td data-label="Address" className="mono break">
-              {a.address_string}
-            </td>
-            <td data-label="Status">
-              <span className={`badge badge-address-${a.status}`}>{a.status}</span>
-            </td>
-            <td data-label="Escrow">
-              {a.assigned_to_escrow_id ? (
-                <EscrowLink id={a.assigned_to_escrow_id} />
-              ) : (
-                <span className="muted">none</span>
-              )}
-            </td>
-            <td data-label="Added">{formatDate(a.created_at)}</td>
-            <td data-label="Actions">
-              {a.status === 'available' ? (
-                <div className="row-actions">
-                  <Button variant="secondary" onClick={() => onEdit(a)} aria-label={`Edit ${a.address_string}`}>
-                    Edit
-                  </Button>
-                  <Button variant="danger" onClick={() => onDelete(a)} aria-label={`Delete ${a.address_string}`}>
-                    Delete
-                  </Button>
-                </div>
-              ) : (
-                <span className="small muted">{WHY_LOCKED[a.status]}</span>
-              )}
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
-  );
+  const columns: Column<PoolAddress>[] = [
+    { header: 'Address', className: 'mono break', cell: (a) => a.address_string },
+    { header: 'Status', cell: (a) => <span className={`badge badge-address-${a.status}`}>{a.status}</span> },
+    {
+      header: 'Escrow',
+      cell: (a) =>
+        a.assigned_to_escrow_id ? <EscrowLink id={a.assigned_to_escrow_id} /> : <span className="muted">none</span>,
+    },
+    { header: 'Added', cell: (a) => formatDate(a.created_at) },
+    {
+      header: 'Actions',
+      cell: (a) =>
+        a.status === 'available' ? (
+          <div className="row-actions">
+            <Button variant="secondary" onClick={() => onEdit(a)} aria-label={`Edit ${a.address_string}`}>
+              Edit
+            </Button>
+            <Button variant="danger" onClick={() => onDelete(a)} aria-label={`Delete ${a.address_string}`}>
+              Delete
+            </Button>
+          </div>
+        ) : (
+          <span className="small muted">{WHY_LOCKED[a.status]}</span>
+        ),
+    },
+  ];
+  return <DataTable caption="Pool addresses" columns={columns} rows={addresses} rowKey={(a) => a.id} />;
 }

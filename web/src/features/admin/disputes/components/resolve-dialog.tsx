@@ -6,9 +6,27 @@ import type { AdminEscrow } from '../../escrows/api/get-escrow.ts';
 import { moneyOf } from '../../escrows/components/money-dialog.tsx';
 import { ActionDialog } from '../../shared/action-dialog.tsx';
 import { txidRefusal } from '../../shared/txid.ts';
+import { TxidField } from '../../shared/txid-field.tsx';
 import { useResetState } from '../../../../hooks/use-reset-state.ts';
 import type { Dispute } from '../api/get-disputes.ts';
 import { type Resolution, useResolveDispute } from '../api/resolve-dispute.ts';
+
+/** What one party gets and the address it goes to, or that they have set none yet. */
+function Share({ side, sats, escrow }: { side: 'seller' | 'buyer'; sats: number; escrow: AdminEscrow }) {
+  const seller = side === 'seller';
+  const address = seller ? escrow.payout_address : escrow.refund_address;
+  const proven = seller ? escrow.payout_address_proven : escrow.refund_address_proven;
+  return (
+    <>
+      <dt>{seller ? 'Seller' : 'Buyer'} gets</dt>
+      <dd className="mono">
+        <strong>{formatBtc(sats)}</strong> to{' '}
+        <span className="break">{address ?? `no ${seller ? 'payout' : 'refund'} address set`}</span>
+        {address && proven && <span className="small"> (proven by its signature)</span>}
+      </dd>
+    </>
+  );
+}
 
 function Split({
   escrow,
@@ -22,30 +40,8 @@ function Split({
   const money = moneyOf(escrow, resolution, resolution === 'split' ? percent : 100);
   return (
     <dl className="facts" aria-live="polite">
-      {money.seller_sats > 0 && (
-        <>
-          <dt>Seller gets</dt>
-          <dd className="mono">
-            <strong>{formatBtc(money.seller_sats)}</strong> to{' '}
-            <span className="break">{escrow.payout_address ?? 'no payout address set'}</span>
-            {escrow.payout_address && escrow.payout_address_proven && (
-              <span className="small"> (proven by its signature)</span>
-            )}
-          </dd>
-        </>
-      )}
-      {money.buyer_sats > 0 && (
-        <>
-          <dt>Buyer gets</dt>
-          <dd className="mono">
-            <strong>{formatBtc(money.buyer_sats)}</strong> to{' '}
-            <span className="break">{escrow.refund_address ?? 'no refund address set'}</span>
-            {escrow.refund_address && escrow.refund_address_proven && (
-              <span className="small"> (proven by its signature)</span>
-            )}
-          </dd>
-        </>
-      )}
+      {money.seller_sats > 0 && <Share side="seller" sats={money.seller_sats} escrow={escrow} />}
+      {money.buyer_sats > 0 && <Share side="buyer" sats={money.buyer_sats} escrow={escrow} />}
       <dt>Fee kept</dt>
       <dd className="mono">{formatBtc(money.fee_sats)}</dd>
     </dl>
@@ -146,17 +142,7 @@ export function ResolveDialog({
       {resolution && escrow && (resolution !== 'split' || percentOk) && (
         <Split escrow={escrow} resolution={resolution} percent={sellerPercent} />
       )}
-      {resolution && (
-        <Field label="Transaction id (optional)" hint="64 hexadecimal characters">
-          <input
-            className="mono"
-            value={txid}
-            onChange={(e) => setTxid(e.target.value)}
-            spellCheck={false}
-            autoComplete="off"
-          />
-        </Field>
-      )}
+      {resolution && <TxidField value={txid} onChange={setTxid} />}
     </ActionDialog>
   );
 }

@@ -1,3 +1,4 @@
+import { type Column, DataTable } from '../../../../components/ui/data-table.tsx';
 import { EscrowStatusBadge } from '../../../../components/ui/escrow-status-badge.tsx';
 import { formatBtc, formatDate, formatUsd } from '../../../../lib/format.ts';
 import { EscrowLink } from '../../shared/escrow-link.tsx';
@@ -14,42 +15,47 @@ function note(e: AdminEscrow): string | null {
   return null;
 }
 
+const COLUMNS: Column<AdminEscrow>[] = [
+  {
+    header: 'Escrow',
+    cell: (e) => (
+      <>
+        <EscrowLink id={e.id}>{e.product_service}</EscrowLink>
+        <div className="small muted mono">{e.id.slice(0, 8)}</div>
+      </>
+    ),
+  },
+  {
+    header: 'Status',
+    cell: (e) => (
+      <>
+        <EscrowStatusBadge escrow={e} />
+        {note(e) && <div className="small">{note(e)}</div>}
+      </>
+    ),
+  },
+  {
+    header: 'Amount',
+    cell: (e) => (
+      <>
+        {formatUsd(e.total_usd)}
+        <div className="small muted mono">{formatBtc(e.amount_sats)}</div>
+      </>
+    ),
+  },
+  {
+    header: 'Parties',
+    className: 'small break',
+    cell: (e) => (
+      <>
+        <div>Buyer {e.buyer_email}</div>
+        <div>Seller {e.seller_email}</div>
+      </>
+    ),
+  },
+  { header: 'Opened', cell: (e) => formatDate(e.created_at) },
+];
+
 export function EscrowTable({ escrows }: { escrows: AdminEscrow[] }) {
-  return (
-    <table className="admin-table">
-      <caption className="visually-hidden">Escrows</caption>
-      <thead>
-        <tr>
-          <th scope="col">Escrow</th>
-          <th scope="col">Status</th>
-          <th scope="col">Amount</th>
-          <th scope="col">Parties</th>
-          <th scope="col">Opened</th>
-        </tr>
-      </thead>
-      <tbody>
-        {escrows.map((e) => (
-          <tr key={e.id}>
-            <td data-label="Escrow">
-              <EscrowLink id={e.id}>{e.product_service}</EscrowLink>
-              <div className="small muted mono">{e.id.slice(0, 8)}</div>
-            </td>
-            <td data-label="Status">
-              <EscrowStatusBadge escrow={e} />
-              {note(e) && <div className="small">{note(e)}</div>}
-            </td>
-            <td data-label="Amount">
-              {formatUsd(e.total_usd)}
-              <div className="small muted mono">{formatBtc(e.amount_sats)}</div>
-            </td>
-            <td data-label="Parties" className="small break">
-              <div>Buyer {e.buyer_email}</div>
-              <div>Seller {e.seller_email}</div>
-            </td>
-            <td data-label="Opened">{formatDate(e.created_at)}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
-  );
+  return <DataTable caption="Escrows" columns={COLUMNS} rows={escrows} rowKey={(e) => e.id} />;
 }

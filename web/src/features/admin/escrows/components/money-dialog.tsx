@@ -3,6 +3,7 @@ import { Field } from '../../../../components/ui/field.tsx';
 import { formatBtc } from '../../../../lib/format.ts';
 import { ActionDialog } from '../../shared/action-dialog.tsx';
 import { txidRefusal } from '../../shared/txid.ts';
+import { TxidField } from '../../shared/txid-field.tsx';
 import { useResetState } from '../../../../hooks/use-reset-state.ts';
 import type { AdminEscrow } from '../api/get-escrow.ts';
 import { useRefundEscrow } from '../api/refund-escrow.ts';
@@ -84,15 +85,7 @@ export function MoneyDialog({
       <Field label="Notes">
         <textarea rows={2} value={notes} onChange={(e) => setNotes(e.target.value)} maxLength={5000} />
       </Field>
-      <Field label="Transaction id (optional)" hint="64 hexadecimal characters">
-        <input
-          className="mono"
-          value={txid}
-          onChange={(e) => setTxid(e.target.value)}
-          spellCheck={false}
-          autoComplete="off"
-        />
-      </Field>
+      <TxidField value={txid} onChange={setTxid} />
     </ActionDialog>
   );
 }

@@ -1,9 +1,9 @@
-import { Field } from '../../../../components/ui/field.tsx';
 import { agreedSettlement } from '../../../../lib/escrow-split.ts';
 import { formatBtc } from '../../../../lib/format.ts';
 import { useResetState } from '../../../../hooks/use-reset-state.ts';
 import { ActionDialog } from '../../shared/action-dialog.tsx';
 import { txidRefusal } from '../../shared/txid.ts';
+import { TxidField } from '../../shared/txid-field.tsx';
 import type { AdminEscrow } from '../api/get-escrow.ts';
 import { useSettleEscrow } from '../api/settle-escrow.ts';
 
@@ -66,15 +66,7 @@ export function SettleDialog({
           <dd className="mono">{formatBtc(escrow.amount_sats)}</dd>
         </dl>
       )}
-      <Field label="Transaction id (optional)" hint="64 hexadecimal characters">
-        <input
-          className="mono"
-          value={txid}
-          onChange={(e) => setTxid(e.target.value)}
-          spellCheck={false}
-          autoComplete="off"
-        />
-      </Field>
+      <TxidField value={txid} onChange={setTxid} />
     </ActionDialog>
   );
 }

@@ -1,12 +1,13 @@
 import { type FormEvent, useState } from 'react';
 import { Button } from '../../../../components/ui/button.tsx';
+import { type Column, DataTable } from '../../../../components/ui/data-table.tsx';
 import { Field } from '../../../../components/ui/field.tsx';
 import { Pager } from '../../../../components/ui/pager.tsx';
 import { useCursorPages } from '../../../../hooks/use-cursor-pages.ts';
 import { QueryState } from '../../../../components/ui/query-state.tsx';
 import { formatDateTime } from '../../../../lib/format.ts';
 import { EscrowLink } from '../../shared/escrow-link.tsx';
-import { EVENTS_PAGE_SIZE, type EventFilters, useEvents } from '../api/get-events.ts';
+import { EVENTS_PAGE_SIZE, type EventFilters, type LedgerEvent, useEvents } from '../api/get-events.ts';
 
 const STREAM_TYPES = ['escrow', 'address', 'user', 'review', 'settings'];
 const NONE: EventFilters = { stream_id: '', stream_type: '', type: '' };
@@ -21,6 +22,42 @@ function Stream({ id }: { id: string }) {
     <span className="mono">{id.length > 24 ? `${id.slice(0, 24)}…` : id}</span>
   );
 }
+
+const COLUMNS: Column<LedgerEvent>[] = [
+  { header: 'Position', className: 'mono', cell: (e) => e.position },
+  {
+    header: 'Event',
+    cell: (e) => (
+      <details>
+        <summary>
+          <strong>{e.type}</strong>
+        </summary>
+        <pre className="event-data">{JSON.stringify(e.data, null, 2)}</pre>
+        <p className="small mono break">hash {e.hash}</p>
+        <p className="small mono break">prev {e.prev_hash}</p>
+      </details>
+    ),
+  },
+  {
+    header: 'Stream',
+    className: 'small',
+    cell: (e) => (
+      <>
+        <Stream id={e.stream_id} /> v{e.stream_version}
+      </>
+    ),
+  },
+  {
+    header: 'Time and actor',
+    className: 'small',
+    cell: (e) => (
+      <>
+        {formatDateTime(e.occurred_at)}
+        <div className="muted mono">{e.metadata.actor.slice(0, 13)}</div>
+      </>
+    ),
+  },
+];
 
 /** The raw log by position: stream, type, actor, hash, and each event's data on demand. */
 export function EventLog() {
@@ -74,43 +111,7 @@ export function EventLog() {
       >
         {(list) => (
           <>
-            <table className="admin-table">
-              <caption className="visually-hidden">Events by position</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Position</th>
-                  <th scope="col">Event</th>
-                  <th scope="col">Stream</th>
-                  <th scope="col">Time and actor</th>
-                </tr>
-              </thead>
-              <tbody>
-                {list.map((e) => (
-                  <tr key={e.position}>
-                    <td data-label="Position" className="mono">
-                      {e.position}
-                    </td>
-                    <td data-label="Event">
-                      <details>
-                        <summary>
-                          <strong>{e.type}</strong>
-                        </summary>
-                        <pre className="event-data">{JSON.stringify(e.data, null, 2)}</pre>
-                        <p className="small mono break">hash {e.hash}</p>
-                        <p className="small mono break">prev {e.prev_hash}</p>
-                      </details>
-                    </td>
-                    <td data-label="Stream" className="small">
-                      <Stream id={e.stream_id} /> v{e.stream_version}
-                    </td>
-                    <td data-label="Time and actor" className="small">
-                      {formatDateTime(e.occurred_at)}
-                      <div className="muted mono">{e.metadata.actor.slice(0, 13)}</div>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <DataTable caption="Events by position" columns={COLUMNS} rows={list} rowKey={(e) => e.position} />
             <Pager
               page={pages.page}
               hasNext={list.length === EVENTS_PAGE_SIZE}

@@ -1,7 +1,21 @@
 import { messageOf } from '../../../../api/client.ts';
 import { Button } from '../../../../components/ui/button.tsx';
+import { type Column, DataTable } from '../../../../components/ui/data-table.tsx';
 import { Message } from '../../../../components/ui/message.tsx';
-import { useReplay } from '../api/replay.ts';
+import { type ReplayReport, useReplay } from '../api/replay.ts';
+
+/** One read model: its rows live and rebuilt from the log. */
+type ComparedTable = ReplayReport['tables'][number];
+
+const COLUMNS: Column<ComparedTable>[] = [
+  { header: 'Read model', className: 'mono', cell: (t) => t.table },
+  { header: 'Live rows', cell: (t) => t.liveRows },
+  { header: 'Rebuilt rows', cell: (t) => t.rebuiltRows },
+  {
+    header: 'Result',
+    cell: (t) => (t.match ? 'match' : `differs (${t.onlyLive.length} live only, ${t.onlyRebuilt.length} rebuilt only)`),
+  },
+];
 
 /** Replay: rebuild every read model from the log and say whether it equals what the API serves. */
 export function ReplayCard() {
@@ -26,33 +40,13 @@ export function ReplayCard() {
             {report.match ? 'Match' : 'Mismatch'}: {report.events} events replayed in {report.seconds.toFixed(2)} s (
             {Math.round(report.eventsPerSecond)} events/s).
           </Message>
-          <table className="admin-table compact-table">
-            <caption className="visually-hidden">Read models compared</caption>
-            <thead>
-              <tr>
-                <th scope="col">Read model</th>
-                <th scope="col">Live rows</th>
-                <th scope="col">Rebuilt rows</th>
-                <th scope="col">Result</th>
-              </tr>
-            </thead>
-            <tbody>
-              {report.tables.map((t) => (
-                <tr key={t.table}>
-                  <td data-label="Read model" className="mono">
-                    {t.table}
-                  </td>
-                  <td data-label="Live rows">{t.liveRows}</td>
-                  <td data-label="Rebuilt rows">{t.rebuiltRows}</td>
-                  <td data-label="Result">
-                    {t.match
-                      ? 'match'
-                      : `differs (${t.onlyLive.length} live only, ${t.onlyRebuilt.length} rebuilt only)`}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <DataTable
+            caption="Read models compared"
+            className="compact-table"
+            columns={COLUMNS}
+            rows={report.tables}
+            rowKey={(t) => t.table}
+          />
         </div>
       )}
     </section>

@@ -1,8 +1,63 @@
 import { Button } from '../../../../components/ui/button.tsx';
+import { type Column, DataTable } from '../../../../components/ui/data-table.tsx';
 import { formatDate } from '../../../../lib/format.ts';
 import type { AdminUser } from '../api/get-users.ts';
 
 export type UserAction = 'edit' | 'suspend' | 'unsuspend' | 'delete' | 'reset' | 'cancelUnpaid';
+
+/** The buttons on one user's row: never suspend or delete yourself. */
+function UserActions({
+  user,
+  self,
+  onAction,
+}: {
+  user: AdminUser;
+  self: boolean;
+  onAction: (action: UserAction, user: AdminUser) => void;
+}) {
+  return (
+    <div className="row-actions">
+      <Button variant="secondary" onClick={() => onAction('edit', user)} aria-label={`Edit ${user.username}`}>
+        Edit
+      </Button>
+      {!self &&
+        (user.is_frozen ? (
+          <Button
+            variant="secondary"
+            onClick={() => onAction('unsuspend', user)}
+            aria-label={`Unsuspend ${user.username}`}
+          >
+            Unsuspend
+          </Button>
+        ) : (
+          <Button variant="secondary" onClick={() => onAction('suspend', user)} aria-label={`Suspend ${user.username}`}>
+            Suspend
+          </Button>
+        ))}
+      {user.is_frozen && (
+        <Button
+          variant="secondary"
+          onClick={() => onAction('cancelUnpaid', user)}
+          aria-label={`Cancel the unpaid escrows of ${user.username}`}
+        >
+          Cancel unpaid escrows
+        </Button>
+      )}
+      <Button
+        variant="secondary"
+        onClick={() => onAction('reset', user)}
+        aria-label={`Reset the password of ${user.username}`}
+      >
+        Reset password
+      </Button>
+      {!self && (
+        <Button variant="danger" onClick={() => onAction('delete', user)} aria-label={`Delete ${user.username}`}>
+          Delete
+        </Button>
+      )}
+    </div>
+  );
+}
 
 /** Spec's user list: full name, role badge, SUSPENDED, 2FA, username, e-mail, country and phone if present, joined date. */
 export function UserTable({
@@ -14,85 +69,35 @@ export function UserTable({
   selfId: string | undefined;
   onAction: (action: UserAction, user: AdminUser) => void;
 }) {
-  return (
-    <table className="admin-table">
-      <caption className="visually-hidden">Users</caption>
-      <thead>
-        <tr>
-          <th scope="col">User</th>
-          <th scope="col">Contact</th>
-          <th scope="col">Joined</th>
-          <th scope="col">Actions</th>
-        </tr>
-      </thead>
-      <tbody>
-        {users.map((u) => (
-          <tr key={u.id}>
-            <td data-label="User">
-              <strong>{u.full_name}</strong> <span className={`badge badge-role-${u.role}`}>{u.role}</span>{' '}
-              {u.is_frozen && <span className="badge badge-suspended">SUSPENDED</span>}{' '}
-              {u.totp_enabled && <span className="badge badge-2fa">2FA</span>}
-              <div className="small muted">@{u.username}</div>
-              {u.is_frozen && u.suspension_reason && <div className="small">Reason: {u.suspension_reason}</div>}
-            </td>
-            <td data-label="Contact" className="small">
-              <div className="break">
-                {u.email}
-                {!u.email_verified && <span className="muted"> (unverified)</span>}
-              </div>
-              {u.country && <div>{u.country}</div>}
-              {u.phone && <div>{u.phone}</div>}
-            </td>
-            <td data-label="Joined">{formatDate(u.created_at)}</td>
-            <td data-label="Actions">
-              <div className="row-actions">
-                <Button variant="secondary" onClick={() => onAction('edit', u)} aria-label={`Edit ${u.username}`}>
-                  Edit
-                </Button>
-                {u.id !== selfId &&
-                  (u.is_frozen ? (
-                    <Button
-                      variant="secondary"
-                      onClick={() => onAction('unsuspend', u)}
-                      aria-label={`Unsuspend ${u.username}`}
-                    >
-                      Unsuspend
-                    </Button>
-                  ) : (
-                    <Button
-                      variant="secondary"
-                      onClick={() => onAction('suspend', u)}
-                      aria-label={`Suspend ${u.username}`}
-                    >
-                      Suspend
-                    </Button>
-                  ))}
-                {u.is_frozen && (
-                  <Button
-                    variant="secondary"
-                    onClick={() => onAction('cancelUnpaid', u)}
-                    aria-label={`Cancel the unpaid escrows of ${u.username}`}
-                  >
-                    Cancel unpaid escrows
-                  </Button>
-                )}
-                <Button
-                  variant="secondary"
-                  onClick={() => onAction('reset', u)}
-                  aria-label={`Reset the password of ${u.username}`}
-                >
-                  Reset password
-                </Button>
-                {u.id !== selfId && (
-                  <Button variant="danger" onClick={() => onAction('delete', u)} aria-label={`Delete ${u.username}`}>
-                    Delete
-                  </Button>
-                )}
-              </div>
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
-  );
+  const columns: Column<AdminUser>[] = [
+    {
+      header: 'User',
+      cell: (u) => (
+        <>
+          <strong>{u.full_name}</strong> <span className={`badge badge-role-${u.role}`}>{u.role}</span>{' '}
+          {u.is_frozen && <span className="badge badge-suspended">SUSPENDED</span>}{' '}
+          {u.totp_enabled && <span className="badge badge-2fa">2FA</span>}
+          <div className="small muted">@{u.username}</div>
+          {u.is_frozen && u.suspension_reason && <div className="small">Reason: {u.suspension_reason}</div>}
+        </>
+      ),
+    },
+    {
+      header: 'Contact',
+      className: 'small',
+      cell: (u) => (
+        <>
+          <div className="break">
+            {u.email}
+            {!u.email_verified && <span className="muted"> (unverified)</span>}
+          </div>
+          {u.country && <div>{u.country}</div>}
+          {u.phone && <div>{u.phone}</div>}
+        </>
+      ),
+    },
+    { header: 'Joined', cell: (u) => formatDate(u.created_at) },
+    { header: 'Actions', cell: (u) => <UserActions user={u} self={u.id === selfId} onAction={onAction} /> },
+  ];
+  return <DataTable caption="Users" columns={columns} rows={users} rowKey={(u) => u.id} />;
 }

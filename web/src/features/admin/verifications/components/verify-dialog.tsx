@@ -5,6 +5,7 @@ import { Message } from '../../../../components/ui/message.tsx';
 import { formatBtc, formatUsd } from '../../../../lib/format.ts';
 import { ActionDialog } from '../../shared/action-dialog.tsx';
 import { txidRefusal } from '../../shared/txid.ts';
+import { TxidField } from '../../shared/txid-field.tsx';
 import { useResetState } from '../../../../hooks/use-reset-state.ts';
 import type { PendingVerification } from '../api/get-pending-verifications.ts';
 import { useVerifyPayment } from '../api/verify-payment.ts';
@@ -21,6 +22,17 @@ const sameProof = (a: PaymentProofFields, b: PaymentProofFields) =>
   a.txout_proof === b.txout_proof &&
   a.headers === b.headers &&
   a.accept_partial === b.accept_partial;
+
+/** The hex parts of a proof, each as the admin's node prints it. */
+const PROOF_PARTS: { field: 'tx_hex' | 'txout_proof' | 'headers'; label: string; hint?: string }[] = [
+  { field: 'tx_hex', label: 'Raw transaction (tx_hex)' },
+  { field: 'txout_proof', label: 'Transaction proof (txout_proof)' },
+  {
+    field: 'headers',
+    label: 'Following block headers (headers)',
+    hint: '80-byte headers as hex, one after another, each following the one before',
+  },
+];
 
 /** What a checked proof shows, in words, before the admin confirms. */
 function ProofSummary({ proven }: { proven: ProvenPayment }) {
@@ -134,17 +146,7 @@ export function VerifyDialog({ item, verified, onClose, onDone }: VerifyDialogPr
       <Field label={verified ? 'Notes' : 'Reason (sent to the buyer)'} required={!verified}>
         <textarea rows={2} value={notes} onChange={(e) => setNotes(e.target.value)} maxLength={5000} />
       </Field>
-      {verified && (
-        <Field label="Transaction id (optional)" hint="64 hexadecimal characters">
-          <input
-            className="mono"
-            value={txid}
-            onChange={(e) => setTxid(e.target.value)}
-            spellCheck={false}
-            autoComplete="off"
-          />
-        </Field>
-      )}
+      {verified && <TxidField value={txid} onChange={setTxid} />}
       {verified && (
         <fieldset className="choice-group">
           <legend>Proof on the chain (optional)</legend>
@@ -153,39 +155,18 @@ export function VerifyDialog({ item, verified, onClose, onDone }: VerifyDialogPr
             the headers of the blocks after it (<code>getblockheader HASH false</code>). Without a proof the payment
             shows as checked by an admin.
           </p>
-          <Field label="Raw transaction (tx_hex)">
-            <textarea
-              className="mono"
-              rows={2}
-              value={proof.tx_hex}
-              onChange={change('tx_hex')}
-              spellCheck={false}
-              autoComplete="off"
-            />
-          </Field>
-          <Field label="Transaction proof (txout_proof)">
-            <textarea
-              className="mono"
-              rows={2}
-              value={proof.txout_proof}
-              onChange={change('txout_proof')}
-              spellCheck={false}
-              autoComplete="off"
-            />
-          </Field>
-          <Field
-            label="Following block headers (headers)"
-            hint="80-byte headers as hex, one after another, each following the one before"
-          >
-            <textarea
-              className="mono"
-              rows={2}
-              value={proof.headers}
-              onChange={change('headers')}
-              spellCheck={false}
-              autoComplete="off"
-            />
-          </Field>
+          {PROOF_PARTS.map(({ field, label, hint }) => (
+            <Field key={field} label={label} hint={hint}>
+              <textarea
+                className="mono"
+                rows={2}
+                value={proof[field]}
+                onChange={change(field)}
+                spellCheck={false}
+                autoComplete="off"
+              />
+            </Field>
+          ))}
           <label className="choice">
             <input type="checkbox" checked={proof.accept_partial} onChange={change('accept_partial')} /> Accept less
             than the amount due (a partial payment)
