@@ -3,8 +3,10 @@
  * errors, the payment dialog, and the escrow page in each status for each side) at 1366 and 390 px, in Debian's
  * Chromium, against a running server with an empty store and its outbox file. Fails on sideways scrolling at
  * 360 px, a console error or a request to another host.
- *   ADMIN_USERNAME=admin ADMIN_EMAIL=admin@example.com ADMIN_PASSWORD=... ADMIN_2FA_REQUIRED=false npm start
- * (the admin's steps go through the API without a 2FA code)
+ *   ADMIN_USERNAME=admin ADMIN_EMAIL=admin@example.com ADMIN_PASSWORD=... ADMIN_2FA_REQUIRED=false \
+ *     MAX_UNPAID_ESCROWS=100 RATE_LIMIT_ESCROWS=1000 npm start
+ * (the admin's steps go through the API without a 2FA code; one buyer opens a score of escrows, more than the
+ * default limit on unpaid escrows, 3, allows)
  *   npx tsx e2e/escrow-screenshots.ts --base http://127.0.0.1:3000 --outbox ./data/mail-outbox.jsonl --admin admin:PASSWORD
  */
 import { mkdirSync } from 'node:fs';
