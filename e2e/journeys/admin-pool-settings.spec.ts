@@ -1,6 +1,6 @@
 /** An admin sets the rate and fee, and keeps the address pool: pastes many (some refused, with the reason), edits, deletes. */
 import { freshAddress } from '../../app-server/testing/bitcoin.ts';
-import { signInInBrowser } from '../support/api.ts';
+import { preparePricingAndPool, signInInBrowser } from '../support/api.ts';
 import { openDeal, shoot } from '../support/admin-data.ts';
 import { checkPage, expect, test } from '../support/fixtures.ts';
 
@@ -38,6 +38,7 @@ test('paste many addresses: the good ones are added, the others listed with why;
   server,
   person,
 }) => {
+  await preparePricingAndPool(server, { addresses: 1 }); // this file runs on its own too
   const deal = await openDeal(server, `Pool ${Date.now()}`);
   const [first, second, third] = [freshAddress(), freshAddress(), freshAddress()];
   const page = await person({ width: 820, height: 1000 });

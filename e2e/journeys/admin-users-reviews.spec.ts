@@ -1,5 +1,5 @@
 /** An admin manages accounts (edit, suspend, unsuspend, reset a password, delete) and moderates reviews, in the spec's words. */
-import { call, registerVerified, signIn, signInInBrowser } from '../support/api.ts';
+import { call, preparePricingAndPool, registerVerified, signIn, signInInBrowser } from '../support/api.ts';
 import { openDeal, shoot, submitReview } from '../support/admin-data.ts';
 import { checkPage, expect, test } from '../support/fixtures.ts';
 
@@ -7,6 +7,7 @@ test('edit, suspend (a reason is asked; cancel changes nothing), unsuspend, rese
   server,
   person,
 }) => {
+  await preparePricingAndPool(server, { addresses: 1 }); // this file runs on its own too
   const user = await registerVerified(server, 'buyer');
   const busy = (await openDeal(server, `Busy ${Date.now()}`)).buyer;
   const page = await person();
