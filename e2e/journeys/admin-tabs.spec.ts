@@ -48,10 +48,31 @@ test('every tab at 1366, 820, 390 and 360 px', async ({ server, person }) => {
           .map((e) => `${e.tagName.toLowerCase()}.${e.className}`);
       });
       expect(wide, `sideways scroll on ${tab} at ${width}px`).toEqual([]);
+      if (width <= 640) expect(await underCellLabels(page), `${tab} at ${width}px`).toEqual([]);
       if (width !== 360) await shoot(page, `tab-${tab}`);
     }
   }
 });
+
+/**
+ * On a phone each table row is a card whose cells show their label on the left: anything a cell holds that starts
+ * in the label's column (a second line, a badge after a name) is named here, as "label: text".
+ */
+function underCellLabels(page: Page) {
+  return page.evaluate(() =>
+    [...document.querySelectorAll('.data-table td')]
+      .flatMap((td) => {
+        const labelEnd = td.getBoundingClientRect().left + parseFloat(getComputedStyle(td, '::before').width);
+        return [...td.querySelectorAll('*')]
+          .filter((e) => {
+            const box = e.getBoundingClientRect();
+            return box.width > 0 && box.left < labelEnd - 0.5;
+          })
+          .map((e) => `${td.getAttribute('data-label')}: ${(e.textContent ?? '').trim().slice(0, 40)}`);
+      })
+      .slice(0, 5),
+  );
+}
 
 test('every dialog of the console at 1366, 820 and 390 px: axe clean, Escape closes it', async ({ server, person }) => {
   test.setTimeout(480_000);

@@ -1,4 +1,5 @@
 import type { Key, ReactNode } from 'react';
+import './data-table.css';
 
 /** One column: its header, which also labels each of its cells (a phone shows the label beside the value). */
 export interface Column<Row> {
@@ -9,7 +10,7 @@ export interface Column<Row> {
 
 /**
  * A table of rows with a hidden caption for screen readers. Each cell carries its column's header as `data-label`,
- * which the phone layout (`.admin-table` in admin.css) shows when the header row is hidden.
+ * which the phone layout (data-table.css) shows when the header row is hidden.
  */
 export function DataTable<Row>({
   caption,
@@ -25,7 +26,7 @@ export function DataTable<Row>({
   className?: string;
 }) {
   return (
-    <table className={className ? `admin-table ${className}` : 'admin-table'}>
+    <table className={className ? `data-table ${className}` : 'data-table'}>
       <caption className="visually-hidden">{caption}</caption>
       <thead>
         <tr>
