@@ -191,6 +191,21 @@ describe('base64', () => {
   });
 });
 
+describe('hex', () => {
+  it("round-trips any bytes as Node's lowercase hex, and refuses any other text", () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 70 }), (bytes) => {
+        const text = toHex(bytes);
+        expect(text).toBe(Buffer.from(bytes).toString('hex'));
+        expect(Buffer.from(fromHex(text)!)).toEqual(Buffer.from(bytes));
+      }),
+    );
+    for (const bad of ['0', 'abc', 'AB', '0g', 'g0', ' 00', '00 ', '0\u00e9', '\u0130\u0130'])
+      expect(fromHex(bad), JSON.stringify(bad)).toBeNull();
+    expect(fromHex('')).toEqual(new Uint8Array(0));
+  });
+});
+
 describe('proofs at their edges', () => {
   const leaves = Array.from({ length: 8 }, (_, i) => leafHash(new Uint8Array([i])));
   const { read } = storedTree(leaves);

@@ -281,14 +281,31 @@ export function fromBase64(text: string): Uint8Array | null {
   return toBase64(out) === text ? out : null;
 }
 
+/** Each byte's two lowercase hex digits, and each character code's digit value (-1: not a lowercase hex digit). */
+const HEX_PAIRS = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'));
+const DIGIT_VALUES = new Int8Array(128).fill(-1);
+for (let d = 0; d < 16; d++) DIGIT_VALUES[d.toString(16).charCodeAt(0)] = d;
+
+/**
+ * Lowercase hex. Table-driven: the tree's catch-up and every append turn each new node into hex, and the
+ * `toString(16)`/`parseInt` versions were a twelfth of the server's CPU in a profile of POST /api/escrows.
+ */
 export function toHex(bytes: Uint8Array): string {
-  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+  let text = '';
+  for (const byte of bytes) text += HEX_PAIRS[byte];
+  return text;
 }
 
+/** The bytes of lowercase hex, or null if `text` is anything else (odd length, another character). */
 export function fromHex(text: string): Uint8Array | null {
-  if (!/^(?:[0-9a-f]{2})*$/.test(text)) return null;
+  if (text.length % 2 !== 0) return null;
   const out = new Uint8Array(text.length / 2);
-  for (let i = 0; i < out.length; i++) out[i] = parseInt(text.slice(2 * i, 2 * i + 2), 16);
+  for (let i = 0; i < out.length; i++) {
+    const high = DIGIT_VALUES[text.charCodeAt(2 * i)] ?? -1;
+    const low = DIGIT_VALUES[text.charCodeAt(2 * i + 1)] ?? -1;
+    if (high < 0 || low < 0) return null;
+    out[i] = high * 16 + low;
+  }
   return out;
 }
 
