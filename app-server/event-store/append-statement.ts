@@ -13,8 +13,8 @@ export interface AppendWrite {
   streams: Array<{ streamId: string; streamType: string; expectedVersion: number; version: number }>;
   events: StoredEvent[];
   changes: Array<{ spec: TableSpec; changes: RowChange[] }>;
-  /** Rows for tables beside the read models (queued mail), inserted only with the events. */
-  inserts?: readonly PlainInsert[];
+  /** Rows for tables beside the read models (queued mail, webhook deliveries), inserted only with the events. */
+  inserts?: readonly AppendInsert[];
 }
 
 /** Rows to insert into one table as they are (its other columns take their defaults). */
@@ -22,6 +22,18 @@ export interface PlainInsert {
   table: string;
   rows: Row[];
 }
+
+/**
+ * Rows handed as JSON to a statement of the caller's own: `sql` reads them at `$rows` (as `jsonb_to_recordset($rows)`)
+ * and must write nothing unless `APPLIED` holds. `shape` names the SQL (the same shape, the same text).
+ */
+export interface SelectedInsert {
+  shape: string;
+  sql: string;
+  rows: unknown[];
+}
+
+export type AppendInsert = PlainInsert | SelectedInsert;
 
 const EVENT_COLUMNS = [
   'position',
@@ -40,7 +52,8 @@ const EVENT_COLUMNS = [
 
 const quote = (identifier: string) => `"${identifier.replaceAll('"', '""')}"`;
 const columnList = (columns: readonly string[]) => columns.map(quote).join(', ');
-const APPLIED = 'EXISTS (SELECT 1 FROM head)';
+/** True in a part of the append's statement only when the head moved: the append applies. */
+export const APPLIED = 'EXISTS (SELECT 1 FROM head)';
 
 /**
  * One part of the statement: its shape (what decides its SQL), its SQL with `$$` where its JSON rows go (written
@@ -152,7 +165,12 @@ export async function writeAppend(db: Kysely<Database>, write: AppendWrite): Pro
     if (puts.length) parts.push(...putParts(spec, puts));
     if (deletes.length) parts.push(deletePart(spec, deletes));
   }
-  for (const insert of write.inserts ?? []) if (insert.rows.length) parts.push(...insertParts(insert));
+  for (const insert of write.inserts ?? []) {
+    if (insert.rows.length === 0) continue;
+    if ('sql' in insert)
+      parts.push({ shape: insert.shape, sql: () => insert.sql.replace('$rows', () => '$$'), rows: insert.rows });
+    else parts.push(...insertParts(insert));
+  }
   const values: unknown[] = [write.to.position, write.to.hash, write.from.position, write.from.hash];
   for (const s of write.streams) values.push(s.streamId, s.expectedVersion);
   for (const p of parts) values.push(JSON.stringify(p.rows));

@@ -12,12 +12,12 @@ import type { Projection, Row, TableSpec } from '../../projections/projection.ts
 import { RowCache } from '../caching/row-cache.ts';
 import { StreamCache } from '../caching/stream-cache.ts';
 import type { Database } from '../db/schema.ts';
-import { type PlainInsert, writeAppend } from './append-statement.ts';
+import { type AppendInsert, writeAppend } from './append-statement.ts';
 import { type AppendScope, appendScope } from './append-scope.ts';
 import { type ChainHead, lockChainHead, readChainHead } from './chain-head.ts';
 import { GroupCommit, type Queued } from './group-commit.ts';
 import { readStream as readStreamFromDb } from './read.ts';
-import type { AfterAppend, AppendOptions, EventStore, StreamAppend } from './event-store.ts';
+import type { AfterAppend, AppendOptions, EventStore, RowAfter, StreamAppend } from './event-store.ts';
 
 /** An append waiting for its turn: validated, its time and everything that goes with it settled. */
 interface PendingAppend {
@@ -127,8 +127,8 @@ export function createEventStore(
       expectedVersion: a.expectedVersion,
       version: a.expectedVersion + a.events.length,
     }));
+    const inserts = (await options.alsoInsert?.(stored, (table, key) => rows.get(table, key))) ?? [];
     const changes = rows.changes();
-    const inserts = options.alsoInsert?.(stored) ?? [];
     const moved = await writeAppend(executor, { from: head, to, streams, events: stored, changes, inserts });
     return moved ? { stored, from: head, to, changes } : null;
   }
@@ -221,7 +221,7 @@ export function createEventStore(
     const rows = new BufferedRowStore(tableSpecs, (spec, key) => recent.row(spec, key, () => readRow(trx, spec, key)));
     const outcomes: Outcome[] = [];
     const events: StoredEvent[] = [];
-    const inserts: PlainInsert[] = [];
+    const inserts: AppendInsert[] = [];
     const touched = new Map<
       string,
       { streamId: string; streamType: string; expectedVersion: number; version: number }
@@ -241,7 +241,7 @@ export function createEventStore(
         versions.set(a.streamId, version);
       }
       events.push(...stored);
-      inserts.push(...(job.options.alsoInsert?.(stored) ?? []));
+      inserts.push(...((await job.options.alsoInsert?.(stored, (table, key) => rows.get(table, key))) ?? []));
       outcomes.push({ written: { stored, to } });
       at = to;
     }
@@ -355,7 +355,7 @@ export function createEventStore(
 /**
  * The append's options with what goes with its events in their transaction, in this order: the command's own
  * `alsoWrite` (secrets, evidence files), the registered effects its events call for, the request's scope (the
- * idempotency record).
+ * idempotency record); and in its statement: the command's own `alsoInsert`, then the effects' inserts.
  */
 function withEffects(
   options: AppendOptions,
@@ -364,17 +364,28 @@ function withEffects(
   scope: AppendScope | undefined,
 ): AppendOptions {
   const types = new Set(appends.flatMap((a) => a.events.map((e) => e.type)));
-  const writes = [
-    options.alsoWrite,
-    ...effects.filter((e) => e.handles.some((t) => types.has(t))).map((e) => e.run),
-    scope?.alsoWrite,
-  ].filter((w) => w !== undefined);
-  if (writes.length === 0) return options;
+  const called = effects.filter((e) => e.handles.some((t) => types.has(t)));
+  const writes = [options.alsoWrite, ...called.flatMap((e) => ('run' in e ? [e.run] : [])), scope?.alsoWrite].filter(
+    (w) => w !== undefined,
+  );
+  const inserts = [options.alsoInsert, ...called.flatMap((e) => ('insert' in e ? [e.insert] : []))].filter(
+    (i) => i !== undefined,
+  );
   return {
     ...options,
-    alsoWrite: async (trx, stored) => {
-      for (const write of writes) await write(trx, stored);
-    },
+    ...(writes.length > 0 && {
+      alsoWrite: async (trx: Transaction<Database>, stored: StoredEvent[]) => {
+        for (const write of writes) await write(trx, stored);
+      },
+    }),
+    ...(inserts.length === 1 && { alsoInsert: inserts[0] }),
+    ...(inserts.length > 1 && {
+      alsoInsert: async (stored: StoredEvent[], rowAfter: RowAfter) => {
+        const all: AppendInsert[] = [];
+        for (const insert of inserts) all.push(...(await insert(stored, rowAfter)));
+        return all;
+      },
+    }),
   };
 }
 

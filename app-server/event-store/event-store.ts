@@ -3,7 +3,9 @@ import type { Aggregate } from '../../domain/aggregates.ts';
 import type { DomainEvent, EventType, StreamType } from '../../domain/events.ts';
 import type { EventMetadata, StoredEvent } from '../../domain/stored-event.ts';
 import type { Database } from '../db/schema.ts';
-import type { PlainInsert } from './append-statement.ts';
+import type { Row } from '../../projections/projection.ts';
+import type { TableName } from '../../projections/tables.ts';
+import type { AppendInsert } from './append-statement.ts';
 
 /** New events for one stream, accepted only if the stream is still at `expectedVersion` (0: a new stream). */
 export interface StreamAppend {
@@ -19,11 +21,14 @@ export interface AppendOptions {
   /** Runs inside the same transaction after the events and projections are written: secrets, outbox rows. */
   alsoWrite?: (trx: Transaction<Database>, stored: StoredEvent[]) => Promise<void>;
   /**
-   * Rows that follow from the events alone (queued mail), written in the append's own statement: all or nothing
-   * with the events, and without the transaction `alsoWrite` needs (three round trips fewer).
+   * Rows that follow from the events (queued mail), written in the append's own statement: all or nothing with the
+   * events, and without the transaction `alsoWrite` needs (three round trips fewer).
    */
-  alsoInsert?: (stored: StoredEvent[]) => PlainInsert[];
+  alsoInsert?: (stored: StoredEvent[], rowAfter: RowAfter) => AppendInsert[] | Promise<AppendInsert[]>;
 }
+
+/** A read model's row as the append's events left it (the projections have run on them), or undefined. */
+export type RowAfter = (table: TableName, key: readonly (string | number)[]) => Promise<Row | undefined>;
 
 /** One aggregate's state as its stream's events make it, and the stream's version. */
 export interface LoadedAggregate<State> {
@@ -40,11 +45,14 @@ export interface LoadedAggregate<State> {
  * the mail they call for, the low-pool alert. Registered with the store like projections, so no command has to
  * remember it; an append with none of `handles` does not run it (nor open a transaction for it).
  */
-export interface AfterAppend {
+export type AfterAppend = {
   name: string;
   handles: readonly EventType[];
-  run(trx: Transaction<Database>, stored: StoredEvent[]): Promise<void>;
-}
+} & (
+  | { run(trx: Transaction<Database>, stored: StoredEvent[]): Promise<void> }
+  /** Or rows written in the append's own statement, as `alsoInsert` (no transaction, and a batch stays one statement). */
+  | { insert: NonNullable<AppendOptions['alsoInsert']> }
+);
 
 /** The log: read a stream, rebuild an aggregate from it, append. */
 export interface EventStore {

@@ -6,6 +6,7 @@ import { openMarket } from '../testing/market.ts';
 import { openTestApp, type TestApp } from '../testing/test-app.ts';
 import { openReceiver } from '../testing/webhook-receiver.ts';
 import { CLAIM_LEASE_SECONDS, claimDueDelivery, deliverDueWebhooks } from './deliver.ts';
+import { messageIdFor } from './payload.ts';
 import { sendWebhook } from './send.ts';
 
 /** Receivers bind on 127.0.0.1 at the first free port of these (two backends' runs may overlap). */
@@ -91,6 +92,15 @@ describe('webhook deliveries', () => {
         'escrow.cancelled',
       ]);
 
+      // Each webhook-id, made by the append's statement, is the one messageIdFor derives from endpoint and event.
+      const ids = await t.database.db
+        .selectFrom('webhook_deliveries')
+        .innerJoin('events', 'events.position', 'webhook_deliveries.event_position')
+        .select(['webhook_deliveries.endpoint_id', 'webhook_deliveries.message_id', 'events.event_id'])
+        .execute();
+      expect(ids).toHaveLength(5);
+      for (const d of ids) expect(d.message_id).toBe(messageIdFor(d.endpoint_id, d.event_id));
+
       // The first attempt gets a 500: retried once its backoff (one minute) has passed, not before.
       expect(await deliver()).toEqual({ delivered: 4, failed: 1 });
       expect(await deliver()).toEqual({ delivered: 0, failed: 0 });
@@ -154,6 +164,58 @@ describe('webhook deliveries', () => {
     } finally {
       await receiver.close();
     }
+  });
+});
+
+describe('who gets a delivery', () => {
+  it('never a disabled endpoint, a suspended owner, or an admin endpoint whose owner is no longer an admin', async () => {
+    const { admin, buyer } = await openMarket(t);
+    const adminHook = await createEndpoint('/api/admin/webhooks', admin.token, 'https://hooks.example.com/a', ALL);
+    const annHook = await createEndpoint('/api/webhooks', buyer.token, 'https://hooks.example.com/b', ALL);
+    const open = async () => {
+      const deal = {
+        product_service: 'Lamp',
+        description: 'Brass',
+        amount_usd: '100.00',
+        seller_email: 'sam@example.com',
+      };
+      expect((await t.app.request('/api/escrows', json(deal, buyer.token))).status).toBe(201);
+    };
+    const createdFor = async () =>
+      (
+        await t.database.db
+          .selectFrom('webhook_deliveries')
+          .select('endpoint_id')
+          .where('event_type', '=', 'escrow.created')
+          .execute()
+      ).map((d) => d.endpoint_id);
+    const setOwner = (id: string, change: { role?: 'admin' | 'seller'; is_frozen?: boolean }) =>
+      t.database.db.updateTable('users').set(change).where('id', '=', id).execute();
+    const adminId = (
+      await t.database.db
+        .selectFrom('webhook_endpoints')
+        .select('owner_id')
+        .where('id', '=', adminHook.endpoint.id)
+        .executeTakeFirstOrThrow()
+    ).owner_id;
+
+    await open(); // both: the admin's sees every escrow, ann's the escrows she is a party to
+    expect((await createdFor()).sort()).toEqual([adminHook.endpoint.id, annHook.endpoint.id].sort());
+    await setOwner(adminId, { role: 'seller' });
+    await open();
+    expect(await createdFor()).toHaveLength(3);
+    await setOwner(adminId, { role: 'admin', is_frozen: true });
+    await open();
+    expect(await createdFor()).toHaveLength(4);
+    await setOwner(adminId, { is_frozen: false });
+    await t.database.db
+      .updateTable('webhook_endpoints')
+      .set({ disabled_at: new Date().toISOString() })
+      .where('id', '=', annHook.endpoint.id)
+      .execute();
+    await open();
+    expect((await createdFor()).filter((id) => id === annHook.endpoint.id)).toHaveLength(3);
+    expect((await createdFor()).filter((id) => id === adminHook.endpoint.id)).toHaveLength(2);
   });
 });
 
