@@ -65,10 +65,7 @@ export class StoryCheck {
     }
     let after: EscrowState;
     try {
-      after = evolveEscrow(before, {
-        ...(event as unknown as EscrowEvent),
-        ...(event.occurred_at ? { occurred_at: event.occurred_at } : {}),
-      });
+      after = evolveEscrow(before, event as unknown as EscrowEvent & { occurred_at?: string });
     } catch (error) {
       return `event ${event.position} (${event.type} on escrow ${id}) is a transition the escrow machine refuses: ${error instanceof Error ? error.message : String(error)}`;
     }

@@ -60,7 +60,8 @@ export function evolveEscrow(state: EscrowState, event: EscrowEvent & { occurred
     if (state.status === 'draft') throw new Error('Stored event PartyBound before the escrow was created');
     return { ...state, parties: { ...state.parties, [event.data.side]: event.data.user_id } };
   }
-  const machineEvent = { ...event, at: event.occurred_at ?? '' } as EscrowMachineEvent;
+  // The machine reads an event's type, data and time only: a copy of those, not of the whole stored event.
+  const machineEvent = { type: event.type, data: event.data, at: event.occurred_at ?? '' } as EscrowMachineEvent;
   if (!state.snapshot.can(machineEvent)) {
     throw new Error(`Stored event ${event.type} is not allowed while ${state.status}`);
   }
