@@ -1,7 +1,7 @@
+import type { Selectable } from 'kysely';
 import { escrowEventSchemas } from '../../domain/escrow/events.ts';
 import type { EscrowEvent } from '../../domain/escrow/events.ts';
 import type { StoredEvent } from '../../domain/stored-event.ts';
-import type { Selectable } from 'kysely';
 import type { EscrowRow } from '../../projections/escrows/table.ts';
 import { idOfStream } from '../../projections/stream-ids.ts';
 import { APPLIED, type SelectedInsert } from '../event-store/append-statement.ts';
