@@ -15,7 +15,15 @@ import { newSeed, verifyCheckpoint } from '../../domain/transparency/note.ts';
 import { writeEveryEventType } from '../testing/every-event-type.ts';
 import { openTestApp, type TestApp } from '../testing/test-app.ts';
 import { readLog } from '../event-store/read.ts';
-import { readNodes, storedConsistencyProof, storedInclusionProof, storedRoot, treeSize } from './tree.ts';
+import {
+  extendTree,
+  readNodes,
+  resetTree,
+  storedConsistencyProof,
+  storedInclusionProof,
+  storedRoot,
+  treeSize,
+} from './tree.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -56,6 +64,18 @@ describe('the transparency log on a live store', () => {
         ).root(),
       ),
     ).toBe(toBase64(builder.root()));
+  });
+
+  it('builds the same tree in batches of any size, the last one full or not', async () => {
+    await log().idle(); // the log the test before wrote
+    const events = await readLog(t.database.db, { after: 0, upTo: 10_000, limit: 10_000 });
+    const builder = new TreeBuilder();
+    for (const e of events) builder.push(eventLeafHash(e.hash));
+    for (const batch of [1, 3, events.length, events.length + 1]) {
+      await t.database.db.transaction().execute((trx) => resetTree(trx));
+      expect(await extendTree(t.database.db, { batch }), `batch ${batch}`).toBe(events.length);
+      expect(toBase64(await storedRoot(t.database.db, events.length)), `batch ${batch}`).toBe(toBase64(builder.root()));
+    }
   });
 
   it('proves every event included, and every earlier size consistent, from the stored nodes', async () => {

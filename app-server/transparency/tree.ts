@@ -70,12 +70,15 @@ export async function nodesAt(db: Kysely<Database>, level: number, start: number
 /**
  * Brings the stored tree up to the log: hashes every event after the tree's size into it, in batches, each batch in
  * a transaction that holds the tree's row lock (so any number of server processes and the CLI may run this at once;
- * each event is hashed in once). Only the right edge of the tree (log2 n hashes) is read to go on. Returns the size.
+ * each event is hashed in once). Only the right edge of the tree (log2 n hashes) is read to go on. A batch that was
+ * not full read every event committed before it, so it is the last (no transaction more to find nothing). Returns
+ * the size.
  */
 export async function extendTree(db: Kysely<Database>, options: { batch?: number } = {}): Promise<number> {
+  const batch = options.batch ?? CATCH_UP_BATCH;
   for (;;) {
-    const { size, added } = await db.transaction().execute((trx) => extendOnce(trx, options.batch ?? CATCH_UP_BATCH));
-    if (added === 0) return size;
+    const { size, added } = await db.transaction().execute((trx) => extendOnce(trx, batch));
+    if (added < batch) return size;
   }
 }
 
