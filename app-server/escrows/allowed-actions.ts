@@ -88,7 +88,7 @@ export function escrowStateOfRow(row: EscrowStateRow): EscrowState {
     settlement_seller_percent: row.settlement_seller_percent,
   };
   const value = ACTIVE.has(row.status) ? { active: row.status } : row.status;
-  const snapshot = escrowMachine.resolveState({ value, context });
+  const snapshot = escrowMachine.resolveState({ value, context: { deal: context } });
   const parties = { buyer: row.buyer_id, seller: row.seller_id };
   return { snapshot, status: row.status as EscrowStatus, context, parties };
 }

@@ -22,7 +22,7 @@ export function escrowStatusOf(snapshot: EscrowSnapshot): EscrowStatus {
 const stateOf = (snapshot: EscrowSnapshot, parties: EscrowState['parties']): EscrowState => ({
   snapshot,
   status: escrowStatusOf(snapshot),
-  context: snapshot.context,
+  context: snapshot.context.deal,
   parties,
 });
 
