@@ -27,11 +27,22 @@ export async function* exportChunks(
   yield `${JSON.stringify({ format: EXPORT_FORMAT, from, to, chain_head: head })}\n`;
   let events = 0;
   let last = from - 1;
-  for (;;) {
-    const { rows } = await sql<{ position: string | number; line: string }>`
+  const pageAfter = async (position: number) =>
+    (
+      await sql<{ position: string | number; line: string }>`
       SELECT position, ${eventLineSql()} AS line
-      FROM events WHERE position > ${last} AND position <= ${to} ORDER BY position LIMIT ${PAGE}`.execute(db);
+      FROM events WHERE position > ${position} AND position <= ${to} ORDER BY position LIMIT ${PAGE}`.execute(db)
+    ).rows;
+  let next = pageAfter(last);
+  for (;;) {
+    const rows = await next;
     if (rows.length === 0) break;
+    last = Number(rows.at(-1)!.position);
+    events += rows.length;
+    // The next page is read while this one goes out, so the database and the client work at the same time. A short
+    // page was the last (positions have no gaps).
+    next = rows.length < PAGE ? Promise.resolve([]) : pageAfter(last);
+    next.catch(() => undefined); // the reader may stop before taking it; its own await still sees a failure
     // Handed out in pieces of ~64 KB: small enough to stay in V8's young generation, where they are freed cheaply.
     let chunk = '';
     for (const row of rows) {
@@ -42,8 +53,6 @@ export async function* exportChunks(
       }
     }
     if (chunk) yield chunk;
-    last = Number(rows.at(-1)!.position);
-    events += rows.length;
   }
   return { events, last };
 }
