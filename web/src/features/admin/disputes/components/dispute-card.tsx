@@ -8,6 +8,7 @@ import { type AdminEscrow, useEscrow } from '../../escrows/api/get-escrow.ts';
 import { EscrowLink } from '../../shared/escrow-link.tsx';
 import { type Evidence, EvidenceList } from '../../shared/evidence-list.tsx';
 import type { Dispute } from '../api/get-disputes.ts';
+import { EmailAddress } from '../../../../components/ui/email-address.tsx';
 
 /** The payment marks' notes and files, from the escrow's log (what the buyer said they paid, and with what proof). */
 function MarkEvidence({ escrowId }: { escrowId: string }) {
@@ -61,9 +62,13 @@ export function DisputeCard({ dispute, onResolve }: { dispute: Dispute; onResolv
               <span className="mono">{formatBtc(e.amount_sats)}</span> ({formatUsd(e.total_usd)})
             </dd>
             <dt>Buyer</dt>
-            <dd className="break">{e.buyer_email}</dd>
+            <dd className="break">
+              <EmailAddress value={e.buyer_email} />
+            </dd>
             <dt>Seller</dt>
-            <dd className="break">{e.seller_email}</dd>
+            <dd className="break">
+              <EmailAddress value={e.seller_email} />
+            </dd>
           </>
         )}
         <dt>Opened</dt>

@@ -4,6 +4,7 @@ import { ActionDialog } from '../../shared/action-dialog.tsx';
 import { useResetState } from '../../../../hooks/use-reset-state.ts';
 import { useCancelEscrow } from '../api/cancel-escrow.ts';
 import type { AdminEscrow } from '../api/get-escrow.ts';
+import { EmailAddress } from '../../../../components/ui/email-address.tsx';
 
 /** Cancels an unpaid escrow (a hoarded pool address, say): what it is, the address it frees, and a reason for both parties. */
 export function CancelDialog({
@@ -44,7 +45,9 @@ export function CancelDialog({
             {formatUsd(escrow.total_usd)} = <span className="mono">{formatBtc(escrow.amount_sats)}</span>
           </dd>
           <dt>Buyer</dt>
-          <dd className="break">{escrow.buyer_email}</dd>
+          <dd className="break">
+            <EmailAddress value={escrow.buyer_email} />
+          </dd>
           <dt>Address freed</dt>
           <dd className="mono break">{escrow.assigned_address ?? <span className="muted">none assigned</span>}</dd>
         </dl>

@@ -16,6 +16,7 @@ import { EscrowHistory } from './escrow-history.tsx';
 import { FreezeDialog } from './freeze-dialog.tsx';
 import { MoneyDialog } from './money-dialog.tsx';
 import { SettleDialog } from './settle-dialog.tsx';
+import { EmailAddress } from '../../../../components/ui/email-address.tsx';
 
 /** The console's powers on one escrow, offered exactly when the escrow's answer allows them (contract 7.7). */
 const POWERS = ['assign_address', 'release', 'refund', 'cancel', 'freeze', 'unfreeze'] as const;
@@ -59,9 +60,13 @@ function Facts({ escrow }: { escrow: AdminEscrow }) {
         <strong className="mono">{formatBtc(escrow.amount_sats)}</strong> at {formatUsd(escrow.btc_usd_rate)}/BTC
       </dd>
       <dt>Buyer</dt>
-      <dd className="break">{escrow.buyer_email}</dd>
+      <dd className="break">
+        <EmailAddress value={escrow.buyer_email} />
+      </dd>
       <dt>Seller</dt>
-      <dd className="break">{escrow.seller_email}</dd>
+      <dd className="break">
+        <EmailAddress value={escrow.seller_email} />
+      </dd>
       <dt>Opened</dt>
       <dd>
         {formatDateTime(escrow.created_at)} by the {escrow.creator_side}

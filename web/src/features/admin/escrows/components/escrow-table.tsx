@@ -3,6 +3,7 @@ import { EscrowStatusBadge } from '../../../../components/ui/escrow-status-badge
 import { formatBtc, formatDate, formatUsd } from '../../../../lib/format.ts';
 import { EscrowLink } from '../../shared/escrow-link.tsx';
 import type { AdminEscrow } from '../api/get-escrow.ts';
+import { EmailAddress } from '../../../../components/ui/email-address.tsx';
 
 /** The admin's next step on the escrow, from what the answer allows an admin now (contract 7.4, 7.7). */
 function note(e: AdminEscrow): string | null {
@@ -48,8 +49,12 @@ const COLUMNS: Column<AdminEscrow>[] = [
     className: 'small break',
     cell: (e) => (
       <>
-        <div>Buyer {e.buyer_email}</div>
-        <div>Seller {e.seller_email}</div>
+        <div>
+          Buyer <EmailAddress value={e.buyer_email} />
+        </div>
+        <div>
+          Seller <EmailAddress value={e.seller_email} />
+        </div>
       </>
     ),
   },

@@ -3,6 +3,7 @@ import { ActionDialog } from '../../shared/action-dialog.tsx';
 import { useResetState } from '../../../../hooks/use-reset-state.ts';
 import { useCancelUnpaidEscrows } from '../api/cancel-unpaid-escrows.ts';
 import type { AdminUser } from '../api/get-users.ts';
+import { EmailAddress } from '../../../../components/ui/email-address.tsx';
 
 /** For a suspended account: every escrow of theirs still waiting for payment (none marked) ends, its address freed. */
 export function CancelUnpaidDialog({
@@ -35,7 +36,7 @@ export function CancelUnpaidDialog({
     >
       {user && (
         <p className="small break">
-          Account: @{user.username} ({user.email})
+          Account: @{user.username} (<EmailAddress value={user.email} />)
         </p>
       )}
       <Field label="Reason" required>

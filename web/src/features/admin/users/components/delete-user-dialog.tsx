@@ -1,6 +1,7 @@
 import { ActionDialog } from '../../shared/action-dialog.tsx';
 import { useDeleteUser } from '../api/delete-user.ts';
 import type { AdminUser } from '../api/get-users.ts';
+import { EmailAddress } from '../../../../components/ui/email-address.tsx';
 
 /** Spec: a confirmation that says it cannot be undone; the server refuses a user with unfinished escrows (its detail shown). */
 export function DeleteUserDialog({
@@ -26,7 +27,7 @@ export function DeleteUserDialog({
       onDone={onDone}
     >
       <p className="small">
-        @{user?.username} · {user?.email}
+        @{user?.username} · {user && <EmailAddress value={user.email} />}
       </p>
     </ActionDialog>
   );

@@ -2,6 +2,7 @@ import { Button } from '../../../../components/ui/button.tsx';
 import { type Column, DataTable } from '../../../../components/ui/data-table.tsx';
 import { formatDate } from '../../../../lib/format.ts';
 import type { AdminUser } from '../api/get-users.ts';
+import { EmailAddress } from '../../../../components/ui/email-address.tsx';
 
 export type UserAction = 'edit' | 'suspend' | 'unsuspend' | 'delete' | 'reset' | 'cancelUnpaid';
 
@@ -88,7 +89,7 @@ export function UserTable({
       cell: (u) => (
         <>
           <div className="break">
-            {u.email}
+            <EmailAddress value={u.email} />
             {!u.email_verified && <span className="muted"> (unverified)</span>}
           </div>
           {u.country && <div>{u.country}</div>}

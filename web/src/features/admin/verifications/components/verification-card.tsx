@@ -4,6 +4,7 @@ import { formatAge, formatBtc, formatDateTime, formatUsd } from '../../../../lib
 import { EscrowLink } from '../../shared/escrow-link.tsx';
 import { EvidenceList } from '../../shared/evidence-list.tsx';
 import type { PendingVerification } from '../api/get-pending-verifications.ts';
+import { EmailAddress } from '../../../../components/ui/email-address.tsx';
 
 /** One marked payment: what the deal is, how much to look for at which address, what the buyer says and sent. */
 export function VerificationCard({
@@ -37,7 +38,7 @@ export function VerificationCard({
         </dd>
         <dt>Parties</dt>
         <dd className="break">
-          Buyer {escrow.buyer_email}, seller {escrow.seller_email}
+          Buyer <EmailAddress value={escrow.buyer_email} />, seller <EmailAddress value={escrow.seller_email} />
         </dd>
         <dt>Marked paid</dt>
         <dd>
