@@ -82,6 +82,20 @@ describe('Reviews', () => {
     expect(screen.queryByRole('button', { name: 'Previous' })).toBeNull();
   });
 
+  it('says why the list failed and loads it again on Retry', async () => {
+    let failures = 1;
+    const serve = reviewsServer(3);
+    renderApp('/reviews', (request) => {
+      if (request.path.startsWith('/api/reviews?') && failures-- > 0)
+        return { status: 503, body: { status: 503, detail: 'The database is not answering' } };
+      return serve(request);
+    });
+    expect(await screen.findByText('The database is not answering')).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByText('Review number 3')).toBeTruthy();
+    expect(screen.queryByText('The database is not answering')).toBeNull();
+  });
+
   it('marks edited reviews and verified deals', async () => {
     renderApp('/reviews', ({ path }) =>
       path.startsWith('/api/reviews?')

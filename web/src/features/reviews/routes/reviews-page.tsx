@@ -2,8 +2,7 @@ import { lazy, startTransition, Suspense, useOptimistic, useState } from 'react'
 import { useSearchParams } from 'react-router-dom';
 import { usePageMeta } from '../../../components/page-meta.ts';
 import { Button } from '../../../components/ui/button.tsx';
-import { Loading } from '../../../components/ui/loading.tsx';
-import { Message } from '../../../components/ui/message.tsx';
+import { QueryState } from '../../../components/ui/query-state.tsx';
 import { ReviewCard } from '../components/review-card.tsx';
 import { ReviewStatsCard } from '../components/review-stats-card.tsx';
 import { PAGE_SIZE, type ReviewFilters, useReviewCountries, useReviews } from '../api/use-reviews.ts';
@@ -108,18 +107,22 @@ export function ReviewsPage() {
         </label>
       </form>
 
-      {reviews.isPending && <Loading label="Loading reviews..." />}
-      {reviews.isError && <Message tone="error">{reviews.error.message}</Message>}
-      {reviews.isSuccess && page.length === 0 && <p className="empty">No reviews found matching your filters.</p>}
-      {page.length > 0 && (
-        <ul className="grid grid-2 review-list" aria-busy={reviews.isFetching || undefined}>
-          {page.map((review) => (
-            <li key={review.id}>
-              <ReviewCard review={review} />
-            </li>
-          ))}
-        </ul>
-      )}
+      <QueryState
+        query={reviews}
+        loadingLabel="Loading reviews..."
+        isEmpty={(found) => found.length === 0}
+        empty="No reviews found matching your filters."
+      >
+        {(found) => (
+          <ul className="grid grid-2 review-list" aria-busy={reviews.isFetching || undefined}>
+            {found.map((review) => (
+              <li key={review.id}>
+                <ReviewCard review={review} />
+              </li>
+            ))}
+          </ul>
+        )}
+      </QueryState>
 
       <nav className="pager" aria-label="Review pages">
         {filters.skip > 0 && (
