@@ -86,7 +86,7 @@ export function EscrowDetails({ escrow }: { escrow: Escrow }) {
           {escrow.funded_at && <Fact label="Payment verified">{formatDateTime(escrow.funded_at)}</Fact>}
           {escrow.funded_at && (
             <Fact label="How it was checked">
-              <span className="wrap-anywhere">{paymentCheckText(escrow)}</span>
+              <span className="break">{paymentCheckText(escrow)}</span>
             </Fact>
           )}
           {escrow.buyer_confirmed_at && (

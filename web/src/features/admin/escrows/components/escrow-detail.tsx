@@ -92,7 +92,7 @@ function Facts({ escrow }: { escrow: AdminEscrow }) {
       {escrow.funded_at && (
         <>
           <dt>Payment checked</dt>
-          <dd className="wrap-anywhere">{paymentCheckText(escrow)}</dd>
+          <dd className="break">{paymentCheckText(escrow)}</dd>
         </>
       )}
       {escrow.payment_txid && (
