@@ -91,6 +91,19 @@ describe('replay', () => {
     expect(escrows.onlyRebuilt[0]).toMatchObject({ id: ESCROW, status: 'frozen' });
   });
 
+  it('names the audit line that no event explains, though it compares the audit log by fingerprint', async () => {
+    await aDeal();
+    await sql`UPDATE audit_log SET summary = 'nothing happened' WHERE id = 2`.execute(t.db);
+    const report = await replayProjections(t);
+    expect(report.match).toBe(false);
+    const audit = report.tables.find((x) => x.table === 'audit_log')!;
+    expect(audit).toMatchObject({ liveRows: 3, rebuiltRows: 3, match: false });
+    expect(audit.unsampled).toBeUndefined();
+    expect(audit.onlyLive).toEqual([expect.objectContaining({ id: 2, summary: 'nothing happened' })]);
+    expect(audit.onlyRebuilt).toEqual([expect.objectContaining({ id: 2, action_type: 'EscrowCreated' })]);
+    expect(report.tables.filter((x) => !x.match).map((x) => x.table)).toEqual(['audit_log']);
+  });
+
   it('replaces the live read models with the rebuild when asked to swap, and only then', async () => {
     await aDeal();
     await sql`UPDATE escrows SET status = 'released'`.execute(t.db);

@@ -3,6 +3,7 @@ import { applyEvents } from './apply.ts';
 import type { DynamicDb, DynamicTransaction } from './dynamic-db.ts';
 import { normaliseRow } from './normalise-row.ts';
 import type { ProjectedEvent, Projection, Row, TableSpec } from './projection.ts';
+import { type FingerprintPlan, fingerprintPlan, type RowsFingerprint } from './row-fingerprint.ts';
 import { type SpillTarget, SpillingRowStore } from './spilling-row-store.ts';
 
 export interface TableComparison {
@@ -14,6 +15,8 @@ export interface TableComparison {
   /** Rows the rebuild has that the live table does not (first few). */
   onlyRebuilt: Row[];
   match: boolean;
+  /** The table differs, but was compared by fingerprint, so the rows above are not known (replay runs again). */
+  unsampled?: boolean;
 }
 
 export interface SwappedTable {
@@ -64,6 +67,12 @@ export interface ReplayOptions {
   rowsInMemory?: number;
   /** A stepwise swap's progress: rows rewritten so far of `total` (every differing key of every read model). */
   onSwapProgress?: (rewritten: number, total: number) => void;
+  /**
+   * Write the rebuilt rows of append-only read models to the scratch tables even without swap. Without it they are
+   * only fingerprinted (row-fingerprint.ts), and only when a fingerprint differs is the replay run again with them
+   * written, to show which rows differ.
+   */
+  keepAppendedRows?: boolean;
 }
 
 const SCRATCH = 'projection_replay';
@@ -106,7 +115,8 @@ export async function replayAndCompare(
         if (inOne) await swap.lock(trx);
         await createScratch(trx, specs);
         const position = steps ? await steps.position(trx) : 0;
-        const rebuild = new ScratchRebuild(specs, trx, options.rowsInMemory ?? ROWS_IN_MEMORY);
+        const fingerprints = swap || options.keepAppendedRows ? new Map() : await appendOnlyFingerprints(trx, specs);
+        const rebuild = new ScratchRebuild(specs, trx, options.rowsInMemory ?? ROWS_IN_MEMORY, fingerprints);
         const { events, liveFigures } = await onReader(
           db,
           trx,
@@ -118,7 +128,7 @@ export async function replayAndCompare(
               count += page.length;
             }
             // The log is read: the reader sums up the live tables while the rest of the rebuild goes in.
-            const live = liveFiguresOf(reader, specs);
+            const live = liveFiguresOf(reader, specs, fingerprints);
             live.catch(() => undefined); // awaited below unless the rebuild fails first
             await rebuild.flush();
             return { events: count, liveFigures: await live };
@@ -126,8 +136,15 @@ export async function replayAndCompare(
         );
 
         const tables: TableComparison[] = [];
-        for (const spec of specs)
-          tables.push(await compareTable(trx, spec, liveFigures.get(spec.name)!, options.sampleSize ?? 3));
+        for (const spec of specs) {
+          const live = liveFigures.get(spec.name)!;
+          const fingerprint = fingerprints.get(spec.name);
+          tables.push(
+            fingerprint
+              ? compareFingerprints(spec, live, fingerprint.sum)
+              : await compareTable(trx, spec, live, options.sampleSize ?? 3),
+          );
+        }
         const swapped: SwappedTable[] = [];
         if (inOne) {
           for (const spec of specs) swapped.push(await replaceTable(trx, spec));
@@ -152,6 +169,12 @@ export async function replayAndCompare(
       });
   } catch (error) {
     if (!(error instanceof RollbackScratch)) throw error;
+  }
+  if (report!.tables.some((t) => t.unsampled)) {
+    // A fingerprint differs: the rows themselves are needed to show how.
+    const again = await replayAndCompare(db, projections, readPages, { ...options, keepAppendedRows: true });
+    const seconds = (performance.now() - started) / 1000;
+    return { ...again, seconds, eventsPerSecond: again.events / seconds };
   }
   if (stepwise && steps && swap) {
     try {
@@ -207,9 +230,15 @@ class ScratchRebuild {
     specs: readonly TableSpec[],
     private executor: DynamicDb,
     rowsInMemory: number,
+    fingerprints: ReadonlyMap<string, { sum: RowsFingerprint }>,
   ) {
     const target: SpillTarget = {
       insert: async (table, rows) => {
+        const fingerprint = fingerprints.get(table);
+        if (fingerprint) {
+          for (const row of rows) fingerprint.sum.add(row);
+          return;
+        }
         for (const statement of insertStatements(`${SCRATCH}.${table}`, rows))
           await this.writes.add(() => statement.execute(this.executor).then(() => undefined));
       },
@@ -459,10 +488,54 @@ interface Figures {
   checksum: string | null;
 }
 
-async function liveFiguresOf(reader: DynamicDb, specs: readonly TableSpec[]): Promise<Map<string, Figures>> {
+async function liveFiguresOf(
+  reader: DynamicDb,
+  specs: readonly TableSpec[],
+  fingerprints: ReadonlyMap<string, { plan: FingerprintPlan }>,
+): Promise<Map<string, Figures>> {
   const live = new Map<string, Figures>();
-  for (const spec of specs) live.set(spec.name, await figuresOf(reader, `public.${spec.name}`));
+  for (const spec of specs) {
+    const fingerprint = fingerprints.get(spec.name);
+    live.set(
+      spec.name,
+      await (fingerprint ? fingerprint.plan.ofLive(reader) : figuresOf(reader, `public.${spec.name}`)),
+    );
+  }
   return live;
+}
+
+/**
+ * The append-only read models whose rebuild is fingerprinted instead of written to a scratch table: every one whose
+ * column types the fingerprint knows.
+ */
+async function appendOnlyFingerprints(
+  trx: DynamicTransaction,
+  specs: readonly TableSpec[],
+): Promise<Map<string, { plan: FingerprintPlan; sum: RowsFingerprint }>> {
+  const fingerprints = new Map<string, { plan: FingerprintPlan; sum: RowsFingerprint }>();
+  for (const spec of specs.filter((s) => s.appendOnly)) {
+    const plan = await fingerprintPlan(trx, spec.name);
+    if (plan) fingerprints.set(spec.name, { plan, sum: plan.sum() });
+  }
+  return fingerprints;
+}
+
+/**
+ * A fingerprinted table's comparison. When the fingerprints differ (or a rebuilt row lacked a column) it cannot name
+ * the rows that differ: it is `unsampled`, and the replay runs again with the rows written.
+ */
+function compareFingerprints(spec: TableSpec, live: Figures, rebuilt: RowsFingerprint): TableComparison {
+  const figures = rebuilt.result();
+  const match = rebuilt.complete && live.n === figures.n && live.checksum === figures.checksum;
+  return {
+    table: spec.name,
+    liveRows: Number(live.n),
+    rebuiltRows: figures.n,
+    onlyLive: [],
+    onlyRebuilt: [],
+    match,
+    ...(match ? {} : { unsampled: true }),
+  };
 }
 
 /** A table's row count and an order-free checksum of every row's text: one scan. */
