@@ -123,4 +123,16 @@ describe('ConversationPanel', () => {
     const live = document.querySelector('[aria-live="polite"].visually-hidden')!;
     expect(live.textContent).toBe('New message from the seller: Shipped with DHL');
   });
+
+  it('is a landmark on its own page, and a named part of the card it is embedded in', async () => {
+    const { client } = serve([message(1, 'buyer', 'Hello')]);
+    renderPanel(client);
+    expect(screen.getByRole('region', { name: 'Messages' })).toBeTruthy();
+    cleanup();
+    // The console's dispute list embeds one per dispute: landmarks of one name there could not be told apart.
+    renderPanel(serve([message(1, 'buyer', 'Hello')]).client, { viewerSide: 'admin', embedded: true });
+    await screen.findByText('Hello');
+    expect(screen.queryByRole('region')).toBeNull();
+    expect(screen.getByRole('group', { name: 'Messages' })).toBeTruthy();
+  });
 });

@@ -49,10 +49,14 @@ export function ConversationPanel({
     seen.current = ids;
   }, [messages.data, viewerSide]);
 
+  // Inside another card it is a part of that card, not a landmark of its own: the console's dispute list shows one
+  // per dispute, and landmarks of the same name cannot be told apart.
+  const Box = embedded ? 'div' : 'section';
   return (
-    <section
+    <Box
       className={embedded ? 'conversation conversation-embedded' : 'card conversation'}
       aria-labelledby={headingId}
+      {...(embedded ? { role: 'group' } : {})}
     >
       <Heading id={headingId}>Messages</Heading>
       <p className="small muted">
@@ -77,6 +81,6 @@ export function ConversationPanel({
       ) : (
         <p className="small muted conversation-closed">This escrow has ended: no more messages can be written.</p>
       )}
-    </section>
+    </Box>
   );
 }
