@@ -113,10 +113,10 @@ export async function replayAndCompare(
       .setIsolationLevel(inOne ? 'read committed' : 'repeatable read')
       .execute(async (trx) => {
         if (inOne) await swap.lock(trx);
-        await createScratch(trx, specs);
+        const columns = await createScratch(trx, specs);
         const position = steps ? await steps.position(trx) : 0;
         const fingerprints = swap || options.keepAppendedRows ? new Map() : await appendOnlyFingerprints(trx, specs);
-        const rebuild = new ScratchRebuild(specs, trx, options.rowsInMemory ?? ROWS_IN_MEMORY, fingerprints);
+        const rebuild = new ScratchRebuild(specs, columns, trx, options.rowsInMemory ?? ROWS_IN_MEMORY, fingerprints);
         const { events, liveFigures } = await onReader(
           db,
           trx,
@@ -201,8 +201,9 @@ export async function replayAndCompare(
 /**
  * A fresh scratch schema with a table like each live one; mutable tables get a unique index on their key, which the
  * rebuild reads and replaces rows by. A schema left by an interrupted stepwise swap (committed) is dropped first.
+ * Answers each scratch table's columns in their order.
  */
-async function createScratch(trx: DynamicTransaction, specs: readonly TableSpec[]): Promise<void> {
+async function createScratch(trx: DynamicTransaction, specs: readonly TableSpec[]): Promise<Map<string, string[]>> {
   await sql.raw(`DROP SCHEMA IF EXISTS ${SCRATCH} CASCADE`).execute(trx);
   await sql.raw(`CREATE SCHEMA ${SCRATCH}`).execute(trx);
   for (const spec of specs) {
@@ -212,6 +213,13 @@ async function createScratch(trx: DynamicTransaction, specs: readonly TableSpec[
     if (!spec.appendOnly)
       await sql.raw(`CREATE UNIQUE INDEX ON ${SCRATCH}.${spec.name} (${keyColumns(spec)})`).execute(trx);
   }
+  const { rows } = await sql<{ table_name: string; column_name: string }>`
+    SELECT table_name, column_name FROM information_schema.columns
+    WHERE table_schema = ${SCRATCH} ORDER BY table_name, ordinal_position`.execute(trx);
+  const columns = new Map<string, string[]>();
+  for (const { table_name: table, column_name: column } of rows)
+    columns.set(table, [...(columns.get(table) ?? []), column]);
+  return columns;
 }
 
 const keyColumns = (spec: TableSpec) => spec.key.map((c) => `"${c}"`).join(', ');
@@ -228,6 +236,7 @@ class ScratchRebuild {
 
   constructor(
     specs: readonly TableSpec[],
+    columns: ReadonlyMap<string, readonly string[]>,
     private executor: DynamicDb,
     rowsInMemory: number,
     fingerprints: ReadonlyMap<string, { sum: RowsFingerprint }>,
@@ -239,7 +248,7 @@ class ScratchRebuild {
           for (const row of rows) fingerprint.sum.add(row);
           return;
         }
-        for (const statement of insertStatements(`${SCRATCH}.${table}`, rows))
+        for (const statement of insertStatements(`${SCRATCH}.${table}`, columns.get(table)!, rows))
           await this.writes.add(() => statement.execute(this.executor).then(() => undefined));
       },
       remove: async (table, keys) => {
@@ -435,32 +444,70 @@ async function* readingAhead<T>(source: AsyncIterable<T>): AsyncGenerator<T> {
 }
 
 /**
- * Rows into `table` (schema-qualified) in batches, each batch one JSON parameter the server turns into rows (cheaper
- * to build than a multi-row INSERT; `json`, as `jsonb` took PostgreSQL a third longer to turn into rows); rows are
- * grouped by their set of columns so a column a row leaves out gets its default. The scratch tables are UNLOGGED:
- * they are thrown away, so no write-ahead log is written for them.
+ * Rows into `table` (schema-qualified) in batches, each batch one parameter: an array of the table's row type as
+ * text, `{"(...)","(...)"}`, with `columns` the table's columns in order. PostgreSQL reads that in under half the
+ * time it took to turn the same rows sent as JSON into rows (json_populate_recordset; 20,000 escrow rows: 234 ms
+ * against 550). Rows are grouped by their set of columns, and only those are inserted, so a column a row leaves out
+ * gets its default. The scratch tables are UNLOGGED: they are thrown away, so no write-ahead log is written for them.
  */
-function insertStatements(table: string, rows: readonly Row[]) {
+function insertStatements(table: string, columns: readonly string[], rows: readonly Row[]) {
   const target = sql.table(table);
   const byColumns = new Map<string, Row[]>();
   for (const row of rows) {
-    const columns = Object.keys(row).join(',');
-    const group = byColumns.get(columns);
+    const given = Object.keys(row).join(',');
+    const group = byColumns.get(given);
     if (group) group.push(row);
-    else byColumns.set(columns, [row]);
+    else byColumns.set(given, [row]);
   }
   const statements = [];
   for (const [joined, group] of byColumns) {
-    const columns = sql.join(joined.split(',').map((c) => sql.ref(c)));
+    const given = sql.join(joined.split(',').map((c) => sql.ref(c)));
     for (let i = 0; i < group.length; i += INSERT_BATCH) {
-      const json = JSON.stringify(group.slice(i, i + INSERT_BATCH));
+      const literal = rowTypeArray(columns, group.slice(i, i + INSERT_BATCH));
       statements.push(
-        sql`INSERT INTO ${target} (${columns}) SELECT ${columns} FROM json_populate_recordset(NULL::${target}, ${json}::json)`,
+        sql`INSERT INTO ${target} (${given}) SELECT ${given} FROM unnest(CAST(${literal} AS ${sql.raw(table)}[]))`,
       );
     }
   }
   return statements;
 }
+
+/**
+ * Rows as the text of an array of their table's row type. Each row is an element in double quotes holding
+ * `(field,field,...)`: a null is an empty field, any other value a field in double quotes. A `"` or `\` in a value is
+ * escaped twice, for the field and then for the element.
+ */
+export function rowTypeArray(columns: readonly string[], rows: readonly Row[]): string {
+  const elements: string[] = [];
+  for (const row of rows) {
+    let element = '"(';
+    for (let i = 0; i < columns.length; i++) {
+      if (i > 0) element += ',';
+      const value = row[columns[i]!];
+      if (value === null || value === undefined) continue;
+      element += `\\"${escapedTwice(fieldText(value))}\\"`;
+    }
+    elements.push(`${element})"`);
+  }
+  return `{${elements.join(',')}}`;
+}
+
+const fieldText = (value: unknown): string =>
+  typeof value === 'string'
+    ? value
+    : typeof value === 'boolean'
+      ? value
+        ? 't'
+        : 'f'
+      : value instanceof Date
+        ? value.toISOString()
+        : typeof value === 'object'
+          ? JSON.stringify(value)
+          : String(value);
+
+const NEEDS_ESCAPE = /["\\]/;
+const escapedTwice = (text: string) =>
+  NEEDS_ESCAPE.test(text) ? text.replace(/["\\]/g, (c) => (c === '"' ? '\\\\\\"' : '\\\\\\\\')) : text;
 
 /** Removes the rows of `table` (schema-qualified) whose key is one of `keys` (rows of the key columns). */
 function deleteByKeys(table: string, spec: TableSpec, keys: readonly Row[]) {

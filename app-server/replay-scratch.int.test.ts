@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openTestDatabase, type TestDatabase } from './testing/test-database.ts';
 import type { Row } from '../projections/projection.ts';
+import { rowTypeArray } from '../projections/replay.ts';
 import { fingerprintPlan } from '../projections/row-fingerprint.ts';
 
 let t: TestDatabase;
@@ -89,5 +90,40 @@ describe('row fingerprint', () => {
     } finally {
       await sql`ALTER TABLE fingerprint_probe DROP COLUMN extra`.execute(t.db);
     }
+  });
+});
+
+describe('rows sent as an array of their row type', () => {
+  it('arrive as they were sent, whatever their text holds', async () => {
+    const awkward = [
+      'plain',
+      '',
+      ' spaces around ',
+      'a,b (c) {d} [e]',
+      'quote " and ""two""',
+      'back\\slash \\" and \\\\',
+      'NULL',
+      'new\nline\ttab',
+      'zürich 🚲 東京',
+    ];
+    const sent: Row[] = awkward.map((label, i) => ({
+      id: i + 1,
+      label,
+      small: i,
+      count: 7 * i - 30,
+      flag: i % 2 === 0,
+      who: i % 3 === 0 ? null : '0b1c2d3e-0000-4000-8000-00000000000a',
+      at: '2026-03-01T10:11:12.345Z',
+      note: i % 2 === 0 ? null : `${label}!`,
+    }));
+    const columns = ['id', 'label', 'small', 'count', 'flag', 'who', 'at', 'note'];
+    await sql`INSERT INTO fingerprint_probe SELECT * FROM unnest(CAST(${rowTypeArray(columns, sent)} AS fingerprint_probe[]))`.execute(
+      t.db,
+    );
+    const { rows: back } = await sql<Row>`
+      SELECT id::int AS id, label, small, count, flag, who::text AS who,
+        to_char(at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS at, note
+      FROM fingerprint_probe ORDER BY id`.execute(t.db);
+    expect(back).toEqual(sent);
   });
 });
