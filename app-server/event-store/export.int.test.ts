@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projections } from '../../projections/registry.ts';
 import { openTestDatabase, type TestDatabase } from '../testing/test-database.ts';
 import { createEventStore } from './append.ts';
 import type { StreamAppend } from './event-store.ts';
-import { exportChunks, exportEvents } from './export.ts';
+import { eventLineSql, exportChunks, exportEvents } from './export.ts';
 
 let database: TestDatabase;
 
@@ -89,5 +90,52 @@ describe('event export across pages', () => {
     await chunks.return({ events: 0, last: 0 });
     const { positions } = await exportedPositions({ from: 2_499 });
     expect(positions).toEqual([2_499, 2_500]);
+  });
+});
+
+describe('an export line', () => {
+  beforeAll(async () => {
+    const id = randomUUID();
+    await createEventStore(database.db, projections).append(
+      [
+        {
+          streamId: `review:${id}`,
+          streamType: 'review',
+          expectedVersion: 0,
+          events: [
+            {
+              type: 'ReviewSubmitted',
+              data: {
+                review_id: id,
+                name: 'Zoë "Z" \\ Ünal',
+                email: null,
+                country: 'Côte d’Ivoire',
+                rating: 4.5,
+                text: 'Line one\nline two\t"quoted" \\back\\slash 🚲 東京 </script>',
+                escrow_id: null,
+                verified_deal: false,
+              },
+            },
+          ],
+        },
+      ],
+      { actor: 'system', request_id: 'export-test "quoted"' },
+    );
+  });
+
+  it('is the text json_build_object wrote, byte for byte, whatever the event holds', async () => {
+    const { rows } = await sql<{ built: string; line: string }>`
+      SELECT json_build_object(
+        'position', position, 'event_id', event_id, 'stream_id', stream_id, 'stream_type', stream_type,
+        'stream_version', stream_version, 'type', type, 'schema_version', schema_version,
+        'data', data, 'metadata', metadata,
+        'occurred_at', to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+        'prev_hash', prev_hash, 'hash', hash)::text AS built, ${eventLineSql()} AS line
+      FROM events WHERE position IN (1, 2500, 2501) ORDER BY position`.execute(database.db);
+    expect(rows).toHaveLength(3);
+    for (const { built, line } of rows) expect(line).toBe(built);
+    const last = JSON.parse(rows[2]!.line) as { data: { text: string }; metadata: { request_id: string } };
+    expect(last.data.text).toBe('Line one\nline two\t"quoted" \\back\\slash 🚲 東京 </script>');
+    expect(last.metadata.request_id).toBe('export-test "quoted"');
   });
 });

@@ -57,13 +57,25 @@ export async function* exportChunks(
   return { events, last };
 }
 
-/** One event's export line (JSON text), as a column of a query on `events`; a deal's proof carries the same lines. */
-export const eventLineSql = () => sql<string>`json_build_object(
-        'position', position, 'event_id', event_id, 'stream_id', stream_id, 'stream_type', stream_type,
-        'stream_version', stream_version, 'type', type, 'schema_version', schema_version,
-        'data', data, 'metadata', metadata,
-        'occurred_at', ${occurredAtIso()},
-        'prev_hash', prev_hash, 'hash', hash)::text`;
+/**
+ * One event's export line (JSON text), as a column of a query on `events`; a deal's proof carries the same lines.
+ * The text json_build_object wrote (`{"position" : 1, "event_id" : "...", ...}`, `data` and `metadata` as jsonb
+ * prints them), built by concatenation, which PostgreSQL does in two thirds of the time (102,207 events: 300-320 ms
+ * against 412-522); a test holds the two equal. Every column is NOT NULL, so no part makes the line NULL; texts that
+ * could hold a quote go through to_json.
+ */
+export const eventLineSql = () => sql<string>`'{"position" : ' || position::text
+        || ', "event_id" : "' || event_id::text
+        || '", "stream_id" : ' || to_json(stream_id)::text
+        || ', "stream_type" : ' || to_json(stream_type)::text
+        || ', "stream_version" : ' || stream_version::text
+        || ', "type" : ' || to_json(type)::text
+        || ', "schema_version" : ' || schema_version::text
+        || ', "data" : ' || data::text
+        || ', "metadata" : ' || metadata::text
+        || ', "occurred_at" : "' || ${occurredAtIso()}
+        || '", "prev_hash" : ' || to_json(prev_hash)::text
+        || ', "hash" : ' || to_json(hash)::text || '}'`;
 
 /** The export written through `write` (awaited before the next piece is produced). */
 export async function exportEvents(
