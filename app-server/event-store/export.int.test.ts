@@ -9,33 +9,38 @@ import { eventLineSql, exportChunks, exportEvents } from './export.ts';
 
 let database: TestDatabase;
 
+/** A new review's stream with its one event; `data` changes what the reviewer wrote. */
+function reviewAppend(data: { name: string; country?: string; rating?: 5 | 4.5; text?: string }): StreamAppend {
+  const id = randomUUID();
+  return {
+    streamId: `review:${id}`,
+    streamType: 'review',
+    expectedVersion: 0,
+    events: [
+      {
+        type: 'ReviewSubmitted',
+        data: {
+          review_id: id,
+          name: data.name,
+          email: null,
+          country: data.country ?? 'Kenya',
+          rating: data.rating ?? 5,
+          text: data.text ?? 'Fine',
+          escrow_id: null,
+          verified_deal: false,
+        },
+      },
+    ],
+  };
+}
+
 /** `count` reviews, one event each, appended 500 to an append. */
 async function appendReviews(count: number) {
   const store = createEventStore(database.db, projections);
   for (let done = 0; done < count; done += 500) {
-    const appends = Array.from({ length: Math.min(500, count - done) }, (_, i): StreamAppend => {
-      const id = randomUUID();
-      return {
-        streamId: `review:${id}`,
-        streamType: 'review',
-        expectedVersion: 0,
-        events: [
-          {
-            type: 'ReviewSubmitted',
-            data: {
-              review_id: id,
-              name: `Reviewer ${done + i}`,
-              email: null,
-              country: 'Kenya',
-              rating: 5,
-              text: 'Fine',
-              escrow_id: null,
-              verified_deal: false,
-            },
-          },
-        ],
-      };
-    });
+    const appends = Array.from({ length: Math.min(500, count - done) }, (_, i) =>
+      reviewAppend({ name: `Reviewer ${done + i}` }),
+    );
     await store.append(appends, { actor: 'system', request_id: 'export-test' });
   }
 }
@@ -95,32 +100,16 @@ describe('event export across pages', () => {
 
 describe('an export line', () => {
   beforeAll(async () => {
-    const id = randomUUID();
-    await createEventStore(database.db, projections).append(
-      [
-        {
-          streamId: `review:${id}`,
-          streamType: 'review',
-          expectedVersion: 0,
-          events: [
-            {
-              type: 'ReviewSubmitted',
-              data: {
-                review_id: id,
-                name: 'Zoë "Z" \\ Ünal',
-                email: null,
-                country: 'Côte d’Ivoire',
-                rating: 4.5,
-                text: 'Line one\nline two\t"quoted" \\back\\slash 🚲 東京 </script>',
-                escrow_id: null,
-                verified_deal: false,
-              },
-            },
-          ],
-        },
-      ],
-      { actor: 'system', request_id: 'export-test "quoted"' },
-    );
+    const awkward = reviewAppend({
+      name: 'Zoë "Z" \\ Ünal',
+      country: 'Côte d’Ivoire',
+      rating: 4.5,
+      text: 'Line one\nline two\t"quoted" \\back\\slash 🚲 東京 </script>',
+    });
+    await createEventStore(database.db, projections).append([awkward], {
+      actor: 'system',
+      request_id: 'export-test "quoted"',
+    });
   });
 
   it('is the text json_build_object wrote, byte for byte, whatever the event holds', async () => {
