@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openTestDatabase, type TestDatabase } from './testing/test-database.ts';
 import type { Row } from '../projections/projection.ts';
-import { rowTypeArray } from '../projections/replay.ts';
+import { rowTypeArray } from '../projections/scratch-statements.ts';
 import { fingerprintPlan } from '../projections/row-fingerprint.ts';
 
 let t: TestDatabase;
