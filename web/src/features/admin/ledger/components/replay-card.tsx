@@ -25,7 +25,7 @@ export function ReplayCard() {
     <section className="card stack" aria-labelledby="replay-title">
       <h3 id="replay-title">Replay</h3>
       <p className="small muted">
-        Rebuilds every read model from the events in scratch tables and compares them row by row with the live ones.
+        Rebuilds every read model from the events and compares it with the live one, naming the first rows that differ.
         Nothing is replaced.
       </p>
       <div>
