@@ -85,14 +85,14 @@ export class FingerprintPlan {
   }
 }
 
-/** The fingerprint of rows added one by one. A row missing a column (its default unknown here) makes it unusable. */
 /** Rows between carries into the exact sum: the low part stays below 2^53. */
 const CARRY_EVERY = 1_000_000;
 
+/** The fingerprint of rows added one by one. A row missing a column (its default unknown here) makes it unusable. */
 export class RowsFingerprint {
   private n = 0;
   private total = 0n;
-  /** The sum since the last carry into `total`, in two parts that stay exact as numbers: each hash's high 28 bits and low 32. */
+  /** The sum since the last carry into `total`, in two parts exact as numbers: each hash's high 28 bits, its low 32. */
   private high = 0;
   private low = 0;
   /** Every row had every column: the fingerprint can stand for the rows. */
