@@ -105,7 +105,9 @@ async function handleParts(
   meta: CommandMeta,
   options: HandleOptions,
 ) {
-  const { attempts = 1, ...append } = options;
+  const { attempts = 1, ...rest } = options;
+  // Every try's append carries when the command first tried: one that lost a race goes ahead of newer appends.
+  const append = { ...rest, since: performance.now() };
   for (let attempt = 1; ; attempt++) {
     try {
       return await decideAndAppend(
@@ -131,7 +133,7 @@ async function decideAndAppend(
   store: EventStore,
   parts: Part<unknown, unknown>[],
   meta: CommandMeta,
-  options: Pick<AppendOptions, 'alsoWrite' | 'alsoInsert'>,
+  options: Pick<AppendOptions, 'alsoWrite' | 'alsoInsert' | 'since'>,
   fresh: boolean,
 ): Promise<{ events: StoredEvent[]; loaded: LoadedAggregate<unknown>[] }> {
   const loaded = await Promise.all(parts.map((p) => load(store, p, fresh)));

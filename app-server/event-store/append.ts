@@ -331,7 +331,7 @@ export function createEventStore(
         ...a,
         events: a.events.map((e) => parseEvent(e.type, e.data)),
       }));
-      return commits.submit({ appends: validated, metadata, occurredAt, options });
+      return commits.submit({ appends: validated, metadata, occurredAt, options }, options.since);
     },
 
     read: (streamId) => readStreamFromDb(db, streamId),

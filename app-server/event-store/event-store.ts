@@ -18,6 +18,12 @@ export interface StreamAppend {
 export interface AppendOptions {
   /** Time of the append (ISO); defaults to now. */
   now?: string;
+  /**
+   * When the command first tried to append (`performance.now()`; default: now). Appends waiting for the same batch
+   * go oldest first, so a command decided again after losing a version race goes ahead of newer ones on its stream:
+   * someone who keeps signing in cannot keep an admin's suspension out.
+   */
+  since?: number;
   /** Runs inside the same transaction after the events and projections are written: secrets, outbox rows. */
   alsoWrite?: (trx: Transaction<Database>, stored: StoredEvent[]) => Promise<void>;
   /**

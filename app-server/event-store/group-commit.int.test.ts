@@ -151,4 +151,25 @@ describe('group commit', () => {
     expect(await verifyChain(t.db)).toMatchObject({ ok: true, events: 7 });
     expect((await replayProjections(t)).match).toBe(true);
   });
+
+  it('takes the oldest command first: one decided again after losing a race beats a newer one on its stream', async () => {
+    const ids = await addAddresses(2);
+    const [store] = stores;
+    // While a first append runs, a new command and then an older one (its first try came earlier, it lost that race
+    // and was decided again) queue for the same version of one stream. The older one must win, or a stream of new
+    // commands could refuse it on every try (a user signing in again and again against an admin's suspension).
+    const first = store.append([change(ids[0]!, 1, 1)], meta);
+    const newer = store.append([change(ids[1]!, 1, 1)], meta);
+    const older = store.append([change(ids[1]!, 1, 2)], meta, { since: performance.now() - 1_000 });
+    const [firstDone, newerDone, olderDone] = await Promise.allSettled([first, newer, older]);
+    expect(firstDone.status).toBe('fulfilled');
+    expect(olderDone.status).toBe('fulfilled');
+    expect(newerDone.status).toBe('rejected');
+    expect(((newerDone as PromiseRejectedResult).reason as DomainError).code).toBe('conflict');
+    const log = await readLog(t.db);
+    expect(log.filter((e) => e.stream_id === `address:${ids[1]}`).map((e) => e.data)).toEqual([
+      expect.objectContaining({ address_id: ids[1] }),
+      { address: address(ids[1]!, 2) },
+    ]);
+  });
 });

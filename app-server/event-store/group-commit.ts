@@ -3,13 +3,19 @@ export interface Queued<Job, Result> {
   job: Job;
   resolve: (result: Result) => void;
   reject: (error: unknown) => void;
+  /** When the work was first asked for (`performance.now()`): the oldest waiting goes first. */
+  since: number;
 }
 
 /**
- * A queue in which one leader at a time takes everything waiting (up to `maxBatch`, in the order it came) and runs it
- * as one batch; whatever arrives meanwhile waits for the next batch. A lone job is a batch of one, so a single
- * caller waits for nothing extra; under concurrency, the batches grow to what arrived during the last one. `run`
- * answers every job of its batch (each with its own result or error); a job it leaves unanswered is refused.
+ * A queue in which one leader at a time takes everything waiting (up to `maxBatch`, oldest first) and runs it as one
+ * batch; whatever arrives meanwhile waits for the next batch. A lone job is a batch of one, so a single caller waits
+ * for nothing extra; under concurrency, the batches grow to what arrived during the last one. `run` answers every
+ * job of its batch (each with its own result or error); a job it leaves unanswered is refused.
+ *
+ * Oldest first, not first come: a job may be a second try of work that lost a race in an earlier batch (an append
+ * refused because its stream moved on). Were it queued behind what arrived meanwhile, a stream of new work could make
+ * it lose every time.
  */
 export class GroupCommit<Job, Result> {
   private readonly waiting: Queued<Job, Result>[] = [];
@@ -20,9 +26,10 @@ export class GroupCommit<Job, Result> {
     private readonly maxBatch = 64,
   ) {}
 
-  submit(job: Job): Promise<Result> {
+  /** Queues `job`; `since` is when the work it belongs to was first asked for (default: now). */
+  submit(job: Job, since = performance.now()): Promise<Result> {
     return new Promise<Result>((resolve, reject) => {
-      this.waiting.push({ job, resolve, reject });
+      this.waiting.push({ job, resolve, reject, since });
       if (!this.leading) void this.lead();
     });
   }
@@ -31,6 +38,7 @@ export class GroupCommit<Job, Result> {
     this.leading = true;
     try {
       while (this.waiting.length) {
+        this.waiting.sort((a, b) => a.since - b.since); // stable: the same age keeps its order of arrival
         const batch = this.waiting.splice(0, this.maxBatch);
         // A promise answers once: after `run`, these reach only the jobs it left unanswered.
         const unanswered = await this.run(batch).then(
