@@ -4,7 +4,7 @@
  * live updates and the mail that tells the other side. The deal itself is set up through the API: it is not what
  * this journey is about.
  */
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import {
   adminToken,
   call,
@@ -48,6 +48,8 @@ async function fundedEscrow(server: E2eServer, buyer: Person, seller: Person): P
 }
 
 const conversation = (page: Page) => page.getByRole('region', { name: 'Messages' });
+/** In the console the conversation is part of a card (a dispute, an escrow), not a landmark of its own. */
+const embeddedConversation = (within: Page | Locator) => within.getByRole('group', { name: 'Messages' });
 
 async function write(page: Page, text: string, file?: { name: string; mimeType: string; buffer: Buffer }) {
   const panel = conversation(page);
@@ -122,7 +124,7 @@ test('a dispute where the buyer, the seller and an admin write messages', async 
       .getByRole('listitem')
       .filter({ has: admin.locator(`a[href="/admin?tab=escrows&escrow=${id}"]`) })
       .first();
-    const panel = card.getByRole('region', { name: 'Messages' });
+    const panel = embeddedConversation(card);
     await expect(panel.locator('.message-text')).toHaveText([
       'The desk arrived with a cracked leg.',
       'It left here packed in foam. Was the box dented?',
@@ -140,7 +142,7 @@ test('a dispute where the buyer, the seller and an admin write messages', async 
   await test.step("the console's escrow view shows the same conversation, on a phone too", async () => {
     await admin.setViewportSize(PHONE);
     await admin.goto(`/admin?tab=escrows&escrow=${id}`);
-    const panel = conversation(admin);
+    const panel = embeddedConversation(admin);
     await expect(panel.locator('.message-text')).toHaveCount(3);
     await checkPage(admin, "the console's escrow view at 390 px");
     await admin.screenshot({ path: `${screens}/messages-admin-escrow-390.png`, fullPage: true });
