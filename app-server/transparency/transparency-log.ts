@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { logKeyAggregate } from '../../domain/aggregates.ts';
 import { LOG_KEY_ID } from '../../domain/transparency/events.ts';
 import { toBase64 } from '../../domain/transparency/merkle.ts';
-import { checkpointText, publicKeyOf, signNote, verifierKey } from '../../domain/transparency/note.ts';
+import { checkpointText, type NoteSigner, signNote, verifierKey } from '../../domain/transparency/note.ts';
 import { handle } from '../commands/handle.ts';
 import { type Config, publicUrl } from '../config.ts';
 import type { DatabaseHandle } from '../db/database.ts';
@@ -11,6 +11,7 @@ import type { EventStore } from '../event-store/event-store.ts';
 import { withJobLock } from '../jobs/job-lock.ts';
 import { type PeriodicJob, startPeriodic } from '../jobs/periodic.ts';
 import type { Logger } from '../logger.ts';
+import { nodeSigner } from './node-signer.ts';
 import { type LogSigningKey, loadLogSigningKey } from './signing-key.ts';
 import { extendTree, storedRoot } from './tree.ts';
 
@@ -43,7 +44,7 @@ export interface CheckpointRow {
  */
 export class TransparencyLog {
   readonly origin: string;
-  private key: LogSigningKey;
+  private signer: NoteSigner;
   vkey: string;
   private running: Promise<number> | null = null;
   private queued: Promise<number> | null = null;
@@ -61,8 +62,8 @@ export class TransparencyLog {
     },
   ) {
     this.origin = settings.origin;
-    this.key = settings.key;
-    this.vkey = verifierKey(this.origin, publicKeyOf(this.key.seed));
+    this.signer = nodeSigner(settings.key.seed);
+    this.vkey = verifierKey(this.origin, this.signer.publicKey);
   }
 
   static fromConfig(config: Config, database: Pick<DatabaseHandle, 'db' | 'backend'>, logger: Logger): TransparencyLog {
@@ -147,7 +148,8 @@ export class TransparencyLog {
 
   /** A new key for the log: appends LogKeyRotated naming `next` (the caller has stored its private key). */
   async rotateTo(store: EventStore, next: LogSigningKey): Promise<string> {
-    const vkey = verifierKey(this.origin, publicKeyOf(next.seed));
+    const signer = nodeSigner(next.seed);
+    const vkey = verifierKey(this.origin, signer.publicKey);
     await handle(
       store,
       logKeyAggregate,
@@ -155,7 +157,7 @@ export class TransparencyLog {
       { type: 'rotate', origin: this.origin, vkey },
       { actor: 'system', requestId: 'rotate-log-key' },
     );
-    this.key = next;
+    this.signer = signer;
     this.vkey = vkey;
     return vkey;
   }
@@ -177,7 +179,7 @@ export class TransparencyLog {
       if (size === 0 || (latest && Number(latest.size) >= size)) return null;
       if (!(await this.keyIsCurrent())) return null;
       const root = await storedRoot(this.db, size);
-      const note = signNote(checkpointText({ origin: this.origin, size, root }), this.origin, this.key.seed);
+      const note = signNote(checkpointText({ origin: this.origin, size, root }), this.origin, this.signer);
       const row: CheckpointRow = {
         size,
         root_hash: toBase64(root),
@@ -200,8 +202,8 @@ export class TransparencyLog {
     if (named === this.vkey) return true;
     const reloaded = this.settings.reloadKey?.();
     if (reloaded) {
-      this.key = reloaded;
-      this.vkey = verifierKey(this.origin, publicKeyOf(reloaded.seed));
+      this.signer = nodeSigner(reloaded.seed);
+      this.vkey = verifierKey(this.origin, this.signer.publicKey);
       if (named === this.vkey) return true;
     }
     this.logger.error(

@@ -70,14 +70,26 @@ export const publicKeyOf = (seed: Uint8Array): Uint8Array => ed25519.getPublicKe
 /** A fresh 32-byte Ed25519 seed. */
 export const newSeed = (): Uint8Array => ed25519.utils.randomSecretKey();
 
+/** An Ed25519 key that signs notes: its public key and its signature of a message. */
+export interface NoteSigner {
+  publicKey: Uint8Array;
+  sign(message: Uint8Array): Uint8Array;
+}
+
+/** A signer in portable code (the browser, tests); the server signs with node:crypto (the same signatures, faster). */
+export const portableSigner = (seed: Uint8Array): NoteSigner => ({
+  publicKey: publicKeyOf(seed),
+  sign: (message) => ed25519.sign(message, seed),
+});
+
 /** Signs `text` (which ends with a newline) as a note with one signature line. */
-export function signNote(text: string, name: string, seed: Uint8Array): string {
+export function signNote(text: string, name: string, seed: Uint8Array | NoteSigner): string {
   if (!text.endsWith('\n') || text.includes('\n\n'))
     throw new Error('a note text ends with a newline and has no blank line');
-  const publicKey = publicKeyOf(seed);
-  const signature = ed25519.sign(encoder.encode(text), seed);
+  const signer = seed instanceof Uint8Array ? portableSigner(seed) : seed;
+  const signature = signer.sign(encoder.encode(text));
   const blob = new Uint8Array(4 + signature.length);
-  blob.set(keyId(name, publicKey));
+  blob.set(keyId(name, signer.publicKey));
   blob.set(signature, 4);
   return `${text}\n\u2014 ${name} ${toBase64(blob)}\n`;
 }
