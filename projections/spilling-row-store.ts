@@ -31,6 +31,8 @@ const keyText = (values: readonly unknown[]) => (values.length === 1 ? String(va
  * `flush` writes every changed row, so the target then holds the whole rebuild.
  */
 export class SpillingRowStore implements RowStore {
+  /** Every row here was put by a projection or read back fresh: an update may change it in place. */
+  readonly ownsRows = true;
   private readonly specs: Map<string, TableSpec>;
   private readonly entries = new Map<string, Entry>();
   private readonly appended = new Map<string, Row[]>();

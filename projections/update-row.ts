@@ -12,7 +12,7 @@ interface RowCause {
 }
 
 /**
- * Reads the row at `key`, merges `change(row)` into it and puts it back. The row must be there: an event about a
+ * Reads the row at `key`, merges `change(row)` into it (a copy of it, unless the store owns its rows) and puts it back. The row must be there: an event about a
  * row the read model lacks means the two disagree, so that throws instead of writing half a row.
  */
 export async function updateRow<T extends TableName>(
@@ -24,7 +24,7 @@ export async function updateRow<T extends TableName>(
   cause: RowCause,
 ): Promise<void> {
   const row = await existingRow(store, table, key, event, cause);
-  await store.put(table, { ...row, ...change(row) });
+  await store.put(table, store.ownsRows ? Object.assign(row, change(row)) : { ...row, ...change(row) });
 }
 
 /** The row at `key`; throws, naming `cause`, when there is none. */
