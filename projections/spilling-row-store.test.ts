@@ -54,6 +54,19 @@ describe('SpillingRowStore', () => {
     expect(tables.get('users')!.size).toBe(39);
   });
 
+  it('keeps a row in use in memory while new rows pass through', async () => {
+    const { calls, target } = memoryTarget();
+    const store = new SpillingRowStore(specs, target, 8);
+    await store.put('users', user(1));
+    for (let id = 2; id <= 40; id++) {
+      await store.put('users', user(id));
+      expect(await store.get('users', ['1'])).toEqual({ id: '1', username: 'u1' });
+    }
+    expect(store.size).toBeLessThanOrEqual(8);
+    expect(calls.read).toBe(0); // never written out and read back
+    expect(calls.inserted).toBeGreaterThan(0);
+  });
+
   it('hands append-only rows to the target in batches, or drops them when told to', async () => {
     const { tables, target } = memoryTarget();
     const sink = { discard: false };
