@@ -80,7 +80,11 @@ export function buildPgliteStoreTemplateIfStale() {
   renameSync(aside, pgliteStoreTemplate);
 }
 
-/** Packages that find their own files or workers at run time, and the build's tools: never bundled. */
+/**
+ * Packages that find their own files or workers at run time, and the build's tools: never bundled. PGlite loads its
+ * WebAssembly and data files beside itself, pino's transports load pino by name in a worker thread, and /api/docs
+ * serves swagger-ui-dist's files.
+ */
 const LOADED_BY_PATH = [
   '@electric-sql/pglite',
   'pino',
@@ -90,7 +94,10 @@ const LOADED_BY_PATH = [
   'esbuild',
   'vite',
 ];
-/** Packages imported with `await import()` on first use (an upload's file type, a PGP key, a QR code). */
+/**
+ * Packages imported on first use only, so a start does not load them: an upload's file type, a PGP key, a QR code,
+ * and the native driver `pg` looks for and does without.
+ */
 const LOADED_WHEN_NEEDED = ['file-type', 'openpgp', 'qrcode', 'pg-native'];
 
 /** The server's and the CLI's bundles, when one is missing or older than the sources. */
@@ -117,9 +124,7 @@ export async function buildBundlesIfStale() {
     format: 'esm',
     target: 'node20',
     // Dependencies are bundled too: resolving and loading their files one by one took a fifth of a start (0.18 s of
-    // 1.06 s on a million events in PGlite). What stays outside: PGlite (it loads its WebAssembly
-    // and data files beside itself), pino (its transports run in worker threads that load it by name), the build's
-    // own tools, and the packages the server loads only when first needed (a faster start).
+    // 1.06 s on a million events in PGlite). What stays outside is listed above.
     external: [...LOADED_BY_PATH, ...LOADED_WHEN_NEEDED],
     // Bundled CommonJS packages require Node's built-in modules: an ES module has no `require` of its own.
     banner: {

@@ -8,7 +8,7 @@ const keyOf = (values: readonly unknown[]) => (values.length === 1 ? String(valu
  * instead of being kept, so memory stays bounded by the mutable read models.
  */
 export class MemoryRowStore implements RowStore {
-  /** Every row here was put by a projection or read back fresh: an update may change it in place. */
+  /** Every row here was put by a projection of this store's own replay: an update may change it in place. */
   readonly ownsRows = true;
   readonly tables = new Map<string, Map<string, Row>>();
   private readonly specs: Map<string, TableSpec>;

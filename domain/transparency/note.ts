@@ -82,11 +82,11 @@ export const portableSigner = (seed: Uint8Array): NoteSigner => ({
   sign: (message) => ed25519.sign(message, seed),
 });
 
-/** Signs `text` (which ends with a newline) as a note with one signature line. */
-export function signNote(text: string, name: string, seed: Uint8Array | NoteSigner): string {
+/** Signs `text` (which ends with a newline) as a note with one signature line, by a seed or a signer. */
+export function signNote(text: string, name: string, key: Uint8Array | NoteSigner): string {
   if (!text.endsWith('\n') || text.includes('\n\n'))
     throw new Error('a note text ends with a newline and has no blank line');
-  const signer = seed instanceof Uint8Array ? portableSigner(seed) : seed;
+  const signer = key instanceof Uint8Array ? portableSigner(key) : key;
   const signature = signer.sign(encoder.encode(text));
   const blob = new Uint8Array(4 + signature.length);
   blob.set(keyId(name, signer.publicKey));
