@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AnswersAtPosition } from './answers-at-position.ts';
 
 /** A computation that counts its runs and answers with the run number. */
@@ -50,5 +50,23 @@ describe('AnswersAtPosition', () => {
     const answer = await answers.answer(1, 'ann', async () => '{"name":"Zoë"}');
     expect(answer.length).toBe(15);
     expect(answer.toString('utf8')).toBe('{"name":"Zoë"}');
+  });
+});
+
+describe('AnswersAtPosition with answers that depend on the clock', () => {
+  afterEach(() => vi.useRealTimers());
+
+  it('computes an answer afresh once the time it holds until has come, though the position stays', async () => {
+    vi.useFakeTimers({ toFake: ['Date'], now: 1_000 });
+    const answers = new AnswersAtPosition();
+    let runs = 0;
+    const compute = async () => ({ text: `run ${++runs}`, until: 2_000 });
+    expect(await text(answers.answer(1, 'ann', compute))).toBe('run 1');
+    vi.setSystemTime(1_999);
+    expect(await text(answers.answer(1, 'ann', compute))).toBe('run 1');
+    vi.setSystemTime(2_000);
+    expect(await text(answers.answer(1, 'ann', compute))).toBe('run 2');
+    vi.setSystemTime(1_500);
+    expect(await text(answers.answer(1, 'ann', compute))).toBe('run 2');
   });
 });

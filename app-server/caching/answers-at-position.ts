@@ -11,36 +11,62 @@ const MAX_BYTES = 16_000_000;
  * An answer computed after reading a position is at least that fresh, so it is kept under that position. A request
  * that read an older position than the one kept (it raced an append) is answered afresh and keeps nothing.
  *
+ * An answer that also depends on the clock says until when it holds, and is computed afresh from then on.
+ *
  * Answers are kept and given as their UTF-8 bytes: a kept answer is written to each socket as it is, where a text
  * would be encoded again for every request (a 40 KB list answered at half the rate as text).
  */
 export class AnswersAtPosition {
   private position = -1;
   private bytes = 0;
-  private readonly answers = new Map<string, Buffer<ArrayBuffer>>();
+  private readonly answers = new Map<string, KeptAnswer>();
 
-  async answer(position: number, key: string, compute: () => Promise<string>): Promise<Buffer<ArrayBuffer>> {
+  async answer(position: number, key: string, compute: () => Promise<Computed>): Promise<Buffer<ArrayBuffer>> {
     if (position > this.position) {
       this.answers.clear();
       this.bytes = 0;
       this.position = position;
     }
-    if (position < this.position) return Buffer.from(await compute());
+    if (position < this.position) return bytesOf(await compute());
     const kept = this.answers.get(key);
-    if (kept !== undefined) return kept;
-    const fresh = Buffer.from(await compute());
-    if (this.position === position && !this.answers.has(key)) this.keep(key, fresh);
+    if (kept !== undefined && Date.now() < kept.until) return kept.bytes;
+    const computed = await compute();
+    const fresh = bytesOf(computed);
+    if (this.position === position && this.answers.get(key) === kept) {
+      this.drop(key);
+      this.keep(key, { bytes: fresh, until: typeof computed === 'string' ? Infinity : computed.until });
+    }
     return fresh;
   }
 
-  private keep(key: string, answer: Buffer<ArrayBuffer>): void {
-    if (answer.length > MAX_BYTES / 4) return;
+  private drop(key: string): void {
+    const kept = this.answers.get(key);
+    if (!kept) return;
+    this.answers.delete(key);
+    this.bytes -= kept.bytes.length;
+  }
+
+  private keep(key: string, answer: KeptAnswer): void {
+    if (answer.bytes.length > MAX_BYTES / 4) return;
     this.answers.set(key, answer);
-    this.bytes += answer.length;
-    for (const [oldest, bytes] of this.answers) {
+    this.bytes += answer.bytes.length;
+    for (const [oldest, { bytes }] of this.answers) {
       if (this.bytes <= MAX_BYTES) break;
       this.answers.delete(oldest);
       this.bytes -= bytes.length;
     }
   }
 }
+
+/**
+ * A computed answer: its text, and when it depends on the clock as well (say, an address held until a given time),
+ * the time (ms since the epoch) from which it may be stale though the position has not moved.
+ */
+export type Computed = string | { text: string; until: number };
+
+interface KeptAnswer {
+  bytes: Buffer<ArrayBuffer>;
+  until: number;
+}
+
+export const bytesOf = (computed: Computed) => Buffer.from(typeof computed === 'string' ? computed : computed.text);

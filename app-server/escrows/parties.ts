@@ -6,7 +6,9 @@ import { executePrepared, preparedQuery } from '../db/database.ts';
 import { jsonArray } from '../db/json-view.ts';
 import type { Database } from '../db/schema.ts';
 import type { SignedInUser } from '../app-deps.ts';
-import { actingOnRow, ESCROW_STATE_COLUMNS } from './allowed-actions.ts';
+import { actingOn, actingOnRow, ESCROW_STATE_COLUMNS, escrowStateOfRow } from './allowed-actions.ts';
+import { actionsChangeAt } from '../../domain/escrow/allowed-actions.ts';
+import type { Computed } from '../caching/answers-at-position.ts';
 import { escrowViewJson, withSide } from './view.ts';
 
 type Parties = Pick<
@@ -50,9 +52,10 @@ export async function findVisibleEscrow(db: Kysely<Database>, id: string, user: 
 
 /**
  * Escrows the user created or is a party to by a verified e-mail (admins: all), newest first, as one JSON text. A side
- * bound to an account is matched by its id only; an unbound one by its e-mail.
+ * bound to an account is matched by its id only; an unbound one by its e-mail. It holds until the first time at which
+ * what one of them allows changes by the clock.
  */
-export async function listVisibleEscrows(db: Kysely<Database>, user: SignedInUser, limit: number): Promise<string> {
+export async function listVisibleEscrows(db: Kysely<Database>, user: SignedInUser, limit: number): Promise<Computed> {
   const all = db
     .selectFrom('escrows as e')
     .select([...ESCROW_STATE_COLUMNS, 'e.buyer_email', 'e.seller_email', escrowViewJson().as('view')])
@@ -79,10 +82,13 @@ export async function listVisibleEscrows(db: Kysely<Database>, user: SignedInUse
         ),
   );
   const now = new Date().toISOString();
-  return jsonArray(
-    rows.flatMap((row) => {
-      const side = relationTo(row, user);
-      return side ? [withSide(row.view, side, actingOnRow(row, side, now))] : [];
-    }),
-  );
+  let until = Infinity;
+  const escrows = rows.flatMap((row) => {
+    const side = relationTo(row, user);
+    if (!side) return [];
+    const state = escrowStateOfRow(row);
+    until = Math.min(until, actionsChangeAt(state, now) ?? Infinity);
+    return [withSide(row.view, side, actingOn(state, side, now))];
+  });
+  return { text: jsonArray(escrows), until };
 }

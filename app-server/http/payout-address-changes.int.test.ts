@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { bearer, enableTwoFactorFor, form, freshCode, json, lastMailTo } from '../testing/accounts.ts';
 import { freshAddress } from '../testing/bitcoin.ts';
 import { openMarket } from '../testing/market.ts';
@@ -109,5 +109,36 @@ describe('replacing a payout or refund address before the escrow is funded', () 
     );
     expect(replaced.status).toBe(200);
     expect(((await replaced.json()) as Escrow).payout_address_held_until).toEqual(expect.any(String));
+  });
+});
+
+describe('the escrow list while an address is held', () => {
+  afterEach(() => vi.useRealTimers());
+
+  it('offers the release in the admins’ list once the hold ends, though no escrow event came since', async () => {
+    const { admin, buyer, seller, id } = await unpaidDeal();
+    expect(
+      (await t.app.request(`/api/escrows/${id}/payout-address`, json({ address: PAYOUT }, seller.token))).status,
+    ).toBe(200);
+    expect((await t.app.request(`/api/escrows/${id}/mark-paid`, form({ notes: 'sent' }, buyer.token))).status).toBe(
+      200,
+    );
+    const other = freshAddress();
+    expect(
+      (await t.app.request(`/api/escrows/${id}/payout-address`, json({ address: other }, seller.token))).status,
+    ).toBe(200);
+    expect(
+      (await t.app.request(`/api/admin/escrows/${id}/verify-payment`, form({ verified: 'true' }, admin.token))).status,
+    ).toBe(200);
+    const listed = async () => {
+      const res = await t.app.request('/api/escrows', bearer(admin.token));
+      expect(res.status).toBe(200);
+      return ((await res.json()) as (Escrow & { allowed_actions: string[] })[]).find((e) => e.id === id)!;
+    };
+    expect((await listed()).allowed_actions).not.toContain('release');
+
+    // A day and an hour later the hold is over; nothing was appended to the log meanwhile.
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 25 * 3_600_000 });
+    expect((await listed()).allowed_actions).toContain('release');
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { EscrowActor } from './actors.ts';
-import { allowedActions, readyToRelease, refundDue, settlementReady } from './allowed-actions.ts';
+import { actionsChangeAt, allowedActions, readyToRelease, refundDue, settlementReady } from './allowed-actions.ts';
 import type { EscrowEvent } from './events.ts';
 import { foldEscrow } from './state.ts';
 import { buyerRefund, histories, sample } from './test-fixtures.ts';
@@ -83,6 +83,18 @@ describe('allowedActions: per status and side', () => {
     const state = stateOf([...histories.funded, held]);
     expect(allowedActions(state, 'admin', NOW)).not.toContain('release');
     expect(allowedActions(state, 'admin', '2026-01-03T00:00:00.000Z')).toContain('release');
+  });
+
+  it('says when what it offers next changes by the clock alone: the first of its times still ahead', () => {
+    const held: EscrowEvent = {
+      type: 'PayoutAddressSet',
+      data: { side: 'seller', address: 'bc1qnew', replaces: 'bc1qpayout', held_until: '2026-01-03T00:00:00.000Z' },
+    };
+    const state = stateOf([...histories.funded, held]);
+    expect(actionsChangeAt(state, NOW)).toBe(Date.parse('2026-01-03T00:00:00.000Z'));
+    // Then the payment deadline (2026-01-08), and after it nothing: an answer then holds until the next event.
+    expect(actionsChangeAt(state, '2026-01-03T00:00:00.001Z')).toBe(Date.parse('2026-01-08T00:00:00.000Z'));
+    expect(actionsChangeAt(state, '2026-01-08T00:00:00.001Z')).toBeNull();
   });
 });
 

@@ -1,6 +1,6 @@
 import { type EscrowActor, type EscrowCommandType, mayGive } from './actors.ts';
 import { type EscrowEvent, PROPOSAL_KINDS } from './events.ts';
-import type { EscrowMachineEvent } from './machine.ts';
+import { CLOCK_FIELDS, type EscrowMachineEvent } from './machine.ts';
 import { buyerAgreesFirst } from './decide.ts';
 import { type EscrowState, evolveEscrow } from './state.ts';
 
@@ -218,4 +218,21 @@ export function allowedActions(state: EscrowState, actor: EscrowActor, now: stri
       return asked.snapshot.can({ ...event, at: now } as EscrowMachineEvent);
     });
   });
+}
+
+/**
+ * The first time, at or after `now`, at which what this escrow allows may change with no new event (one of the
+ * times its rules compare with the clock), or null when none is ahead. An answer listing allowed actions stays true
+ * until then.
+ */
+export function actionsChangeAt(state: EscrowState, now: string): number | null {
+  const from = Date.parse(now);
+  let first: number | null = null;
+  for (const field of CLOCK_FIELDS) {
+    const value = state.context[field];
+    if (value === null) continue;
+    const time = Date.parse(value);
+    if (time >= from && (first === null || time < first)) first = time;
+  }
+  return first;
 }
