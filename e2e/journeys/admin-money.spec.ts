@@ -3,7 +3,8 @@
  * the console: verifies a marked payment after seeing its evidence, releases, refunds, resolves a dispute with a
  * split, freezes and unfreezes, assigns an address; each escrow's history shows what happened.
  */
-import { preparePricingAndPool, signInInBrowser } from '../support/api.ts';
+import { call, preparePricingAndPool, signInInBrowser } from '../support/api.ts';
+import { freshAddress } from '../../app-server/testing/bitcoin.ts';
 import { fundedDeal, markPaid, openDeal, openDispute, shoot } from '../support/admin-data.ts';
 import type { Locator } from '@playwright/test';
 import { checkPage, expect, test } from '../support/fixtures.ts';
@@ -198,4 +199,41 @@ test('assign an available address to an escrow a seller opened', async ({ server
   await dialog.getByRole('button', { name: 'Assign address' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Address assigned' })).toBeVisible();
   await expect(page.locator('.escrow-detail')).toContainText(chosen!.trim());
+});
+
+test('a payout address replaced after funding: both pages say until when no money goes to it; no release till then', async ({
+  server,
+  person,
+}) => {
+  const product = `Held ${Date.now()}`;
+  const deal = await fundedDeal(server, product);
+  const replacement = freshAddress();
+  await call(server, `/escrows/${deal.id}/payout-address`, {
+    token: deal.seller.token,
+    json: { address: replacement },
+  });
+  const held = /Replaced recently: no money goes to it before \d{1,2} \w{3} \d{4}/;
+
+  const admin = await person();
+  await signInInBrowser(admin, server.admin);
+  await admin.goto(`/admin?tab=escrows&escrow=${deal.id}`);
+  await expect(admin.getByRole('heading', { name: product })).toBeVisible();
+  const payout = admin.locator('dt', { hasText: "Seller's payout address" }).locator('xpath=following-sibling::dd[1]');
+  await expect(payout).toContainText(replacement);
+  await expect(payout).toContainText(held);
+  await expect(admin.getByRole('button', { name: 'Release' })).toHaveCount(0);
+  await checkPage(admin, 'held payout address (console)');
+  await shoot(admin, 'held-payout-admin');
+
+  const seller = await person();
+  await signInInBrowser(seller, deal.seller);
+  await seller.goto(`/escrow/${deal.id}`);
+  await expect(seller.getByRole('heading', { name: 'Addresses and transactions' })).toBeVisible();
+  await expect(seller.getByText(held)).toBeVisible();
+  await checkPage(seller, 'held payout address (seller)');
+  await shoot(seller, 'held-payout-seller');
+  await seller.setViewportSize({ width: 360, height: 800 });
+  await expect(seller.getByText(held)).toBeVisible();
+  await checkPage(seller, 'held payout address (seller, phone)');
+  await shoot(seller, 'held-payout-seller');
 });

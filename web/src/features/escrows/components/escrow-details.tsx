@@ -1,4 +1,5 @@
 import { formatBtc, formatDateTime, formatUsd } from '../../../lib/format.ts';
+import { addressHoldText } from '../../../lib/address-hold.ts';
 import { paymentCheckText } from '../../../lib/payment-check.ts';
 import type { Escrow } from '../api/types.ts';
 import { splitOf } from '../../../lib/escrow-split.ts';
@@ -67,6 +68,7 @@ export function EscrowDetails({ escrow }: { escrow: Escrow }) {
               <>
                 <span className="mono break">{escrow.payout_address}</span>
                 {escrow.payout_address_proven && <span className="small"> (proven by its signature)</span>}
+                <AddressHold heldUntil={escrow.payout_address_held_until} />
               </>
             ) : (
               none
@@ -77,6 +79,7 @@ export function EscrowDetails({ escrow }: { escrow: Escrow }) {
               <>
                 <span className="mono break">{escrow.refund_address}</span>
                 {escrow.refund_address_proven && <span className="small"> (proven by its signature)</span>}
+                <AddressHold heldUntil={escrow.refund_address_held_until} />
               </>
             ) : (
               none
@@ -125,4 +128,14 @@ export function EscrowDetails({ escrow }: { escrow: Escrow }) {
       )}
     </div>
   );
+}
+
+/** A replaced address's hold, on a line of its own, while it lasts. */
+function AddressHold({ heldUntil }: { heldUntil: string | null }) {
+  const hold = addressHoldText(heldUntil);
+  return hold ? (
+    <div>
+      <span className="warning">{hold}</span>
+    </div>
+  ) : null;
 }

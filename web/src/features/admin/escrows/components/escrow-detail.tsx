@@ -6,6 +6,7 @@ import { Button } from '../../../../components/ui/button.tsx';
 import { CopyButton } from '../../../../components/ui/copy-button.tsx';
 import { QueryState } from '../../../../components/ui/query-state.tsx';
 import { EscrowStatusBadge } from '../../../../components/ui/escrow-status-badge.tsx';
+import { addressHoldText } from '../../../../lib/address-hold.ts';
 import { agreedSettlement } from '../../../../lib/escrow-split.ts';
 import { formatBtc, formatDateTime, formatUsd } from '../../../../lib/format.ts';
 import { paymentCheckText } from '../../../../lib/payment-check.ts';
@@ -31,7 +32,18 @@ const LABELS: Record<EscrowPower, string> = {
 };
 const PRIMARY: ReadonlySet<EscrowPower> = new Set(['release', 'assign_address', 'unfreeze']);
 
-function Address({ label, value, proven = false }: { label: string; value: string | null; proven?: boolean }) {
+function Address({
+  label,
+  value,
+  proven = false,
+  heldUntil = null,
+}: {
+  label: string;
+  value: string | null;
+  proven?: boolean;
+  heldUntil?: string | null;
+}) {
+  const hold = addressHoldText(heldUntil);
   return (
     <>
       <dt>{label}</dt>
@@ -41,6 +53,7 @@ function Address({ label, value, proven = false }: { label: string; value: strin
             <span className="mono break">{value}</span>
             {proven && <span className="small">proven by its signature</span>}
             <CopyButton text={value} label="Copy" variant="ghost" />
+            {hold && <span className="warning">{hold}</span>}
           </>
         ) : (
           <span className="muted">not set</span>
@@ -87,8 +100,18 @@ function Facts({ escrow }: { escrow: AdminEscrow }) {
           <dd>{formatDateTime(escrow.buyer_confirmed_at)}</dd>
         </>
       )}
-      <Address label="Seller's payout address" value={escrow.payout_address} proven={escrow.payout_address_proven} />
-      <Address label="Buyer's refund address" value={escrow.refund_address} proven={escrow.refund_address_proven} />
+      <Address
+        label="Seller's payout address"
+        value={escrow.payout_address}
+        proven={escrow.payout_address_proven}
+        heldUntil={escrow.payout_address_held_until}
+      />
+      <Address
+        label="Buyer's refund address"
+        value={escrow.refund_address}
+        proven={escrow.refund_address_proven}
+        heldUntil={escrow.refund_address_held_until}
+      />
       {escrow.funded_at && (
         <>
           <dt>Payment checked</dt>
