@@ -4,6 +4,7 @@
  * split, freezes and unfreezes, assigns an address; each escrow's history shows what happened.
  */
 import { call, preparePricingAndPool, signInInBrowser } from '../support/api.ts';
+import { linkIn, waitForMail } from '../support/mail.ts';
 import { freshAddress } from '../../app-server/testing/bitcoin.ts';
 import { fundedDeal, markPaid, openDeal, openDispute, shoot } from '../support/admin-data.ts';
 import type { Locator } from '@playwright/test';
@@ -201,7 +202,7 @@ test('assign an available address to an escrow a seller opened', async ({ server
   await expect(page.locator('.escrow-detail')).toContainText(chosen!.trim());
 });
 
-test('a payout address replaced after funding: both pages say until when no money goes to it; no release till then', async ({
+test('a payout address replaced after funding: the mails lead to pages that say until when; no release till then', async ({
   server,
   person,
 }) => {
@@ -214,26 +215,35 @@ test('a payout address replaced after funding: both pages say until when no mone
   });
   const held = /Replaced recently: no money goes to it before \d{1,2} \w{3} \d{4}/;
 
+  // The admins' mail about the change leads to the escrow in the console; a reload stays there.
+  const adminMail = await waitForMail(server.outbox, server.admin.email, 'Address changed');
   const admin = await person();
   await signInInBrowser(admin, server.admin);
-  await admin.goto(`/admin?tab=escrows&escrow=${deal.id}`);
-  await expect(admin.getByRole('heading', { name: product })).toBeVisible();
+  await admin.goto(linkIn(adminMail, '/admin'));
   const payout = admin.locator('dt', { hasText: "Seller's payout address" }).locator('xpath=following-sibling::dd[1]');
-  await expect(payout).toContainText(replacement);
-  await expect(payout).toContainText(held);
-  await expect(admin.getByRole('button', { name: 'Release' })).toHaveCount(0);
-  await checkPage(admin, 'held payout address (console)');
-  await shoot(admin, 'held-payout-admin');
+  for (const width of [1366, 390]) {
+    await admin.setViewportSize({ width, height: 900 });
+    await admin.reload();
+    await expect(admin.getByRole('heading', { name: product })).toBeVisible();
+    await expect(payout).toContainText(replacement);
+    await expect(payout).toContainText(held);
+    await expect(admin.getByRole('button', { name: 'Release' })).toHaveCount(0);
+    await checkPage(admin, `held payout address (console, ${width} px)`);
+    await shoot(admin, 'held-payout-admin');
+  }
 
+  // The seller's mail leads to the escrow's page; a reload stays there.
+  const sellerMail = await waitForMail(server.outbox, deal.seller.email, 'Address changed');
+  expect(sellerMail.text).toContain(`to ${replacement}`);
   const seller = await person();
   await signInInBrowser(seller, deal.seller);
-  await seller.goto(`/escrow/${deal.id}`);
-  await expect(seller.getByRole('heading', { name: 'Addresses and transactions' })).toBeVisible();
-  await expect(seller.getByText(held)).toBeVisible();
-  await checkPage(seller, 'held payout address (seller)');
-  await shoot(seller, 'held-payout-seller');
-  await seller.setViewportSize({ width: 360, height: 800 });
-  await expect(seller.getByText(held)).toBeVisible();
-  await checkPage(seller, 'held payout address (seller, phone)');
-  await shoot(seller, 'held-payout-seller');
+  await seller.goto(linkIn(sellerMail, '/escrow/'));
+  for (const width of [1366, 390]) {
+    await seller.setViewportSize({ width, height: 900 });
+    await seller.reload();
+    await expect(seller.getByRole('heading', { name: 'Addresses and transactions' })).toBeVisible();
+    await expect(seller.getByText(held)).toBeVisible();
+    await checkPage(seller, `held payout address (seller, ${width} px)`);
+    await shoot(seller, 'held-payout-seller');
+  }
 });
