@@ -18,6 +18,7 @@ const browserDomain = [
   'domain/stored-event.ts',
   'domain/transparency/**',
   'domain/review/verified-deal.ts',
+  'domain/escrow/address-hold.ts',
 ];
 
 export default tseslint.config(

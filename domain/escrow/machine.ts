@@ -1,4 +1,5 @@
 import { assign, setup } from 'xstate';
+import { addressFreeAt } from './address-hold.ts';
 import type { EscrowEvent, ProposalKind } from './events.ts';
 
 /** Bumped whenever a rule changes; recorded in each event's metadata so old streams replay against their rules. */
@@ -85,10 +86,6 @@ const initialContext: EscrowContext = {
 
 type Of<T extends EscrowMachineEvent['type']> = Extract<EscrowMachineEvent, { type: T }>;
 
-/** `at` is empty only when folding facts stored without a time: the rule was checked when they were decided. */
-const notHeldAt = (heldUntil: string | null, at: string) =>
-  heldUntil === null || !at || Date.parse(at) >= Date.parse(heldUntil);
-
 /**
  * The context's times the rules below compare with the clock (an address's hold, the payment deadline, the end of the
  * inspection period): with no new event, what the machine allows changes only when one of them passes.
@@ -113,8 +110,8 @@ export const escrowRules = {
   hasPayoutAddress: (c: EscrowContext) => c.payout_address !== null,
   hasRefundAddress: (c: EscrowContext) => c.refund_address !== null,
   /** Money may go to the seller's payout address at `at` (a replaced address is held for a while). */
-  payoutFree: (c: EscrowContext, at: string) => notHeldAt(c.payout_address_held_until, at),
-  refundFree: (c: EscrowContext, at: string) => notHeldAt(c.refund_address_held_until, at),
+  payoutFree: (c: EscrowContext, at: string) => addressFreeAt(c.payout_address_held_until, at),
+  refundFree: (c: EscrowContext, at: string) => addressFreeAt(c.refund_address_held_until, at),
   pastDeadline: (c: EscrowContext, at: string) =>
     c.payment_due_at !== null && (!at || Date.parse(at) > Date.parse(c.payment_due_at)),
   /** Money can only move on a dispute opened after the payment was verified. */

@@ -1,3 +1,4 @@
+import { addressFreeAt } from '../../../domain/escrow/address-hold.ts';
 import { formatDateTime } from './format.ts';
 
 /**
@@ -5,6 +6,6 @@ import { formatDateTime } from './format.ts';
  * to it until its hold ends), or null when it is not held or the hold is over.
  */
 export function addressHoldText(heldUntil: string | null, now: Date = new Date()): string | null {
-  if (!heldUntil || Date.parse(heldUntil) <= now.getTime()) return null;
+  if (heldUntil === null || addressFreeAt(heldUntil, now.toISOString())) return null;
   return `Replaced recently: no money goes to it before ${formatDateTime(heldUntil)}`;
 }
