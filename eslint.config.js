@@ -19,6 +19,7 @@ const browserDomain = [
   'domain/transparency/**',
   'domain/review/verified-deal.ts',
   'domain/escrow/address-hold.ts',
+  'domain/escrow/clock.ts',
 ];
 
 export default tseslint.config(

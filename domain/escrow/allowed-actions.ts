@@ -1,6 +1,7 @@
 import { type EscrowActor, type EscrowCommandType, mayGive } from './actors.ts';
 import { type EscrowEvent, PROPOSAL_KINDS } from './events.ts';
-import { CLOCK_FIELDS, type EscrowMachineEvent } from './machine.ts';
+import type { EscrowMachineEvent } from './machine.ts';
+import { nextClockChange } from './clock.ts';
 import { buyerAgreesFirst } from './decide.ts';
 import { type EscrowState, evolveEscrow } from './state.ts';
 
@@ -225,14 +226,5 @@ export function allowedActions(state: EscrowState, actor: EscrowActor, now: stri
  * times its rules compare with the clock), or null when none is ahead. An answer listing allowed actions stays true
  * until then.
  */
-export function actionsChangeAt(state: EscrowState, now: string): number | null {
-  const from = Date.parse(now);
-  let first: number | null = null;
-  for (const field of CLOCK_FIELDS) {
-    const value = state.context[field];
-    if (value === null) continue;
-    const time = Date.parse(value);
-    if (time >= from && (first === null || time < first)) first = time;
-  }
-  return first;
-}
+export const actionsChangeAt = (state: EscrowState, now: string): number | null =>
+  nextClockChange(state.context, Date.parse(now));

@@ -87,17 +87,6 @@ const initialContext: EscrowContext = {
 type Of<T extends EscrowMachineEvent['type']> = Extract<EscrowMachineEvent, { type: T }>;
 
 /**
- * The context's times the rules below compare with the clock (an address's hold, the payment deadline, the end of the
- * inspection period): with no new event, what the machine allows changes only when one of them passes.
- */
-export const CLOCK_FIELDS = [
-  'payout_address_held_until',
-  'refund_address_held_until',
-  'payment_due_at',
-  'inspection_ends_at',
-] as const satisfies readonly (keyof EscrowContext)[];
-
-/**
  * The escrow's rules over its context, each written once. The machine's guards are made of them; the decider reads
  * them only to say which one refused a command the machine did not allow.
  */

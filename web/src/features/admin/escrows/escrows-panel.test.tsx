@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { escrowFixture } from '../../../testing/escrow-fixture.ts';
 import { resetApp, type Server } from '../../../testing/render-app.tsx';
 import { renderConsole } from '../shared/render-console.tsx';
@@ -217,6 +217,28 @@ describe('Escrows', () => {
     const dialog = screen.getByRole('dialog', { name: 'Release the funds to the seller?' });
     expect(within(dialog).getByText('bc1qseller')).toBeTruthy();
     expect(within(dialog).getByText('(proven by its signature)')).toBeTruthy();
+  });
+
+  it('offers the release by itself once a replaced payout address is no longer held, on a page left open', async () => {
+    vi.useFakeTimers({ toFake: ['Date', 'setTimeout', 'clearTimeout'], shouldAdvanceTime: true });
+    const heldUntil = new Date(Date.now() + 60_000).toISOString();
+    const held = { ...escrow, payout_address_held_until: heldUntil, allowed_actions: ['freeze', 'post_message'] };
+    const app = renderConsole('/admin?tab=escrows&escrow=' + ID, (request) =>
+      request.path === `/api/escrows/${ID}`
+        ? {
+            status: 200,
+            body: Date.now() < Date.parse(heldUntil) ? held : { ...held, allowed_actions: escrow.allowed_actions },
+          }
+        : detail(() => undefined)(request),
+    );
+    expect(await screen.findByText(/Replaced recently: no money goes to it before/)).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Release' })).toBeNull();
+    const reads = app.calls('GET', `/api/escrows/${ID}`).length;
+    await vi.advanceTimersByTimeAsync(62_000);
+    expect(await screen.findByRole('button', { name: 'Release' })).toBeTruthy();
+    expect(screen.queryByText(/Replaced recently/)).toBeNull();
+    // Asked again once at the hold's end, not polled meanwhile.
+    expect(app.calls('GET', `/api/escrows/${ID}`).length).toBe(reads + 1);
   });
 
   it('a payout address changed since the dialog opened is refused with the server detail, inside the dialog', async () => {

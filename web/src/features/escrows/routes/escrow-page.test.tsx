@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderApp, resetApp, type Answer, type SentRequest } from '../../../testing/render-app.tsx';
 import type { Escrow } from '../api/types.ts';
 import { escrowFixture } from '../../../testing/escrow-fixture.ts';
@@ -99,6 +99,28 @@ describe('the escrow page', () => {
     resetApp();
     open(escrowFixture({ status: 'funded', assigned_address: ADDRESS, funded_at: '2026-11-25T10:00:00.000Z' }), ann);
     expect(await screen.findByText('Checked by an admin')).toBeTruthy();
+  });
+
+  it('stops saying a replaced payout address is held once its hold is over, on a page left open', async () => {
+    vi.useFakeTimers({ toFake: ['Date', 'setTimeout', 'clearTimeout'], shouldAdvanceTime: true });
+    const heldUntil = new Date(Date.now() + 60_000).toISOString();
+    open(
+      escrowFixture({
+        side: 'seller',
+        status: 'funded',
+        assigned_address: ADDRESS,
+        funded_at: '2026-11-25T10:00:00.000Z',
+        payout_address: ADDRESS,
+        payout_address_held_until: heldUntil,
+        allowed_actions: ['set_payout_address', 'open_dispute', 'post_message'],
+      }),
+      sam,
+    );
+    expect(
+      await screen.findByText(/Replaced recently: no money goes to it before/, {}, { timeout: 15_000 }),
+    ).toBeTruthy();
+    await vi.advanceTimersByTimeAsync(62_000);
+    await waitFor(() => expect(screen.queryByText(/Replaced recently/)).toBeNull());
   });
 
   it.each([

@@ -4,6 +4,7 @@ import { ApiError } from '../../../api/client.ts';
 import { useAuth } from '../../../auth/auth-context.tsx';
 import { ConversationPanel } from '../../../components/conversation/conversation-panel.tsx';
 import { usePageMeta } from '../../../components/page-meta.ts';
+import { useClockChange } from '../../../hooks/use-clock-change.ts';
 import { Message } from '../../../components/ui/message.tsx';
 import { QueryState } from '../../../components/ui/query-state.tsx';
 import { EscrowStatusBadge } from '../../../components/ui/escrow-status-badge.tsx';
@@ -35,6 +36,7 @@ export function EscrowPage({ proofCard: ProofCard }: { proofCard?: EscrowProofSl
   const [params, setParams] = useSearchParams();
   const [notice, setNotice] = useState<string | null>(null);
   const escrow = useEscrow(id);
+  useClockChange(escrow.data, () => void escrow.refetch());
   usePageMeta(
     escrow.data ? `Escrow: ${escrow.data.product_service}` : 'Escrow',
     'An escrow: its status, details, history and your next step.',

@@ -6,6 +6,7 @@ import { Button } from '../../../../components/ui/button.tsx';
 import { CopyButton } from '../../../../components/ui/copy-button.tsx';
 import { QueryState } from '../../../../components/ui/query-state.tsx';
 import { EscrowStatusBadge } from '../../../../components/ui/escrow-status-badge.tsx';
+import { useClockChange } from '../../../../hooks/use-clock-change.ts';
 import { addressHoldText } from '../../../../lib/address-hold.ts';
 import { agreedSettlement } from '../../../../lib/escrow-split.ts';
 import { formatBtc, formatDateTime, formatUsd } from '../../../../lib/format.ts';
@@ -146,6 +147,7 @@ function Facts({ escrow }: { escrow: AdminEscrow }) {
 /** One escrow in the console: its facts, the admin's powers on it now, and its history. */
 export function EscrowDetail({ escrowId, onDone }: { escrowId: string; onDone: (message: string) => void }) {
   const escrow = useEscrow(escrowId);
+  useClockChange(escrow.data, () => void escrow.refetch());
   const [open, setOpen] = useState<EscrowPower | 'settle' | null>(null);
   const target = (power: EscrowPower | 'settle') => (open === power ? (escrow.data ?? null) : null);
   const close = () => setOpen(null);
