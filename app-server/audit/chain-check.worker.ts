@@ -8,7 +8,7 @@ import { ChainVerifier, envelopeOf } from '../../domain/chain.ts';
 import { StoryCheck } from '../../domain/story.ts';
 import type { StoredEvent } from '../../domain/stored-event.ts';
 import type { ChainCheckResult } from './chain-check-thread.ts';
-import { numberedLines, parseObjectLine } from './ndjson-lines.ts';
+import { numberedLineBatches, parseObjectLine } from './ndjson-lines.ts';
 
 const { path } = workerData as { path: string };
 let stopBefore = Number.POSITIVE_INFINITY;
@@ -19,17 +19,21 @@ parentPort!.on('message', (message: { stopBefore: number }) => {
 async function checkChain(): Promise<ChainCheckResult> {
   const verifier = new ChainVerifier();
   const story = new StoryCheck();
-  for await (const { number, text } of numberedLines(path)) {
-    if (number >= stopBefore) break;
-    if (number === 1 || text.trim() === '') continue; // the header is the main thread's
-    const parsed = parseObjectLine(text);
-    if ('error' in parsed)
-      return { count: verifier.count, head: verifier.head, broken: { line: number, reason: parsed.error } };
-    const event = parsed.value as unknown as StoredEvent;
-    const broken = verifier.check(envelopeOf(event), event.prev_hash, event.hash);
-    if (broken) return { count: verifier.count, head: verifier.head, broken: { line: number, reason: broken.reason } };
-    const impossible = storyProblem(story, event);
-    if (impossible) return { count: verifier.count, head: verifier.head, broken: { line: number, reason: impossible } };
+  for await (const lines of numberedLineBatches(path)) {
+    for (const { number, text } of lines) {
+      if (number >= stopBefore) return { count: verifier.count, head: verifier.head };
+      if (number === 1 || text.trim() === '') continue; // the header is the main thread's
+      const parsed = parseObjectLine(text);
+      if ('error' in parsed)
+        return { count: verifier.count, head: verifier.head, broken: { line: number, reason: parsed.error } };
+      const event = parsed.value as unknown as StoredEvent;
+      const broken = verifier.check(envelopeOf(event), event.prev_hash, event.hash);
+      if (broken)
+        return { count: verifier.count, head: verifier.head, broken: { line: number, reason: broken.reason } };
+      const impossible = storyProblem(story, event);
+      if (impossible)
+        return { count: verifier.count, head: verifier.head, broken: { line: number, reason: impossible } };
+    }
   }
   return { count: verifier.count, head: verifier.head };
 }

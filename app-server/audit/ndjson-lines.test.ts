@@ -32,4 +32,15 @@ describe('numberedLines', () => {
     expect(read.map(([, text]) => text)).toEqual(lines);
     expect(read.at(-1)![0]).toBe(9_000);
   });
+
+  it('keeps a line longer than a piece whole, with the lines around it', async () => {
+    const long = `{"t":"${'x'.repeat(2_500_000)}"}`;
+    const read = await linesOf(`{"a":1}\n${long}\n{"b":2}`);
+    expect(read.map(([number, text]) => [number, text.length])).toEqual([
+      [1, 7],
+      [2, long.length],
+      [3, 7],
+    ]);
+    expect(read[1]![1]).toBe(long);
+  });
 });

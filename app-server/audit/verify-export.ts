@@ -6,7 +6,7 @@ import { type Books, BooksCalculator, type BooksEvent, type BooksRange } from '.
 import { projections } from '../../projections/registry.ts';
 import { EXPORT_FORMAT } from '../event-store/export.ts';
 import { type ChainCheck, startChainCheck } from './chain-check-thread.ts';
-import { numberedLines, parseObjectLine } from './ndjson-lines.ts';
+import { numberedLineBatches, parseObjectLine } from './ndjson-lines.ts';
 import { ProofCollector, type ProofRulesForExport, recheckProofs } from './export-proofs.ts';
 import type { CheckpointsAgainstExport } from '../transparency/export-checkpoints.ts';
 import { holdsMoney } from '../../domain/escrow/final-statuses.ts';
@@ -141,30 +141,32 @@ async function checkSchemasAndReplay(
   let lastLine = 0;
   let batch: StoredEvent[] = [];
   try {
-    for await (const { number, text } of numberedLines(path)) {
-      lastLine = number;
-      if (number === 1) {
-        header = safeParse(text, number) as ExportHeader;
-        if (header.format !== EXPORT_FORMAT) throw new ExportBroken(1, `not an export of format ${EXPORT_FORMAT}`);
-        if (header.from !== 1)
-          throw new ExportBroken(1, 'the export does not start at position 1, so balances cannot be replayed');
-        continue;
-      }
-      if (text.trim() === '') continue;
-      const event = safeParse(text, number) as unknown as StoredEvent;
-      try {
-        parseEvent(event.type, event.data);
-      } catch {
-        throw new ExportBroken(number, `event ${event.position} does not match the schema of ${event.type}`);
-      }
-      proofs?.see(event, number);
-      marks?.see(event, number);
-      batch.push(event);
-      books.add(event as BooksEvent);
-      checkpoints?.push(event);
-      if (batch.length >= REPLAY_BATCH) {
-        await applyEvents(store, replayed, batch);
-        batch = [];
+    for await (const lines of numberedLineBatches(path)) {
+      for (const { number, text } of lines) {
+        lastLine = number;
+        if (number === 1) {
+          header = safeParse(text, number) as ExportHeader;
+          if (header.format !== EXPORT_FORMAT) throw new ExportBroken(1, `not an export of format ${EXPORT_FORMAT}`);
+          if (header.from !== 1)
+            throw new ExportBroken(1, 'the export does not start at position 1, so balances cannot be replayed');
+          continue;
+        }
+        if (text.trim() === '') continue;
+        const event = safeParse(text, number) as unknown as StoredEvent;
+        try {
+          parseEvent(event.type, event.data);
+        } catch {
+          throw new ExportBroken(number, `event ${event.position} does not match the schema of ${event.type}`);
+        }
+        proofs?.see(event, number);
+        marks?.see(event, number);
+        batch.push(event);
+        books.add(event as BooksEvent);
+        checkpoints?.push(event);
+        if (batch.length >= REPLAY_BATCH) {
+          await applyEvents(store, replayed, batch);
+          batch = [];
+        }
       }
     }
     if (!header) throw new ExportBroken(1, 'the file is empty');
