@@ -90,8 +90,9 @@ function chainEvents(
  * autocommitted, so one round trip holds the log, or, with something to `alsoWrite`, in a transaction that runs it
  * next. When the statement finds the head moved (another process wrote), the append is done again under the
  * chain-head row lock, taken first in a transaction (which keeps every writer of the log, and so of the read models,
- * out until commit), reading and writing the same way under it. A batch is always written under the lock. Either
- * way each append's writes are one statement.
+ * out until commit), reading and writing the same way under it. A batch without an `alsoWrite` goes the same way,
+ * in one statement at the head this process left; one with an `alsoWrite`, or one whose statement found the head or a
+ * stream moved, is written under the lock. Either way each append's writes are one statement.
  */
 export function createEventStore(
   db: Kysely<Database>,
@@ -206,19 +207,25 @@ export function createEventStore(
   }
 
   /**
-   * Appends without an `alsoWrite`, one after the other from `head` under the lock, written in ONE statement: each
-   * is checked against `versions` (the streams as the lock found them, advanced by what this batch accepted), a
-   * stale one is refused and writes nothing, the others are chained and projected in order into one set of row
-   * changes. The statement re-checks every stream at the version the batch found it at.
+   * Appends without an `alsoWrite`, one after the other from `head`, written in ONE statement: each is checked
+   * against `versions` (the streams as the batch found them, advanced by what it accepted), a stale one is refused and
+   * writes nothing, the others are chained and projected in order into one set of row changes. The statement
+   * re-checks every stream at the version the batch found it at, and the head. Under the lock (`versions` read
+   * there) it always applies. With `presumed`, outside any transaction, a stream the versions do not know is taken
+   * to be at the version its first append expects: the statement then applies only if every such guess and the
+   * head held, and null says it did not (nothing written).
    */
   async function appendMerged(
-    trx: Transaction<Database>,
+    executor: Kysely<Database>,
     head: ChainHead,
     jobs: readonly PendingAppend[],
     versions: Map<string, number>,
+    presumed = false,
   ) {
     recent.at(head);
-    const rows = new BufferedRowStore(tableSpecs, (spec, key) => recent.row(spec, key, () => readRow(trx, spec, key)));
+    const rows = new BufferedRowStore(tableSpecs, (spec, key) =>
+      recent.row(spec, key, () => readRow(executor, spec, key)),
+    );
     const outcomes: Outcome[] = [];
     const events: StoredEvent[] = [];
     const inserts: AppendInsert[] = [];
@@ -228,6 +235,8 @@ export function createEventStore(
     >();
     let at = head;
     for (const job of jobs) {
+      if (presumed)
+        for (const a of job.appends) if (!versions.has(a.streamId)) versions.set(a.streamId, a.expectedVersion);
       if (job.appends.some((a) => (versions.get(a.streamId) ?? 0) !== a.expectedVersion)) {
         outcomes.push({ refused: staleStream(job.appends, versions) });
         continue;
@@ -247,7 +256,9 @@ export function createEventStore(
     }
     if (events.length === 0) return { outcomes, head };
     const changes = rows.changes();
-    if (!(await writeAppend(trx, { from: head, to: at, streams: [...touched.values()], events, changes, inserts }))) {
+    const write = { from: head, to: at, streams: [...touched.values()], events, changes, inserts };
+    if (!(await writeAppend(executor, write))) {
+      if (presumed) return null;
       throw new Error('a stream changed under the chain-head lock'); // cannot happen: the batch is then done alone
     }
     recent.committed(head, at, changes);
@@ -266,6 +277,11 @@ export function createEventStore(
    * failure reaches only the append it belongs to.
    */
   async function together(batch: Queued<PendingAppend, StoredEvent[]>[]): Promise<void> {
+    const optimistic = batch.some((q) => q.job.options.alsoWrite) ? null : await mergedAtLastHead(batch);
+    if (optimistic) {
+      answer(batch, optimistic);
+      return;
+    }
     const outcomes = await db
       .transaction()
       .execute(async (trx) => {
@@ -289,12 +305,12 @@ export function createEventStore(
           }
           let end = i;
           while (end < batch.length && !batch[end]!.job.options.alsoWrite) end += 1;
-          const merged = await appendMerged(
+          const merged = (await appendMerged(
             trx,
             head,
             batch.slice(i, end).map((q) => q.job),
             versions,
-          );
+          ))!;
           head = merged.head;
           done.push(...merged.outcomes);
           i = end;
@@ -309,11 +325,31 @@ export function createEventStore(
       for (const q of batch) await alone(q.job).then(q.resolve, q.reject);
       return;
     }
-    batch.forEach((q, i) => {
-      const outcome = outcomes[i]!;
-      if (outcome.written) q.resolve(outcome.written.stored);
-      else q.reject(outcome.refused);
-    });
+    answer(batch, outcomes);
+  }
+
+  /**
+   * A batch with nothing to `alsoWrite`, as a lone append goes (`optimistic`): chained to the head this process last
+   * saw, each append checked against the versions its command read, in ONE autocommitted statement: one round trip
+   * instead of the five of a transaction under the lock. Null when the head or a stream was not where they were read
+   * (another process wrote, or a command read a stream since moved), or the statement failed: nothing was written,
+   * and the batch is done under the lock, which refuses each stale append alone.
+   */
+  async function mergedAtLastHead(batch: Queued<PendingAppend, StoredEvent[]>[]): Promise<Outcome[] | null> {
+    try {
+      const head = recent.lastHead() ?? (await readChainHead(db));
+      const merged = await appendMerged(
+        db,
+        head,
+        batch.map((q) => q.job),
+        new Map(),
+        true,
+      );
+      return merged?.outcomes ?? null;
+    } catch {
+      forgetAll(); // whether it committed is unknown: what this process remembers is read afresh
+      return null;
+    }
   }
 
   /** The appends of one process: a lone one alone, several that queued meanwhile as one batch. */
@@ -387,6 +423,15 @@ function withEffects(
       },
     }),
   };
+}
+
+/** Answers each queued append with its outcome: its stored events, or its refusal. */
+function answer(batch: readonly Queued<PendingAppend, StoredEvent[]>[], outcomes: readonly Outcome[]): void {
+  batch.forEach((q, i) => {
+    const outcome = outcomes[i]!;
+    if (outcome.written) q.resolve(outcome.written.stored);
+    else q.reject(outcome.refused);
+  });
 }
 
 /** Thrown inside the optimistic transaction to roll it back when the head had moved. */

@@ -152,6 +152,64 @@ describe('group commit', () => {
     expect((await replayProjections(t)).match).toBe(true);
   });
 
+  it('writes a batch with nothing else to write in one statement, no transaction, at the head it left', async () => {
+    let queries = 0;
+    const counting = t.db.withPlugin({
+      transformQuery: (args) => args.node,
+      transformResult: async (args) => {
+        queries += 1;
+        return args.result;
+      },
+    });
+    const store = createEventStore(counting, projections);
+    const ids = Array.from({ length: 6 }, () => randomUUID());
+    for (const id of ids) {
+      const added = {
+        type: 'AddressAdded' as const,
+        data: { address_id: id, address: address(id, 0), network: 'mainnet' },
+      };
+      await store.append(
+        [{ streamId: `address:${id}`, streamType: 'address', expectedVersion: 0, events: [added] }],
+        meta,
+      );
+    }
+    // The store now knows the head and the rows; six appends queue together.
+    queries = 0;
+    await Promise.all(ids.map((id) => store.append([change(id, 1, 1)], meta)));
+    // One statement for the six: no lock taken first, no stream versions read (three queries under the lock before).
+    expect(queries).toBe(1);
+    const log = await t.db
+      .selectFrom('events')
+      .select(['stream_id', 'transaction_id'])
+      .where('type', '=', 'AddressChanged')
+      .orderBy('position')
+      .execute();
+    expect(log.map((e) => e.stream_id)).toEqual(ids.map((id) => `address:${id}`));
+    expect(new Set(log.map((e) => e.transaction_id)).size).toBe(1);
+    expect(await verifyChain(t.db)).toMatchObject({ ok: true, events: 12 });
+    expect((await replayProjections(t)).match).toBe(true);
+  });
+
+  it('a batch whose stream moved in another process is done again under the lock: the stale append alone refused', async () => {
+    const ids = await addAddresses(3);
+    const [mine, other] = stores;
+    // This process read each stream at version 1; the other process moves the second stream on first.
+    await other.append([change(ids[1]!, 1, 1)], meta);
+    const first = mine.append([change(ids[0]!, 1, 2)], meta);
+    const batch = [mine.append([change(ids[1]!, 1, 2)], meta), mine.append([change(ids[2]!, 1, 2)], meta)];
+    const outcomes = await Promise.allSettled([first, ...batch]);
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(((outcomes[1] as PromiseRejectedResult).reason as DomainError).code).toBe('conflict');
+    const log = await readLog(t.db);
+    expect(log.slice(3).map((e) => [e.stream_id, e.data])).toEqual([
+      [`address:${ids[1]}`, { address: address(ids[1]!, 1) }],
+      [`address:${ids[0]}`, { address: address(ids[0]!, 2) }],
+      [`address:${ids[2]}`, { address: address(ids[2]!, 2) }],
+    ]);
+    expect(await verifyChain(t.db)).toMatchObject({ ok: true, events: 6 });
+    expect((await replayProjections(t)).match).toBe(true);
+  });
+
   it('takes the oldest command first: one decided again after losing a race beats a newer one on its stream', async () => {
     const ids = await addAddresses(2);
     const [store] = stores;
