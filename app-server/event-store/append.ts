@@ -267,8 +267,9 @@ export function createEventStore(
   }
 
   /**
-   * Appends that queued while the last batch committed, in ONE transaction under the chain-head lock and so one
-   * commit (one WAL flush) for all, in the order they came, each chained to the head the one before it left and
+   * Appends that queued while the last batch committed. Without an `alsoWrite` among them they first go in one
+   * statement at the last head (`mergedAtLastHead`); else, or when that found something moved, in ONE transaction
+   * under the chain-head lock and so one commit (one WAL flush) for all, in the order they came, each chained to the head the one before it left and
    * checked against its own expected versions (one refused writes nothing; the next goes on). Those without an
    * `alsoWrite` are written together in one statement (`appendMerged`); one with an `alsoWrite` gets its own
    * statement with its writes right after it, so they read the read models as its own events left them. Answered
