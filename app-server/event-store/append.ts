@@ -269,13 +269,13 @@ export function createEventStore(
   /**
    * Appends that queued while the last batch committed. Without an `alsoWrite` among them they first go in one
    * statement at the last head (`mergedAtLastHead`); else, or when that found something moved, in ONE transaction
-   * under the chain-head lock and so one commit (one WAL flush) for all, in the order they came, each chained to the head the one before it left and
-   * checked against its own expected versions (one refused writes nothing; the next goes on). Those without an
-   * `alsoWrite` are written together in one statement (`appendMerged`); one with an `alsoWrite` gets its own
-   * statement with its writes right after it, so they read the read models as its own events left them. Answered
-   * only after the commit. Should anything fail the transaction itself (a unique index of a read model, an
-   * `alsoWrite` or a projection that throws), it is rolled back and every append of the batch is done alone, so that
-   * failure reaches only the append it belongs to.
+   * under the chain-head lock and so one commit (one WAL flush) for all, in the order they came, each chained to
+   * the head the one before it left and checked against its own expected versions (one refused writes nothing; the
+   * next goes on). Those without an `alsoWrite` are written together in one statement (`appendMerged`); one with an
+   * `alsoWrite` gets its own statement with its writes right after it, so they read the read models as its own
+   * events left them. Answered only after the commit. Should anything fail the transaction itself (a unique index of
+   * a read model, an `alsoWrite` or a projection that throws), it is rolled back and every append of the batch is
+   * done alone, so that failure reaches only the append it belongs to.
    */
   async function together(batch: Queued<PendingAppend, StoredEvent[]>[]): Promise<void> {
     const optimistic = batch.some((q) => q.job.options.alsoWrite) ? null : await mergedAtLastHead(batch);
