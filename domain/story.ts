@@ -37,6 +37,12 @@ type Payout = {
 };
 
 export class StoryCheck {
+  /**
+   * `checksEscrow` picks the escrows this check follows (all by default): verify-export shares them between its two
+   * threads. Every check still follows every user's story, since any escrow's admin acts are judged against it.
+   */
+  constructor(private readonly checksEscrow: (escrowId: string) => boolean = () => true) {}
+
   private readonly escrows = new Map<string, EscrowState>();
   private readonly admins = new Set<string>();
   /**
@@ -53,7 +59,7 @@ export class StoryCheck {
       this.seeUser(id, event);
       return null;
     }
-    if (kind !== 'escrow') return null;
+    if (kind !== 'escrow' || !this.checksEscrow(id)) return null;
     const before = this.escrows.get(id) ?? initialEscrowState();
     const bySide = (event.data as { assigned_via?: string; side?: string }) ?? {};
     const asAdmin =

@@ -15,6 +15,7 @@ import { openTestDatabase, type TestDatabase } from '../testing/test-database.ts
 import { sql } from 'kysely';
 import { verifyChain } from '../event-store/verify-chain.ts';
 import { ExportBroken, verifyExport } from './verify-export.ts';
+import { storyThreadOf } from './shared-story.ts';
 
 /**
  * Crafted exports whose every hash is recomputed but whose story is impossible: verify-export and import-events both
@@ -82,6 +83,14 @@ async function refusedByBoth(path: string, line: number, reason: string) {
   expect(await target.db.selectFrom('events').select('position').execute()).toHaveLength(0);
 }
 
+/** An escrow id whose story the given thread of verify-export follows. */
+function idFollowedBy(thread: 'main' | 'worker'): string {
+  for (let n = 0; ; n++) {
+    const id = `0000${n.toString(16).padStart(4, '0')}-0000-4000-8000-000000000000`;
+    if (storyThreadOf(id) === thread) return id;
+  }
+}
+
 const withDestinations = (e: StoredEvent) =>
   Array.isArray((e.data as { destinations?: unknown[] }).destinations) &&
   (e.data as { destinations: unknown[] }).destinations.length > 0;
@@ -121,6 +130,25 @@ describe('an impossible story with every hash recomputed', () => {
       metadata: { ...e.metadata, actor: '11111111-2222-4333-8444-555555555555' },
     }));
     await refusedByBoth(forged('admin.ndjson', crafted), line, 'who was never made an admin');
+  });
+
+  it("refuses it whichever of verify-export's two threads follows the escrow", async () => {
+    // The threads share the story by escrow id: the same forged act, on an escrow each of them follows.
+    const { crafted, line } = craft('PaymentVerified', (e) => ({
+      ...e,
+      metadata: { ...e.metadata, actor: '11111111-2222-4333-8444-555555555555' },
+    }));
+    const escrowId = crafted[line - 2]!.stream_id.slice('escrow:'.length);
+    for (const thread of ['main', 'worker'] as const) {
+      const renamed = idFollowedBy(thread);
+      const moved = crafted.map((e) => JSON.parse(JSON.stringify(e).replaceAll(escrowId, renamed)) as StoredEvent);
+      const broken = (await verifyExport(forged(`thread-${thread}.ndjson`, moved)).catch(
+        (e: unknown) => e,
+      )) as ExportBroken;
+      expect(broken, thread).toBeInstanceOf(ExportBroken);
+      expect(broken.line, thread).toBe(line);
+      expect(broken.message, thread).toContain('who was never made an admin');
+    }
   });
 
   it('refuses a transition the escrow machine refuses', async () => {

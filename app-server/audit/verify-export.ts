@@ -10,6 +10,7 @@ import { numberedLineBatches, parseObjectLine } from './ndjson-lines.ts';
 import { ProofCollector, type ProofRulesForExport, recheckProofs } from './export-proofs.ts';
 import type { CheckpointsAgainstExport } from '../transparency/export-checkpoints.ts';
 import { holdsMoney } from '../../domain/escrow/final-statuses.ts';
+import { storyCheckOf, storyProblem } from './shared-story.ts';
 
 export interface ExportSummary {
   events: number;
@@ -37,8 +38,8 @@ export class ExportBroken extends Error {
 /**
  * Checks an NDJSON export offline, with no database: every event's schema, hash and link to the one before, then
  * replays it through the same projections into memory and sums the books. Throws ExportBroken naming the first
- * bad line. The hashes and the story (domain/story.ts) are checked on a worker thread reading the same file, so both
- * cores work.
+ * bad line. The hashes are checked on a worker thread reading the same file, and the two threads share the story
+ * (domain/story.ts) by escrow, so both cores work.
  */
 export async function verifyExport(
   path: string,
@@ -137,6 +138,7 @@ async function checkSchemasAndReplay(
 ) {
   const store = new MemoryRowStore(projections.flatMap((p) => p.tables).filter((t) => !t.appendOnly));
   const replayed = projections.filter((p) => !p.tables.every((t) => t.appendOnly));
+  const story = storyCheckOf('main');
   let header: ExportHeader | undefined;
   let lastLine = 0;
   let batch: StoredEvent[] = [];
@@ -158,6 +160,8 @@ async function checkSchemasAndReplay(
         } catch {
           throw new ExportBroken(number, `event ${event.position} does not match the schema of ${event.type}`);
         }
+        const impossible = storyProblem(story, event);
+        if (impossible) throw new ExportBroken(number, impossible);
         proofs?.see(event, number);
         marks?.see(event, number);
         batch.push(event);

@@ -50,8 +50,15 @@ function scope() {
   return inertScope;
 }
 
+/**
+ * The state before an escrow's first event: built once (building it costs as much as a transition), shared, never
+ * changed: every fold makes a new state from the one before.
+ */
+let initial: EscrowState | undefined;
 export const initialEscrowState = (): EscrowState =>
-  stateOf(escrowMachine.getInitialSnapshot(scope()), { buyer: null, seller: null });
+  (initial ??= Object.freeze(
+    stateOf(escrowMachine.getInitialSnapshot(scope()), Object.freeze({ buyer: null, seller: null })),
+  ));
 
 /** Applies one stored event. A stored event the rules refuse means the stream is corrupt: never ignore it. */
 export function evolveEscrow(state: EscrowState, event: EscrowEvent & { occurred_at?: string }): EscrowState {
