@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -83,6 +83,12 @@ async function refusedByBoth(path: string, line: number, reason: string) {
   expect(await target.db.selectFrom('events').select('position').execute()).toHaveLength(0);
 }
 
+/** An admin's act by someone never made an admin. */
+const neverMadeAdmin = (e: StoredEvent): StoredEvent => ({
+  ...e,
+  metadata: { ...e.metadata, actor: '11111111-2222-4333-8444-555555555555' },
+});
+
 /** An escrow id whose story the given thread of verify-export follows. */
 function idFollowedBy(thread: 'main' | 'worker'): string {
   for (let n = 0; ; n++) {
@@ -125,19 +131,13 @@ describe('an impossible story with every hash recomputed', () => {
   });
 
   it('refuses an admin who was never made one', async () => {
-    const { crafted, line } = craft('PaymentVerified', (e) => ({
-      ...e,
-      metadata: { ...e.metadata, actor: '11111111-2222-4333-8444-555555555555' },
-    }));
+    const { crafted, line } = craft('PaymentVerified', neverMadeAdmin);
     await refusedByBoth(forged('admin.ndjson', crafted), line, 'who was never made an admin');
   });
 
   it("refuses it whichever of verify-export's two threads follows the escrow", async () => {
     // The threads share the story by escrow id: the same forged act, on an escrow each of them follows.
-    const { crafted, line } = craft('PaymentVerified', (e) => ({
-      ...e,
-      metadata: { ...e.metadata, actor: '11111111-2222-4333-8444-555555555555' },
-    }));
+    const { crafted, line } = craft('PaymentVerified', neverMadeAdmin);
     const escrowId = crafted[line - 2]!.stream_id.slice('escrow:'.length);
     for (const thread of ['main', 'worker'] as const) {
       const renamed = idFollowedBy(thread);
@@ -149,6 +149,23 @@ describe('an impossible story with every hash recomputed', () => {
       expect(broken.line, thread).toBe(line);
       expect(broken.message, thread).toContain('who was never made an admin');
     }
+  });
+
+  it('names a changed event by its hash first, though the story it now tells is impossible too', async () => {
+    // The worker judges a line's hash before its story; the main thread's share of the story yields to it.
+    const { crafted, line } = craft('PaymentVerified', neverMadeAdmin);
+    const escrowId = crafted[line - 2]!.stream_id.slice('escrow:'.length);
+    const renamed = idFollowedBy('main');
+    const moved = (e: StoredEvent) => JSON.parse(JSON.stringify(e).replaceAll(escrowId, renamed)) as StoredEvent;
+    const path = forged('changed-main.ndjson', events.map(moved));
+    const lines = readFileSync(path, 'utf8').split('\n');
+    const honest = JSON.parse(lines[line - 1]!) as StoredEvent;
+    lines[line - 1] = JSON.stringify({ ...moved(crafted[line - 2]!), prev_hash: honest.prev_hash, hash: honest.hash });
+    writeFileSync(path, lines.join('\n'));
+    const broken = (await verifyExport(path).catch((e: unknown) => e)) as ExportBroken;
+    expect(broken).toBeInstanceOf(ExportBroken);
+    expect(broken.line).toBe(line);
+    expect(broken.message).toContain('hash does not match the event content');
   });
 
   it('refuses a transition the escrow machine refuses', async () => {

@@ -108,6 +108,9 @@ export async function verifyExport(
   }
 }
 
+/** A story the escrow machine or the money rules refuse (domain/story.ts), found on the main thread. */
+class ImpossibleStory extends ExportBroken {}
+
 interface ExportHeader {
   format?: string;
   from?: number;
@@ -161,7 +164,7 @@ async function checkSchemasAndReplay(
           throw new ExportBroken(number, `event ${event.position} does not match the schema of ${event.type}`);
         }
         const impossible = storyProblem(story, event);
-        if (impossible) throw new ExportBroken(number, impossible);
+        if (impossible) throw new ImpossibleStory(number, impossible);
         proofs?.see(event, number);
         marks?.see(event, number);
         batch.push(event);
@@ -176,11 +179,13 @@ async function checkSchemasAndReplay(
     if (!header) throw new ExportBroken(1, 'the file is empty');
     await applyEvents(store, replayed, batch);
   } catch (error) {
-    // A removed or reordered event can also trip the replay, on a line at or after the chain's break.
+    // A removed or reordered event can also trip the replay, on a line at or after the chain's break. The worker
+    // judges a line's hash before its story, so a story refused here yields to a break on its own line too.
     const line = error instanceof ExportBroken ? error.line : lastLine + 1;
-    chain.stopBefore(line);
+    const judged = error instanceof ImpossibleStory ? line + 1 : line;
+    chain.stopBefore(judged);
     const earlier = (await chain.result).broken;
-    throw earlier && earlier.line < line ? new ExportBroken(earlier.line, earlier.reason) : error;
+    throw earlier && earlier.line < judged ? new ExportBroken(earlier.line, earlier.reason) : error;
   }
   return { header, lastLine, store };
 }
