@@ -3,6 +3,7 @@ import { type Kysely, sql } from 'kysely';
 import { type ApiToken, type ApiTokenScope, MAX_API_TOKENS } from '../../contract/api-tokens.ts';
 import { conflict, forbidden, notFound } from '../../domain/shared/errors.ts';
 import { hashToken, newSecretToken } from '../auth/tokens.ts';
+import { lastPositionOf } from '../caching/last-position.ts';
 import type { Database } from '../db/schema.ts';
 
 /** Every API token starts so: the authentication tells it from a session token without a lookup in both tables. */
@@ -91,7 +92,7 @@ export async function apiTokenUser(db: Kysely<Database>, token: string) {
     .select([
       'api_tokens.id as api_token_id',
       'api_tokens.scopes as api_token_scopes',
-      sql<number>`(SELECT coalesce(max(position), 0) FROM events WHERE stream_type = 'escrow')`.as('escrows_position'),
+      lastPositionOf('escrow').as('escrows_position'),
       sql<boolean>`coalesce((SELECT must_change FROM credentials WHERE credentials.user_id = users.id), false)`.as(
         'must_change_password',
       ),

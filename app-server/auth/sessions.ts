@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { lastPositionOf } from '../caching/last-position.ts';
 import { preparedQuery } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import { hashToken, newSecretToken } from './tokens.ts';
@@ -22,9 +23,9 @@ export async function openSession(db: Kysely<Database>, userId: string, now = ne
 
 /**
  * The user behind a live (unexpired, unrevoked) token, or undefined, and the position of the last escrow event
- * (0 before the first): one query, prepared (it runs on every signed-in request). The escrows a user sees change only
- * when that moves, so their list is kept in memory until it does (see AnswersAtPosition). `must_change_password`: an
- * admin set a temporary password that the user has not replaced yet.
+ * (0 before the first): one query, prepared (it runs on every signed-in request). `must_change_password`: an admin
+ * set a temporary password that the user has not replaced yet. The escrows a user sees change only when that position
+ * moves, so their list is kept in memory until it does (see AnswersAtPosition).
  */
 const SESSION_USER = preparedQuery((db, p: { tokenHash: string; now: Date }) =>
   db
@@ -32,7 +33,7 @@ const SESSION_USER = preparedQuery((db, p: { tokenHash: string; now: Date }) =>
     .innerJoin('users', 'users.id', 'sessions.user_id')
     .selectAll('users')
     .select([
-      sql<number>`(SELECT coalesce(max(position), 0) FROM events WHERE stream_type = 'escrow')`.as('escrows_position'),
+      lastPositionOf('escrow').as('escrows_position'),
       sql<boolean>`coalesce((SELECT must_change FROM credentials WHERE credentials.user_id = users.id), false)`.as(
         'must_change_password',
       ),

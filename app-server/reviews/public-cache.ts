@@ -1,7 +1,8 @@
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import { executePrepared } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import { AnswersAtPosition } from '../caching/answers-at-position.ts';
+import { lastPositionOf } from '../caching/last-position.ts';
 
 /**
  * The public reviews page (list, statistics, countries) is the same for every visitor and changes only when a
@@ -19,12 +20,6 @@ export class PublicReviewsCache {
 }
 
 async function lastReviewEvent(db: Kysely<Database>): Promise<number> {
-  const [row] = await executePrepared(
-    db,
-    db
-      .selectFrom('events')
-      .select(sql<number | null>`max(position)`.as('position'))
-      .where('stream_type', '=', 'review'),
-  );
-  return row?.position ?? 0;
+  const [row] = await executePrepared(db, db.selectNoFrom(lastPositionOf('review').as('position')));
+  return Number(row?.position ?? 0);
 }
