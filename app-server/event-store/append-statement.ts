@@ -65,6 +65,10 @@ interface Part {
   rows: unknown[];
 }
 
+/** Every stream of `$5` ([{ stream_id, version }]) is at the version the append expects (0: not yet written). */
+const STREAMS_AT_EXPECTED = `NOT EXISTS (SELECT 1 FROM jsonb_to_recordset($5::jsonb) AS expected(stream_id text, version integer)
+  WHERE coalesce((SELECT version FROM streams WHERE streams.stream_id = expected.stream_id), 0) <> expected.version)`;
+
 const recordset = (table: string) => `jsonb_populate_recordset(NULL::${quote(table)}, $$::jsonb)`;
 
 /** Rows grouped by their set of columns (sorted, joined by commas). */
@@ -119,22 +123,37 @@ function deletePart(spec: TableSpec, keys: ReadonlyArray<readonly (string | numb
 /**
  * Statement texts by shape: the same kind of command gives the same text, which the server prepares once. Written
  * as text, not with Kysely (executePrepared): its CTEs, one per table and set of columns touched, vary per append.
+ * The streams' expected versions go in as one JSON parameter (`$5`), so a batch's text does not change with how
+ * many streams it touches: with a subquery per stream, batches of creations took a new text at nearly every size,
+ * and PostgreSQL planned each afresh (10 ms a plan of this statement, against 1 ms per creation to run it).
  */
 const texts = new Map<string, string>();
 
-function statementText(streams: number, parts: Part[]): string {
-  const shape = `${streams}|${parts.map((p) => p.shape).join('|')}`;
+function statementText(parts: Part[]): string {
+  const shape = parts.map((p) => p.shape).join('|');
   const known = texts.get(shape);
   if (known) return known;
-  let n = 4;
-  const streamChecks = Array.from(
-    { length: streams },
-    () => `AND coalesce((SELECT version FROM streams WHERE stream_id = $${++n}), 0) = $${++n}`,
-  );
+  let n = 5;
   const ctes = parts.map((p, i) => `w${i} AS (${p.sql().replace('$$', () => `$${++n}`)})`);
-  const text = `${PREPARE} WITH head AS (UPDATE chain_head SET position = $1, hash = $2 WHERE id = 1 AND position = $3 AND hash = $4 ${streamChecks.join(' ')} RETURNING 1), ${ctes.join(', ')} SELECT count(*)::int AS moved FROM head`;
+  const text = `${PREPARE} WITH head AS (UPDATE chain_head SET position = $1, hash = $2 WHERE id = 1 AND position = $3 AND hash = $4 AND ${STREAMS_AT_EXPECTED} RETURNING 1), ${ctes.join(', ')} SELECT count(*)::int AS moved FROM head`;
   if (texts.size < 1_000) texts.set(shape, text);
   return text;
+}
+
+/**
+ * A batch's inserts, one per table (plain) or per statement of the caller's (selected), each with the rows of every
+ * append in order: a batch of creations has the same parts, and so the same text, at any size. One part per append
+ * gave a new text for each batch size, up to a hundred CTEs to plan.
+ */
+function mergedInserts(inserts: readonly AppendInsert[]): AppendInsert[] {
+  const merged = new Map<string, AppendInsert>();
+  for (const insert of inserts) {
+    const key = 'sql' in insert ? `selected ${insert.shape}` : `plain ${insert.table}`;
+    const known = merged.get(key);
+    if (known) (known.rows as unknown[]).push(...insert.rows);
+    else merged.set(key, { ...insert, rows: [...insert.rows] } as AppendInsert);
+  }
+  return [...merged.values()];
 }
 
 /**
@@ -165,17 +184,21 @@ export async function writeAppend(db: Kysely<Database>, write: AppendWrite): Pro
     if (puts.length) parts.push(...putParts(spec, puts));
     if (deletes.length) parts.push(deletePart(spec, deletes));
   }
-  for (const insert of write.inserts ?? []) {
+  for (const insert of mergedInserts(write.inserts ?? [])) {
     if (insert.rows.length === 0) continue;
     if ('sql' in insert)
       parts.push({ shape: insert.shape, sql: () => insert.sql.replace('$rows', () => '$$'), rows: insert.rows });
     else parts.push(...insertParts(insert));
   }
-  const values: unknown[] = [write.to.position, write.to.hash, write.from.position, write.from.hash];
-  for (const s of write.streams) values.push(s.streamId, s.expectedVersion);
+  const expected = write.streams.map((s) => ({ stream_id: s.streamId, version: s.expectedVersion }));
+  const values: unknown[] = [
+    write.to.position,
+    write.to.hash,
+    write.from.position,
+    write.from.hash,
+    JSON.stringify(expected),
+  ];
   for (const p of parts) values.push(JSON.stringify(p.rows));
-  const result = await db.executeQuery<{ moved: number }>(
-    CompiledQuery.raw(statementText(write.streams.length, parts), values),
-  );
+  const result = await db.executeQuery<{ moved: number }>(CompiledQuery.raw(statementText(parts), values));
   return Number(result.rows[0]?.moved ?? 0) === 1;
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { CompiledQuery } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { DomainError } from '../../domain/shared/errors.ts';
 import type { StoredEvent } from '../../domain/stored-event.ts';
@@ -6,7 +7,7 @@ import { projections } from '../../projections/registry.ts';
 import { replayProjections } from '../replay.ts';
 import { openTestDatabase, type TestDatabase } from '../testing/test-database.ts';
 import { createEventStore } from './append.ts';
-import type { EventStore, StreamAppend } from './event-store.ts';
+import type { AppendOptions, EventStore, StreamAppend } from './event-store.ts';
 import { readChainHead } from './chain-head.ts';
 import { readLog } from './read.ts';
 import { verifyChain } from './verify-chain.ts';
@@ -187,6 +188,53 @@ describe('group commit', () => {
     expect(log.map((e) => e.stream_id)).toEqual(ids.map((id) => `address:${id}`));
     expect(new Set(log.map((e) => e.transaction_id)).size).toBe(1);
     expect(await verifyChain(t.db)).toMatchObject({ ok: true, events: 12 });
+    expect((await replayProjections(t)).match).toBe(true);
+  });
+
+  it('writes batches of every size in one statement text, so the database plans it once', async () => {
+    const texts = new Set<string>();
+    // The store's statements through a database that notes each text it is asked to run.
+    const noting = new Proxy(t.db, {
+      get(target, property) {
+        if (property === 'executeQuery')
+          return (query: CompiledQuery) => {
+            texts.add(query.sql);
+            return target.executeQuery(query);
+          };
+        const value = Reflect.get(target, property, target) as unknown;
+        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+    const store = createEventStore(noting, projections);
+    const ids = await addAddresses(6);
+    // Each append also queues a mail (as a creation does), which its batch's statement inserts.
+    const withMail = (id: string): AppendOptions => ({
+      alsoInsert: async () => [
+        { table: 'mail_outbox', rows: [{ to_address: `${id}@example.com`, subject: 'Changed', body: id }] },
+      ],
+    });
+    let version = 1;
+    for (const size of [1, 2, 3, 6]) {
+      // The first append goes alone; the rest queue behind it and go as one batch of size - 1.
+      await Promise.all(
+        ids.slice(0, size).map((id) => store.append([change(id, version, version + 1)], meta, withMail(id))),
+      );
+      for (const id of ids.slice(size)) await store.append([change(id, version, version + 1)], meta, withMail(id));
+      version += 1;
+    }
+    const appends = [...texts].filter((text) => text.includes('UPDATE chain_head'));
+    expect(appends).toHaveLength(1);
+    expect(
+      Number(
+        (
+          await t.db
+            .selectFrom('mail_outbox')
+            .select((e) => e.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      ),
+    ).toBe(24);
+    expect(await verifyChain(t.db)).toMatchObject({ ok: true, events: 30 });
     expect((await replayProjections(t)).match).toBe(true);
   });
 
