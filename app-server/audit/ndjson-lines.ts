@@ -7,14 +7,14 @@ export interface NumberedLine {
 }
 
 /**
- * The lines of a UTF-8 text file (LF or CRLF), numbered, a batch per 1 MB piece read: cheaper than readline for files
+ * The lines of a UTF-8 text file (LF or CRLF), numbered, a batch per 256 KiB piece read: cheaper than readline for files
  * of hundreds of megabytes. Lines are found in the raw bytes (a newline byte is never part of a multi-byte character)
  * and each is decoded once; only a line that spans two pieces is copied. The last line may lack its newline.
  */
 export async function* numberedLineBatches(path: string): AsyncGenerator<NumberedLine[]> {
   let number = 0;
   let rest: Buffer | undefined;
-  for await (const piece of createReadStream(path, { highWaterMark: 1 << 20 }) as AsyncIterable<Buffer>) {
+  for await (const piece of createReadStream(path, { highWaterMark: PIECE_BYTES }) as AsyncIterable<Buffer>) {
     let end = piece.indexOf(NEWLINE);
     if (end === -1) {
       rest = rest ? Buffer.concat([rest, piece]) : piece;
@@ -40,6 +40,12 @@ export async function* numberedLines(path: string): AsyncGenerator<NumberedLine>
 }
 
 const NEWLINE = 0x0a;
+
+/**
+ * Pieces of 256 KiB: a batch's lines stay alive until the caller has walked them all, so a smaller piece leaves fewer
+ * of them for the collector to copy (1 MB pieces were a few percent slower in verify-export; 64 KiB no faster).
+ */
+const PIECE_BYTES = 1 << 18;
 
 /** A line's JSON object, or why the line has none. */
 export function parseObjectLine(text: string): { value: Record<string, unknown> } | { error: string } {

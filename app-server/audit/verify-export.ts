@@ -190,8 +190,11 @@ async function checkSchemasAndReplay(
   return { header, lastLine, store };
 }
 
-/** Events replayed at a time: small enough that they die young instead of being promoted by the collector. */
-const REPLAY_BATCH = 500;
+/**
+ * Events replayed at a time: small enough that they die young instead of being promoted by the collector (100 was
+ * about a tenth faster than 500 on a million-event export; 20 no faster).
+ */
+const REPLAY_BATCH = 100;
 
 function safeParse(text: string, line: number): Record<string, unknown> {
   const parsed = parseObjectLine(text);
