@@ -7,9 +7,10 @@ export interface NumberedLine {
 }
 
 /**
- * The lines of a UTF-8 text file (LF or CRLF), numbered, a batch per 256 KiB piece read: cheaper than readline for files
- * of hundreds of megabytes. Lines are found in the raw bytes (a newline byte is never part of a multi-byte character)
- * and each is decoded once; only a line that spans two pieces is copied. The last line may lack its newline.
+ * The lines of a UTF-8 text file (LF or CRLF), numbered, a batch per 256 KiB piece read: cheaper than readline for
+ * files of hundreds of megabytes. Lines are found in the raw bytes (a newline byte is never part of a multi-byte
+ * character) and each is decoded once; only a line that spans two pieces is copied. The last line may lack its
+ * newline.
  */
 export async function* numberedLineBatches(path: string): AsyncGenerator<NumberedLine[]> {
   let number = 0;

@@ -6,7 +6,8 @@ import type { StoredEvent } from '../../domain/stored-event.ts';
  * other: the worker also hashes every event, the main thread also replays the books, and the story is the one part
  * that splits. Seven escrows in sixteen are the main thread's: on a million-event export that share kept both
  * threads about equally busy once the worker's young generation was sized for it (chain-check-thread.ts); 6 and 8
- * were a few percent slower, 11 (the share before) a fifth slower. Each thread follows every user, since an admin's act is judged against them.
+ * were a few percent slower, 11 (the share before) a fifth slower. Each thread follows every user, since an admin's
+ * act is judged against them.
  */
 const MAIN_THREAD_SIXTEENTHS = 7;
 
