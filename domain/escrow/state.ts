@@ -69,14 +69,18 @@ export function evolveEscrow(state: EscrowState, event: EscrowEvent & { occurred
   }
   // The machine reads an event's type, data and time only: a copy of those, not of the whole stored event.
   const machineEvent = { type: event.type, data: event.data, at: event.occurred_at ?? '' } as EscrowMachineEvent;
-  if (!state.snapshot.can(machineEvent)) {
+  // An event the machine does not take leaves its snapshot as it was (xstate answers the same object), so `can`, which
+  // works the transition out a second time, is asked only then: to tell a refused event from one that changes nothing.
+  // A sixth of the machine's time in a fold (state.test.ts holds the two ways of refusing to each other).
+  const next = escrowMachine.transition(state.snapshot, machineEvent, scope());
+  if (next === state.snapshot && !state.snapshot.can(machineEvent)) {
     throw new Error(`Stored event ${event.type} is not allowed while ${state.status}`);
   }
   const parties =
     event.type === 'EscrowCreated'
       ? { ...state.parties, [event.data.creator_side]: event.data.created_by }
       : state.parties;
-  return stateOf(escrowMachine.transition(state.snapshot, machineEvent, scope()), parties);
+  return stateOf(next, parties);
 }
 
 export const foldEscrow = (events: readonly (EscrowEvent & { occurred_at?: string })[]): EscrowState =>
