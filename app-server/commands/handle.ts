@@ -36,7 +36,7 @@ export interface Part<State, Command> {
   loaded?: LoadedAggregate<State>;
 }
 
-export interface HandleOptions extends Pick<AppendOptions, 'alsoWrite' | 'alsoInsert'> {
+export interface HandleOptions extends Pick<AppendOptions, 'alsoWrite' | 'alsoInsert' | 'returning'> {
   /**
    * Decide again on the stream as it now is when the command loses a version race to another command on the same
    * stream, up to this many tries in all (default 1: the conflict is reported). For commands that must not be
@@ -133,7 +133,7 @@ async function decideAndAppend(
   store: EventStore,
   parts: Part<unknown, unknown>[],
   meta: CommandMeta,
-  options: Pick<AppendOptions, 'alsoWrite' | 'alsoInsert' | 'since'>,
+  options: Pick<AppendOptions, 'alsoWrite' | 'alsoInsert' | 'returning' | 'since'>,
   fresh: boolean,
 ): Promise<{ events: StoredEvent[]; loaded: LoadedAggregate<unknown>[] }> {
   const loaded = await Promise.all(parts.map((p) => load(store, p, fresh)));

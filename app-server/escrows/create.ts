@@ -13,6 +13,7 @@ import { userWords } from '../mail/user-words.ts';
 import { onEscrow } from './commands.ts';
 import { creationContext } from './creation-context.ts';
 import { takeFreeAddress } from './payment-address.ts';
+import { ESCROW_VIEW_SQL } from './view.ts';
 
 const overCapIsNoAddress = (error: unknown) => {
   if (error instanceof DomainError && error.reason === 'unpaid_escrow_limit') return false;
@@ -86,6 +87,7 @@ async function open(
 ) {
   const escrowId = randomUUID();
   const actorMeta = { ...meta, actor: user.id };
+  let view: string | undefined;
   const result = await onEscrow(
     deps.store,
     escrowId,
@@ -109,6 +111,8 @@ async function open(
     actorMeta,
     {
       newStream: true,
+      // The answer's view, written by the creation's own statement: a new escrow has no related rows to miss.
+      returning: { table: 'escrows', sql: ESCROW_VIEW_SQL, id: escrowId, take: (value) => (view = value) },
       alsoInsert: (stored) => {
         const created = stored[0]!;
         if (created.type !== 'EscrowCreated') return [];
@@ -142,9 +146,11 @@ async function open(
     },
   );
   // Over MAX_UNPAID_ESCROWS the escrow opens without an address; Make Payment then says why.
-  if (side === 'buyer')
-    await takeFreeAddress(deps, escrowId, 'buyer', actorMeta, { mailAdminsWhenNone: false, buyerId: user.id }).catch(
+  const addressed =
+    side === 'buyer' &&
+    (await takeFreeAddress(deps, escrowId, 'buyer', actorMeta, { mailAdminsWhenNone: false, buyerId: user.id }).catch(
       overCapIsNoAddress,
-    );
-  return { escrowId, events: result.events };
+    ));
+  // An address taken changed the escrow after its creation's view: the caller reads it again.
+  return { escrowId, side, after: addressed || !view ? undefined : { state: result.state, view } };
 }

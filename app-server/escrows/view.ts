@@ -81,10 +81,10 @@ const FIELDS: Array<[name: string, expression: string]> = [
  * row is parsed into objects and serialised again), for the escrows row aliased `e` in the query. The caller's side
  * is added by withSide.
  */
-const VIEW = jsonObjectSql(FIELDS);
+export const ESCROW_VIEW_SQL = jsonObjectSql(FIELDS);
 
 /** The view as a column of a Kysely query whose escrows table is aliased `e`. */
-export const escrowViewJson = (): RawBuilder<string> => sql<string>`${sql.raw(VIEW)}`;
+export const escrowViewJson = (): RawBuilder<string> => sql<string>`${sql.raw(ESCROW_VIEW_SQL)}`;
 
 /** One escrow's view (JSON text) as its read-model row is now; 404 when there is none. */
 export async function escrowView(db: Kysely<Database>, id: string): Promise<string> {

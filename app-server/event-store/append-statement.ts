@@ -15,6 +15,18 @@ export interface AppendWrite {
   changes: Array<{ spec: TableSpec; changes: RowChange[] }>;
   /** Rows for tables beside the read models (queued mail, webhook deliveries), inserted only with the events. */
   inserts?: readonly AppendInsert[];
+  /** Values the statement computes over rows it writes (see Returning), each handed back by row id. */
+  returning?: readonly Returning[];
+}
+
+/**
+ * A value the append's statement computes over each row it writes into `table`: `sql`, an expression over that row
+ * aliased `e`, answered by the row's `id`. Any other table `sql` reads is seen as it was before the statement (one
+ * statement, one snapshot), so it suits a row whose related rows the append does not write, such as a new escrow's.
+ */
+export interface Returning {
+  table: string;
+  sql: string;
 }
 
 /** Rows to insert into one table as they are (its other columns take their defaults). */
@@ -63,6 +75,8 @@ interface Part {
   shape: string;
   sql: () => string;
   rows: unknown[];
+  /** The read model's table whose rows it writes, when it answers them (RETURNING) for a Returning. */
+  returns?: string;
 }
 
 /** Every stream of `$5` ([{ stream_id, version }]) is at the version the append expects (0: not yet written). */
@@ -83,10 +97,11 @@ function byColumns(rows: readonly Row[]): Map<string, Row[]> {
   return groups;
 }
 
-/** Upserts of one table's put rows, one part per set of columns. */
-function putParts(spec: TableSpec, puts: Row[]): Part[] {
+/** Upserts of one table's put rows, one part per set of columns; with `returns`, each answers the rows it wrote. */
+function putParts(spec: TableSpec, puts: Row[], returns: boolean): Part[] {
   return [...byColumns(puts)].map(([joined, rows]) => ({
-    shape: `put ${spec.name} ${joined}`,
+    shape: `put ${spec.name} ${joined}${returns ? ' returning' : ''}`,
+    ...(returns && { returns: spec.name }),
     sql: () => {
       const columns = joined.split(',');
       const updates = columns.filter((c) => !spec.key.includes(c));
@@ -94,7 +109,7 @@ function putParts(spec: TableSpec, puts: Row[]): Part[] {
         updates.length === 0
           ? 'DO NOTHING'
           : `DO UPDATE SET ${updates.map((c) => `${quote(c)} = excluded.${quote(c)}`).join(', ')}`;
-      return `INSERT INTO ${quote(spec.name)} (${columnList(columns)}) SELECT ${columnList(columns)} FROM ${recordset(spec.name)} WHERE ${APPLIED} ON CONFLICT (${columnList(spec.key)}) ${onConflict}`;
+      return `INSERT INTO ${quote(spec.name)} (${columnList(columns)}) SELECT ${columnList(columns)} FROM ${recordset(spec.name)} WHERE ${APPLIED} ON CONFLICT (${columnList(spec.key)}) ${onConflict}${returns ? ' RETURNING *' : ''}`;
     },
     rows,
   }));
@@ -129,15 +144,32 @@ function deletePart(spec: TableSpec, keys: ReadonlyArray<readonly (string | numb
  */
 const texts = new Map<string, string>();
 
-function statementText(parts: Part[]): string {
-  const shape = parts.map((p) => p.shape).join('|');
+function statementText(parts: Part[], returning: readonly Returning[]): string {
+  const shape = [...parts.map((p) => p.shape), ...returning.map((r) => `returning ${r.table} ${r.sql}`)].join('|');
   const known = texts.get(shape);
   if (known) return known;
   let n = 5;
   const ctes = parts.map((p, i) => `w${i} AS (${p.sql().replace('$$', () => `$${++n}`)})`);
-  const text = `${PREPARE} WITH head AS (UPDATE chain_head SET position = $1, hash = $2 WHERE id = 1 AND position = $3 AND hash = $4 AND ${STREAMS_AT_EXPECTED} RETURNING 1), ${ctes.join(', ')} SELECT count(*)::int AS moved FROM head`;
+  const moved = 'SELECT count(*)::int AS moved FROM head';
+  const text = `${PREPARE} WITH head AS (UPDATE chain_head SET position = $1, hash = $2 WHERE id = 1 AND position = $3 AND hash = $4 AND ${STREAMS_AT_EXPECTED} RETURNING 1), ${ctes.join(', ')} ${
+    returning.length === 0
+      ? moved
+      : `SELECT h.moved, r.k, r.id, r.value FROM (${moved}) h LEFT JOIN (${returnedRows(parts, returning)}) r ON true`
+  }`;
   if (texts.size < 1_000) texts.set(shape, text);
   return text;
+}
+
+/** Each Returning's value for every row its table's parts wrote: `k` its index, `id` the row's. */
+function returnedRows(parts: readonly Part[], returning: readonly Returning[]): string {
+  return returning
+    .flatMap((r, k) =>
+      parts.flatMap((p, i) =>
+        p.returns === r.table ? [`SELECT ${k} AS k, e.id::text AS id, (${r.sql})::text AS value FROM w${i} AS e`] : [],
+      ),
+    )
+    .concat('SELECT NULL::int, NULL::text, NULL::text WHERE false')
+    .join(' UNION ALL ');
 }
 
 /**
@@ -161,9 +193,11 @@ function mergedInserts(inserts: readonly AppendInsert[]): AppendInsert[] {
  * applies every read-model change and inserts the plain rows that go with it. The head moves only if it is still at
  * `from` and every stream is still at its expected version (re-checked on the newest row version if another append
  * commits first); every other part runs only if the head moved. Returns whether it did, so a caller that chained to
- * a stale head can retry under the lock.
+ * a stale head can retry under the lock, and the values `returning` asked for.
  */
-export async function writeAppend(db: Kysely<Database>, write: AppendWrite): Promise<boolean> {
+export async function writeAppend(db: Kysely<Database>, write: AppendWrite): Promise<AppendWritten> {
+  const returning = write.returning ?? [];
+  const returnedTables = new Set(returning.map((r) => r.table));
   const parts: Part[] = [
     {
       shape: 'streams',
@@ -181,7 +215,7 @@ export async function writeAppend(db: Kysely<Database>, write: AppendWrite): Pro
   for (const { spec, changes } of write.changes) {
     const puts = changes.flatMap((c) => (c.kind === 'put' ? [c.row] : []));
     const deletes = changes.flatMap((c) => (c.kind === 'delete' ? [c.key] : []));
-    if (puts.length) parts.push(...putParts(spec, puts));
+    if (puts.length) parts.push(...putParts(spec, puts, returnedTables.has(spec.name)));
     if (deletes.length) parts.push(deletePart(spec, deletes));
   }
   for (const insert of mergedInserts(write.inserts ?? [])) {
@@ -199,6 +233,17 @@ export async function writeAppend(db: Kysely<Database>, write: AppendWrite): Pro
     JSON.stringify(expected),
   ];
   for (const p of parts) values.push(JSON.stringify(p.rows));
-  const result = await db.executeQuery<{ moved: number }>(CompiledQuery.raw(statementText(parts), values));
-  return Number(result.rows[0]?.moved ?? 0) === 1;
+  const result = await db.executeQuery<{ moved: number; k?: number | null; id?: string | null; value?: string | null }>(
+    CompiledQuery.raw(statementText(parts, returning), values),
+  );
+  // With `returning`, a row per value (k, id, value), or one of nulls when there is none; `moved` on every row.
+  const returned = returning.map(() => new Map<string, string>());
+  for (const { k, id, value } of result.rows) if (typeof k === 'number' && id && value) returned[k]!.set(id, value);
+  return { moved: Number(result.rows[0]?.moved ?? 0) === 1, returned };
+}
+
+/** Whether the append applied (the head was still where it was chained to), and each Returning's values by row id. */
+export interface AppendWritten {
+  moved: boolean;
+  returned: Map<string, string>[];
 }

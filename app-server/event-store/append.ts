@@ -12,7 +12,7 @@ import type { Projection, Row, TableSpec } from '../../projections/projection.ts
 import { RowCache } from '../caching/row-cache.ts';
 import { StreamCache } from '../caching/stream-cache.ts';
 import type { Database } from '../db/schema.ts';
-import { type AppendInsert, writeAppend } from './append-statement.ts';
+import { type AppendInsert, type Returning, writeAppend } from './append-statement.ts';
 import { type AppendScope, appendScope } from './append-scope.ts';
 import { type ChainHead, lockChainHead, readChainHead } from './chain-head.ts';
 import { GroupCommit, type Queued } from './group-commit.ts';
@@ -130,8 +130,19 @@ export function createEventStore(
     }));
     const inserts = (await options.alsoInsert?.(stored, (table, key) => rows.get(table, key))) ?? [];
     const changes = rows.changes();
-    const moved = await writeAppend(executor, { from: head, to, streams, events: stored, changes, inserts });
-    return moved ? { stored, from: head, to, changes } : null;
+    const asked = options.returning;
+    const written = await writeAppend(executor, {
+      from: head,
+      to,
+      streams,
+      events: stored,
+      changes,
+      inserts,
+      ...(asked && { returning: [asked] }),
+    });
+    if (!written.moved) return null;
+    asked?.take(written.returned[0]!.get(asked.id));
+    return { stored, from: head, to, changes };
   }
 
   /**
@@ -256,11 +267,17 @@ export function createEventStore(
     }
     if (events.length === 0) return { outcomes, head };
     const changes = rows.changes();
-    const write = { from: head, to: at, streams: [...touched.values()], events, changes, inserts };
-    if (!(await writeAppend(executor, write))) {
+    const returning = returnedBy(jobs, outcomes);
+    const write = { from: head, to: at, streams: [...touched.values()], events, changes, inserts, returning };
+    const written = await writeAppend(executor, write);
+    if (!written.moved) {
       if (presumed) return null;
       throw new Error('a stream changed under the chain-head lock'); // cannot happen: the batch is then done alone
     }
+    jobs.forEach((job, i) => {
+      const asked = job.options.returning;
+      if (asked && outcomes[i]!.written) asked.take(written.returned[returning.findIndex(same(asked))]!.get(asked.id));
+    });
     recent.committed(head, at, changes);
     streams.committed(events);
     return { outcomes, head: at };
@@ -470,4 +487,16 @@ async function streamVersions(
 function staleStream(appends: readonly StreamAppend[], versions: Map<string, number>) {
   const a = appends.find((x) => (versions.get(x.streamId) ?? 0) !== x.expectedVersion) ?? appends[0]!;
   return conflict(`${a.streamType} ${a.streamId.split(':')[1]} was changed by another request; reload and try again`);
+}
+
+const same = (a: Returning) => (b: Returning) => a.table === b.table && a.sql === b.sql;
+
+/** The values the written appends of a batch ask for, each once (a batch of creations asks for one). */
+function returnedBy(jobs: readonly PendingAppend[], outcomes: readonly Outcome[]): Returning[] {
+  const asked: Returning[] = [];
+  jobs.forEach((job, i) => {
+    const r = job.options.returning;
+    if (r && outcomes[i]!.written && !asked.some(same(r))) asked.push({ table: r.table, sql: r.sql });
+  });
+  return asked;
 }

@@ -5,7 +5,7 @@ import type { EventMetadata, StoredEvent } from '../../domain/stored-event.ts';
 import type { Database } from '../db/schema.ts';
 import type { Row } from '../../projections/projection.ts';
 import type { TableName } from '../../projections/tables.ts';
-import type { AppendInsert } from './append-statement.ts';
+import type { AppendInsert, Returning } from './append-statement.ts';
 
 /** New events for one stream, accepted only if the stream is still at `expectedVersion` (0: a new stream). */
 export interface StreamAppend {
@@ -31,6 +31,12 @@ export interface AppendOptions {
    * events, and without the transaction `alsoWrite` needs (three round trips fewer).
    */
   alsoInsert?: (stored: StoredEvent[], rowAfter: RowAfter) => AppendInsert[] | Promise<AppendInsert[]>;
+  /**
+   * A value the append's own statement computes over the row `id` of `table` it writes (an answer's JSON: no read
+   * after), handed to `take` once the append is written; undefined when the append did not write that row. Other
+   * tables are seen as they were before the append (see Returning in append-statement.ts).
+   */
+  returning?: Returning & { id: string; take: (value: string | undefined) => void };
 }
 
 /** A read model's row as the append's events left it (the projections have run on them), or undefined. */

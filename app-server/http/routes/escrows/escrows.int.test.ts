@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import type { CompiledQuery } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { feeCents, formatCents, formatSats, MAX_SATS } from '../../../../domain/money.ts';
 import { openAppStore } from '../../../app-store.ts';
@@ -173,6 +174,60 @@ describe('POST /api/escrows', () => {
       ),
       { numRuns: 25 },
     );
+  });
+
+  it("answers the new escrow as its page shows it, from its creation's own statement, without reading it back", async () => {
+    const { seller } = await market();
+    await verifyEmail('sam');
+    const reads: string[] = [];
+    const db = new Proxy(t.database.db, {
+      get(target, prop) {
+        if (prop === 'executeQuery')
+          return (query: CompiledQuery) => {
+            if (query.sql.includes('from "escrows" as "e"')) reads.push(query.sql);
+            return target.executeQuery(query);
+          };
+        const value: unknown = Reflect.get(target, prop, target);
+        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+    const app = createApp({ ...t.deps, database: { ...t.database, db }, store: openAppStore(db, t.deps.config) });
+    const res = await app.request(
+      '/api/escrows',
+      json(deal({ seller_email: undefined, buyer_email: 'ann@example.com' }), seller.token),
+    );
+    expect(res.status).toBe(201);
+    const created = (await res.json()) as Escrow;
+    expect(reads).toEqual([]);
+    const page = (await (await t.app.request(`/api/escrows/${created.id}`, bearer(seller.token))).json()) as Escrow;
+    const { evidence, ...shown } = page;
+    expect(evidence).toEqual([]);
+    expect(created).toStrictEqual(shown);
+    expect(created).toMatchObject({ side: 'seller', status: 'pending_payment', buyer_email: 'ann@example.com' });
+  });
+
+  it('answers each of many escrows opened at once (written together) with its own', async () => {
+    const { seller } = await market();
+    await verifyEmail('sam');
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, async (_, i) => {
+        const res = await t.app.request(
+          '/api/escrows',
+          json(
+            deal({ seller_email: undefined, buyer_email: 'ann@example.com', product_service: `Item ${i}` }),
+            seller.token,
+          ),
+        );
+        return [res.status, (await res.json()) as Escrow] as const;
+      }),
+    );
+    for (const [i, [status, created]] of answers.entries()) {
+      expect([status, created.product_service]).toEqual([201, `Item ${i}`]);
+      const { evidence: _, ...shown } = (await (
+        await t.app.request(`/api/escrows/${created.id}`, bearer(seller.token))
+      ).json()) as Escrow;
+      expect(created).toStrictEqual(shown);
+    }
   });
 
   it('gives a buyer a free pool address at once', async () => {

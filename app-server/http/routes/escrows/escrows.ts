@@ -54,7 +54,7 @@ const afterAction = jsonAnswer('The escrow after the action', escrowSchema);
 export function escrowRoutes(deps: AppDeps) {
   const { db } = deps.database;
   const app = new OpenAPIHono<AppEnv>();
-  const { load: visible, answer, meta, act } = escrowActing(deps);
+  const { load: visible, answer, answerAfter, meta, act } = escrowActing(deps);
   const lists = new EscrowListAnswers();
   const party = { middleware: [requireUser()] };
 
@@ -90,8 +90,11 @@ export function escrowRoutes(deps: AppDeps) {
     ),
     async (c) => {
       const user = currentUser(c);
-      const { escrowId } = await createEscrow(deps, user, c.req.valid('json'), { requestId: c.get('requestId') });
-      return jsonText(c, (await visible(escrowId, user)).answer, 201);
+      const created = await createEscrow(deps, user, c.req.valid('json'), { requestId: c.get('requestId') });
+      const shown = created.after
+        ? answerAfter(created.after, created.side)
+        : (await visible(created.escrowId, user)).answer;
+      return jsonText(c, shown, 201);
     },
   );
 
