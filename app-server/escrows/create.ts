@@ -22,7 +22,9 @@ const overCapIsNoAddress = (error: unknown) => {
 
 /**
  * Opens an escrow at the rate and fee in force. The creator's role decides the side; the counterparty is invited
- * by mail in the same transaction; a buyer's escrow takes a free pool address at once when there is one.
+ * by mail in the same transaction; a buyer's escrow takes a free pool address at once when there is one. Answers the
+ * escrow's id, the creator's side and `after`, the escrow as its creation's statement wrote it (its state and view,
+ * for the answer without a read), unless taking an address changed it since.
  */
 export async function createEscrow(
   deps: AppDeps,
