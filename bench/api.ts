@@ -191,11 +191,36 @@ export interface ApiFigures {
   create: LoadFigures[];
 }
 
+/** A seeded store with the benchmark's server running on it, and who is signed in. */
+export interface ApiBench {
+  /** `http://127.0.0.1:<port>` */
+  base: string;
+  server: ChildProcess;
+  db: Kysely<Database>;
+  /** A review's id, for the primary-key baseline. */
+  reviewId: string;
+  /** Bearer tokens: a buyer with 50 escrows, and the seller of them. */
+  buyer: string;
+  seller: string;
+}
+
+const deal = (n: number) => ({
+  product_service: `Bench item ${n}`,
+  description: 'Benchmark deal',
+  amount_usd: '1250.00',
+  deadline_days: 7,
+});
+
 /**
- * Seeds the PostgreSQL database at `databaseUrl` (fresh, migrated), starts the server on it and loads it; with
- * `profileDir` the server writes a CPU profile there when it stops.
+ * Seeds the PostgreSQL database at `databaseUrl` (fresh, migrated) with 100,000 reviews and 100,000 escrows, starts
+ * the server on it (with `profileDir` it writes a CPU profile there when it stops), signs in a buyer with 50 escrows
+ * and their seller, waits for the transparency tree, then hands all that to `work` and stops the server.
  */
-export async function apiBenchmarks(databaseUrl: string, seconds: number, profileDir?: string): Promise<ApiFigures> {
+export async function withApiBench<T>(
+  databaseUrl: string,
+  work: (bench: ApiBench) => Promise<T>,
+  profileDir?: string,
+): Promise<T> {
   const database = await openDatabase({ databaseUrl, poolSize: 4 });
   let server: ChildProcess | undefined;
   try {
@@ -217,39 +242,11 @@ export async function apiBenchmarks(databaseUrl: string, seconds: number, profil
     await call(base, '/api/admin/btc-rate', { method: 'PUT', token: admin, form: { btc_usd_rate: '50000' } });
     const buyer = await verifiedUser(base, database.db, 'benchbuyer', 'buyer');
     const seller = await verifiedUser(base, database.db, 'benchseller', 'seller');
-    const deal = (n: number) => ({
-      product_service: `Bench item ${n}`,
-      description: 'Benchmark deal',
-      amount_usd: '1250.00',
-      deadline_days: 7,
-    });
     for (let i = 0; i < 50; i++)
       await call(base, '/api/escrows', { token: buyer, json: { ...deal(i), seller_email: 'benchseller@example.com' } });
 
     await treeCaughtUp(database.db);
-    const duration = seconds;
-    const rounds = await repeated(async () => ({
-      primaryKey: await load({ url: `${base}/bench/pk/${reviewId}`, duration }),
-      reviews: await load({ url: `${base}/api/reviews`, duration }),
-      escrows: await load({ url: `${base}/api/escrows`, headers: { authorization: `Bearer ${buyer}` }, duration }),
-    }));
-    const listed = await call(base, '/api/escrows', { token: buyer });
-    if (Object.keys(listed).length !== 50)
-      throw new Error(`the buyer should see 50 escrows, saw ${Object.keys(listed).length}`);
-    // After the reads: each escrow created binds the buyer, whose list would grow.
-    const create = await repeated(() =>
-      load({
-        url: `${base}/api/escrows`,
-        method: 'POST',
-        headers: { authorization: `Bearer ${seller}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ ...deal(0), buyer_email: 'benchbuyer@example.com' }),
-        duration,
-      }),
-    );
-    const primaryKey = rounds.map((r) => r.primaryKey);
-    const reviews = rounds.map((r) => r.reviews);
-    const escrows = rounds.map((r) => r.escrows);
-    return { primaryKey, reviews, escrows, create };
+    return await work({ base, server, db: database.db, reviewId, buyer, seller });
   } finally {
     if (server) {
       server.kill('SIGTERM');
@@ -257,4 +254,40 @@ export async function apiBenchmarks(databaseUrl: string, seconds: number, profil
     }
     await database.close();
   }
+}
+
+/**
+ * The API benchmarks on the PostgreSQL database at `databaseUrl` (fresh, migrated); with `profileDir` the server
+ * writes a CPU profile there when it stops.
+ */
+export function apiBenchmarks(databaseUrl: string, seconds: number, profileDir?: string): Promise<ApiFigures> {
+  return withApiBench(
+    databaseUrl,
+    async ({ base, reviewId, buyer, seller }) => {
+      const duration = seconds;
+      const rounds = await repeated(async () => ({
+        primaryKey: await load({ url: `${base}/bench/pk/${reviewId}`, duration }),
+        reviews: await load({ url: `${base}/api/reviews`, duration }),
+        escrows: await load({ url: `${base}/api/escrows`, headers: { authorization: `Bearer ${buyer}` }, duration }),
+      }));
+      const listed = await call(base, '/api/escrows', { token: buyer });
+      if (Object.keys(listed).length !== 50)
+        throw new Error(`the buyer should see 50 escrows, saw ${Object.keys(listed).length}`);
+      // After the reads: each escrow created binds the buyer, whose list would grow.
+      const create = await repeated(() =>
+        load({
+          url: `${base}/api/escrows`,
+          method: 'POST',
+          headers: { authorization: `Bearer ${seller}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ ...deal(0), buyer_email: 'benchbuyer@example.com' }),
+          duration,
+        }),
+      );
+      const primaryKey = rounds.map((r) => r.primaryKey);
+      const reviews = rounds.map((r) => r.reviews);
+      const escrows = rounds.map((r) => r.escrows);
+      return { primaryKey, reviews, escrows, create };
+    },
+    profileDir,
+  );
 }
