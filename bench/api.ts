@@ -196,7 +196,6 @@ export interface ApiBench {
   /** `http://127.0.0.1:<port>` */
   base: string;
   server: ChildProcess;
-  db: Kysely<Database>;
   /** A review's id, for the primary-key baseline. */
   reviewId: string;
   /** Bearer tokens: a buyer with 50 escrows, and the seller of them. */
@@ -246,7 +245,7 @@ export async function withApiBench<T>(
       await call(base, '/api/escrows', { token: buyer, json: { ...deal(i), seller_email: 'benchseller@example.com' } });
 
     await treeCaughtUp(database.db);
-    return await work({ base, server, db: database.db, reviewId, buyer, seller });
+    return await work({ base, server, reviewId, buyer, seller });
   } finally {
     if (server) {
       server.kill('SIGTERM');
