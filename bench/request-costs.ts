@@ -13,6 +13,7 @@ import autocannon from 'autocannon';
 import { type ApiBench, withApiBench } from './api.ts';
 import { withBenchDatabase } from './bench-database.ts';
 import { clockTicksPerSecond, processTicks, ticksBetween, ticksOfProcessesNamed } from './cpu-ticks.ts';
+import { median } from './results.ts';
 
 interface Route {
   name: string;
@@ -65,12 +66,6 @@ async function measure(bench: ApiBench, route: Route, seconds: number): Promise<
   };
 }
 
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-};
-
 /** Loads every route once to warm up, then `rounds` times in turn; each route's medians. */
 export async function requestCosts(bench: ApiBench, seconds: number, rounds: number): Promise<Map<Route, Cost>> {
   for (const route of ROUTES) await measure(bench, route, Math.min(seconds, 3));
@@ -91,7 +86,7 @@ export async function requestCosts(bench: ApiBench, seconds: number, rounds: num
   );
 }
 
-export function costTable(costs: ReadonlyMap<Route, Cost>): string {
+function costTable(costs: ReadonlyMap<Route, Cost>): string {
   const lines = [
     '| request | req/s | bytes an answer | server µs | PostgreSQL µs | load generator µs | all µs |',
     '|---|---:|---:|---:|---:|---:|---:|',
@@ -109,12 +104,16 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const { values } = parseArgs({
     options: { seconds: { type: 'string', default: '5' }, rounds: { type: 'string', default: '5' } },
   });
+  const seconds = Number(values.seconds);
+  const rounds = Number(values.rounds);
+  if (!Number.isInteger(seconds) || seconds < 1)
+    throw new Error(`--seconds: a whole number of seconds, not ${values.seconds}`);
+  if (!Number.isInteger(rounds) || rounds < 1)
+    throw new Error(`--rounds: a whole number of loads, not ${values.rounds}`);
   const postgres = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
   await withBenchDatabase(async (_handle, url) => {
-    const costs = await withApiBench(url!, (bench) =>
-      requestCosts(bench, Number(values.seconds), Number(values.rounds)),
-    );
-    console.log(`\nCPU per request, medians of ${values.rounds} loads of ${values.seconds} s (autocannon -c 32):\n`);
+    const costs = await withApiBench(url!, (bench) => requestCosts(bench, seconds, rounds));
+    console.log(`\nCPU per request, medians of ${rounds} loads of ${seconds} s (autocannon -c 32):\n`);
     console.log(costTable(costs));
   }, postgres);
 }
