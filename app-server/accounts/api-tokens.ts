@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
 import { type ApiToken, type ApiTokenScope, MAX_API_TOKENS } from '../../contract/api-tokens.ts';
 import { conflict, forbidden, notFound } from '../../domain/shared/errors.ts';
+import { SIGNED_IN_USER_COLUMNS } from '../app-deps.ts';
 import { hashToken, newSecretToken } from '../auth/tokens.ts';
 import { lastPositionOf } from '../caching/last-position.ts';
 import type { Database } from '../db/schema.ts';
@@ -88,7 +89,7 @@ export async function apiTokenUser(db: Kysely<Database>, token: string) {
   const found = await db
     .selectFrom('api_tokens')
     .innerJoin('users', 'users.id', 'api_tokens.user_id')
-    .selectAll('users')
+    .select(SIGNED_IN_USER_COLUMNS.map((column) => `users.${column}` as const))
     .select([
       'api_tokens.id as api_token_id',
       'api_tokens.scopes as api_token_scopes',

@@ -1,10 +1,10 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import { sql } from 'kysely';
+import type { UserRow } from '../../projections/users/table.ts';
 import type { Database } from '../db/schema.ts';
-import type { SignedInUser } from '../app-deps.ts';
 
 /** A user as the API shows it: never a secret. `must_change_password`: signed in with a temporary password. */
-export function userView(user: SignedInUser, mustChangePassword = false) {
+export function userView(user: Selectable<UserRow>, mustChangePassword = false) {
   return {
     id: user.id,
     username: user.username,

@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { SIGNED_IN_USER_COLUMNS } from '../app-deps.ts';
 import { lastPositionOf } from '../caching/last-position.ts';
 import { preparedQuery } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
@@ -27,11 +28,11 @@ export async function openSession(db: Kysely<Database>, userId: string, now = ne
  * set a temporary password that the user has not replaced yet. The escrows a user sees change only when that position
  * moves, so their list is kept in memory until it does (see AnswersAtPosition).
  */
-const SESSION_USER = preparedQuery((db, p: { tokenHash: string; now: Date }) =>
+const SESSION_USER = preparedQuery((db, p: { tokenHash: string; now: string }) =>
   db
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
-    .selectAll('users')
+    .select(SIGNED_IN_USER_COLUMNS.map((column) => `users.${column}` as const))
     .select([
       lastPositionOf('escrow').as('escrows_position'),
       sql<boolean>`coalesce((SELECT must_change FROM credentials WHERE credentials.user_id = users.id), false)`.as(
@@ -40,11 +41,12 @@ const SESSION_USER = preparedQuery((db, p: { tokenHash: string; now: Date }) =>
     ])
     .where('sessions.token_hash', '=', p.tokenHash)
     .where('sessions.revoked_at', 'is', null)
-    .where('sessions.expires_at', '>', p.now),
+    .where('sessions.expires_at', '>', sql<Date>`${p.now}`),
 );
 
 export async function sessionUser(db: Kysely<Database>, token: string, now = new Date()) {
-  const [found] = await SESSION_USER(db, { tokenHash: hashToken(token), now });
+  // The time as text: the driver's own Date-to-text conversion cost more than the rest of the parameters.
+  const [found] = await SESSION_USER(db, { tokenHash: hashToken(token), now: now.toISOString() });
   return found;
 }
 

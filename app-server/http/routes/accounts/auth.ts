@@ -22,7 +22,7 @@ import {
   setupTwoFactor,
   verifyEmailToken,
 } from '../../../accounts/commands.ts';
-import { userView } from '../../../accounts/user-view.ts';
+import { findUserById, userView } from '../../../accounts/user-view.ts';
 import { consume } from '../../../auth/rate-limit.ts';
 import { revokeSession, revokeUserSessions } from '../../../auth/sessions.ts';
 import { publicUrl } from '../../../config.ts';
@@ -94,7 +94,9 @@ export function authRoutes(deps: AppDeps) {
       { 200: jsonAnswer('The user', meSchema) },
     ),
     async (c) => {
-      const me = currentUser(c);
+      // The whole account: a request carries only what routes act on (SIGNED_IN_USER_COLUMNS).
+      const me = await findUserById(db, currentUser(c).id);
+      if (!me) throw new DomainError('unauthenticated', 'Not signed in');
       return c.json(
         { ...userView(me, c.get('mustChangePassword')), recovery_codes_left: await recoveryCodesLeft(db, me) },
         200,
