@@ -1,4 +1,6 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describeOnPostgres } from '../testing/postgres-only.ts';
 import { openTestDatabase, type TestDatabase } from '../testing/test-database.ts';
 import { preparedQuery } from './database.ts';
 
@@ -35,5 +37,29 @@ describe('preparedQuery', () => {
     );
     expect(await firstOr(t.db, { name: 'second' })).toEqual([{ name: 'first' }, { name: 'second' }]);
     expect(await firstOr(t.db, { name: 'none' })).toEqual([{ name: 'first' }]);
+  });
+});
+
+describeOnPostgres('preparedQuery on PostgreSQL', () => {
+  const noticeNamed = preparedQuery((db, p: { name: string }) =>
+    db.selectFrom('notices').select('name as named_once').where('name', '=', p.name),
+  );
+
+  it('runs as a statement the connection prepared once, by its name', async () => {
+    const prepared = await t.db.transaction().execute(async (trx) => {
+      expect(await noticeNamed(trx, { name: 'first' })).toEqual([{ named_once: 'first' }]);
+      expect(await noticeNamed(trx, { name: 'second' })).toEqual([{ named_once: 'second' }]);
+      return (
+        await sql<{ name: string; statement: string }>`SELECT name, statement FROM pg_prepared_statements`.execute(trx)
+      ).rows.filter((row) => row.statement.includes('named_once'));
+    });
+    expect(prepared).toHaveLength(1);
+    expect(prepared[0]!.name).toMatch(/^p[\w-]{24}$/);
+  });
+
+  it("refuses with the database's own error when the statement fails", async () => {
+    const inverse = preparedQuery((db, p: { n: number }) => db.selectNoFrom(sql<number>`1 / ${p.n}::int`.as('x')));
+    expect(await inverse(t.db, { n: 2 })).toEqual([{ x: 0 }]);
+    await expect(inverse(t.db, { n: 0 })).rejects.toMatchObject({ code: '22012' });
   });
 });
